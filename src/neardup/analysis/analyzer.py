@@ -1,0 +1,145 @@
+"""The analyzer: runs a chain over a text and yields the canonical token stream.
+
+The result keeps, for every token, its half-open character span in the ORIGINAL input, through
+every char filter's offset map. When no token filter is configured the tokens are never made
+into Python strings: the canonical UTF-8 stream is built straight from code points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from neardup._kernels import text as text_kernels
+from neardup.analysis import registry
+from neardup.analysis.offsets import OffsetMap, compose
+from neardup.spec import AnalyzerSpec, ChainSpec
+
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """A document's canonical token stream, ready for shingling.
+
+    ``buf`` holds the canonical terms in UTF-8 joined by single spaces; token ``t`` is
+    ``buf[byte_starts[t]:byte_ends[t]]`` and came from ``source[starts[t]:ends[t]]``.
+    """
+
+    buf: npt.NDArray[np.uint8]
+    byte_starts: IntArray
+    byte_ends: IntArray
+    starts: IntArray
+    ends: IntArray
+    language: str
+
+    def __len__(self) -> int:
+        return int(self.byte_starts.shape[0])
+
+    @property
+    def terms(self) -> list[str]:
+        data = self.buf.tobytes()
+        return [data[a:b].decode("utf-8") for a, b in zip(self.byte_starts.tolist(), self.byte_ends.tolist())]
+
+    @property
+    def text(self) -> str:
+        """The canonical text: terms joined by single spaces."""
+        return self.buf.tobytes().decode("utf-8")
+
+
+class _Chain:
+    def __init__(self, spec: ChainSpec) -> None:
+        self.spec = spec
+        self.char_filters: list[Callable[[str], tuple[str, OffsetMap | None]]] = [
+            registry.build("char filter", c) for c in spec.char_filters
+        ]
+        registry.build("tokenizer", spec.tokenizer)
+        self.join_hyphens = bool(spec.tokenizer.param("hyphens", True))
+        self.keep_numbers = bool(spec.tokenizer.param("numbers", True))
+        self.token_filters: list[Callable[[list[str]], Any]] = [
+            registry.build("token filter", c) for c in spec.token_filters
+        ]
+
+    def filter_chars(self, text: str) -> tuple[str, OffsetMap | None]:
+        offsets: OffsetMap | None = None
+        for char_filter in self.char_filters:
+            text, step = char_filter(text)
+            offsets = compose(offsets, step)
+        return text, offsets
+
+    def canonical(self, text: str, offsets: OffsetMap | None, language: str) -> Canonical:
+        cps = text_kernels.code_points(text)
+        tok_starts, tok_ends = text_kernels.tokenize_words(
+            cps, text_kernels.char_classes(), self.join_hyphens, self.keep_numbers
+        )
+        if offsets is None:
+            orig_starts, orig_ends = tok_starts, tok_ends
+        else:
+            orig_starts, orig_ends = offsets.spans(tok_starts, tok_ends)
+        if not self.token_filters:
+            buf, byte_starts, byte_ends = text_kernels.encode_tokens(cps, tok_starts, tok_ends)
+            return Canonical(buf, byte_starts, byte_ends, orig_starts, orig_ends, language)
+        terms = [text[a:b] for a, b in zip(tok_starts.tolist(), tok_ends.tolist())]
+        for token_filter in self.token_filters:
+            terms, keep = token_filter(terms)
+            if keep is not None:
+                orig_starts = orig_starts[keep]
+                orig_ends = orig_ends[keep]
+        return _from_terms(terms, orig_starts, orig_ends, language)
+
+
+def _from_terms(terms: list[str], starts: IntArray, ends: IntArray, language: str) -> Canonical:
+    # Filters may leave an empty term (a lemma never is, but a thesaurus could map to ""): drop it.
+    if terms and not all(terms):
+        keep = np.fromiter((bool(t) for t in terms), dtype=np.bool_, count=len(terms))
+        terms = [t for t in terms if t]
+        starts, ends = starts[keep], ends[keep]
+    joined = " ".join(terms)
+    cps = text_kernels.code_points(joined)
+    lengths = np.fromiter(map(len, terms), dtype=np.int64, count=len(terms))
+    tok_starts = np.zeros(len(terms), dtype=np.int64)
+    if len(terms) > 1:
+        tok_starts[1:] = np.cumsum(lengths[:-1] + 1)
+    buf, byte_starts, byte_ends = text_kernels.encode_tokens(cps, tok_starts, tok_starts + lengths)
+    return Canonical(buf, byte_starts, byte_ends, starts, ends, language)
+
+
+def dominant_language(text: str) -> str:
+    """``ru`` when Cyrillic letters outnumber Latin ones, otherwise ``en``."""
+    cps = text_kernels.code_points(text)
+    cyrillic = np.count_nonzero((cps >= 0x400) & (cps < 0x530))
+    folded = cps | np.uint32(0x20)
+    latin = np.count_nonzero((folded >= 0x61) & (folded <= 0x7A))
+    return "ru" if cyrillic > latin else "en"
+
+
+class Analyzer:
+    """Turns texts into canonical token streams under an :class:`AnalyzerSpec`."""
+
+    def __init__(self, spec: AnalyzerSpec) -> None:
+        registry.validate(spec)
+        self.spec = spec
+        self._chains = {lang: _Chain(chain) for lang, chain in spec.chains}
+        self._routed = len(self._chains) > 1
+
+    def canonical(self, text: str) -> Canonical:
+        if not isinstance(text, str):
+            raise TypeError(f"the analyzer takes str, got {type(text).__name__}; decode bytes first")
+        if not self._routed:
+            chain = next(iter(self._chains.values()))
+            filtered, offsets = chain.filter_chars(text)
+            return chain.canonical(filtered, offsets, next(iter(self._chains)))
+        first_lang, first = next(iter(self._chains.items()))
+        filtered, offsets = first.filter_chars(text)
+        language = dominant_language(filtered)
+        chain = self._chains.get(language, first)
+        if chain.spec.char_filters != first.spec.char_filters:
+            filtered, offsets = chain.filter_chars(text)
+        return chain.canonical(filtered, offsets, language if language in self._chains else first_lang)
+
+    def canonical_many(self, texts: list[str]) -> list[Canonical]:
+        return [self.canonical(t) for t in texts]

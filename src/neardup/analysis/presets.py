@@ -1,0 +1,106 @@
+"""Ready-made analyzers.
+
+``plain``  NFKC and lowercase words, nothing dropped or changed: fast, language-agnostic.
+``ru``     + ё→е, Russian stop words, function parts of speech dropped (prepositions,
+           conjunctions, particles, interjections, pronouns), lemmas (pymorphy3).
+``en``     + English stop words, Snowball stems.
+``auto``   ``ru`` for documents whose letters are mostly Cyrillic, ``en`` otherwise.
+
+Every preset starts with the ``html`` char filter in ``auto`` mode: input that looks like an
+HTML page is reduced to its visible text (offsets still point into the HTML); other input
+passes unchanged. Options: ``html`` ("auto", "always", "never"), ``main_content`` (keep only
+the main content of a web page), ``adjectives`` (also drop adjectives, ru), ``stop_words``
+(extra stop words), ``synonyms`` (a thesaurus file: MyThes ``.dat`` or ``.csv`` of groups),
+``stem`` (ru: Snowball stems instead of lemmas), ``numbers`` (keep number tokens, default yes).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from neardup.analysis import resources
+from neardup.analysis.token_filters import DEFAULT_DROP_POS
+from neardup.errors import ConfigurationError
+from neardup.spec import AnalyzerSpec, ChainSpec, Component
+
+PRESETS = ("plain", "ru", "en", "auto")
+
+
+def _char_filters(html: str, main_content: bool, yo: bool) -> tuple[Component, ...]:
+    if html not in ("auto", "always", "never"):
+        raise ConfigurationError(f"html must be auto, always or never, got {html!r}")
+    chain = [Component.of("html", mode=html, main_content=main_content)] if html != "never" else []
+    chain += [Component.of("nfkc"), Component.of("lowercase")]
+    if yo:
+        chain += [Component.of("strip_marks"), Component.of("yo")]
+    return tuple(chain)
+
+
+def _tail(stop_words: tuple[str, ...], synonyms: str | None) -> list[Component]:
+    tail = []
+    if synonyms:
+        path = os.path.abspath(synonyms)
+        tail.append(Component.of("synonyms", path=path, digest=resources.file_digest(path)))
+    return tail
+
+
+def _ru(html: str, main_content: bool, adjectives: bool, stop_words: tuple[str, ...],
+        synonyms: str | None, stem: bool, numbers: bool) -> ChainSpec:
+    drop = DEFAULT_DROP_POS + (("ADJF", "ADJS") if adjectives else ())
+    filters = [
+        Component.of("stop", language="ru", words=stop_words),
+        Component.of("pos", drop=drop),
+        Component.of("stem", language="ru") if stem else Component.of("lemma"),
+        *_tail(stop_words, synonyms),
+    ]
+    return ChainSpec(_char_filters(html, main_content, yo=True),
+                     Component.of("words", hyphens=True, numbers=numbers), tuple(filters))
+
+
+def _en(html: str, main_content: bool, stop_words: tuple[str, ...], synonyms: str | None,
+        numbers: bool) -> ChainSpec:
+    filters = [
+        Component.of("stop", language="en", words=stop_words),
+        Component.of("stem", language="en"),
+        *_tail(stop_words, synonyms),
+    ]
+    return ChainSpec(_char_filters(html, main_content, yo=False),
+                     Component.of("words", hyphens=True, numbers=numbers), tuple(filters))
+
+
+def preset(
+    name: str,
+    *,
+    html: str = "auto",
+    main_content: bool = False,
+    adjectives: bool = False,
+    stop_words: tuple[str, ...] | list[str] = (),
+    synonyms: str | None = None,
+    stem: bool = False,
+    numbers: bool = True,
+) -> AnalyzerSpec:
+    """The analyzer spec of a preset with its options."""
+    words = tuple(stop_words)
+    if name == "plain":
+        tail = tuple(_tail(words, synonyms))
+        if words:
+            tail = (Component.of("stop", language="ru", words=words, builtin=False), *tail)
+        chain = ChainSpec(_char_filters(html, main_content, yo=False),
+                          Component.of("words", hyphens=True, numbers=numbers), tail)
+        return AnalyzerSpec("plain", (("*", chain),))
+    if name == "ru":
+        return AnalyzerSpec("ru", (("*", _ru(html, main_content, adjectives, words, synonyms, stem, numbers)),))
+    if name == "en":
+        return AnalyzerSpec("en", (("*", _en(html, main_content, words, synonyms, numbers)),))
+    if name == "auto":
+        return AnalyzerSpec("auto", (
+            ("ru", _ru(html, main_content, adjectives, words, synonyms, stem, numbers)),
+            ("en", _en(html, main_content, words, synonyms, numbers)),
+        ))
+    raise ConfigurationError(f"unknown preset {name!r}; expected one of {', '.join(PRESETS)}")
+
+
+def preset_options() -> dict[str, Any]:
+    return {"html": "auto", "main_content": False, "adjectives": False, "stop_words": (),
+            "synonyms": None, "stem": False, "numbers": True}

@@ -1,0 +1,102 @@
+"""Named analysis components: what each name builds, which parameters it takes, and which
+resource versions its output depends on.
+
+Unknown names and unknown parameters are refused with the list of what is accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from neardup.analysis import char_filters, resources, token_filters
+from neardup.errors import ConfigurationError
+from neardup.spec import AnalyzerSpec, Component
+
+
+@dataclass(frozen=True)
+class ComponentType:
+    function: Callable[..., Any]
+    params: frozenset[str]
+    required: frozenset[str] = frozenset()
+    #: packages whose version changes this component's output
+    packages: tuple[str, ...] = ()
+
+
+CHAR_FILTERS: dict[str, ComponentType] = {
+    "html": ComponentType(char_filters.html, frozenset({"mode", "main_content"}), packages=()),
+    "nfkc": ComponentType(char_filters.nfkc, frozenset()),
+    "lowercase": ComponentType(char_filters.lowercase, frozenset()),
+    "yo": ComponentType(char_filters.yo_to_ye, frozenset()),
+    "strip_marks": ComponentType(char_filters.strip_marks, frozenset()),
+}
+TOKENIZERS: dict[str, ComponentType] = {
+    "words": ComponentType(lambda: None, frozenset({"hyphens", "numbers"})),
+}
+TOKEN_FILTERS: dict[str, ComponentType] = {
+    "stop": ComponentType(
+        token_filters.stop, frozenset({"language", "words", "builtin"}), frozenset({"language"}),
+        packages=("stop-words",),
+    ),
+    "pos": ComponentType(token_filters.pos, frozenset({"drop"}), packages=("pymorphy3-dicts-ru",)),
+    "lemma": ComponentType(token_filters.lemma, frozenset(), packages=("pymorphy3-dicts-ru",)),
+    "stem": ComponentType(
+        token_filters.stem, frozenset({"language"}), frozenset({"language"}), packages=("PyStemmer",)
+    ),
+    "synonyms": ComponentType(
+        token_filters.synonyms, frozenset({"path", "digest"}), frozenset({"path", "digest"})
+    ),
+    "min_length": ComponentType(token_filters.min_length, frozenset({"chars"}), frozenset({"chars"})),
+}
+KINDS = {"char filter": CHAR_FILTERS, "tokenizer": TOKENIZERS, "token filter": TOKEN_FILTERS}
+
+
+def _lookup(kind: str, component: Component) -> ComponentType:
+    table = KINDS[kind]
+    try:
+        ctype = table[component.name]
+    except KeyError:
+        raise ConfigurationError(
+            f"unknown {kind} {component.name!r}; expected one of {', '.join(sorted(table))}"
+        ) from None
+    given = {k for k, _ in component.params}
+    unknown = given - ctype.params
+    if unknown:
+        accepted = ", ".join(sorted(ctype.params)) or "none"
+        raise ConfigurationError(
+            f"{kind} {component.name!r} takes no parameter {', '.join(sorted(unknown))}; "
+            f"it accepts: {accepted}"
+        )
+    missing = ctype.required - given
+    if missing:
+        raise ConfigurationError(f"{kind} {component.name!r} needs {', '.join(sorted(missing))}")
+    return ctype
+
+
+def build(kind: str, component: Component) -> Callable[..., Any]:
+    """The configured function of a component (a picklable ``functools.partial``)."""
+    ctype = _lookup(kind, component)
+    params = {k: v for k, v in component.params}
+    return partial(ctype.function, **params)
+
+
+def validate(spec: AnalyzerSpec) -> None:
+    for _, chain in spec.chains:
+        for c in chain.char_filters:
+            _lookup("char filter", c)
+        _lookup("tokenizer", chain.tokenizer)
+        for c in chain.token_filters:
+            _lookup("token filter", c)
+
+
+def resource_versions(spec: AnalyzerSpec) -> dict[str, str | None]:
+    """Versions of the packages whose data the analyzer's output depends on."""
+    names: set[str] = set()
+    for _, chain in spec.chains:
+        for c in chain.token_filters:
+            ctype = TOKEN_FILTERS.get(c.name)
+            if ctype is not None:
+                names.update(ctype.packages)
+    return {name: resources.package_version(name) for name in sorted(names)}

@@ -1,0 +1,160 @@
+"""Language resources: stop-word lists, the morphological analyzer, stemmers, thesauri.
+
+Each is loaded once per process and cached; lemmas are cached per word form, since real text
+is Zipfian and a few thousand forms make most of it.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from neardup.errors import ConfigurationError, InputError, require
+
+STOP_LANGUAGES = {"ru": "russian", "en": "english"}
+
+
+def canonical_word(word: str) -> str:
+    """The form words are compared in: NFKC, lowercase, ё → е."""
+    return unicodedata.normalize("NFKC", word).lower().replace("ё", "е")
+
+
+def package_version(name: str) -> str | None:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+@lru_cache(maxsize=8)
+def stop_words(language: str) -> frozenset[str]:
+    """The stop-word list of the ``stop-words`` package for ``ru`` or ``en``."""
+    if language not in STOP_LANGUAGES:
+        raise ConfigurationError(f"no stop-word list for language {language!r}; expected ru or en")
+    module: Any = require("stop_words", "ru")
+    words = module.get_stop_words(STOP_LANGUAGES[language])
+    return frozenset(canonical_word(w) for w in words)
+
+
+@dataclass
+class MorphCache:
+    """pymorphy3's most probable parse of each word form: (normal form, POS tag, grammemes)."""
+
+    analyzer: Any
+    max_size: int = 500_000
+    entries: dict[str, tuple[str, str, frozenset[str]]] = field(default_factory=dict)
+    hits: int = 0
+    misses: int = 0
+
+    def lookup_many(self, words: list[str]) -> list[tuple[str, str, frozenset[str]]]:
+        entries = self.entries
+        out = []
+        misses = 0
+        for word in words:
+            entry = entries.get(word)
+            if entry is None:
+                misses += 1
+                parse = self.analyzer.parse(word)[0]
+                tag = parse.tag
+                entry = (canonical_word(parse.normal_form), str(tag.POS or ""), frozenset(tag.grammemes))
+                if len(entries) >= self.max_size:
+                    entries.clear()
+                entries[word] = entry
+            out.append(entry)
+        self.misses += misses
+        self.hits += len(words) - misses
+        return out
+
+    @property
+    def hit_rate(self) -> float:
+        total = self.hits + self.misses
+        return self.hits / total if total else 0.0
+
+
+@lru_cache(maxsize=1)
+def morph() -> MorphCache:
+    pymorphy3: Any = require("pymorphy3", "ru")
+    return MorphCache(pymorphy3.MorphAnalyzer(lang="ru"))
+
+
+@lru_cache(maxsize=8)
+def stemmer(language: str) -> Any:
+    import Stemmer
+
+    name = STOP_LANGUAGES.get(language, language)
+    try:
+        return Stemmer.Stemmer(name)
+    except KeyError:
+        raise ConfigurationError(f"no Snowball stemmer for language {language!r}") from None
+
+
+def file_digest(path: str | os.PathLike[str]) -> str:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+@lru_cache(maxsize=8)
+def thesaurus(path: str, digest: str) -> dict[str, str]:
+    """Word → representative of its synonym group, from a MyThes ``.dat`` file or a CSV.
+
+    MyThes (the format of Debian's ``mythes-ru``): a first line naming the encoding, then
+    entries ``word|n`` followed by ``n`` lines ``(pos)|syn|syn…``. Each meaning line with its
+    headword is a group whose representative is the headword. CSV: each row is a group, its
+    first word the representative. A word in several groups maps to the representative of the
+    first group it appears in, so chains of polysemous words are never merged transitively.
+    """
+    if file_digest(path) != digest:
+        raise InputError(f"the thesaurus {path} changed since the spec was made")
+    groups = _mythes_groups(path) if not path.lower().endswith(".csv") else _csv_groups(path)
+    mapping: dict[str, str] = {}
+    for group in groups:
+        if not group:
+            continue
+        head = group[0]
+        for word in group:
+            mapping.setdefault(word, head)
+    return mapping
+
+
+def _csv_groups(path: str) -> list[list[str]]:
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        return [
+            [canonical_word(w) for w in row if w.strip()]
+            for row in csv.reader(fh)
+            if row and not row[0].startswith("#")
+        ]
+
+
+def _mythes_groups(path: str) -> list[list[str]]:
+    raw = Path(path).read_bytes()
+    first, _, rest = raw.partition(b"\n")
+    encoding = first.decode("ascii", "replace").strip() or "utf-8"
+    try:
+        body = rest.decode({"KOI8-R": "koi8-r"}.get(encoding.upper(), encoding))
+    except (LookupError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot decode thesaurus as {encoding!r}: {exc}") from None
+    lines = body.splitlines()
+    groups: list[list[str]] = []
+    i = 0
+    while i < len(lines):
+        head, _, count = lines[i].partition("|")
+        i += 1
+        if not count.strip().isdigit():
+            continue
+        word = canonical_word(head.strip())
+        for line in lines[i : i + int(count)]:
+            synonyms = [canonical_word(s.strip()) for s in line.split("|")[1:]]
+            # MyThes annotates some synonyms, e.g. "слово (разг.)": keep the word alone
+            synonyms = [s.split(" (")[0].strip() for s in synonyms if s.strip()]
+            groups.append([word, *synonyms])
+        i += int(count)
+    return groups

@@ -1,0 +1,94 @@
+"""Options shared by the commands that build a spec, and helpers to read inputs."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from neardup.analysis.decode import Decoded, read_text
+from neardup.analysis.presets import PRESETS
+from neardup.errors import InputError
+from neardup.pipeline import make_spec
+from neardup.spec import FAMILY_WIDTHS, Spec
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def spec_options(func: F) -> F:
+    """Add the flags that make a :class:`Spec` (preset, shingles, fingerprints)."""
+    options = [
+        click.option("--preset", "-p", type=click.Choice(PRESETS), default="ru", show_default=True,
+                     help="Canonicalization: ru (lemmas, stop words, function words dropped), "
+                          "en (stems, stop words), auto (ru or en by script), plain (lowercase words)."),
+        click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True,
+                     help="Shingle length: words per shingle (characters with --unit char)."),
+        click.option("--step", type=click.IntRange(min=1), default=1, show_default=True,
+                     help="Take a shingle every STEP tokens: 1 overlapping, k end to end."),
+        click.option("--unit", type=click.Choice(["word", "char"]), default="word", show_default=True,
+                     help="Shingles of words or of characters of the canonical text."),
+        click.option("--hash", "family", type=click.Choice(sorted(FAMILY_WIDTHS)), default="rabin",
+                     show_default=True, help="Fingerprint hash family."),
+        click.option("--bits", type=click.IntRange(min=1), default=None,
+                     help="Fingerprint width in bits (rabin, crc64, xxh3: 32–64; crc32: 32). "
+                          "Default: 64, or 32 for crc32."),
+        click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=0, show_default=True,
+                     help="Seed of the hash family (rabin, xxh3)."),
+        click.option("--multiset", is_flag=True, help="Count repeated shingles (multiset measures)."),
+        click.option("--html", "html_mode", type=click.Choice(["auto", "always", "never"]), default="auto",
+                     show_default=True, help="Strip HTML: when the input looks like HTML, always, or never."),
+        click.option("--main-content", is_flag=True,
+                     help="For web pages, keep only the main content (needs neardup[html])."),
+        click.option("--adjectives", is_flag=True, help="ru: drop adjectives too."),
+        click.option("--stop-words", "stop_words_file", type=click.Path(dir_okay=False), default=None,
+                     help="A file of extra stop words, one per line."),
+        click.option("--synonyms", type=click.Path(dir_okay=False), default=None,
+                     help="A thesaurus (MyThes .dat, or .csv of groups): synonyms become one word."),
+        click.option("--stem", is_flag=True, help="ru: Snowball stems instead of lemmas."),
+        click.option("--no-numbers", is_flag=True, help="Drop tokens that have no letter."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def spec_from_options(options: dict[str, Any]) -> Spec:
+    """Pop the spec flags out of a command's keyword arguments and build the spec."""
+    stop_words: list[str] = []
+    path = options.pop("stop_words_file")
+    if path:
+        stop_words = [w.strip() for w in read_text(path).text.splitlines() if w.strip()]
+    synonyms = options.pop("synonyms")
+    if synonyms and not os.path.isfile(synonyms):
+        raise InputError(f"no such thesaurus file: {synonyms}")
+    family = options.pop("family")
+    bits = options.pop("bits")
+    return make_spec(
+        options.pop("preset"),
+        k=options.pop("k"),
+        step=options.pop("step"),
+        unit=options.pop("unit"),
+        family=family,
+        bits=bits if bits is not None else (32 if family == "crc32" else 64),
+        seed=options.pop("seed"),
+        multiset=options.pop("multiset"),
+        html=options.pop("html_mode"),
+        main_content=options.pop("main_content"),
+        adjectives=options.pop("adjectives"),
+        stop_words=tuple(stop_words),
+        synonyms=synonyms,
+        stem=options.pop("stem"),
+        numbers=not options.pop("no_numbers"),
+    )
+
+
+def read_input(path: str) -> Decoded:
+    """A text file (any supported encoding), or standard input for ``-``."""
+    if path == "-":
+        from neardup.analysis.decode import decode
+
+        return decode(click.get_binary_stream("stdin").read())
+    return read_text(Path(path))

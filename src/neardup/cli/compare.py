@@ -1,0 +1,118 @@
+"""``neardup compare`` and ``neardup analyze``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from neardup.cli._options import read_input, spec_from_options, spec_options
+from neardup.pipeline import Pipeline
+
+
+@click.command()
+@click.argument("file_a", metavar="A")
+@click.argument("file_b", metavar="B")
+@spec_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+def compare(file_a: str, file_b: str, as_json: bool, **options: Any) -> None:
+    """Compare two texts: resemblance, Sørensen and containment both ways.
+
+    A and B are text files in any supported encoding (UTF-8, UTF-16, cp1251, koi8-r…), plain
+    text or HTML; `-` reads standard input. Resemblance is |A∩B|/|A∪B| of the shingle
+    fingerprint sets, Sørensen 2|A∩B|/(|A|+|B|), containment_ab |A∩B|/|A| (how much of A is
+    in B) and containment_ba |A∩B|/|B|. A text with no shingles gives 0 for every measure.
+
+    --json prints the keys resemblance, sorensen, containment_ab, containment_ba, shingles_a,
+    shingles_b, shared, spec and spec_fingerprint.
+    """
+    spec = spec_from_options(options)
+    pipeline = Pipeline(spec)
+    text_a = read_input(file_a).text
+    text_b = read_input(file_b).text
+    measures = pipeline.compare(text_a, text_b)
+    if as_json:
+        out = measures.to_dict()
+        out["spec"] = spec.to_dict()
+        out["spec_fingerprint"] = pipeline.spec_fingerprint
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    table = Table(title=f"{file_a} vs {file_b}", show_header=True)
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for name, value in (
+        ("resemblance (Jaccard)", measures.resemblance),
+        ("Sørensen–Dice", measures.sorensen),
+        ("containment A in B", measures.containment_ab),
+        ("containment B in A", measures.containment_ba),
+    ):
+        table.add_row(name, f"{value:.4f}")
+    table.add_row("shingles A", str(measures.shingles_a))
+    table.add_row("shingles B", str(measures.shingles_b))
+    table.add_row("shared", str(measures.shared))
+    console = Console()
+    console.print(table)
+    shingles = spec.shingles
+    console.print(
+        f"spec {pipeline.spec_fingerprint}: preset {spec.analyzer.preset}, {shingles.unit} shingles "
+        f"k={shingles.k} step={shingles.step}, {spec.fingerprint_family.family} "
+        f"{spec.fingerprint_family.bits} bit"
+    )
+
+
+@click.command()
+@click.argument("file", metavar="FILE")
+@spec_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON lines instead of a table.")
+@click.option("--shingles", "show_shingles", is_flag=True, help="Show shingles and fingerprints too.")
+def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> None:
+    """Show the canonical token stream of FILE with each token's span in the original text.
+
+    For debugging a preset: every token is shown as its canonical term, the characters
+    [start, end) of the input it came from, and those characters as they stand.
+    """
+    spec = spec_from_options(options)
+    pipeline = Pipeline(spec)
+    decoded = read_input(file)
+    canonical = pipeline.canonical(decoded.text)
+    terms = canonical.terms
+    source = decoded.text
+    rows = [
+        {"term": term, "start": int(a), "end": int(b), "original": source[a:b]}
+        for term, a, b in zip(terms, canonical.starts.tolist(), canonical.ends.tolist())
+    ]
+    shingles = pipeline.shingles(decoded.text) if show_shingles else None
+    if as_json:
+        header = {"encoding": decoded.encoding, "language": canonical.language, "tokens": len(rows),
+                  "spec_fingerprint": pipeline.spec_fingerprint}
+        click.echo(json.dumps(header, ensure_ascii=False))
+        for row in rows:
+            click.echo(json.dumps(row, ensure_ascii=False))
+        if shingles is not None:
+            for h, a, b in zip(shingles.hashes.tolist(), shingles.starts.tolist(), shingles.ends.tolist()):
+                click.echo(json.dumps({"shingle": source[a:b], "start": a, "end": b, "fingerprint": h},
+                                      ensure_ascii=False))
+        return
+    console = Console()
+    console.print(f"encoding {decoded.encoding}, language {canonical.language}, {len(rows)} tokens, "
+                  f"spec {pipeline.spec_fingerprint}")
+    table = Table(show_header=True)
+    for col in ("#", "term", "span", "original"):
+        table.add_column(col)
+    for i, row in enumerate(rows):
+        table.add_row(str(i), row["term"], f"{row['start']}–{row['end']}", repr(row["original"]))
+    console.print(table)
+    if shingles is not None:
+        table = Table(show_header=True, title="shingles")
+        for col in ("#", "fingerprint", "span", "original"):
+            table.add_column(col)
+        for i, (h, a, b) in enumerate(zip(shingles.hashes.tolist(), shingles.starts.tolist(),
+                                          shingles.ends.tolist())):
+            table.add_row(str(i), f"{h:016x}", f"{a}–{b}", repr(source[a:b]))
+        console.print(table)
+
+
+COMMANDS = [compare, analyze]

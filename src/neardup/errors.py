@@ -1,0 +1,84 @@
+"""The one exception tree of neardup.
+
+    NeardupError
+    ├── InputError            bad input from the user: a file, a text, an option value
+    │   ├── DecodeError       bytes that no supported encoding can decode
+    │   └── DatasetError      a malformed dataset file (says which file and line)
+    ├── SpecError             an invalid spec, or one that does not match what was stored
+    │   └── SpecMismatchError data made under one spec compared with data of another
+    ├── ConfigurationError    an unknown component or preset, a bad component parameter
+    ├── MissingDependencyError an optional extra is not installed (says which to install)
+    ├── StorageError          a backend failed: locked, read-only, unreachable, corrupt
+    │   └── NotFoundError     an id that is not there
+    │   └── DuplicateIdError  an id that is already there
+    └── NotSupportedError     an optional operation a backend or method does not offer
+
+The CLI maps InputError, SpecError and ConfigurationError to exit code 2 and every other
+NeardupError to exit code 1, printing the message and never a traceback.
+"""
+
+from __future__ import annotations
+
+
+class NeardupError(Exception):
+    """Base of every error neardup raises on purpose."""
+
+
+class InputError(NeardupError, ValueError):
+    """The input (a file, a text, an option value) is not what was expected."""
+
+
+class DecodeError(InputError):
+    """Bytes that cannot be decoded as text in any supported encoding."""
+
+
+class DatasetError(InputError):
+    """A dataset file is malformed; the message names the file and the line."""
+
+
+class SpecError(NeardupError, ValueError):
+    """A spec is invalid, or does not match the spec data was made with."""
+
+
+class SpecMismatchError(SpecError):
+    """Fingerprints, signatures or an index made under a different spec."""
+
+
+class ConfigurationError(NeardupError, ValueError):
+    """An unknown component, preset or parameter."""
+
+
+class MissingDependencyError(NeardupError, ImportError):
+    """An optional dependency is missing; the message says which extra to install."""
+
+
+class StorageError(NeardupError):
+    """A storage backend failed: locked, read-only, unreachable or corrupt."""
+
+
+class NotFoundError(StorageError, KeyError):
+    """An id that is not in the collection."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; we want it plain
+        return str(self.args[0]) if self.args else ""
+
+
+class DuplicateIdError(StorageError):
+    """An id that is already in the collection."""
+
+
+class NotSupportedError(NeardupError):
+    """An optional operation that this backend or method does not provide."""
+
+
+def require(module: str, extra: str) -> object:
+    """Import an optional dependency, or say which extra installs it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"{module!r} is needed here but is not installed; "
+            f"install it with: pip install 'neardup[{extra}]'"
+        ) from exc

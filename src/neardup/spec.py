@@ -1,0 +1,259 @@
+"""Frozen specs: everything that changes results, in one object with a stable fingerprint.
+
+A :class:`Spec` holds the analyzer chain, the shingling and the fingerprint family. It
+serializes to plain JSON (``to_dict``/``from_dict``) and its :meth:`Spec.fingerprint` is a
+SHA-256 over that JSON together with :data:`ALGORITHM_VERSION` and the versions of the language
+resources the chain uses, so fingerprints made under different specs — or by a release whose
+algorithms changed — are never compared by mistake.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal
+
+from neardup.errors import ConfigurationError, SpecError
+
+#: Bumped whenever a change in neardup itself changes tokens or fingerprints.
+ALGORITHM_VERSION = 1
+
+ParamValue = str | int | float | bool | None | tuple[Any, ...]
+
+
+def _freeze(value: Any) -> ParamValue:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    raise ConfigurationError(f"component parameters must be plain values, got {type(value).__name__}")
+
+
+def _thaw(value: ParamValue) -> Any:
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Component:
+    """A named analysis component and its parameters (sorted, frozen)."""
+
+    name: str
+    params: tuple[tuple[str, ParamValue], ...] = ()
+
+    @classmethod
+    def of(cls, name: str, **params: Any) -> Component:
+        return cls(name, tuple(sorted((k, _freeze(v)) for k, v in params.items())))
+
+    def param(self, key: str, default: Any = None) -> Any:
+        return dict(self.params).get(key, default)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name}
+        out.update({k: _thaw(v) for k, v in self.params})
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Component:
+        data = dict(data)
+        try:
+            name = data.pop("name")
+        except KeyError:
+            raise SpecError(f"a component needs a 'name': {data!r}") from None
+        return cls.of(name, **data)
+
+
+@dataclass(frozen=True)
+class ChainSpec:
+    """Char filters → exactly one tokenizer → token filters (Lucene's analysis chain)."""
+
+    char_filters: tuple[Component, ...] = ()
+    tokenizer: Component = field(default_factory=lambda: Component.of("words"))
+    token_filters: tuple[Component, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "char_filters": [c.to_dict() for c in self.char_filters],
+            "tokenizer": self.tokenizer.to_dict(),
+            "token_filters": [c.to_dict() for c in self.token_filters],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ChainSpec:
+        return cls(
+            char_filters=tuple(Component.from_dict(c) for c in data.get("char_filters", [])),
+            tokenizer=Component.from_dict(data.get("tokenizer", {"name": "words"})),
+            token_filters=tuple(Component.from_dict(c) for c in data.get("token_filters", [])),
+        )
+
+
+@dataclass(frozen=True)
+class AnalyzerSpec:
+    """One chain, or a chain per language chosen by each document's dominant script.
+
+    ``chains`` maps a language (``"ru"``, ``"en"``) or ``"*"`` (any text) to its chain. With
+    several chains, a document goes through the chain of its dominant script (Cyrillic → ru,
+    otherwise en).
+    """
+
+    preset: str
+    chains: tuple[tuple[str, ChainSpec], ...]
+
+    def chain(self, language: str) -> ChainSpec:
+        table = dict(self.chains)
+        return table.get(language) or table.get("*") or next(iter(table.values()))
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(lang for lang, _ in self.chains)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"preset": self.preset, "chains": {lang: c.to_dict() for lang, c in self.chains}}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AnalyzerSpec:
+        chains = data.get("chains")
+        if not isinstance(chains, dict) or not chains:
+            raise SpecError("an analyzer spec needs a non-empty 'chains' object")
+        return cls(
+            preset=str(data.get("preset", "custom")),
+            chains=tuple((lang, ChainSpec.from_dict(c)) for lang, c in chains.items()),
+        )
+
+
+@dataclass(frozen=True)
+class ShingleSpec:
+    """Word shingles of ``k`` tokens taken every ``step`` tokens, or char n-grams of ``k``."""
+
+    unit: Literal["word", "char"] = "word"
+    k: int = 5
+    step: int = 1
+
+    def __post_init__(self) -> None:
+        if self.unit not in ("word", "char"):
+            raise SpecError(f"shingle unit must be 'word' or 'char', got {self.unit!r}")
+        if not isinstance(self.k, int) or self.k <= 0:
+            raise SpecError(f"shingle length k must be a positive integer, got {self.k!r}")
+        if not isinstance(self.step, int) or self.step <= 0:
+            raise SpecError(f"shingle step must be a positive integer, got {self.step!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"unit": self.unit, "k": self.k, "step": self.step}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ShingleSpec:
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+
+
+#: Hash families and the widths they allow (inclusive).
+FAMILY_WIDTHS: dict[str, tuple[int, int]] = {
+    "rabin": (32, 64),
+    "crc32": (32, 32),
+    "crc64": (32, 64),
+    "xxh3": (32, 64),
+}
+#: Families that take a seed; the CRCs are fixed standard functions.
+SEEDED_FAMILIES = frozenset({"rabin", "xxh3"})
+
+
+@dataclass(frozen=True)
+class FingerprintSpec:
+    """A named, seeded hash family with a width in bits.
+
+    ``rabin``: Rabin–Karp modulo the largest prime below ``2^bits``, base drawn from the seed.
+    ``crc32``: CRC-32 (as zlib). ``crc64``: CRC-64/XZ, low ``bits`` kept. ``xxh3``: XXH3-64 with
+    the seed, low ``bits`` kept. ``multiset`` keeps repeated shingles with their counts.
+    """
+
+    family: str = "rabin"
+    bits: int = 64
+    seed: int = 0
+    multiset: bool = False
+
+    def __post_init__(self) -> None:
+        if self.family not in FAMILY_WIDTHS:
+            raise SpecError(
+                f"unknown hash family {self.family!r}; expected one of {', '.join(FAMILY_WIDTHS)}"
+            )
+        low, high = FAMILY_WIDTHS[self.family]
+        if not isinstance(self.bits, int) or not low <= self.bits <= high:
+            allowed = f"{low}" if low == high else f"{low} to {high}"
+            raise SpecError(f"{self.family} takes a width of {allowed} bits, got {self.bits!r}")
+        if not isinstance(self.seed, int) or not 0 <= self.seed < 2**64:
+            raise SpecError(f"the seed must be an integer in [0, 2^64), got {self.seed!r}")
+        if self.seed and self.family not in SEEDED_FAMILIES:
+            raise SpecError(f"{self.family} is a fixed standard function and takes no seed")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"family": self.family, "bits": self.bits, "seed": self.seed, "multiset": self.multiset}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FingerprintSpec:
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Analyzer + shingles + fingerprints: what a fingerprint set is a function of."""
+
+    analyzer: AnalyzerSpec
+    shingles: ShingleSpec = field(default_factory=ShingleSpec)
+    fingerprint_family: FingerprintSpec = field(default_factory=FingerprintSpec)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "analyzer": self.analyzer.to_dict(),
+            "shingles": self.shingles.to_dict(),
+            "fingerprints": self.fingerprint_family.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Spec:
+        try:
+            return cls(
+                analyzer=AnalyzerSpec.from_dict(data["analyzer"]),
+                shingles=ShingleSpec.from_dict(data.get("shingles", {})),
+                fingerprint_family=FingerprintSpec.from_dict(data.get("fingerprints", {})),
+            )
+        except KeyError as exc:
+            raise SpecError(f"a spec needs the key {exc.args[0]!r}") from None
+        except TypeError as exc:
+            raise SpecError(f"malformed spec: {exc}") from None
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Spec:
+        try:
+            return cls.from_dict(json.loads(text))
+        except json.JSONDecodeError as exc:
+            raise SpecError(f"a spec must be JSON: {exc}") from None
+
+    def fingerprint(self) -> str:
+        """A stable 16-hex-digit digest of everything that changes fingerprints."""
+        from neardup.analysis.registry import resource_versions
+
+        payload = {
+            "algorithm_version": ALGORITHM_VERSION,
+            "spec": self.to_dict(),
+            "resources": resource_versions(self.analyzer),
+        }
+        canonical = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+    def replace(self, **changes: Any) -> Spec:
+        return replace(self, **changes)
+
+    def check_same(self, other: Spec | str, what: str = "data") -> None:
+        """Raise :class:`SpecMismatchError` unless ``other`` (a spec or fingerprint) matches."""
+        from neardup.errors import SpecMismatchError
+
+        theirs = other if isinstance(other, str) else other.fingerprint()
+        if theirs != self.fingerprint():
+            raise SpecMismatchError(
+                f"{what} was made under spec {theirs}, but this one is {self.fingerprint()}; "
+                "fingerprints made under different specs cannot be compared"
+            )
