@@ -195,19 +195,43 @@ class FingerprintSpec:
 
 
 @dataclass(frozen=True)
+class SketchSpec:
+    """How fingerprint sets are summarized into fixed-size signatures (see neardup.sketch)."""
+
+    method: str = "minhash"
+    num_perm: int = 128
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.num_perm, int) or self.num_perm <= 0:
+            raise SpecError(f"num_perm must be a positive integer, got {self.num_perm!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SketchSpec:
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+
+
+@dataclass(frozen=True)
 class Spec:
-    """Analyzer + shingles + fingerprints: what a fingerprint set is a function of."""
+    """Analyzer + shingles + fingerprints (+ an optional sketch): what results depend on."""
 
     analyzer: AnalyzerSpec
     shingles: ShingleSpec = field(default_factory=ShingleSpec)
     fingerprint_family: FingerprintSpec = field(default_factory=FingerprintSpec)
+    sketch: SketchSpec | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "analyzer": self.analyzer.to_dict(),
             "shingles": self.shingles.to_dict(),
             "fingerprints": self.fingerprint_family.to_dict(),
         }
+        if self.sketch is not None:
+            out["sketch"] = self.sketch.to_dict()
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Spec:
@@ -216,6 +240,7 @@ class Spec:
                 analyzer=AnalyzerSpec.from_dict(data["analyzer"]),
                 shingles=ShingleSpec.from_dict(data.get("shingles", {})),
                 fingerprint_family=FingerprintSpec.from_dict(data.get("fingerprints", {})),
+                sketch=SketchSpec.from_dict(data["sketch"]) if data.get("sketch") else None,
             )
         except KeyError as exc:
             raise SpecError(f"a spec needs the key {exc.args[0]!r}") from None

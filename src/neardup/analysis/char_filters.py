@@ -41,14 +41,15 @@ def _combining_class() -> str:
 
 @lru_cache(maxsize=1)
 def _nfkc_unstable() -> re.Pattern[str]:
-    """Runs that NFKC may change: characters not NFKC-stable alone, and combining marks
-    together with the character before them (a mark may compose with it)."""
+    """What NFKC may change: a character followed by combining marks (they may compose with
+    it), or a single character that is not NFKC-stable alone. Single characters, so that
+    "…ﬁ" maps "..." to "…" and "fi" to "ﬁ" rather than both to both."""
     unstable = _char_class([
         cp for cp in _all_code_points()
         if not 0xD800 <= cp < 0xE000
         and (unicodedata.combining(chr(cp)) or not unicodedata.is_normalized("NFKC", chr(cp)))
     ])
-    return re.compile(f".[{_combining_class()}][{unstable}]*|[{unstable}]+", re.DOTALL)
+    return re.compile(f".[{_combining_class()}]+|[{unstable}]", re.DOTALL)
 
 
 def _normalize_pieces(text: str, pattern: re.Pattern[str]) -> tuple[list[str], list[tuple[int, int, int]]]:

@@ -11,27 +11,35 @@ decisions, cheapest and most certain first:
    ``text``; ``bom_length`` says how many bytes it took. UTF-16/32 are reported with their
    explicit byte order (``"utf-16-le"``...), so slices after the mark decode with that name.
 3. Strict UTF-8. Most text today is UTF-8, and legacy 8-bit text with non-ASCII letters is
-   practically never valid UTF-8 by accident, so a successful strict decode is trusted.
-4. BOM-less UTF-16/32: data with many NUL bytes at regular positions (a pattern no 8-bit
-   text has) is tried as UTF-16/32 LE/BE.
+   practically never valid UTF-8 by accident, so a successful strict decode is trusted
+   (unless it is full of control characters, see below).
+4. BOM-less UTF-16/32, tried only when at least an eighth of the bytes are 0x00-0x08 (the
+   high bytes of UTF-16 Latin, Cyrillic, Greek... text; 8-bit text has none): the byte order
+   whose decoding is printable and concentrated in few Unicode blocks wins.
 5. Russian 8-bit code pages. ``charset-normalizer`` alone confuses cp1251, koi8-r, cp866 and
-   mac-cyrillic on short texts (a sentence in koi8-r is often reported as Shift-JIS), so every
-   Cyrillic single-byte codec that decodes the data is scored first, cheaply and vectorised
-   over a 256-entry table per codec:
+   mac-cyrillic on short texts (a sentence in koi8-r is often reported as Shift-JIS), so
+   every Cyrillic single-byte codec (cp1251, koi8-r, cp866, mac-cyrillic, iso8859-5,
+   koi8-u) that decodes the data is scored first. The score is a log-likelihood-like sum per
+   non-ASCII byte, computed with numpy from 256-entry tables per codec (first 64 KiB only):
 
-   * the mean log-frequency of the Russian letters the non-ASCII bytes become (a wrong
-     Cyrillic codec permutes the alphabet, so common letters turn into rare ones),
-   * a bonus for common Russian letter bigrams,
-   * the share of lowercase letters, and a penalty for a lowercase letter followed by an
-     uppercase one inside a word (koi8-r read as cp1251 swaps case: "пРИВЕТ"),
-   * a penalty for non-ASCII bytes that become symbols, box drawing or control characters
-     (typographic punctuation such as «» — … № costs less).
+   * the log-frequency of the Russian letter each non-ASCII byte becomes (a wrong Cyrillic
+     codec permutes the alphabet, so common letters turn into rare ones); symbols, box
+     drawing and control characters cost much more, typographic punctuation (« » — … №)
+     a little more than a letter;
+   * a bonus for each frequent Russian letter bigram;
+   * case: a small cost per capital letter not starting a sentence (koi8-r read as cp1251
+     and vice versa swaps case, so Russian prose turns mostly capital), a cost for a
+     lowercase letter starting a sentence, a large cost for a lowercase letter followed by
+     an uppercase one ("пРИВЕТ");
+   * a cost for a symbol glued to a letter ("–ены", "€блоко", "З„обро": capitals of
+     mac-cyrillic read as cp1251 and vice versa).
 
-   If the best-scoring codec makes the non-ASCII bytes look like Russian prose (nearly all
-   of them Russian letters with a plausible letter distribution), it is used without asking
-   anyone else.
-6. Otherwise ``charset-normalizer`` decides. If its answer is a Cyrillic codec, the score
-   above breaks the tie among the Cyrillic codecs instead.
+   If the best codec makes the non-ASCII bytes read like Russian prose (at least 90% of
+   them Russian/Ukrainian letters, not inside Latin words, with a Russian-like letter
+   distribution and sane case), it is used without asking anyone else. Earlier codecs in
+   the list above win ties. Limitation: a single ALL-CAPS word may be misjudged.
+6. Otherwise ``charset-normalizer`` decides. If its answer is a Cyrillic codec, the best
+   score above picks among the Cyrillic codecs instead.
 
 Detected (not explicit) results that contain many control characters (NUL and friends) are
 rejected as binary with a ``DecodeError``.
@@ -45,6 +53,7 @@ stateful ones (ISO-2022, UTF-7, HZ) with an incremental encoder.
 from __future__ import annotations
 
 import codecs
+import functools
 import math
 import os
 import sys
@@ -92,6 +101,20 @@ def _code_points(text: str) -> npt.NDArray[np.uint32]:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
+@functools.lru_cache(maxsize=64)
+def _is_single_byte(encoding: str) -> bool:
+    """Every byte is either undefined or one whole character (no multi-byte sequences)."""
+    for b in range(256):
+        dec = codecs.getincrementaldecoder(encoding)()
+        try:
+            out = dec.decode(bytes([b]), final=False)
+        except UnicodeDecodeError:
+            continue
+        if len(out) != 1:
+            return False
+    return True
+
+
 def _char_byte_lengths(text: str, encoding: str) -> IntArray:
     """Number of bytes each character of ``text`` takes in ``encoding``."""
     n = len(text)
@@ -114,8 +137,10 @@ def _char_byte_lengths(text: str, encoding: str) -> IntArray:
         lengths = np.fromiter((len(enc.encode(ch)) for ch in text), dtype=np.int64, count=n)
         lengths[-1] += len(enc.encode("", final=True))
         return lengths
-    # Stateless codecs (single-byte code pages, Shift-JIS, GBK, Big5...): encode each
-    # distinct character once and look the lengths up.
+    if _is_single_byte(encoding):
+        return np.ones(n, dtype=np.int64)
+    # Other stateless codecs (Shift-JIS, GBK, Big5...): encode each distinct character once
+    # and look the lengths up.
     cp = _code_points(text)
     uniq, inverse = np.unique(cp, return_inverse=True)
     table = np.empty(uniq.shape[0], dtype=np.int64)
@@ -224,37 +249,50 @@ def _looks_binary(text: str) -> bool:
 # --------------------------------------------------------------------------- UTF-16/32 sans BOM
 
 
+def _wide_quality(text: str) -> float:
+    """How text-like a UTF-16/32 decoding is: the share of characters that are not
+    control/private/unassigned-looking, times the share that falls in the two most used
+    128-code-point blocks (a wrong byte order scatters characters all over Unicode)."""
+    if not text:
+        return 0.0
+    cp = _code_points(text).astype(np.int64)
+    bad = (
+        np.isin(cp, _CONTROL_CODES)
+        | ((cp >= 0x80) & (cp < 0xA0))
+        | ((cp >= 0xD800) & (cp < 0xF900))  # surrogates and private use
+        | ((cp & 0xFFFE) == 0xFFFE)
+        | (cp >= 0xF0000)
+    )
+    counts = np.bincount(cp >> 7)
+    top2 = np.sort(counts)[-2:].sum()
+    return float(1.0 - bad.mean()) * float(top2) / cp.shape[0]
+
+
 def _try_wide_without_bom(data: bytes) -> Decoded | None:
+    """UTF-16/32 without a byte order mark.
+
+    Only tried when at least an eighth of the bytes are 0x00-0x08: the high bytes of
+    UTF-16 Latin, Greek, Cyrillic, Hebrew or Arabic text, which 8-bit text never has.
+    """
     n = len(data)
-    if n < 4 or data.count(0) < n // 8:
+    if n < 4 or n % 2:
         return None
-    arr = np.frombuffer(data, dtype=np.uint8)
-    candidates: list[tuple[float, str]] = []
-    for width in (4, 2):
-        if n % width:
+    if int(np.bincount(np.frombuffer(data, dtype=np.uint8), minlength=256)[:9].sum()) < n // 8:
+        return None
+    best: tuple[float, str, str] | None = None
+    for codec in ("utf-32-le", "utf-32-be", "utf-16-le", "utf-16-be"):
+        if n % (4 if codec.startswith("utf-32") else 2):
             continue
-        cols = arr.reshape(-1, width) == 0
-        shares = cols.mean(axis=0)
-        # The high byte(s) of each unit are mostly zero for Latin/Cyrillic text; the low
-        # byte almost never is.
-        if width == 2:
-            if shares[1] > 0.3 and shares[0] < 0.05:
-                candidates.append((float(shares[1]), "utf-16-le"))
-            if shares[0] > 0.3 and shares[1] < 0.05:
-                candidates.append((float(shares[0]), "utf-16-be"))
-        else:
-            if shares[3] > 0.9 and shares[2] > 0.3 and shares[0] < 0.05:
-                candidates.append((2.0, "utf-32-le"))
-            if shares[0] > 0.9 and shares[1] > 0.3 and shares[3] < 0.05:
-                candidates.append((2.0, "utf-32-be"))
-    for _, codec in sorted(candidates, reverse=True):
         try:
             text = data.decode(codec)
         except UnicodeDecodeError:
             continue
-        if not _looks_binary(text):
-            return Decoded(text, codec, 0)
-    return None
+        q = _wide_quality(text)
+        if q >= 0.9 and (best is None or q > best[0]):
+            best = (q, codec, text)
+    if best is None:
+        return None
+    return Decoded(best[2], best[1], 0)
 
 
 # --------------------------------------------------------------------------- Cyrillic scoring
@@ -289,16 +327,18 @@ _CYRILLIC_FAMILY = frozenset(
 _LOGP_UK_BE = math.log(0.005)
 _LOGP_OTHER_CYRILLIC = math.log(0.0002)
 _LOGP_OTHER_LETTER = math.log(0.0003)
-_LOGP_PUNCT = -6.0
+_LOGP_PUNCT = -4.5
 _LOGP_SYMBOL = -9.0
 _LOGP_CONTROL = -12.0
 # Case and context terms, in the same log-probability-like units (per event).
 _COST_UPPER = -0.7  # a capital letter that does not start a sentence
 _COST_LOWER_START = -2.0  # a lowercase letter starting the text or a sentence
 _COST_FLIP = -5.0  # a lowercase letter followed by an uppercase one: "пРИВЕТ"
-_COST_GLUED = -2.0  # a symbol (not a quote) glued to a Cyrillic letter: "–ены", "€блоко"
+_COST_GLUED = -2.0  # a symbol glued to a letter: "–ены", "€блоко", "З„обро", "ьИ»"
 _GAIN_BIGRAM = 1.5  # a frequent Russian bigram
-_QUOTES = frozenset("«»„“”‘’")
+_OPEN_QUOTES = frozenset("«„")
+_CLOSE_QUOTES = frozenset("»“”")
+_QUOTES = _OPEN_QUOTES | _CLOSE_QUOTES | frozenset("‘’")
 
 def _is_cyrillic(ch: str) -> bool:
     return "\u0400" <= ch <= "\u04ff"
@@ -314,6 +354,8 @@ class _CodecTables:
     upper: npt.NDArray[np.bool_]  # byte is an uppercase letter
     ascii_letter: npt.NDArray[np.bool_]  # byte is a-z or A-Z
     symbol: npt.NDArray[np.bool_]  # non-ASCII byte that is neither a letter nor a quote
+    open_quote: npt.NDArray[np.bool_]  # « „: not after a letter
+    close_quote: npt.NDArray[np.bool_]  # » “ ”: not before a letter
     bigram: npt.NDArray[np.bool_]  # 256x256 flattened: frequent Russian bigram
 
 
@@ -332,6 +374,8 @@ def _tables(codec: str) -> _CodecTables:
     upper = np.zeros(256, dtype=bool)
     ascii_letter = np.zeros(256, dtype=bool)
     symbol = np.zeros(256, dtype=bool)
+    open_quote = np.zeros(256, dtype=bool)
+    close_quote = np.zeros(256, dtype=bool)
     chars: list[str] = []
     for b in range(256):
         try:
@@ -358,6 +402,8 @@ def _tables(codec: str) -> _CodecTables:
         elif ch in _PUNCT_OK:
             value[b] = _LOGP_PUNCT
             symbol[b] = ch not in _QUOTES
+            open_quote[b] = ch in _OPEN_QUOTES
+            close_quote[b] = ch in _CLOSE_QUOTES
         elif ord(ch) < 0xA0:
             value[b] = _LOGP_CONTROL
             symbol[b] = True
@@ -371,7 +417,17 @@ def _tables(codec: str) -> _CodecTables:
             if (chars[b1] + chars[b2]).lower() in _RU_BIGRAMS:
                 bigram[b1 * 256 + b2] = True
     t = _CodecTables(
-        valid, value, russian, cyrillic, lower, upper, ascii_letter, symbol, bigram
+        valid,
+        value,
+        russian,
+        cyrillic,
+        lower,
+        upper,
+        ascii_letter,
+        symbol,
+        open_quote,
+        close_quote,
+        bigram,
     )
     _TABLES[codec] = t
     return t
@@ -426,9 +482,18 @@ def _score_cyrillic(data: bytes, codec: str) -> _CyrScore | None:
     n_pairs = int((t.russian[a] & t.russian[b]).sum())
     n_bigrams = int(t.bigram[a * 256 + b].sum())
     n_flips = int((t.lower[a] & t.upper[b] & (t.cyrillic[a] | t.cyrillic[b])).sum())
-    n_glued = int(((t.symbol[a] & t.cyrillic[b]) | (t.cyrillic[a] & t.symbol[b])).sum())
-    letter_hi_a = (a >= 0x80) & (t.lower[a] | t.upper[a])
-    letter_hi_b = (b >= 0x80) & (t.lower[b] | t.upper[b])
+    letter_a = t.lower[a] | t.upper[a]
+    letter_b = t.lower[b] | t.upper[b]
+    n_glued = int(
+        (
+            (t.symbol[a] & t.cyrillic[b])
+            | (t.cyrillic[a] & t.symbol[b])
+            | (letter_a & t.open_quote[b])
+            | (t.close_quote[a] & letter_b)
+        ).sum()
+    )
+    letter_hi_a = (a >= 0x80) & letter_a
+    letter_hi_b = (b >= 0x80) & letter_b
     n_mixed = int(((t.ascii_letter[a] & letter_hi_b) | (letter_hi_a & t.ascii_letter[b])).sum())
     total = (
         letter_sum
@@ -497,12 +562,14 @@ def _detect(data: bytes) -> Decoded:
         )
     name = _normalize(match.encoding)
     if name in _CYRILLIC_FAMILY and cyr is not None:
-        name = cyr.codec
+        name = cyr.codec  # our tie-breaker knows Russian code pages better
     try:
         text = data.decode(name)
-    except UnicodeDecodeError:
-        name = _normalize(match.encoding)
-        text = str(match)
+    except (UnicodeDecodeError, LookupError):
+        raise DecodeError(
+            f"the data could not be decoded as text: the likeliest encoding, {name}, "
+            "does not fit all of it (is it a binary file?)"
+        ) from None
     if _looks_binary(text):
         raise DecodeError(
             f"the data looks binary: decoded as {name} it is full of control characters"
@@ -511,7 +578,11 @@ def _detect(data: bytes) -> Decoded:
 
 
 def decode(data: bytes, encoding: str | None = None) -> Decoded:
-    """Decode ``data`` to text, detecting the encoding unless ``encoding`` is given."""
+    """Decode ``data`` to text, detecting the encoding unless ``encoding`` is given.
+
+    Raises ``InputError`` for an unknown ``encoding`` and ``DecodeError`` for bytes that
+    cannot be decoded (or that look like binary data rather than text).
+    """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise InputError(f"decode() needs bytes, not {type(data).__name__}")
     data = bytes(data)
@@ -551,6 +622,8 @@ def read_text(path: str | os.PathLike[str], encoding: str | None = None) -> Deco
     except IsADirectoryError:
         raise InputError(f"{str(p)!r} is a directory, not a file") from None
     except PermissionError:
+        if p.is_dir():  # Windows reports a directory this way
+            raise InputError(f"{str(p)!r} is a directory, not a file") from None
         raise InputError(f"permission denied reading {str(p)!r}") from None
     except OSError as exc:
         if p.is_dir():

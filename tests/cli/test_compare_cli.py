@@ -1,0 +1,89 @@
+"""`neardup compare` and `neardup analyze`: output shape, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from neardup.cli.main import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+KEYS = {"resemblance", "sorensen", "containment_ab", "containment_ba", "shingles_a", "shingles_b",
+        "shared", "spec"}
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    assert main(list(args)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_compare_json_has_the_stable_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "compare", str(EXAMPLES / "original.txt"), str(EXAMPLES / "rewrite.txt"), "--json")
+    assert KEYS <= set(out)
+    assert 0.3 < out["resemblance"] < 1.0  # type: ignore[operator]
+    plain = run_json(capsys, "compare", str(EXAMPLES / "original.txt"), str(EXAMPLES / "rewrite.txt"),
+                     "--json", "--preset", "plain")
+    assert plain["resemblance"] < out["resemblance"]  # type: ignore[operator]
+    assert plain["spec"]["analyzer"]["preset"] == "plain"  # type: ignore[index]
+
+
+def test_compare_options_reach_the_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "compare", str(EXAMPLES / "original.txt"), str(EXAMPLES / "original.txt"),
+                   "--json", "-k", "3", "--step", "3", "--hash", "crc32")
+    assert out["resemblance"] == 1.0
+    assert out["spec"]["shingles"] == {"unit": "word", "k": 3, "step": 3}  # type: ignore[index]
+    assert out["spec"]["fingerprints"]["family"] == "crc32"  # type: ignore[index]
+    assert out["spec"]["fingerprints"]["bits"] == 32  # type: ignore[index]
+
+
+def test_empty_file_is_valid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    out = run_json(capsys, "compare", str(empty), str(EXAMPLES / "original.txt"), "--json")
+    assert out["resemblance"] == 0.0 and out["shingles_a"] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["compare", "missing.txt", "examples/original.txt"], "no such file"),
+        (["compare", ".", "examples/original.txt"], "is a directory"),
+        (["compare", "examples/original.txt", "examples/rewrite.txt", "--preset", "fr"], "Invalid value"),
+        (["compare", "examples/original.txt", "examples/rewrite.txt", "-k", "0"], "Invalid value"),
+        (["compare", "examples/original.txt", "examples/rewrite.txt", "--bits", "99"], "32 to 64 bits"),
+        (["compare", "examples/original.txt", "examples/rewrite.txt", "--hash", "crc32", "--bits", "48"],
+         "takes a width of 32 bits"),
+        (["compare", "examples/original.txt", "examples/rewrite.txt", "--synonyms", "nope.csv"], "thesaurus"),
+        (["analyze", "missing.txt"], "no such file"),
+    ],
+)
+def test_bad_input_exits_2_without_traceback(args: list[str], message: str) -> None:
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-m", "neardup.cli.main", *args], cwd=root,
+                            capture_output=True, text=True)
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_analyze_shows_tokens_with_spans(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", str(EXAMPLES / "original.txt"), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    header, rows = lines[0], lines[1:]
+    assert header["encoding"] == "utf-8" and header["tokens"] == len(rows)
+    source = (EXAMPLES / "original.txt").read_text(encoding="utf-8")
+    assert rows[0] == {"term": "городской", "start": 0, "end": 9, "original": "Городская"}
+    assert all(source[r["start"]:r["end"]] == r["original"] for r in rows)
+
+
+def test_help_on_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from neardup.cli.main import cli
+
+    for name, command in cli.commands.items():
+        assert command.help, name
+        assert main([name, "--help"]) == 0
+        capsys.readouterr()
