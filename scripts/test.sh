@@ -11,5 +11,16 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[all,bench,dev]'
 
+# PostgreSQL: the backend's tests use the real server on 127.0.0.1:5432; start it if it is down.
+if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
+  if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
+    echo "PostgreSQL is down; starting it" >&2
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start || \
+      echo "could not start PostgreSQL: its tests will fail and say so" >&2
+  fi
+else
+  echo "no PostgreSQL installed here: its tests will fail and say so (NEARDUP_SKIP_POSTGRES=1 skips them)" >&2
+fi
+
 # pytest exits 5 when it collects nothing: that is a failure here, not a pass.
 exec .venv/bin/python -m pytest -n 2 "$@"

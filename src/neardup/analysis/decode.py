@@ -27,15 +27,15 @@ decisions, cheapest and most certain first:
      drawing and control characters cost much more, typographic punctuation (« » — … №)
      a little more than a letter;
    * a bonus for each frequent Russian letter bigram;
-   * case: a small cost per capital letter not starting a sentence (koi8-r read as cp1251
-     and vice versa swaps case, so Russian prose turns mostly capital), a cost for a
+   * case: a small cost per capitalised word not starting a sentence (koi8-r read as
+     cp1251 and vice versa swaps case, so Russian prose turns mostly capital), a cost for a
      lowercase letter starting a sentence, a large cost for a lowercase letter followed by
      an uppercase one ("пРИВЕТ");
    * a cost for a symbol glued to a letter ("–ены", "€блоко", "З„обро": capitals of
      mac-cyrillic read as cp1251 and vice versa).
 
    If the best codec makes the non-ASCII bytes read like Russian prose (at least 90% of
-   them Russian/Ukrainian letters, not inside Latin words, with a Russian-like letter
+   them Russian/Ukrainian letters or typographic punctuation, not inside Latin words, with a Russian-like letter
    distribution and sane case), it is used without asking anyone else. Earlier codecs in
    the list above win ties. Limitation: a single ALL-CAPS word may be misjudged.
 6. Otherwise ``charset-normalizer`` decides. If its answer is a Cyrillic codec, the best
@@ -277,7 +277,8 @@ def _try_wide_without_bom(data: bytes) -> Decoded | None:
     n = len(data)
     if n < 4 or n % 2:
         return None
-    if int(np.bincount(np.frombuffer(data, dtype=np.uint8), minlength=256)[:9].sum()) < n // 8:
+    low = int(np.bincount(np.frombuffer(data, dtype=np.uint8), minlength=256)[:9].sum())
+    if low < max(2, n // 8):
         return None
     best: tuple[float, str, str] | None = None
     for codec in ("utf-32-le", "utf-32-be", "utf-16-le", "utf-16-be"):
@@ -297,13 +298,14 @@ def _try_wide_without_bom(data: bytes) -> Decoded | None:
 
 # --------------------------------------------------------------------------- Cyrillic scoring
 
-# Relative frequencies (per cent) of Russian letters in ordinary prose.
+# Relative frequencies (per cent) of Russian letters in ordinary prose ("ё" as in texts
+# that spell it; many write "е" instead).
 _RU_FREQ: dict[str, float] = {
     "о": 10.97, "е": 8.45, "а": 8.01, "и": 7.35, "н": 6.70, "т": 6.26, "с": 5.47,
     "р": 4.73, "в": 4.54, "л": 4.40, "к": 3.49, "м": 3.21, "д": 2.98, "п": 2.81,
     "у": 2.62, "я": 2.01, "ы": 1.90, "ь": 1.74, "г": 1.70, "з": 1.65, "б": 1.59,
     "ч": 1.44, "й": 1.21, "х": 0.97, "ж": 0.94, "ш": 0.73, "ю": 0.64, "ц": 0.48,
-    "щ": 0.36, "э": 0.32, "ф": 0.26, "ъ": 0.04, "ё": 0.20,
+    "щ": 0.36, "э": 0.32, "ф": 0.26, "ъ": 0.04, "ё": 0.30,
 }  # fmt: skip
 
 # Frequent Russian letter pairs (inside words).
@@ -311,11 +313,13 @@ _RU_BIGRAMS = frozenset(
     "ст но то на ен ов ни ра во ко ро ал ре ер пр ли по ос ть ан не го ор от ка ел ет ла "
     "ло те ог ны ол ва де ле ит ес ве ри ск ми он ом ой ый ий ая ие ое ем ым их ых ся ат "
     "из за да ил ин ак ам ас мо об од ок ру та ти ту чт че бы ль ма ме мы сл тр ук ую ча "
-    "ше щи ют яз ия же св вы ки ди ви зн им ег ед ек ез".split()
+    "ше щи ют яз ия же св вы ки ди ви зн им ег ед ек ез ты бо па ар ку су ду ис уд пе ик ир "
+    "кр нн эт ят ще ри ль бе ге ди дн до зд иц ич ле мн нт оз ощ ру сп тв ул ум ус чн".split()
 )
 
-_PUNCT_OK = frozenset("«»—–…№„“”‘’•\u00a0·§©®°±")
-# Ukrainian and Belarusian letters: frequent in those languages, absent from Russian.
+_PUNCT_OK = frozenset("«»—–…№„“”‘’\u00a0")
+# Ukrainian and Belarusian letters: absent from Russian, so scored as rare letters (a
+# Ukrainian text still prefers the codec that has them over one giving box drawing).
 _UK_BE_LETTERS = frozenset("іїєґў")
 
 _CYRILLIC_CODECS = ("cp1251", "koi8-r", "cp866", "mac-cyrillic", "iso8859-5", "koi8-u")
@@ -324,21 +328,22 @@ _CYRILLIC_FAMILY = frozenset(
      "cp1125", "ptcp154", "kz1048", "mac-ukraine"}
 )  # fmt: skip
 
-_LOGP_UK_BE = math.log(0.005)
+_LOGP_UK_BE = math.log(0.001)
 _LOGP_OTHER_CYRILLIC = math.log(0.0002)
 _LOGP_OTHER_LETTER = math.log(0.0003)
 _LOGP_PUNCT = -4.5
 _LOGP_SYMBOL = -9.0
 _LOGP_CONTROL = -12.0
 # Case and context terms, in the same log-probability-like units (per event).
-_COST_UPPER = -0.7  # a capital letter that does not start a sentence
-_COST_LOWER_START = -2.0  # a lowercase letter starting the text or a sentence
+_COST_UPPER = -1.0  # a capitalised word that does not start a sentence (once per word)
+_COST_LOWER_START = -1.0  # a lowercase letter starting the text or a sentence
 _COST_FLIP = -5.0  # a lowercase letter followed by an uppercase one: "пРИВЕТ"
 _COST_GLUED = -2.0  # a symbol glued to a letter: "–ены", "€блоко", "З„обро", "ьИ»"
 _GAIN_BIGRAM = 1.5  # a frequent Russian bigram
 _OPEN_QUOTES = frozenset("«„")
 _CLOSE_QUOTES = frozenset("»“”")
 _QUOTES = _OPEN_QUOTES | _CLOSE_QUOTES | frozenset("‘’")
+
 
 def _is_cyrillic(ch: str) -> bool:
     return "\u0400" <= ch <= "\u04ff"
@@ -354,6 +359,7 @@ class _CodecTables:
     upper: npt.NDArray[np.bool_]  # byte is an uppercase letter
     ascii_letter: npt.NDArray[np.bool_]  # byte is a-z or A-Z
     symbol: npt.NDArray[np.bool_]  # non-ASCII byte that is neither a letter nor a quote
+    punct: npt.NDArray[np.bool_]  # typographic punctuation common in Russian text
     open_quote: npt.NDArray[np.bool_]  # « „: not after a letter
     close_quote: npt.NDArray[np.bool_]  # » “ ”: not before a letter
     bigram: npt.NDArray[np.bool_]  # 256x256 flattened: frequent Russian bigram
@@ -374,6 +380,7 @@ def _tables(codec: str) -> _CodecTables:
     upper = np.zeros(256, dtype=bool)
     ascii_letter = np.zeros(256, dtype=bool)
     symbol = np.zeros(256, dtype=bool)
+    punct = np.zeros(256, dtype=bool)
     open_quote = np.zeros(256, dtype=bool)
     close_quote = np.zeros(256, dtype=bool)
     chars: list[str] = []
@@ -401,6 +408,7 @@ def _tables(codec: str) -> _CodecTables:
             value[b] = _LOGP_OTHER_CYRILLIC if _is_cyrillic(ch) else _LOGP_OTHER_LETTER
         elif ch in _PUNCT_OK:
             value[b] = _LOGP_PUNCT
+            punct[b] = True
             symbol[b] = ch not in _QUOTES
             open_quote[b] = ch in _OPEN_QUOTES
             close_quote[b] = ch in _CLOSE_QUOTES
@@ -425,6 +433,7 @@ def _tables(codec: str) -> _CodecTables:
         upper,
         ascii_letter,
         symbol,
+        punct,
         open_quote,
         close_quote,
         bigram,
@@ -438,11 +447,14 @@ class _CyrScore:
     codec: str
     score: float  # higher is more Russian-like: log-likelihood-like, per non-ASCII byte
     mean_logp: float  # mean per-byte letter value over non-ASCII bytes
-    cyrillic_share: float  # share of non-ASCII bytes that are Russian/Ukrainian letters
+    cyrillic_share: float  # share of non-ASCII bytes that are Cyrillic letters or « — …
     lower_share: float  # share of those letters that are lowercase
     bigram_share: float  # share of letter pairs that are frequent Russian bigrams
+    n_pairs: int  # Russian letter pairs seen
+    n_distinct_pairs: int  # distinct Russian letter pairs seen
     flip_rate: float  # lowercase-then-uppercase pairs per letter
     mixed_rate: float  # letter pairs mixing ASCII and non-ASCII letters, per non-ASCII byte
+    glued_rate: float  # symbols glued to letters, per non-ASCII byte
 
 
 _SAMPLE_BYTES = 1 << 16
@@ -452,7 +464,9 @@ _SPACE = np.zeros(256, dtype=bool)
 _SPACE[list(b" \t\r\n\f\v")] = True
 
 
-def _score_cyrillic(data: bytes, codec: str) -> _CyrScore | None:
+def _score_cyrillic(
+    data: bytes, codec: str, full_hist: npt.NDArray[np.int64] | None = None
+) -> _CyrScore | None:
     """Score how much ``data`` decoded with ``codec`` looks like Russian text.
 
     Vectorised over the bytes (at most the first 64 KiB are scored) with 256-entry tables;
@@ -460,7 +474,9 @@ def _score_cyrillic(data: bytes, codec: str) -> _CyrScore | None:
     """
     t = _tables(codec)
     arr = np.frombuffer(data, dtype=np.uint8)
-    if (np.bincount(arr, minlength=256)[~t.valid] > 0).any():
+    if full_hist is None:
+        full_hist = np.bincount(arr, minlength=256)
+    if (full_hist[~t.valid] > 0).any():
         return None
     x = arr[:_SAMPLE_BYTES].astype(np.int64)
     hist = np.bincount(x, minlength=256)
@@ -476,10 +492,14 @@ def _score_cyrillic(data: bytes, codec: str) -> _CyrScore | None:
     start = (prev == ord("\n")) | (_SPACE[prev] & _SENTENCE_END[prev2])
     start[0] = True
     cyr = t.cyrillic[x]
-    n_upper_mid = int((cyr & t.upper[x] & ~start).sum())
+    upper = t.upper[x]
+    prev_upper = np.concatenate(([False], upper[:-1]))
+    n_upper_mid = int((cyr & upper & ~prev_upper & ~start).sum())
     n_lower_start = int((cyr & t.lower[x] & start).sum())
     a, b = x[:-1], x[1:]
-    n_pairs = int((t.russian[a] & t.russian[b]).sum())
+    ru_pairs = t.russian[a] & t.russian[b]
+    n_pairs = int(ru_pairs.sum())
+    n_distinct_pairs = int(np.unique((a * 256 + b)[ru_pairs]).shape[0])
     n_bigrams = int(t.bigram[a * 256 + b].sum())
     n_flips = int((t.lower[a] & t.upper[b] & (t.cyrillic[a] | t.cyrillic[b])).sum())
     letter_a = t.lower[a] | t.upper[a]
@@ -507,21 +527,26 @@ def _score_cyrillic(data: bytes, codec: str) -> _CyrScore | None:
         codec=codec,
         score=total / n_hi,
         mean_logp=letter_sum / n_hi,
-        cyrillic_share=n_cyr / n_hi,
+        cyrillic_share=(n_cyr + int(hist[t.punct].sum())) / n_hi,
         lower_share=n_cyr_lower / n_cyr if n_cyr else 0.0,
         bigram_share=n_bigrams / n_pairs if n_pairs else 0.0,
+        n_pairs=n_pairs,
+        n_distinct_pairs=n_distinct_pairs,
         flip_rate=n_flips / n_cyr if n_cyr else 0.0,
         mixed_rate=n_mixed / n_hi,
+        glued_rate=n_glued / n_hi,
     )
 
 
-def _best_cyrillic(data: bytes) -> _CyrScore | None:
-    best: _CyrScore | None = None
-    for codec in _CYRILLIC_CODECS:  # earlier codecs win ties (cp1251 first: most common)
-        s = _score_cyrillic(data, codec)
-        if s is not None and (best is None or s.score > best.score + 1e-9):
-            best = s
-    return best
+def _cyrillic_candidates(data: bytes) -> list[_CyrScore]:
+    """Scores of the Cyrillic codecs that decode ``data``, best first (earlier codecs in
+    ``_CYRILLIC_CODECS`` win ties: cp1251 is the most common)."""
+    hist = np.bincount(np.frombuffer(data, dtype=np.uint8), minlength=256)
+    scored = [
+        s for c in _CYRILLIC_CODECS if (s := _score_cyrillic(data, c, hist)) is not None
+    ]
+    order = sorted(range(len(scored)), key=lambda k: (-scored[k].score, k))
+    return [scored[k] for k in order]
 
 
 def _looks_russian(s: _CyrScore) -> bool:
@@ -530,14 +555,18 @@ def _looks_russian(s: _CyrScore) -> bool:
     Nearly all non-ASCII bytes are letters of whole Cyrillic words (accented Latin letters
     decoded as Cyrillic sit inside Latin words), the letters are distributed like Russian,
     and the case pattern is sane: mostly lowercase, or all capitals with Russian bigrams.
+    Given enough distinct letter pairs, 30% of them must be frequent Russian bigrams (over half
+    are in Russian; a wrong alphabet, e.g. Hebrew cp1255 read as cp1251, gives a few in 100).
     """
     return (
         s.cyrillic_share >= 0.9
         and s.mixed_rate <= 0.1
-        and s.mean_logp >= -3.9
+        and s.glued_rate <= 0.05
+        and (s.n_distinct_pairs < 15 or s.bigram_share >= 0.3)
+        and s.mean_logp >= -4.3
         and (
             (s.lower_share >= 0.5 and s.flip_rate <= 0.05)
-            or (s.flip_rate <= 0.01 and s.bigram_share >= 0.3)
+            or (s.flip_rate <= 0.01 and s.bigram_share >= 0.35)
         )
     )
 
@@ -546,11 +575,16 @@ def _looks_russian(s: _CyrScore) -> bool:
 
 
 def _detect(data: bytes) -> Decoded:
-    cyr = _best_cyrillic(data)
-    if cyr is not None and _looks_russian(cyr):
-        text = data.decode(cyr.codec)
-        if not _looks_binary(text):
-            return Decoded(text, cyr.codec, 0)
+    candidates = _cyrillic_candidates(data)
+    # The best decoding among those that read like Russian; a wrong codec that scores
+    # higher but turns the text into, say, capitals in odd places does not count.
+    for cand in candidates:
+        if _looks_russian(cand):
+            text = data.decode(cand.codec)
+            if not _looks_binary(text):
+                return Decoded(text, cand.codec, 0)
+            break
+    cyr = candidates[0] if candidates else None
 
     import charset_normalizer
 

@@ -161,7 +161,12 @@ class _Converter(HTMLParser):
             if self.skip:
                 return
         start = self.line_starts[self.lineno - 1] + self.offset
-        self.pieces.append((data, start, start + len(data)))
+        end = start + len(data)
+        if not self.src.startswith(data, start):
+            # Defensive: a parser version that altered the text; map it all to its source.
+            lt = self.src.find("<", start + 1)
+            end = lt if lt > start else len(self.src)
+        self.pieces.append((data, start, end))
         self.last_was_sep = False
 
     def handle_entityref(self, name: str) -> None:
@@ -244,7 +249,7 @@ def _visible_text(html: str) -> tuple[str, OffsetMap]:
 
 _WS = re.compile(r"\s+")
 _INVISIBLE = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
-_LIST_MARKER = re.compile(r"^(?:[-*•]|#{1,6}|\d{1,3}[.)])\s+")
+_LIST_MARKER = re.compile(r"^(?:[-*•]|#{1,6})\s+")
 _ANCHOR_LEN = 40
 
 
