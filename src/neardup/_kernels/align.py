@@ -63,21 +63,24 @@ def chain_seeds(
     n_tokens_a: int,
     n_tokens_b: int,
     gap: int,
-) -> tuple[I64, I64, I64, I64, I64, I64]:
+) -> tuple[I64, I64, I64, I64, I64, I64, I64]:
     """Chain seeds (sorted by ``i`` then ``j``) into passages.
 
     Seed ``(i, j)`` covers query tokens ``[i, min(i + k, n_tokens_a))`` and source tokens
-    ``[j, min(j + k, n_tokens_b))``. It extends the active chain whose last seed ``(li, lj)``
-    has ``li < i``, ``lj < j``, at most ``gap`` unmatched tokens between the two seeds in each
-    text, and the smallest cost ``max(di, dj) + |di - dj|`` (the nearest chain on the nearest
-    diagonal); otherwise it starts a new chain. A chain is closed once no later seed can reach
-    it.
+    ``[j, min(j + k, n_tokens_b))``. It may extend an active chain whose last seed ``(li, lj)``
+    has ``li < i``, ``lj < j`` and at most ``gap`` unmatched tokens between the two seeds in
+    each text; the cost of the step is ``max(di, dj) + |di - dj|`` (near, and on the same
+    diagonal, is cheap). The seeds of one query position compete: the cheapest (seed, chain)
+    step is taken first, each chain takes at most one seed per position, and a seed that finds
+    no chain starts a new one — so a repeated phrase in the source cannot pull a seed away from
+    the diagonal it continues. A chain is closed once no later seed can reach it.
 
     Returns per chain: ``a_first, a_end, b_first, b_end`` (token ranges, end exclusive) and
-    ``matched_a, matched_b`` (tokens covered by its seeds in each text).
+    ``matched_a, matched_b`` (tokens covered by its seeds in each text); then per seed, the
+    chain it joined.
     """
     n = seeds_i.shape[0]
-    # chains, in order of creation
+    seed_chain = np.empty(n, dtype=np.int64)
     a_first = np.empty(n, dtype=np.int64)
     b_first = np.empty(n, dtype=np.int64)
     last_i = np.empty(n, dtype=np.int64)
@@ -87,10 +90,14 @@ def chain_seeds(
     n_chains = 0
     active = np.empty(n, dtype=np.int64)
     n_active = 0
-    reach = gap + k  # a later seed at i may join a chain whose last seed is at i - reach or after
-    for s in range(n):
+    reach = gap + k  # a seed at i may join a chain whose last seed is at i - reach or after
+    assigned = np.empty(n, dtype=np.int64)  # per seed of the current group: its chain, or -1
+    s = 0
+    while s < n:
         i = seeds_i[s]
-        j = seeds_j[s]
+        g_end = s
+        while g_end < n and seeds_i[g_end] == i:
+            g_end += 1
         # close chains no seed from here on can extend (seeds come in ascending i)
         kept = 0
         for t in range(n_active):
@@ -99,36 +106,59 @@ def chain_seeds(
                 active[kept] = c
                 kept += 1
         n_active = kept
-        best = -1
-        best_cost = 1 << 62
-        for t in range(n_active):
-            c = active[t]
-            di = i - last_i[c]
-            dj = j - last_j[c]
-            if di < 1 or dj < 1 or di > reach or dj > reach:
+        for q in range(s, g_end):
+            assigned[q] = -1
+        # cheapest (seed, chain) steps first; chains extended at this i are no longer candidates
+        while True:
+            best_q = -1
+            best_c = -1
+            best_cost = 1 << 62
+            for q in range(s, g_end):
+                if assigned[q] >= 0:
+                    continue
+                j = seeds_j[q]
+                for t in range(n_active):
+                    c = active[t]
+                    if last_i[c] == i:
+                        continue
+                    di = i - last_i[c]
+                    dj = j - last_j[c]
+                    if dj < 1 or di > reach or dj > reach:
+                        continue
+                    cost = max(di, dj) + abs(di - dj)
+                    if cost < best_cost:
+                        best_cost = cost
+                        best_q = q
+                        best_c = c
+            if best_q < 0:
+                break
+            j = seeds_j[best_q]
+            c = best_c
+            # seeds overlap when they are closer than k: count only the new tokens
+            cover_a = min(i + k, n_tokens_a) - i
+            cover_b = min(j + k, n_tokens_b) - j
+            matched_a[c] += min(cover_a, min(i + k, n_tokens_a) - min(last_i[c] + k, n_tokens_a))
+            matched_b[c] += min(cover_b, min(j + k, n_tokens_b) - min(last_j[c] + k, n_tokens_b))
+            last_i[c] = i
+            last_j[c] = j
+            assigned[best_q] = c
+            seed_chain[best_q] = c
+        for q in range(s, g_end):
+            if assigned[q] >= 0:
                 continue
-            cost = max(di, dj) + abs(di - dj)
-            if cost < best_cost:
-                best_cost = cost
-                best = c
-        cover_a = min(i + k, n_tokens_a) - i
-        cover_b = min(j + k, n_tokens_b) - j
-        if best < 0:
+            j = seeds_j[q]
             c = n_chains
             n_chains += 1
             a_first[c] = i
             b_first[c] = j
-            matched_a[c] = cover_a
-            matched_b[c] = cover_b
+            matched_a[c] = min(i + k, n_tokens_a) - i
+            matched_b[c] = min(j + k, n_tokens_b) - j
+            last_i[c] = i
+            last_j[c] = j
+            seed_chain[q] = c
             active[n_active] = c
             n_active += 1
-        else:
-            c = best
-            # seeds overlap when they are closer than k: count only the new tokens
-            matched_a[c] += min(cover_a, min(i + k, n_tokens_a) - min(last_i[c] + k, n_tokens_a))
-            matched_b[c] += min(cover_b, min(j + k, n_tokens_b) - min(last_j[c] + k, n_tokens_b))
-        last_i[c] = i
-        last_j[c] = j
+        s = g_end
     a_end = np.empty(n_chains, dtype=np.int64)
     b_end = np.empty(n_chains, dtype=np.int64)
     for c in range(n_chains):
@@ -141,7 +171,20 @@ def chain_seeds(
         b_end,
         matched_a[:n_chains].copy(),
         matched_b[:n_chains].copy(),
+        seed_chain,
     )
+
+
+@njit(cache=True, nogil=True)
+def matched_mask(seeds: I64, seed_chain: I64, kept: npt.NDArray[np.bool_], k: int, n_tokens: int) -> npt.NDArray[np.bool_]:
+    """Per token, whether a seed of a kept chain covers it (``seeds``: the seeds' positions in
+    one text; ``kept``: a mask over the chains)."""
+    mask = np.zeros(n_tokens, dtype=np.bool_)
+    for s in range(seeds.shape[0]):
+        if kept[seed_chain[s]]:
+            for x in range(seeds[s], min(seeds[s] + k, n_tokens)):
+                mask[x] = True
+    return mask
 
 
 @njit(cache=True, nogil=True)

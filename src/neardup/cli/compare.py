@@ -9,6 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS, Aligner
 from neardup.cli._options import read_input, spec_from_options, spec_options
 from neardup.pipeline import Pipeline
 
@@ -18,7 +19,21 @@ from neardup.pipeline import Pipeline
 @click.argument("file_b", metavar="B")
 @spec_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-def compare(file_a: str, file_b: str, as_json: bool, **options: Any) -> None:
+@click.option("--fragments", is_flag=True,
+              help="Also find the matched fragments: passages of A copied or lightly edited from B, "
+                   "shown in both texts (with --json: a \"fragments\" list). "
+                   "(--html is the HTML input mode; the report is --html-report.)")
+@click.option("--html-report", "html_report", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write a self-contained HTML report of the matched fragments to this file "
+                   "(implies --fragments).")
+@click.option("--align-k", type=click.IntRange(min=1), default=DEFAULT_K, show_default=True,
+              help="Fragments: words per alignment shingle (independent of -k).")
+@click.option("--gap", type=click.IntRange(min=0), default=DEFAULT_GAP, show_default=True,
+              help="Fragments: unmatched words allowed inside one passage, in each text.")
+@click.option("--min-tokens", type=click.IntRange(min=1), default=DEFAULT_MIN_TOKENS, show_default=True,
+              help="Fragments: the fewest matched (canonical) words a passage must have.")
+def compare(file_a: str, file_b: str, as_json: bool, fragments: bool, html_report: str | None,
+            align_k: int, gap: int, min_tokens: int, **options: Any) -> None:
     """Compare two texts: resemblance, Sørensen and containment both ways.
 
     A and B are text files in any supported encoding (UTF-8, UTF-16, cp1251, koi8-r…), plain
@@ -28,16 +43,37 @@ def compare(file_a: str, file_b: str, as_json: bool, **options: Any) -> None:
 
     --json prints the keys resemblance, sorensen, containment_ab, containment_ba, shingles_a,
     shingles_b, shared, spec and spec_fingerprint.
+
+    --fragments also aligns A against B (docs/fragments.md): passages of A copied from B,
+    verbatim or with a few words changed, as character spans of both files as given (HTML
+    included), each with its similarity, and the share of A they cover (borrowed %). The
+    terminal shows both texts with the passages coloured; --json adds "fragments" (one object
+    per passage: a_start, a_end, b_start, b_end, a_text, b_text, tokens, similarity) and
+    "fragments_summary"; --html-report FILE writes a report to open in a browser.
     """
     spec = spec_from_options(options)
     pipeline = Pipeline(spec)
     text_a = read_input(file_a).text
     text_b = read_input(file_b).text
     measures = pipeline.compare(text_a, text_b)
+    alignment = None
+    if fragments or html_report:
+        aligner = Aligner(spec, k=align_k, gap=gap, min_tokens=min_tokens)
+        alignment = aligner.pair(text_a, text_b, source_id=file_b)
+        if html_report:
+            from neardup.report import write_html
+
+            write_html(alignment, html_report, title=f"{file_a} vs {file_b}", query_title=file_a)
     if as_json:
-        out = measures.to_dict()
+        out: dict[str, Any] = dict(measures.to_dict())
         out["spec"] = spec.to_dict()
         out["spec_fingerprint"] = pipeline.spec_fingerprint
+        if alignment is not None:
+            match = alignment.sources[0]
+            out["fragments"] = [p.to_dict() for p in match.passages]
+            out["fragments_summary"] = {"borrowed_a": round(alignment.borrowed, 6),
+                                        "borrowed_b": round(match.source_used, 6),
+                                        "params": alignment.params}
         click.echo(json.dumps(out, ensure_ascii=False))
         return
     table = Table(title=f"{file_a} vs {file_b}", show_header=True)
@@ -61,6 +97,12 @@ def compare(file_a: str, file_b: str, as_json: bool, **options: Any) -> None:
         f"k={shingles.k} step={shingles.step}, {spec.fingerprint_family.family} "
         f"{spec.fingerprint_family.bits} bit"
     )
+    if alignment is not None and fragments:
+        from neardup.report import print_terminal
+
+        print_terminal(alignment, console, query_title=f"A: {file_a}")
+    if html_report:
+        console.print(f"HTML report written to {html_report}")
 
 
 @click.command()

@@ -1,0 +1,403 @@
+"""Matched fragments: which passages of a text were copied (or lightly edited) from which source.
+
+This is the second stage of seed 001's two-stage search: the index proposes candidate sources
+fast; here a query ("suspicious") text is compared in detail with each candidate and the copied
+segments are marked, as character spans of BOTH original inputs (HTML included: spans come
+from the analyzer's offset maps and point into the text the user gave). For a query against
+several sources it also reports the share of the query covered by each source and by all of
+them together — the "borrowed %" of uniqueness checkers (seed 004), whose complement is the
+uniqueness %.
+
+The algorithm (all hot loops in :mod:`neardup._kernels.align`):
+
+1. Both texts go through the spec's analyzer (the ``ru`` preset: lemmas, stop words and
+   function words dropped), then into word shingles of ``k`` tokens with step 1 (``k = 3`` by
+   default: short enough that a changed word breaks only ``k`` shingles, long enough that two
+   unrelated texts on one topic rarely share one), hashed with 64-bit xxh3. Alignment keeps
+   its own ``k`` and hash: it stores nothing, so it need not match the spec's fingerprints.
+2. Seeds: every pair of positions ``(i, j)`` whose shingles are equal. A shingle that occurs
+   more than ``max_occurrences`` times in the source makes no seeds.
+3. Chaining: seeds in query order join a chain when they follow its last seed in both texts
+   with at most ``gap`` unmatched tokens in between in each text, so a passage with a few
+   changed, inserted or deleted words stays one passage.
+4. A chain is a passage when its seeds cover at least ``min_tokens`` tokens of the query.
+   Passages of one source may not overlap in the query: the best (most matched tokens) wins.
+5. A passage's similarity is the share of its tokens covered by seeds, over both texts:
+   ``(matched_a + matched_b) / (tokens_a + tokens_b)`` — 1.0 for a verbatim copy.
+
+Borrowed % is measured in canonical tokens of the query (so markup, spacing, punctuation and
+stop words neither add nor dilute): tokens inside some passage / all tokens. Tokens inside a
+passage but between its seeds (the edited words) count as borrowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from neardup._kernels import align as kernels
+from neardup.analysis.analyzer import Canonical
+from neardup.errors import ConfigurationError
+from neardup.pipeline import Pipeline, TextLike, as_text, make_spec
+from neardup.shingles import shingle
+from neardup.spec import FingerprintSpec, ShingleSpec, Spec
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+
+#: Defaults, chosen on the generated partial copies of benchmarks/quality_fragments.py
+#: (docs/fragments.md has the figures).
+DEFAULT_K = 3
+DEFAULT_GAP = 8
+DEFAULT_MIN_TOKENS = 8
+DEFAULT_MAX_OCCURRENCES = 50
+
+#: The hash alignment shingles use; nothing is stored, so it is fixed rather than the spec's.
+_ALIGN_HASH = FingerprintSpec(family="xxh3", bits=64, seed=0)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One matched fragment: a passage of the query (``a``) and its counterpart in a source (``b``).
+
+    ``a_start:a_end`` and ``b_start:b_end`` are half-open character spans of the ORIGINAL
+    inputs (as given: raw HTML for HTML input); ``a_tokens`` and ``b_tokens`` are the canonical
+    token ranges (end exclusive) they cover. ``matched_a``/``matched_b`` count the tokens that
+    some equal shingle covers; ``similarity`` is ``(matched_a + matched_b) / (tokens_a +
+    tokens_b)``. ``number`` counts passages of one source from 1 in query order; ``a_text`` and
+    ``b_text`` are the spans' text as it stands in the inputs. ``a_changed``/``b_changed`` are
+    the character spans of the runs of words inside the passage that no matching shingle covers
+    — the edited words (empty for a verbatim copy).
+    """
+
+    source: str
+    number: int
+    a_start: int
+    a_end: int
+    b_start: int
+    b_end: int
+    a_tokens: tuple[int, int]
+    b_tokens: tuple[int, int]
+    matched_a: int
+    matched_b: int
+    similarity: float
+    a_text: str
+    b_text: str
+    a_changed: tuple[tuple[int, int], ...] = ()
+    b_changed: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def length(self) -> int:
+        """Characters of the query this passage spans."""
+        return self.a_end - self.a_start
+
+    @property
+    def tokens_a(self) -> int:
+        return self.a_tokens[1] - self.a_tokens[0]
+
+    @property
+    def tokens_b(self) -> int:
+        return self.b_tokens[1] - self.b_tokens[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "number": self.number,
+            "a_start": self.a_start,
+            "a_end": self.a_end,
+            "b_start": self.b_start,
+            "b_end": self.b_end,
+            "length": self.length,
+            "tokens_a": self.tokens_a,
+            "tokens_b": self.tokens_b,
+            "matched_a": self.matched_a,
+            "matched_b": self.matched_b,
+            "similarity": round(self.similarity, 6),
+            "a_text": self.a_text,
+            "b_text": self.b_text,
+            "a_changed": [list(span) for span in self.a_changed],
+            "b_changed": [list(span) for span in self.b_changed],
+        }
+
+
+@dataclass(frozen=True)
+class SourceMatch:
+    """What one source contributed to the query.
+
+    ``borrowed`` is the share of the query's canonical tokens inside this source's passages;
+    ``source_used`` the share of the source's tokens inside their counterparts.
+    """
+
+    id: str
+    text: str
+    passages: tuple[Passage, ...]
+    tokens: int
+    borrowed: float
+    source_used: float
+
+    def to_dict(self, *, with_text: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "tokens": self.tokens,
+            "borrowed": round(self.borrowed, 6),
+            "source_used": round(self.source_used, 6),
+            "passages": [p.to_dict() for p in self.passages],
+        }
+        if with_text:
+            out["text"] = self.text
+        return out
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """A query text against its sources: passages per source and the borrowed share.
+
+    ``borrowed`` is the share of the query's canonical tokens inside some passage of some
+    source; ``uniqueness = 1 - borrowed``. Sources appear in the order given.
+    """
+
+    text: str
+    tokens: int
+    sources: tuple[SourceMatch, ...]
+    borrowed: float
+    params: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def uniqueness(self) -> float:
+        return 1.0 - self.borrowed
+
+    @property
+    def passages(self) -> list[Passage]:
+        """Every passage of every source, in query order."""
+        every = [p for s in self.sources for p in s.passages]
+        every.sort(key=lambda p: (p.a_start, p.a_end, p.source))
+        return every
+
+    def source(self, source_id: str) -> SourceMatch:
+        for match in self.sources:
+            if match.id == source_id:
+                return match
+        raise KeyError(source_id)
+
+    def to_dict(self, *, with_text: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "tokens": self.tokens,
+            "borrowed": round(self.borrowed, 6),
+            "uniqueness": round(self.uniqueness, 6),
+            "params": dict(self.params),
+            "sources": [s.to_dict(with_text=with_text) for s in self.sources],
+        }
+        if with_text:
+            out["text"] = self.text
+        return out
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A text analyzed for alignment: its canonical tokens and shingle fingerprints.
+
+    Make one with :meth:`Aligner.prepare` to align the same text many times without
+    analyzing it again (a collection checking one query against many candidates).
+    """
+
+    text: str
+    canonical: Canonical
+    hashes: U64
+    sorted_hashes: U64
+    order: I64
+    spec_fingerprint: str
+
+    def __len__(self) -> int:
+        return len(self.canonical)
+
+
+def _unmatched_spans(canonical: Canonical, matched: npt.NDArray[np.bool_], first: int,
+                     end: int) -> tuple[tuple[int, int], ...]:
+    """Character spans of the runs of unmatched tokens in ``[first, end)``."""
+    free = ~matched[first:end]
+    if not free.any():
+        return ()
+    edges = np.diff(np.concatenate(([0], free.view(np.int8), [0])))
+    run_starts = np.flatnonzero(edges == 1) + first
+    run_ends = np.flatnonzero(edges == -1) + first
+    starts = canonical.starts[run_starts].tolist()
+    ends = canonical.ends[run_ends - 1].tolist()
+    return tuple(zip(starts, ends))
+
+
+class Aligner:
+    """Finds the passages a query text shares with source texts.
+
+    ``spec`` gives the analyzer (default: the ``ru`` preset); its shingle and fingerprint
+    settings are not used — alignment shingles are ``k`` words, step 1, 64-bit xxh3.
+    ``gap`` is how many unmatched tokens (in each text) may lie inside one passage,
+    ``min_tokens`` the fewest query tokens a passage's matching shingles must cover,
+    ``max_occurrences`` how often a shingle may repeat in a source and still make seeds.
+    """
+
+    def __init__(
+        self,
+        spec: Spec | None = None,
+        *,
+        k: int = DEFAULT_K,
+        gap: int = DEFAULT_GAP,
+        min_tokens: int = DEFAULT_MIN_TOKENS,
+        max_occurrences: int = DEFAULT_MAX_OCCURRENCES,
+    ) -> None:
+        for name, value, low in (("k", k, 1), ("gap", gap, 0), ("min_tokens", min_tokens, 1),
+                                 ("max_occurrences", max_occurrences, 1)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise ConfigurationError(f"{name} must be an integer ≥ {low}, got {value!r}")
+        self.spec = spec
+        self.k = k
+        self.gap = gap
+        self.min_tokens = min_tokens
+        self.max_occurrences = max_occurrences
+        base = spec if spec is not None else make_spec("ru")
+        self._align_spec = Spec(
+            analyzer=base.analyzer,
+            shingles=ShingleSpec(unit="word", k=k, step=1),
+            fingerprint_family=_ALIGN_HASH,
+        )
+        self._pipeline = Pipeline(self._align_spec)
+
+    @property
+    def params(self) -> dict[str, int]:
+        return {"k": self.k, "gap": self.gap, "min_tokens": self.min_tokens,
+                "max_occurrences": self.max_occurrences}
+
+    @property
+    def pipeline(self) -> Pipeline:
+        """The pipeline alignment analyzes with (the spec's analyzer, ``k``-word shingles)."""
+        return self._pipeline
+
+    def prepare(self, text: TextLike | Prepared) -> Prepared:
+        """Analyze ``text`` once for alignment (a :class:`Prepared` passes through)."""
+        if isinstance(text, Prepared):
+            if text.spec_fingerprint != self._pipeline.spec_fingerprint:
+                raise ConfigurationError("this text was prepared by an aligner with another analyzer or k")
+            return text
+        source = as_text(text)
+        canonical = self._pipeline.canonical(source)
+        hashes = shingle(canonical, self._align_spec.shingles, self._pipeline.family).hashes
+        order = np.argsort(hashes, kind="stable").astype(np.int64)
+        return Prepared(source, canonical, hashes, hashes[order], order, self._pipeline.spec_fingerprint)
+
+    def _passages(self, a: Prepared, b: Prepared, source_id: str) -> tuple[Passage, ...]:
+        """The passages of ``a`` that come from ``b``, in query order."""
+        if len(a.hashes) == 0 or len(b.hashes) == 0:
+            return ()
+        seeds_i, seeds_j = kernels.find_seeds(a.hashes, b.sorted_hashes, b.order, self.max_occurrences)
+        if seeds_i.shape[0] == 0:
+            return ()
+        n_a, n_b = len(a.canonical), len(b.canonical)
+        a_first, a_end, b_first, b_end, m_a, m_b, seed_chain = kernels.chain_seeds(
+            seeds_i, seeds_j, self.k, n_a, n_b, self.gap
+        )
+        kept = m_a >= self.min_tokens
+        if not kept.any():
+            return ()
+        candidates = np.flatnonzero(kept)
+        best = kernels.select_non_overlapping(a_first[candidates], a_end[candidates],
+                                              m_a[candidates] + m_b[candidates], n_a)
+        kept[:] = False
+        kept[candidates[best]] = True
+        mask_a = kernels.matched_mask(seeds_i, seed_chain, kept, self.k, n_a)
+        mask_b = kernels.matched_mask(seeds_j, seed_chain, kept, self.k, n_b)
+        chosen = np.flatnonzero(kept)
+        chosen = chosen[np.lexsort((b_first[chosen], a_first[chosen]))]
+        ca, cb = a.canonical, b.canonical
+        passages = []
+        for number, c in enumerate(chosen.tolist(), start=1):
+            af, ae, bf, be = int(a_first[c]), int(a_end[c]), int(b_first[c]), int(b_end[c])
+            s0, e0 = int(ca.starts[af]), int(ca.ends[ae - 1])
+            s1, e1 = int(cb.starts[bf]), int(cb.ends[be - 1])
+            ma, mb = int(m_a[c]), int(m_b[c])
+            passages.append(Passage(
+                source=source_id, number=number, a_start=s0, a_end=e0, b_start=s1, b_end=e1,
+                a_tokens=(af, ae), b_tokens=(bf, be), matched_a=ma, matched_b=mb,
+                similarity=(ma + mb) / ((ae - af) + (be - bf)),
+                a_text=a.text[s0:e0], b_text=b.text[s1:e1],
+                a_changed=_unmatched_spans(ca, mask_a, af, ae),
+                b_changed=_unmatched_spans(cb, mask_b, bf, be),
+            ))
+        return tuple(passages)
+
+    def align(
+        self,
+        query: TextLike | Prepared,
+        sources: Mapping[str, TextLike | Prepared] | Iterable[tuple[str, TextLike | Prepared]],
+    ) -> Alignment:
+        """Align ``query`` against each source (a mapping id → text, or ``(id, text)`` pairs).
+
+        Returns the passages per source, each source's share of the query (``borrowed``) and
+        the share covered by all of them together.
+        """
+        a = self.prepare(query)
+        items = sources.items() if isinstance(sources, Mapping) else sources
+        n_a = len(a.canonical)
+        matches: list[SourceMatch] = []
+        all_first: list[int] = []
+        all_end: list[int] = []
+        for source_id, source_text in items:
+            b = self.prepare(source_text)
+            passages = self._passages(a, b, str(source_id))
+            first = np.array([p.a_tokens[0] for p in passages], dtype=np.int64)
+            end = np.array([p.a_tokens[1] for p in passages], dtype=np.int64)
+            b_first = np.array([p.b_tokens[0] for p in passages], dtype=np.int64)
+            b_end = np.array([p.b_tokens[1] for p in passages], dtype=np.int64)
+            covered = kernels.covered_tokens(first, end, n_a) if passages else 0
+            used = kernels.covered_tokens(b_first, b_end, len(b.canonical)) if passages else 0
+            matches.append(SourceMatch(
+                id=str(source_id), text=b.text, passages=passages, tokens=len(b.canonical),
+                borrowed=covered / n_a if n_a else 0.0,
+                source_used=used / len(b.canonical) if len(b.canonical) else 0.0,
+            ))
+            all_first.extend(first.tolist())
+            all_end.extend(end.tolist())
+        total = kernels.covered_tokens(np.array(all_first, dtype=np.int64),
+                                       np.array(all_end, dtype=np.int64), n_a) if all_first else 0
+        return Alignment(text=a.text, tokens=n_a, sources=tuple(matches),
+                         borrowed=total / n_a if n_a else 0.0, params=self.params)
+
+    def pair(self, a: TextLike | Prepared, b: TextLike | Prepared, *, source_id: str = "B") -> Alignment:
+        """Align text ``a`` against one source ``b`` (``neardup compare --fragments``)."""
+        return self.align(a, [(source_id, b)])
+
+
+def align(
+    query: TextLike,
+    sources: Mapping[str, TextLike] | Iterable[tuple[str, TextLike]],
+    *,
+    spec: Spec | None = None,
+    k: int = DEFAULT_K,
+    gap: int = DEFAULT_GAP,
+    min_tokens: int = DEFAULT_MIN_TOKENS,
+    max_occurrences: int = DEFAULT_MAX_OCCURRENCES,
+) -> Alignment:
+    """Passages of ``query`` found in each of ``sources``, and the borrowed share.
+
+    A one-call form of :meth:`Aligner.align`; build an :class:`Aligner` to align many texts
+    under the same settings (the analyzer is set up once).
+    """
+    aligner = Aligner(spec, k=k, gap=gap, min_tokens=min_tokens, max_occurrences=max_occurrences)
+    return aligner.align(query, sources)
+
+
+def align_pair(
+    a: TextLike,
+    b: TextLike,
+    *,
+    spec: Spec | None = None,
+    k: int = DEFAULT_K,
+    gap: int = DEFAULT_GAP,
+    min_tokens: int = DEFAULT_MIN_TOKENS,
+    max_occurrences: int = DEFAULT_MAX_OCCURRENCES,
+) -> Alignment:
+    """Passages text ``a`` shares with text ``b`` (source id ``"B"``)."""
+    aligner = Aligner(spec, k=k, gap=gap, min_tokens=min_tokens, max_occurrences=max_occurrences)
+    return aligner.pair(a, b)

@@ -1,0 +1,105 @@
+"""``neardup matrix``: the similarity matrix of a set of texts (seed 003, Table 1)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from neardup.cli._options import spec_from_options, spec_options
+from neardup.errors import InputError
+from neardup.matrix import METHODS, SimilarityMatrix, plot_heatmap, similarity_matrix
+from neardup.tfidf import IDF_MODES
+
+
+def _read(files: tuple[str, ...], id_field: str, text_field: str) -> tuple[list[str], list[str]]:
+    from neardup.inputs import iter_inputs
+
+    ids: list[str] = []
+    texts: list[str] = []
+    for doc in iter_inputs(files, id_field=id_field, text_field=text_field):
+        ids.append(doc.id)
+        texts.append(doc.text)
+    if not texts:
+        raise InputError("no texts in the given inputs")
+    seen: set[str] = set()
+    for doc_id in ids:
+        if doc_id in seen:
+            raise InputError(f"the id {doc_id!r} appears twice in the inputs; ids must be unique")
+        seen.add(doc_id)
+    return ids, texts
+
+
+def _table(result: SimilarityMatrix) -> Table:
+    short = [i if len(i) <= 18 else "…" + i[-17:] for i in result.ids]
+    kind = "symmetric" if result.symmetric else "asymmetric: row i in column j = |Si∩Sj|/|Si|"
+    table = Table(title=f"{result.method} ({kind})", show_header=True)
+    table.add_column("text i \\ j")
+    for name in short:
+        table.add_column(name, justify="right")
+    for name, row in zip(short, result.matrix.tolist()):
+        table.add_row(name, *(f"{v:.4f}" for v in row))
+    return table
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILES…")
+@click.option("--method", "-m", type=click.Choice(METHODS), default="containment", show_default=True,
+              help="containment |Si∩Sj|/|Si| (asymmetric), resemblance (Jaccard), sorensen, "
+                   "minhash (estimated resemblance) or tfidf (cosine of TF-IDF vectors).")
+@spec_options
+@click.option("--csv", "as_csv", is_flag=True, help="Print the matrix as CSV (a header of ids).")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"ids": [...], "matrix": [[...], ...], ...}: row i, column j = text i against text j.')
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also draw a heat map into this image file (.png, .svg, .pdf; needs neardup[plot]).")
+@click.option("--idf", type=click.Choice(IDF_MODES), default="smooth", show_default=True,
+              help="tfidf: smooth ln((1+N)/(1+df))+1, plain ln(N/df)+1, or paper ln(N/df) (seed 003).")
+@click.option("--binary", is_flag=True, help="tfidf: count each term once per text (seed 003 drops repeats).")
+@click.option("--num-perm", type=click.IntRange(min=1), default=None,
+              help="minhash: number of hash functions (default 128).")
+@click.option("--id-field", default="id", show_default=True, help="JSONL/CSV inputs: the field of the id.")
+@click.option("--text-field", default="text", show_default=True, help="JSONL/CSV inputs: the field of the text.")
+def matrix(files: tuple[str, ...], method: str, as_csv: bool, as_json: bool, plot_path: str | None,
+           idf: str, binary: bool, num_perm: int | None, id_field: str, text_field: str,
+           **options: Any) -> None:
+    """Print the similarity matrix of a set of texts: every text against every other.
+
+    FILES are text files (any supported encoding, plain text or HTML; the id is the path), or
+    JSON Lines files (.jsonl, .jsonl.gz) with one {"id": …, "text": …} object a line, or
+    folders of them. Row i, column j holds text i measured against text j: for containment,
+    the share of text i's shingles found in text j (so the matrix is not symmetric); the other
+    methods are symmetric. The diagonal is 1 (0 for a text with no shingles).
+
+    Shingles follow the spec flags (-k, --preset, …); tfidf uses only the analyzer. Example,
+    seed 003's Table 1: neardup matrix news.jsonl -k 4 --method containment
+    """
+    if as_csv and as_json:
+        raise click.UsageError("give --csv or --json, not both")
+    spec = spec_from_options(options)
+    ids, texts = _read(files, id_field, text_field)
+    progress = Progress(TextColumn("analyzing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=Console(stderr=True), transient=True, disable=len(texts) < 50)
+    with progress:
+        task = progress.add_task("analyzing", total=len(texts))
+        result = similarity_matrix(texts, ids=ids, method=method, spec=spec, idf=idf, binary=binary,
+                                   num_perm=num_perm, progress=lambda n: progress.advance(task, n))
+    if plot_path:
+        plot_heatmap(result, plot_path)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+    elif as_csv:
+        sys.stdout.write(result.to_csv())
+    else:
+        console = Console()
+        console.print(_table(result))
+        if plot_path:
+            console.print(f"heat map written to {plot_path}")
+
+
+COMMANDS = [matrix]

@@ -1,0 +1,264 @@
+"""Showing matched fragments: in a terminal (rich), as JSON, and as a self-contained HTML page.
+
+The HTML report is one file with inline CSS and no script and no external resource, so it can
+be mailed or archived and opened anywhere. Every character of the texts, ids and titles goes
+through :func:`html.escape`: a text that contains HTML or ``<script>`` is shown as text and
+never runs. Within a passage, the words no matching shingle covers (edited words) are drawn
+lighter and underlined, as uniqueness checkers mark copied words (seed 004). Each highlighted
+passage is a link to its counterpart (query ↔ source): the query
+and the sources scroll in their own panes, so following a link brings the counterpart into view
+next to it. Texts are shown as given — for HTML input that is the page's source, where the
+spans point.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from neardup.align import Alignment, Passage
+
+#: Background colours of the sources' passages (HTML), cycled.
+HTML_COLOURS = ("#ffe08a", "#a8e6cf", "#ffb3c1", "#b5d8ff", "#d7c4f2", "#ffd1a1", "#c8f0a0", "#f0c8e8")
+#: rich styles of the sources' passages (terminal), cycled.
+TERMINAL_STYLES = ("black on yellow", "black on green", "black on magenta", "black on cyan",
+                   "black on bright_blue", "black on bright_red")
+#: Laid over the words of a passage that no matching shingle covers (the edited words).
+CHANGED_STYLE = "italic underline"
+
+
+# --- JSON ----------------------------------------------------------------------------------
+
+
+def to_json(alignment: Alignment, *, with_text: bool = False, indent: int | None = None) -> str:
+    """The alignment as JSON (see :meth:`Alignment.to_dict`)."""
+    return json.dumps(alignment.to_dict(with_text=with_text), ensure_ascii=False, indent=indent)
+
+
+# --- terminal ------------------------------------------------------------------------------
+
+
+def _highlighted(text: str, spans: Sequence[tuple[int, int, str]]) -> Text:
+    """``text`` as a rich Text (never parsed as markup) with ``(start, end, style)`` applied."""
+    out = Text(text)
+    for start, end, style in spans:
+        out.stylize(style, start, end)
+    return out
+
+
+def passages_table(alignment: Alignment, *, title: str | None = None) -> Table:
+    """One row per passage: source, spans in both texts, tokens, similarity."""
+    table = Table(title=title, show_header=True)
+    for col, justify in (("source", "left"), ("#", "right"), ("query chars", "right"),
+                         ("source chars", "right"), ("tokens", "right"), ("similarity", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for index, match in enumerate(alignment.sources):
+        style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
+        for p in match.passages:
+            table.add_row(Text(match.id, style=style), str(p.number), f"{p.a_start}–{p.a_end}",
+                          f"{p.b_start}–{p.b_end}", f"{p.tokens_a}/{p.tokens_b}", f"{p.similarity:.3f}")
+    return table
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def summary_line(alignment: Alignment) -> str:
+    n = sum(len(s.passages) for s in alignment.sources)
+    return (f"borrowed {100 * alignment.borrowed:.1f} %, uniqueness {100 * alignment.uniqueness:.1f} % "
+            f"({_count(n, 'passage')} from {_count(len(alignment.sources), 'source')}; "
+            f"{alignment.tokens} query tokens)")
+
+
+def print_terminal(
+    alignment: Alignment,
+    console: Console | None = None,
+    *,
+    query_title: str = "query",
+    show_sources: bool = True,
+) -> None:
+    """Print the query (and each source) with passages coloured, then a table of passages."""
+    console = console or Console()
+    query_spans: list[tuple[int, int, str]] = []
+    for index, match in enumerate(alignment.sources):
+        style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
+        query_spans.extend((p.a_start, p.a_end, style) for p in match.passages)
+        query_spans.extend((s, e, CHANGED_STYLE) for p in match.passages for s, e in p.a_changed)
+    console.print(Panel(_highlighted(alignment.text, query_spans), title=Text(query_title),
+                        title_align="left"))
+    if show_sources:
+        for index, match in enumerate(alignment.sources):
+            style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
+            spans = [(p.b_start, p.b_end, style) for p in match.passages]
+            spans += [(s, e, CHANGED_STYLE) for p in match.passages for s, e in p.b_changed]
+            title = Text(f"{match.id}: {100 * match.borrowed:.1f} % of the query, "
+                         f"{100 * match.source_used:.1f} % of this text")
+            console.print(Panel(_highlighted(match.text, spans), title=title, title_align="left"))
+    console.print(passages_table(alignment))
+    console.print(Text(summary_line(alignment)))
+
+
+# --- HTML ----------------------------------------------------------------------------------
+
+_CSS = """
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#f6f6f4}
+header{padding:12px 20px;background:#fff;border-bottom:1px solid #ddd}
+h1{font-size:20px;margin:0 0 4px} h2{font-size:15px;margin:0;padding:8px 12px;background:#eee;border-bottom:1px solid #ddd;position:sticky;top:0}
+.summary{margin:4px 0 8px}
+table.passages{border-collapse:collapse;font-size:13px}
+table.passages th,table.passages td{border:1px solid #ddd;padding:2px 8px;text-align:right}
+table.passages td.src{text-align:left}
+.cols{display:flex;gap:12px;padding:12px 20px;height:calc(100vh - 40px);min-height:400px}
+.pane{flex:1;overflow:auto;background:#fff;border:1px solid #ddd;border-radius:6px;min-width:0}
+.sources{display:flex;flex-direction:column;gap:12px;flex:1;overflow:auto;min-width:0}
+.sources .pane{flex:none;max-height:none}
+pre.text{margin:0;padding:10px 12px;white-space:pre-wrap;word-wrap:break-word;font:14px/1.55 ui-monospace,Menlo,Consolas,monospace}
+a.frag{color:inherit;text-decoration:none;border-radius:2px;padding:1px 0;cursor:pointer}
+a.frag:hover{outline:2px solid #555}
+.anchor{scroll-margin-top:60px}
+.anchor:target+a.frag{outline:3px solid #d00;outline-offset:1px}
+a.frag.multi{box-shadow:inset 0 -3px 0 #555}
+a.frag.chg{background-image:linear-gradient(rgba(255,255,255,.6),rgba(255,255,255,.6));text-decoration:underline dotted #a00;text-underline-offset:3px}
+.legend span{display:inline-block;padding:0 6px;margin-right:6px;border-radius:3px}
+"""
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """A passage as it is drawn in one text: its span, its own id and its counterpart's."""
+
+    start: int
+    end: int
+    anchor: str
+    target: str
+    colour: str
+    title: str
+    changed: tuple[tuple[int, int], ...] = ()
+
+
+def _marked_text(text: str, marks: Sequence[_Mark]) -> str:
+    """``text`` escaped, with each mark's characters wrapped in links; overlapping marks split
+    the text into pieces, each linking to the first mark that covers it. Pieces inside a mark's
+    ``changed`` spans (edited words) get the class ``chg``."""
+    cuts = {0, len(text)}
+    for m in marks:
+        cuts.add(m.start)
+        cuts.add(m.end)
+        for a, b in m.changed:
+            cuts.add(a)
+            cuts.add(b)
+    points = sorted(c for c in cuts if 0 <= c <= len(text))
+    starting: dict[int, list[_Mark]] = {}
+    for m in marks:
+        starting.setdefault(m.start, []).append(m)
+    active: list[_Mark] = []
+    out: list[str] = []
+    for x, y in itertools.pairwise(points):
+        active = [m for m in active if m.end > x] + starting.get(x, [])
+        for m in starting.get(x, []):
+            out.append(f'<span class="anchor" id="{m.anchor}"></span>')
+        piece = html.escape(text[x:y], quote=False)
+        covering = [m for m in active if m.start <= x and m.end >= y]
+        if not covering:
+            out.append(piece)
+            continue
+        first = covering[0]
+        cls = "frag multi" if len(covering) > 1 else "frag"
+        if any(a <= x and y <= b for a, b in first.changed):
+            cls += " chg"
+        title = html.escape("; ".join(m.title for m in covering), quote=True)
+        out.append(f'<a class="{cls}" href="#{first.target}" data-anchor="{first.anchor}" '
+                   f'style="background:{first.colour}" title="{title}">{piece}</a>')
+    if len(text) in starting:  # an empty passage at the very end cannot happen, but be exact
+        out.extend(f'<span class="anchor" id="{m.anchor}"></span>' for m in starting[len(text)])
+    return "".join(out)
+
+
+def _pid(side: str, source_index: int, number: int) -> str:
+    return f"{side}-{source_index}-{number}"
+
+
+def render_html(
+    alignment: Alignment,
+    *,
+    title: str = "neardup: matched fragments",
+    query_title: str = "query",
+) -> str:
+    """A self-contained HTML page: the query and its sources side by side, passages highlighted
+    and linked to their counterparts, a table of passages and the borrowed share."""
+    esc = html.escape
+    query_marks: list[_Mark] = []
+    source_sections: list[str] = []
+    rows: list[str] = []
+    legend: list[str] = []
+    for si, match in enumerate(alignment.sources):
+        colour = HTML_COLOURS[si % len(HTML_COLOURS)]
+        legend.append(f'<span style="background:{colour}">{esc(match.id)}</span>')
+        source_marks: list[_Mark] = []
+        for p in match.passages:
+            label = f"{match.id} #{p.number}: similarity {p.similarity:.3f}, {p.tokens_a} tokens"
+            query_marks.append(_Mark(p.a_start, p.a_end, _pid("a", si, p.number), _pid("b", si, p.number),
+                                     colour, label, p.a_changed))
+            source_marks.append(_Mark(p.b_start, p.b_end, _pid("b", si, p.number), _pid("a", si, p.number),
+                                      colour, label, p.b_changed))
+            rows.append(_passage_row(si, match.id, p, colour))
+        heading = (f"source {esc(match.id)} — {100 * match.borrowed:.1f} % of the query, "
+                   f"{100 * match.source_used:.1f} % of this text, {_count(len(match.passages), 'passage')}")
+        source_sections.append(
+            f'<section class="pane source" id="source-{si}"><h2>{heading}</h2>'
+            f'<pre class="text">{_marked_text(match.text, source_marks)}</pre></section>'
+        )
+    query_marks.sort(key=lambda m: (m.start, m.end))
+    n_passages = sum(len(s.passages) for s in alignment.sources)
+    table = ""
+    if rows:
+        table = ('<table class="passages"><thead><tr><th>source</th><th>#</th><th>query chars</th>'
+                 '<th>source chars</th><th>tokens</th><th>similarity</th></tr></thead><tbody>'
+                 + "".join(rows) + "</tbody></table>")
+    params = ", ".join(f"{esc(k)}={v}" for k, v in alignment.params.items())
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="ru"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        "<meta name=\"referrer\" content=\"no-referrer\">"
+        # defence in depth: the page has no script and loads nothing, so forbid both
+        "<meta http-equiv=\"Content-Security-Policy\" "
+        "content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
+        f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>"
+        f"<header><h1>{esc(title)}</h1>"
+        f'<p class="summary" id="summary">Borrowed <b>{100 * alignment.borrowed:.1f} %</b>, uniqueness '
+        f"<b>{100 * alignment.uniqueness:.1f} %</b> — {_count(n_passages, 'passage')} from "
+        f"{_count(len(alignment.sources), 'source')}; {alignment.tokens} query tokens; {params}</p>"
+        f'<p class="legend">{"".join(legend)}</p>{table}</header>'
+        '<main class="cols">'
+        f'<section class="pane" id="query"><h2>{esc(query_title)}</h2>'
+        f'<pre class="text">{_marked_text(alignment.text, query_marks)}</pre></section>'
+        f'<div class="sources">{"".join(source_sections)}</div>'
+        "</main></body></html>\n"
+    )
+
+
+def _passage_row(si: int, source_id: str, p: Passage, colour: str) -> str:
+    a, b = _pid("a", si, p.number), _pid("b", si, p.number)
+    return (f'<tr><td class="src"><span style="background:{colour}">{html.escape(source_id)}</span></td>'
+            f"<td>{p.number}</td><td><a href=\"#{a}\">{p.a_start}–{p.a_end}</a></td>"
+            f"<td><a href=\"#{b}\">{p.b_start}–{p.b_end}</a></td>"
+            f"<td>{p.tokens_a}/{p.tokens_b}</td><td>{p.similarity:.3f}</td></tr>")
+
+
+def write_html(alignment: Alignment, path: Any, **options: Any) -> None:
+    """Write :func:`render_html` to ``path`` (UTF-8)."""
+    from pathlib import Path
+
+    Path(path).write_text(render_html(alignment, **options), encoding="utf-8")
