@@ -181,3 +181,107 @@ def utf8_offsets(cps: npt.NDArray[np.uint32]) -> npt.NDArray[np.int64]:
         pos += _utf8_length(cps[i])
     out[n] = pos
     return out
+
+
+# --- char filter scans ------------------------------------------------------------------------
+# Python's ``re`` tests a huge character class (every combining mark, every character NFKC may
+# change) at every position of the text; a lookup table over code points does the same scan at
+# memory speed. The filters in ``neardup.analysis.char_filters`` build the tables once.
+
+#: Table bits for :func:`nfkc_runs`.
+NFKC_UNSTABLE = np.uint8(1)  # NFKC may change the character taken alone, or it is a mark
+NFKC_COMBINING = np.uint8(2)  # a combining mark: it may compose with the character before it
+
+
+@njit(cache=True, nogil=True)
+def nfkc_runs(
+    cps: npt.NDArray[np.uint32], table: npt.NDArray[np.uint8]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Half-open spans of what NFKC may change, leftmost first, never overlapping.
+
+    The same spans as ``re.finditer(".[C]+|[U]", text, re.DOTALL)`` with ``C`` the combining
+    marks and ``U`` the unstable characters: a character with the combining marks that follow
+    it, or else a single unstable character.
+    """
+    n = cps.shape[0]
+    starts = np.empty(n, dtype=np.int64)
+    ends = np.empty(n, dtype=np.int64)
+    count = 0
+    i = 0
+    while i < n:
+        if i + 1 < n and (table[cps[i + 1]] & 2) != 0:
+            j = i + 2
+            while j < n and (table[cps[j]] & 2) != 0:
+                j += 1
+        elif (table[cps[i]] & 1) != 0:
+            j = i + 1
+        else:
+            i += 1
+            continue
+        starts[count] = i
+        ends[count] = j
+        count += 1
+        i = j
+    return starts[:count].copy(), ends[:count].copy()
+
+
+@njit(cache=True, nogil=True)
+def table_runs(
+    cps: npt.NDArray[np.uint32], table: npt.NDArray[np.uint8]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Half-open spans of the maximal runs of characters whose ``table`` entry is non-zero
+    (the spans of ``re.finditer("[X]+", text)`` for the class ``X`` the table marks)."""
+    n = cps.shape[0]
+    starts = np.empty(n // 2 + 1, dtype=np.int64)
+    ends = np.empty(n // 2 + 1, dtype=np.int64)
+    count = 0
+    i = 0
+    while i < n:
+        if table[cps[i]] == 0:
+            i += 1
+            continue
+        j = i + 1
+        while j < n and table[cps[j]] != 0:
+            j += 1
+        starts[count] = i
+        ends[count] = j
+        count += 1
+        i = j
+    return starts[:count].copy(), ends[:count].copy()
+
+
+@njit(cache=True, nogil=True)
+def pieces_offsets(
+    out_lengths: npt.NDArray[np.int64],
+    src_starts: npt.NDArray[np.int64],
+    src_ends: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The offset map of ``(output_length, src_start, src_end)`` pieces in output order.
+
+    A piece whose output length equals its source length maps character by character; any
+    other piece maps each of its output characters to the whole source span; a piece with no
+    output adds nothing.
+    """
+    total = 0
+    for p in range(out_lengths.shape[0]):
+        if out_lengths[p] > 0:
+            total += out_lengths[p]
+    starts = np.empty(total, dtype=np.int64)
+    ends = np.empty(total, dtype=np.int64)
+    pos = 0
+    for p in range(out_lengths.shape[0]):
+        length = out_lengths[p]
+        if length <= 0:
+            continue
+        a = src_starts[p]
+        b = src_ends[p]
+        if length == b - a:
+            for i in range(length):
+                starts[pos + i] = a + i
+                ends[pos + i] = a + i + 1
+        else:
+            for i in range(length):
+                starts[pos + i] = a
+                ends[pos + i] = b
+        pos += length
+    return starts, ends

@@ -9,8 +9,13 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
+import numpy as np
+import numpy.typing as npt
+
+from neardup._kernels import text as text_kernels
 from neardup.analysis.offsets import OffsetMap
 
 CharFilterResult = tuple[str, OffsetMap | None]
@@ -71,18 +76,77 @@ def _normalize_pieces(text: str, pattern: re.Pattern[str]) -> tuple[list[str], l
     return out, pieces
 
 
+@lru_cache(maxsize=1)
+def _nfkc_table() -> npt.NDArray[np.uint8]:
+    """Per code point: bit 1 when NFKC may change it (not NFKC-stable alone, or a combining
+    mark), bit 2 when it is a combining mark — the classes of :func:`_nfkc_unstable`."""
+    table = np.zeros(sys.maxunicode + 1, dtype=np.uint8)
+    for cp in _all_code_points():
+        if 0xD800 <= cp < 0xE000:
+            continue
+        ch = chr(cp)
+        if unicodedata.combining(ch):
+            table[cp] = text_kernels.NFKC_UNSTABLE | text_kernels.NFKC_COMBINING
+        elif not unicodedata.is_normalized("NFKC", ch):
+            table[cp] = text_kernels.NFKC_UNSTABLE
+    return table
+
+
+def _replace_runs(
+    text: str, run_starts: npt.NDArray[np.int64], run_ends: npt.NDArray[np.int64],
+    replace: Callable[[str], str],
+) -> tuple[str, OffsetMap]:
+    """``text`` with each run ``[run_starts[i], run_ends[i])`` replaced by ``replace(run)``.
+
+    The offset map is :meth:`OffsetMap.from_pieces` of the same pieces as
+    :func:`_normalize_pieces` builds: unchanged stretches between runs, then each run.
+    """
+    out: list[str] = []
+    n_runs = run_starts.shape[0]
+    # pieces: at most one gap before each run, the run, and a last gap
+    lengths = np.zeros(2 * n_runs + 1, dtype=np.int64)
+    src_starts = np.zeros(2 * n_runs + 1, dtype=np.int64)
+    src_ends = np.zeros(2 * n_runs + 1, dtype=np.int64)
+    pos = 0
+    piece = 0
+    for a, b in zip(run_starts.tolist(), run_ends.tolist()):
+        if a > pos:
+            out.append(text[pos:a])
+            lengths[piece], src_starts[piece], src_ends[piece] = a - pos, pos, a
+            piece += 1
+        replaced = replace(text[a:b])
+        out.append(replaced)
+        lengths[piece], src_starts[piece], src_ends[piece] = len(replaced), a, b
+        piece += 1
+        pos = b
+    if pos < len(text):
+        out.append(text[pos:])
+        lengths[piece], src_starts[piece], src_ends[piece] = len(text) - pos, pos, len(text)
+        piece += 1
+    offsets = OffsetMap.from_piece_arrays(lengths[:piece], src_starts[:piece], src_ends[:piece])
+    return "".join(out), offsets
+
+
+def _nfkc_run(run: str) -> str:
+    return unicodedata.normalize("NFKC", run)
+
+
 def nfkc(text: str) -> CharFilterResult:
     """Unicode NFKC: compatibility forms folded (ﬁ → fi, № → No, non-breaking space → space)."""
     if unicodedata.is_normalized("NFKC", text):
         return text, None
-    out, pieces = _normalize_pieces(text, _nfkc_unstable())
-    result = "".join(out)
-    if result != unicodedata.normalize("NFKC", text):
+    # the matches of _nfkc_unstable(), found by a table scan instead of the (slow) regex
+    run_starts, run_ends = text_kernels.nfkc_runs(text_kernels.code_points(text), _nfkc_table())
+    result, offsets = _replace_runs(text, run_starts, run_ends, _nfkc_run)
+    # NFKC(text) == NFKC(result), since normalizing pieces keeps the concatenation
+    # equivalent; so result is NFKC(text) exactly when it is already normalized, which the
+    # quick check answers without normalizing the whole text again.
+    if not unicodedata.is_normalized("NFKC", result):
         # Composition across a run boundary (rare scripts): normalize whole words instead,
         # since NFKC never composes across white space.
         out, pieces = _normalize_pieces(text, re.compile(r"\S+"))
-        result = "".join(out)
-    return result, OffsetMap.from_pieces(pieces)
+        return "".join(out), OffsetMap.from_pieces(pieces)
+    return result, offsets
 
 
 @lru_cache(maxsize=1)
@@ -141,24 +205,29 @@ def _marks() -> re.Pattern[str]:
     return re.compile(f"[{_char_class(nonspacing)}]+")
 
 
+@lru_cache(maxsize=1)
+def _marks_table() -> npt.NDArray[np.uint8]:
+    """1 for the non-spacing marks (category Mn) of :func:`_marks`, 0 elsewhere."""
+    table = np.zeros(sys.maxunicode + 1, dtype=np.uint8)
+    for cp in _all_code_points():
+        if not 0xD800 <= cp < 0xE000 and unicodedata.category(chr(cp)) == "Mn":
+            table[cp] = 1
+    return table
+
+
+def _drop(run: str) -> str:
+    return ""
+
+
 def strip_marks(text: str) -> CharFilterResult:
     """Drop non-spacing marks that survive NFKC: Russian stress marks (мо́локо → молоко).
 
     Run after ``nfkc``, which has already composed й, ё and other letters with marks.
     """
-    pattern = _marks()
-    if pattern.search(text) is None:
+    if text.isascii():
         return text, None
-    out: list[str] = []
-    pieces: list[tuple[int, int, int]] = []
-    pos = 0
-    for match in pattern.finditer(text):
-        a, b = match.span()
-        if a > pos:
-            out.append(text[pos:a])
-            pieces.append((a - pos, pos, a))
-        pos = b
-    if pos < len(text):
-        out.append(text[pos:])
-        pieces.append((len(text) - pos, pos, len(text)))
-    return "".join(out), OffsetMap.from_pieces(pieces)
+    # the runs of _marks(), found by a table scan instead of the (slow) regex
+    run_starts, run_ends = text_kernels.table_runs(text_kernels.code_points(text), _marks_table())
+    if run_starts.shape[0] == 0:
+        return text, None
+    return _replace_runs(text, run_starts, run_ends, _drop)

@@ -45,22 +45,20 @@ class OffsetMap:
         A piece whose output length equals its source length maps character by character;
         any other piece maps every output character to the whole source span.
         """
-        starts_parts: list[IntArray] = []
-        ends_parts: list[IntArray] = []
-        for out_len, src_start, src_end in pieces:
-            if out_len <= 0:
-                continue
-            if out_len == src_end - src_start:
-                s = np.arange(src_start, src_end, dtype=np.int64)
-                starts_parts.append(s)
-                ends_parts.append(s + 1)
-            else:
-                starts_parts.append(np.full(out_len, src_start, dtype=np.int64))
-                ends_parts.append(np.full(out_len, src_end, dtype=np.int64))
-        if not starts_parts:
-            empty = np.zeros(0, dtype=np.int64)
-            return cls(empty, empty.copy())
-        return cls(np.concatenate(starts_parts), np.concatenate(ends_parts))
+        table = np.array(pieces, dtype=np.int64).reshape(-1, 3)
+        return cls.from_piece_arrays(table[:, 0], table[:, 1], table[:, 2])
+
+    @classmethod
+    def from_piece_arrays(cls, out_lengths: IntArray, src_starts: IntArray, src_ends: IntArray) -> OffsetMap:
+        """:meth:`from_pieces` with the pieces given as three arrays (built in one kernel call)."""
+        from neardup._kernels.text import pieces_offsets
+
+        starts, ends = pieces_offsets(
+            np.ascontiguousarray(out_lengths, dtype=np.int64),
+            np.ascontiguousarray(src_starts, dtype=np.int64),
+            np.ascontiguousarray(src_ends, dtype=np.int64),
+        )
+        return cls(starts, ends)
 
     def then(self, later: OffsetMap | None) -> OffsetMap:
         """The map of applying this filter's output to ``later`` (a filter applied after)."""

@@ -55,10 +55,17 @@ class MorphCache:
 
     def lookup_many(self, words: list[str]) -> list[tuple[str, str, frozenset[str]]]:
         entries = self.entries
-        out = []
+        # hits in one C-level pass; then only the misses, found with list.index (also C)
+        out: list[Any] = list(map(entries.get, words))
         misses = 0
-        for word in words:
-            entry = entries.get(word)
+        i = -1
+        while True:
+            try:
+                i = out.index(None, i + 1)
+            except ValueError:
+                break
+            word = words[i]
+            entry = entries.get(word)  # an earlier miss of this call may have added it
             if entry is None:
                 misses += 1
                 parse = self.analyzer.parse(word)[0]
@@ -67,7 +74,7 @@ class MorphCache:
                 if len(entries) >= self.max_size:
                     entries.clear()
                 entries[word] = entry
-            out.append(entry)
+            out[i] = entry
         self.misses += misses
         self.hits += len(words) - misses
         return out
