@@ -196,22 +196,88 @@ class FingerprintSpec:
 
 @dataclass(frozen=True)
 class SketchSpec:
-    """How fingerprint sets are summarized into fixed-size signatures (see neardup.sketch)."""
+    """How fingerprint sets are summarized into small sketches (see neardup.sketch).
+
+    ``method``: ``"minhash"`` (``num_perm`` = N functions, min per function), ``"bottom_k"``
+    (the ``num_perm`` = k smallest remixed fingerprints) or ``"mod_m"`` (the fingerprints whose
+    remixed value is divisible by ``modulus``). ``seed`` derives every function. MinHash values
+    are ``value_bits`` wide: 64, or 32 (the top half of the 64-bit value: half the storage).
+    ``bands`` × ``rows`` groups the first ``bands·rows`` minhashes into supershingles / LSH
+    band keys (M groups of L); give one of them and the other becomes ``num_perm`` divided by
+    it, which must then divide evenly. ``mega`` adds megashingles (pairs of supershingles).
+    """
+
+    #: Sketch methods (class constants, not fields).
+    METHODS = ("minhash", "bottom_k", "mod_m")
+    #: The most functions (or the largest k) a sketch may ask for.
+    MAX_NUM_PERM = 1 << 16
 
     method: str = "minhash"
     num_perm: int = 128
     seed: int = 0
+    value_bits: int = 64
+    bands: int = 0
+    rows: int = 0
+    mega: bool = False
+    modulus: int = 0
+
+    @staticmethod
+    def _check_int(name: str, value: Any, low: int, high: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise SpecError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
 
     def __post_init__(self) -> None:
-        if not isinstance(self.num_perm, int) or self.num_perm <= 0:
-            raise SpecError(f"num_perm must be a positive integer, got {self.num_perm!r}")
+        if self.method not in self.METHODS:
+            raise SpecError(
+                f"unknown sketch method {self.method!r}; expected one of {', '.join(self.METHODS)}"
+            )
+        self._check_int("num_perm", self.num_perm, 1, self.MAX_NUM_PERM)
+        self._check_int("the sketch seed", self.seed, 0, 2**64 - 1)
+        if self.value_bits not in (32, 64) or isinstance(self.value_bits, bool):
+            raise SpecError(f"value_bits must be 32 or 64, got {self.value_bits!r}")
+        self._check_int("bands", self.bands, 0, self.MAX_NUM_PERM)
+        self._check_int("rows", self.rows, 0, self.MAX_NUM_PERM)
+        if not isinstance(self.mega, bool):
+            raise SpecError(f"mega must be true or false, got {self.mega!r}")
+        self._check_int("modulus", self.modulus, 0, 2**63)
+        if self.method == "mod_m" and self.modulus < 1:
+            raise SpecError("a mod_m sketch needs a modulus m >= 1")
+        if self.method != "mod_m" and self.modulus:
+            raise SpecError(f"modulus is for mod_m sketches only, not {self.method}")
+        if (self.bands or self.rows) and self.method != "minhash":
+            raise SpecError("bands and rows (supershingles, LSH) need method 'minhash'")
+        if self.bands and not self.rows:
+            if self.num_perm % self.bands:
+                raise SpecError(
+                    f"num_perm {self.num_perm} is not divisible by {self.bands} bands; "
+                    "give --rows too, or a num_perm that is a multiple of the bands"
+                )
+            object.__setattr__(self, "rows", self.num_perm // self.bands)
+        elif self.rows and not self.bands:
+            if self.num_perm % self.rows:
+                raise SpecError(
+                    f"num_perm {self.num_perm} is not divisible by {self.rows} rows; "
+                    "give --bands too, or a num_perm that is a multiple of the rows"
+                )
+            object.__setattr__(self, "bands", self.num_perm // self.rows)
+        if self.bands * self.rows > self.num_perm:
+            raise SpecError(
+                f"{self.bands} bands × {self.rows} rows need {self.bands * self.rows} minhashes, "
+                f"but num_perm is {self.num_perm}"
+            )
+        if self.mega and self.bands < 2:
+            raise SpecError("megashingles pair supershingles: they need at least 2 bands")
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SketchSpec:
-        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise SpecError(f"unknown sketch parameter(s): {', '.join(unknown)}")
+        return cls(**data)
 
 
 @dataclass(frozen=True)
@@ -282,3 +348,74 @@ class Spec:
                 f"{what} was made under spec {theirs}, but this one is {self.fingerprint()}; "
                 "fingerprints made under different specs cannot be compared"
             )
+
+
+#: How an index decides on a new text, and how it finds candidates (see neardup.index).
+INDEX_POLICIES = ("reject", "group", "allow")
+INDEX_MEASURES = ("resemblance", "containment")
+CANDIDATE_METHODS = ("winnow",)
+
+
+@dataclass(frozen=True)
+class IndexSpec:
+    """The settings of a collection (neardup.index): decision policy and candidate generation.
+
+    ``policy``: ``reject`` refuses a text whose ``measure`` reaches ``threshold`` against any
+    member; ``group`` admits it into the duplicate group of its near-duplicates unless that
+    group (merged with any others it bridges) would exceed ``group_cap`` members; ``allow``
+    admits it and records the links. ``measure``: ``resemblance`` (Jaccard) or ``containment``
+    (the larger of the two containments, so partial copies count either way).
+    ``candidates``: ``winnow`` — an inverted index over the minimum of each window of ``window``
+    consecutive shingle fingerprints (after a fixed remix), which guarantees that any shared run
+    of at least ``window`` shingles shares a posting. At most ``max_candidates`` candidates (those
+    sharing the most postings) are verified exactly per query. ``store_text`` keeps each text.
+    """
+
+    policy: str = "reject"
+    measure: str = "resemblance"
+    threshold: float = 0.7
+    group_cap: int = 10
+    candidates: str = "winnow"
+    window: int = 24
+    max_candidates: int = 100
+    store_text: bool = True
+
+    def __post_init__(self) -> None:
+        if self.policy not in INDEX_POLICIES:
+            raise SpecError(f"policy must be one of {', '.join(INDEX_POLICIES)}, got {self.policy!r}")
+        if self.measure not in INDEX_MEASURES:
+            raise SpecError(f"measure must be one of {', '.join(INDEX_MEASURES)}, got {self.measure!r}")
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int | float) or not (
+            0.0 < float(self.threshold) <= 1.0
+        ):
+            raise SpecError(f"threshold must be a number in (0, 1], got {self.threshold!r}")
+        if isinstance(self.group_cap, bool) or not isinstance(self.group_cap, int) or self.group_cap < 1:
+            raise SpecError(f"group_cap must be a positive integer, got {self.group_cap!r}")
+        if self.candidates not in CANDIDATE_METHODS:
+            raise SpecError(
+                f"unknown candidate method {self.candidates!r}; expected one of {', '.join(CANDIDATE_METHODS)}"
+            )
+        if isinstance(self.window, bool) or not isinstance(self.window, int) or self.window < 1:
+            raise SpecError(f"window must be a positive integer, got {self.window!r}")
+        if (
+            isinstance(self.max_candidates, bool)
+            or not isinstance(self.max_candidates, int)
+            or self.max_candidates < 1
+        ):
+            raise SpecError(f"max_candidates must be a positive integer, got {self.max_candidates!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> IndexSpec:
+        unknown = sorted(set(data) - {f.name for f in fields(cls)})
+        if unknown:
+            raise SpecError(f"unknown index spec keys: {', '.join(unknown)}")
+        values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
+        if "threshold" in values and isinstance(values["threshold"], int | float):
+            values["threshold"] = float(values["threshold"])
+        return cls(**values)
+
+    def replace(self, **changes: Any) -> IndexSpec:
+        return replace(self, **changes)

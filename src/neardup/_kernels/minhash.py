@@ -1,0 +1,248 @@
+"""MinHash, band-key and sampling kernels over packed fingerprint arrays.
+
+A batch of documents enters as ONE flat ``uint64`` array of fingerprints plus ``offsets``
+(document ``d`` owns ``values[offsets[d]:offsets[d+1]]``), so a whole batch is one call and no
+Python code runs per shingle or per hash function. Every kernel is ``nogil``: threads can sign
+batches side by side.
+
+The function family (why: docs/sketches.md): function ``i`` is
+``h_i(x) = splitmix64(x XOR s_i)`` where ``splitmix64`` is the SplitMix64 output function
+(add the golden gamma, then Stafford's "Mix13" finalizer) and ``s_i`` is the ``i``-th output
+of a SplitMix64 generator seeded with the sketch seed. Each ``h_i`` is a bijection of the
+64-bit integers, so distinct fingerprints never tie, and the first ``N`` functions of a seed
+are the same whatever ``N`` is (a 256-function signature extends the 128-function one).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def splitmix64(x: np.uint64) -> np.uint64:
+    """SplitMix64's output for state ``x``: equal to :func:`neardup.fingerprint.splitmix64`."""
+    z = x + GAMMA
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True, nogil=True)
+def splitmix64_array(x: U64) -> U64:
+    """:func:`splitmix64` of every element."""
+    out = np.empty(x.shape[0], dtype=np.uint64)
+    for i in range(x.shape[0]):
+        out[i] = splitmix64(x[i])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def occurrence_key(x: np.uint64, j: int) -> np.uint64:
+    """The element standing for the ``j``-th repeat of ``x`` in a multiset (``j = 0``: ``x``)."""
+    if j == 0:
+        return x
+    return splitmix64(x ^ splitmix64(np.uint64(j) * GAMMA))
+
+
+@njit(cache=True, nogil=True)
+def minhash_flat(values: U64, offsets: I64, seeds: U64) -> U64:
+    """``(n, N)`` MinHash signatures: ``out[d, i] = min over x in doc d of h_i(x)``.
+
+    A document with no fingerprints gets all ``EMPTY`` (``2^64 - 1``). Repeated values in a
+    document do not change its signature (the minimum of a set), so raw shingle hashes may be
+    passed unsorted and with repeats.
+    """
+    n = offsets.shape[0] - 1
+    num = seeds.shape[0]
+    out = np.empty((n, num), dtype=np.uint64)
+    sig = np.empty(num, dtype=np.uint64)
+    for d in range(n):
+        for i in range(num):
+            sig[i] = EMPTY
+        for e in range(offsets[d], offsets[d + 1]):
+            x = values[e]
+            for i in range(num):
+                h = splitmix64(x ^ seeds[i])
+                if h < sig[i]:
+                    sig[i] = h
+        for i in range(num):
+            out[d, i] = sig[i]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def minhash_flat_multiset(values: U64, counts: I64, offsets: I64, seeds: U64) -> U64:
+    """MinHash of multisets: value ``x`` with count ``c`` stands for the ``c`` distinct elements
+    ``occurrence_key(x, 0..c-1)``, so equal positions estimate ``Σ min / Σ max``."""
+    n = offsets.shape[0] - 1
+    num = seeds.shape[0]
+    out = np.empty((n, num), dtype=np.uint64)
+    sig = np.empty(num, dtype=np.uint64)
+    for d in range(n):
+        for i in range(num):
+            sig[i] = EMPTY
+        for e in range(offsets[d], offsets[d + 1]):
+            for j in range(counts[e]):
+                x = occurrence_key(values[e], j)
+                for i in range(num):
+                    h = splitmix64(x ^ seeds[i])
+                    if h < sig[i]:
+                        sig[i] = h
+        for i in range(num):
+            out[d, i] = sig[i]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def band_keys(signatures: npt.NDArray[np.uint64], bands: int, rows: int, band_seeds: U64) -> U64:
+    """``(n, bands)`` keys: band ``b`` hashes minhashes ``b·rows … b·rows + rows - 1``.
+
+    ``key = splitmix64(… splitmix64(splitmix64(band_seeds[b] XOR v_0) XOR v_1) … XOR v_{r-1})``:
+    band ``b``'s seed is in every key, so keys of different bands never meet in one table.
+    Signatures may be ``uint64`` or ``uint32`` (widened).
+    """
+    n = signatures.shape[0]
+    out = np.empty((n, bands), dtype=np.uint64)
+    for d in range(n):
+        for b in range(bands):
+            h = band_seeds[b]
+            base = b * rows
+            for r in range(rows):
+                h = splitmix64(h ^ np.uint64(signatures[d, base + r]))
+            out[d, b] = h
+    return out
+
+
+@njit(cache=True, nogil=True)
+def pair_keys(keys: U64, pair_seed: np.uint64) -> U64:
+    """``(n, M(M-1)/2)`` megashingles: one key per pair ``i < j`` of the ``M`` band keys, in
+    the order (0,1), (0,2), …, (0,M-1), (1,2), …; ``splitmix64(splitmix64(k_i ^ seed) ^ k_j)``."""
+    n = keys.shape[0]
+    m = keys.shape[1]
+    out = np.empty((n, m * (m - 1) // 2), dtype=np.uint64)
+    for d in range(n):
+        p = 0
+        for i in range(m):
+            left = splitmix64(keys[d, i] ^ pair_seed)
+            for j in range(i + 1, m):
+                out[d, p] = splitmix64(left ^ keys[d, j])
+                p += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def equal_share(a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], empty: np.uint64) -> npt.NDArray[np.float64]:
+    """Row by row, the share of positions where ``a`` and ``b`` agree; 0.0 where either row is
+    an empty-set signature (every position ``empty``). ``b`` has one row or as many as ``a``."""
+    n = a.shape[0]
+    num = a.shape[1]
+    out = np.zeros(n, dtype=np.float64)
+    one = b.shape[0] == 1
+    for d in range(n):
+        row = 0 if one else d
+        same = 0
+        a_empty = True
+        b_empty = True
+        for i in range(num):
+            x = a[d, i]
+            y = b[row, i]
+            if x != empty:
+                a_empty = False
+            if y != empty:
+                b_empty = False
+            if x == y:
+                same += 1
+        if not (a_empty or b_empty):
+            out[d] = same / num
+    return out
+
+
+# --- sampling (Broder): mod-m and bottom-k ---------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def mod_sample_flat(values: U64, offsets: I64, modulus: np.uint64, key_seed: np.uint64) -> tuple[U64, I64]:
+    """Keep the fingerprints ``x`` with ``splitmix64(x ^ key_seed) mod m == 0``, per document.
+
+    Returns the kept values (each document's run in input order) and their offsets.
+    """
+    n = offsets.shape[0] - 1
+    keep = np.zeros(values.shape[0], dtype=np.bool_)
+    out_offsets = np.zeros(n + 1, dtype=np.int64)
+    total = 0
+    for d in range(n):
+        for e in range(offsets[d], offsets[d + 1]):
+            if splitmix64(values[e] ^ key_seed) % modulus == 0:
+                keep[e] = True
+                total += 1
+        out_offsets[d + 1] = total
+    out = np.empty(total, dtype=np.uint64)
+    p = 0
+    for e in range(values.shape[0]):
+        if keep[e]:
+            out[p] = values[e]
+            p += 1
+    return out, out_offsets
+
+
+@njit(cache=True, nogil=True)
+def bottom_k_flat(values: U64, offsets: I64, k: int, key_seed: np.uint64) -> tuple[U64, I64]:
+    """``(n, k)`` ascending keys ``splitmix64(x ^ key_seed)`` of each document's k smallest
+    distinct keys (padded with ``EMPTY``), and how many each document has (≤ k)."""
+    n = offsets.shape[0] - 1
+    out = np.full((n, k), EMPTY, dtype=np.uint64)
+    lengths = np.zeros(n, dtype=np.int64)
+    for d in range(n):
+        size = offsets[d + 1] - offsets[d]
+        if size == 0:
+            continue
+        keys = np.empty(size, dtype=np.uint64)
+        for e in range(size):
+            keys[e] = splitmix64(values[offsets[d] + e] ^ key_seed)
+        keys.sort()
+        got = 0
+        prev = EMPTY
+        for e in range(size):
+            if got == k:
+                break
+            if e > 0 and keys[e] == prev:
+                continue
+            out[d, got] = keys[e]
+            prev = keys[e]
+            got += 1
+        lengths[d] = got
+    return out, lengths
+
+
+@njit(cache=True, nogil=True)
+def bottom_k_union_shared(a: U64, a_len: int, b: U64, b_len: int, k: int) -> tuple[int, int]:
+    """Merge two ascending bottom-k key lists: of the k smallest keys of the union, how many
+    are there (≤ k) and how many of them are in both lists."""
+    i = 0
+    j = 0
+    taken = 0
+    shared = 0
+    while taken < k and (i < a_len or j < b_len):
+        if j >= b_len or (i < a_len and a[i] < b[j]):
+            i += 1
+        elif i >= a_len or b[j] < a[i]:
+            j += 1
+        else:
+            shared += 1
+            i += 1
+            j += 1
+        taken += 1
+    return taken, shared

@@ -1,0 +1,211 @@
+"""``neardup sign`` (MinHash signatures of a corpus, streamed to a signature directory) and
+``neardup params`` (S-curves of supershingles / LSH bands / megashingles, and a chooser)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from neardup.cli._options import spec_from_options, spec_options
+from neardup.errors import InputError, SpecError
+from neardup.spec import SketchSpec
+
+DEFAULT_AT = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
+
+
+def _sketch_from_options(num_perm: int, sketch_seed: int, value_bits: int, bands: int | None,
+                         rows: int | None, mega: bool) -> SketchSpec:
+    return SketchSpec(method="minhash", num_perm=num_perm, seed=sketch_seed, value_bits=value_bits,
+                      bands=bands or 0, rows=rows or 0, mega=mega)
+
+
+@click.command()
+@click.argument("inputs", metavar="INPUT...", nargs=-1, required=True)
+@click.option("-o", "--output", required=True, type=click.Path(file_okay=False),
+              help="The signature directory to write (spec.json, signatures.npy, ids.json).")
+@spec_options
+@click.option("--num-perm", "-N", type=int, default=128, show_default=True,
+              help="Number of MinHash functions (signature length).")
+@click.option("--sketch-seed", type=click.IntRange(min=0, max=2**64 - 1), default=0, show_default=True,
+              help="Seed the MinHash functions are derived from.")
+@click.option("--value-bits", type=click.Choice(["32", "64"]), default="64", show_default=True,
+              help="Width of each stored minhash: 64, or 32 (the top half; half the space).")
+@click.option("--bands", type=int, default=None,
+              help="Supershingles / LSH bands M recorded in the spec (rows = N / M if --rows is not given).")
+@click.option("--rows", type=int, default=None, help="Minhashes L per band / supershingle.")
+@click.option("--mega", is_flag=True, help="Record megashingles (pairs of supershingles) in the spec.")
+@click.option("--text-field", default="text", show_default=True, help="JSONL field holding the text.")
+@click.option("--id-field", default="id", show_default=True, help="JSONL field holding the id.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True,
+              help="Worker processes (0: one per CPU).")
+@click.option("--threads", is_flag=True, help="Use threads instead of processes for --jobs > 1.")
+@click.option("--batch-size", type=int, default=256, show_default=True,
+              help="Documents signed per batch (one kernel call each).")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def sign(inputs: tuple[str, ...], output: str, num_perm: int, sketch_seed: int, value_bits: str,
+         bands: int | None, rows: int | None, mega: bool, text_field: str, id_field: str, jobs: int,
+         threads: bool, batch_size: int, force: bool, quiet: bool, **options: Any) -> None:
+    """Sign texts with MinHash and write a signature directory.
+
+    INPUT is a JSON Lines file (.jsonl, .ndjson, optionally .gz; one object a line with the
+    fields --id-field and --text-field), a directory (every .txt/.html file under it; the id is
+    the relative path) or a text file (the id is its path). Signatures are written as they are
+    made, so memory stays flat whatever the corpus size. The format is described in
+    docs/sketches.md; `neardup.sketch.read_signatures` reads it back.
+    """
+    from neardup.cli._documents import DocumentReader
+    from neardup.sketch.parallel import default_jobs, sign_stream
+    from neardup.sketch.signatures import SignatureWriter
+
+    if jobs < 0:
+        raise InputError(f"--jobs must be 0 (one per CPU) or more, got {jobs}")
+    if batch_size < 1:
+        raise InputError(f"--batch-size must be at least 1, got {batch_size}")
+    for name, value in (("--bands", bands), ("--rows", rows)):
+        if value is not None and value < 1:
+            raise InputError(f"{name} must be a positive integer, got {value}")
+    sketch = _sketch_from_options(num_perm, sketch_seed, int(value_bits), bands, rows, mega)
+    spec = spec_from_options(options).replace(sketch=sketch)
+    reader = DocumentReader(list(inputs), text_field=text_field, id_field=id_field)
+    workers = jobs or default_jobs()
+    console = Console(stderr=True)
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    progress = Progress(TextColumn("signing"), BarColumn(), DownloadColumn(), TextColumn("{task.fields[docs]} docs"),
+                        TimeRemainingColumn(), console=console, disable=quiet or not console.is_terminal)
+    with progress, SignatureWriter(output, spec, overwrite=force) as writer:
+        task = progress.add_task("sign", total=reader.total_bytes, docs=0)
+        for ids, values in sign_stream(spec, reader, jobs=workers, batch_size=batch_size,
+                                       executor="thread" if threads else "process"):
+            writer.write(ids, values)
+            progress.update(task, completed=reader.bytes_read, docs=writer.count)
+    click.echo(f"{writer.count} signatures of {sketch.num_perm} × {sketch.value_bits} bit written to "
+               f"{output} (spec {spec.fingerprint()})", err=True)
+
+
+def _similarity(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"a similarity must be a number in [0, 1], got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise InputError(f"a similarity must be in [0, 1], got {text}")
+    return value
+
+
+@click.command()
+@click.argument("more", metavar="[S...]", nargs=-1)
+@click.option("--at", "at", multiple=True, metavar="S",
+              help="Similarities to evaluate: --at 0.5 0.7 0.9 (default 0.1 … 1.0).")
+@click.option("--bands", "-b", type=int, default=None, help="Supershingles / LSH bands M.")
+@click.option("--rows", "-r", type=int, default=None, help="Minhashes L per supershingle / band.")
+@click.option("--num-perm", "-N", type=int, default=128, show_default=True,
+              help="Minhashes available: the chooser's budget; rows = N / bands when only --bands is given.")
+@click.option("--mega", is_flag=True, help="Megashingles: a candidate needs ≥ 2 shared supershingles.")
+@click.option("--threshold", "-t", type=float, default=0.7, show_default=True,
+              help="Resemblance that separates wanted pairs from unwanted ones.")
+@click.option("--fp-weight", type=float, default=1.0, show_default=True,
+              help="Chooser: weight of the false-positive area.")
+@click.option("--fn-weight", type=float, default=1.0, show_default=True,
+              help="Chooser: weight of the false-negative area.")
+@click.option("--exact", is_flag=True, help="Chooser: use all N minhashes (bands × rows = N).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Draw the S-curve(s) into FILE (.png or .svg; needs neardup[plot]).")
+@click.option("--compare", "compare_with", multiple=True, metavar="MxL",
+              help="More curves for the plot and table, e.g. --compare 14x6.")
+@click.option("--json", "as_json", is_flag=True,
+              help="JSON: with --bands/--rows an object {similarity: probability}; else the choice.")
+def params(more: tuple[str, ...], at: tuple[str, ...], bands: int | None, rows: int | None,
+           num_perm: int, mega: bool, threshold: float, fp_weight: float, fn_weight: float,
+           exact: bool, plot_path: str | None, compare_with: tuple[str, ...], as_json: bool) -> None:
+    """Candidate probabilities of supershingles / LSH bands / megashingles, and a chooser.
+
+    With --bands and/or --rows: the probability that two documents of resemblance S share at
+    least one of M supershingles of L minhashes, 1 − (1 − S^L)^M (with --mega: at least two,
+    P(X ≥ 2) for X ~ Binomial(M, S^L)). Without them: the M × L with M·L ≤ N that minimizes
+    the weighted false-positive and false-negative areas around --threshold.
+
+    Example (seed 000): neardup params --bands 6 --rows 14 --at 0.9 0.7 0.5
+    """
+    from neardup.sketch import params as P
+
+    if more and not at:
+        raise InputError(f"unexpected argument(s) {' '.join(more)}; similarities follow --at")
+    similarities = [_similarity(s) for s in (*at, *more)] or list(DEFAULT_AT)
+    if num_perm < 1:
+        raise InputError(f"--num-perm must be a positive integer, got {num_perm}")
+    for name, value in (("--bands", bands), ("--rows", rows)):
+        if value is not None and value < 1:
+            raise InputError(f"{name} must be a positive integer, got {value}")
+    if not 0.0 < threshold < 1.0:
+        raise InputError(f"--threshold must be in (0, 1), got {threshold}")
+    choice = None
+    if bands is None and rows is None:
+        choice = P.choose(threshold, num_perm, fp_weight=fp_weight, fn_weight=fn_weight, mega=mega, exact=exact)
+        bands, rows = choice.bands, choice.rows
+    elif bands is None or rows is None:
+        given, name = (bands, "bands") if bands is not None else (rows, "rows")
+        assert given is not None
+        if num_perm % given:
+            raise SpecError(f"--num-perm {num_perm} is not divisible by --{name} {given}; give both "
+                            "--bands and --rows, or a --num-perm that is a multiple")
+        other = num_perm // given
+        bands, rows = (given, other) if name == "bands" else (other, given)
+    if mega and bands < 2:
+        raise SpecError("--mega pairs supershingles: it needs --bands of at least 2")
+    configs: list[tuple[int, int, bool]] = [(bands, rows, mega)]
+    for item in compare_with:
+        try:
+            m, l_ = (int(x) for x in item.lower().replace("×", "x").split("x"))
+        except ValueError:
+            raise InputError(f"--compare takes MxL, e.g. 14x6; got {item!r}") from None
+        if m < 1 or l_ < 1:
+            raise InputError(f"--compare needs positive M and L, got {item!r}")
+        configs.append((m, l_, mega and m >= 2))
+    probs = P.probability(similarities, bands, rows, mega=mega).tolist()
+    if plot_path:
+        P.plot_s_curves(plot_path, configs, threshold=threshold)
+    if as_json:
+        if choice is None:
+            click.echo(json.dumps({repr(s): p for s, p in zip(similarities, probs)}))
+        else:
+            out = choice.to_dict()
+            out["at"] = {repr(s): p for s, p in zip(similarities, probs)}
+            click.echo(json.dumps(out))
+        return
+    console = Console()
+    if choice is not None:
+        console.print(f"recommended for threshold {threshold:g} with N ≤ {num_perm}"
+                      f"{' (all N used)' if exact else ''}: [bold]{bands} × {rows}[/bold]"
+                      f"{' megashingles' if mega else ''} (uses {bands * rows} minhashes; steepest near "
+                      f"{choice.steepest:.3f})")
+        console.print(f"false-positive area {choice.fp_area:.4f}, false-negative area {choice.fn_area:.4f} "
+                      f"(weights {fp_weight:g} / {fn_weight:g})")
+    else:
+        fp, fn = P.error_areas(threshold, bands, rows, mega=mega)
+        console.print(f"{bands} × {rows}{' megashingles' if mega else ''}: threshold {threshold:g}, "
+                      f"false-positive area {fp:.4f}, false-negative area {fn:.4f}, steepest near "
+                      f"{P.threshold_estimate(bands, rows):.3f}")
+    table = Table(show_header=True)
+    table.add_column("similarity", justify="right")
+    for m, l_, mg in configs:
+        table.add_column(f"P {m}×{l_}{' mega' if mg else ''}", justify="right")
+    table.add_column(f"error ({configs[0][0]}×{configs[0][1]})")
+    for i, s in enumerate(similarities):
+        row = [f"{s:g}"]
+        for m, l_, mg in configs:
+            row.append(f"{float(P.probability([s], m, l_, mega=mg)[0]):.6g}")
+        kind = f"FP rate {probs[i]:.4g}" if s < threshold else f"FN rate {1 - probs[i]:.4g}"
+        row.append(kind)
+        table.add_row(*row)
+    console.print(table)
+    if plot_path:
+        click.echo(f"S-curves written to {plot_path}", err=True)
+
+
+COMMANDS = [sign, params]

@@ -1,0 +1,221 @@
+"""MinHash signatures: N seeded functions over a document's fingerprints, the minimum of each.
+
+For two fingerprint sets A and B and one random function h, ``P(min h(A) = min h(B)) =
+|A ∩ B| / |A ∪ B|`` (Broder; seed 000, formula 9). N functions give N such coin flips, so the
+share of equal positions is an unbiased estimate of the resemblance with standard deviation
+``sqrt(s(1 - s) / N)``. The function family and the empty-set rule are in docs/sketches.md.
+
+The public class is :class:`MinHasher`: ``sign`` (one fingerprint set), ``sign_many`` (a list,
+packed into one flat array for ONE kernel call), ``sign_texts`` (raw texts through the
+:class:`~neardup.pipeline.Pipeline`), ``estimate`` / ``estimate_many``. Signatures are
+``(N,)`` or ``(n, N)`` arrays of ``uint64`` (``uint32`` under ``value_bits=32``: the top half
+of each 64-bit value).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from neardup._kernels import minhash as kernels
+from neardup.errors import SpecError, SpecMismatchError
+from neardup.fingerprint import splitmix64
+from neardup.similarity import Fingerprints
+from neardup.spec import SketchSpec, Spec
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+SignatureArray = npt.NDArray[np.uint64] | npt.NDArray[np.uint32]
+
+GAMMA = 0x9E3779B97F4A7C15
+MASK64 = (1 << 64) - 1
+
+
+@lru_cache(maxsize=64)
+def _function_seeds(seed: int, count: int) -> U64:
+    out = np.array([splitmix64((seed + i * GAMMA) & MASK64) for i in range(count)], dtype=np.uint64)
+    out.setflags(write=False)
+    return out
+
+
+def function_seeds(seed: int, count: int) -> U64:
+    """``s_0 … s_{count-1}``: the outputs of a SplitMix64 generator seeded with ``seed``
+    (``s_i = splitmix64(seed + i·γ)``). MinHash function ``i`` is ``splitmix64(x ^ s_i)``."""
+    return _function_seeds(int(seed), int(count))
+
+
+def purpose_seed(seed: int, tag: int) -> int:
+    """A seed for one use of the sketch seed (band keys, megashingles, sampling), independent
+    of the MinHash functions: ``splitmix64(seed ^ splitmix64(tag))``."""
+    return splitmix64((seed ^ splitmix64(tag)) & MASK64)
+
+
+def empty_value(value_bits: int) -> int:
+    """The value every position of an empty set's signature holds: all ones."""
+    return (1 << value_bits) - 1
+
+
+def reference_signature(values: Iterable[int], num_perm: int, seed: int = 0, value_bits: int = 64) -> list[int]:
+    """The MinHash signature of a set of fingerprints in plain Python: the definition the
+    kernel meets (slow; for tests and for reimplementations in other languages)."""
+    seeds = [splitmix64((seed + i * GAMMA) & MASK64) for i in range(num_perm)]
+    items = list(values)
+    shift = 64 - value_bits
+    if not items:
+        return [empty_value(value_bits)] * num_perm
+    return [min(splitmix64(x ^ s) for x in items) >> shift for s in seeds]
+
+
+def pack(arrays: Sequence[npt.NDArray[Any]], dtype: type = np.uint64) -> tuple[npt.NDArray[Any], I64]:
+    """Concatenate 1-d arrays into one flat array and ``offsets`` (length ``len(arrays) + 1``)."""
+    lengths = np.fromiter((a.shape[0] for a in arrays), dtype=np.int64, count=len(arrays))
+    offsets = np.zeros(len(arrays) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    flat = np.concatenate(arrays).astype(dtype, copy=False) if arrays else np.zeros(0, dtype=dtype)
+    return flat, offsets
+
+
+def _sketch_spec(spec: Spec | SketchSpec | None) -> tuple[Spec | None, SketchSpec]:
+    if spec is None:
+        return None, SketchSpec()
+    if isinstance(spec, SketchSpec):
+        return None, spec
+    if isinstance(spec, Spec):
+        sketch = spec.sketch if spec.sketch is not None else SketchSpec()
+        return spec.replace(sketch=sketch), sketch
+    raise TypeError(f"expected a Spec or a SketchSpec, got {type(spec).__name__}")
+
+
+class MinHasher:
+    """Signs fingerprint sets (or texts) with N seeded functions under one spec.
+
+    ``spec``: a full :class:`~neardup.spec.Spec` (needed for ``sign_texts``; a missing
+    ``sketch`` part means the default ``SketchSpec()``), or just a
+    :class:`~neardup.spec.SketchSpec` to sign fingerprints made elsewhere.
+    """
+
+    def __init__(self, spec: Spec | SketchSpec | None = None) -> None:
+        self.spec, self.sketch = _sketch_spec(spec)
+        if self.sketch.method != "minhash":
+            raise SpecError(f"MinHasher signs with method 'minhash', not {self.sketch.method!r}")
+        self.num_perm = self.sketch.num_perm
+        self.value_bits = self.sketch.value_bits
+        self.dtype: type = np.uint64 if self.value_bits == 64 else np.uint32
+        self.empty = empty_value(self.value_bits)
+        self.seeds = function_seeds(self.sketch.seed, self.num_perm)
+        self._pipeline: Any = None
+        #: Fingerprint spec that inputs must carry (the spec without its sketch part).
+        self.fingerprint_spec = self.spec.replace(sketch=None).fingerprint() if self.spec else ""
+        #: The spec fingerprint stored with signatures (includes the sketch part).
+        self.spec_fingerprint = self.spec.fingerprint() if self.spec else ""
+
+    def __repr__(self) -> str:
+        return f"MinHasher(num_perm={self.num_perm}, seed={self.sketch.seed}, value_bits={self.value_bits})"
+
+    @property
+    def pipeline(self) -> Any:
+        """The :class:`~neardup.pipeline.Pipeline` of the spec (without its sketch part)."""
+        if self._pipeline is None:
+            if self.spec is None:
+                raise SpecError("signing texts needs a full Spec (analyzer, shingles, fingerprints)")
+            from neardup.pipeline import Pipeline
+
+            self._pipeline = Pipeline(self.spec.replace(sketch=None))
+        return self._pipeline
+
+    # --- signing ---------------------------------------------------------------------------
+
+    def _check_fingerprints(self, fps: Fingerprints) -> None:
+        if self.fingerprint_spec and fps.spec_fingerprint and fps.spec_fingerprint != self.fingerprint_spec:
+            raise SpecMismatchError(
+                f"fingerprints made under spec {fps.spec_fingerprint} cannot be signed under spec "
+                f"{self.fingerprint_spec}: make them with this MinHasher's pipeline"
+            )
+
+    def _finish(self, sig64: U64) -> SignatureArray:
+        if self.value_bits == 64:
+            return sig64
+        return (sig64 >> np.uint64(32)).astype(np.uint32)
+
+    def sign_hashes(self, hashes: Sequence[U64]) -> SignatureArray:
+        """``(n, N)`` signatures of raw ``uint64`` hash arrays (repeats allowed): ONE kernel call."""
+        flat, offsets = pack(hashes)
+        return self._finish(kernels.minhash_flat(flat, offsets, self.seeds))
+
+    def sign_many(self, items: Sequence[Fingerprints] | Sequence[str]) -> SignatureArray:
+        """``(n, N)`` signatures of fingerprint sets (or of texts, as :meth:`sign_texts`)."""
+        items = list(items)
+        if items and not isinstance(items[0], Fingerprints):
+            return self.sign_texts(items)  # type: ignore[arg-type]
+        fps: list[Fingerprints] = items  # type: ignore[assignment]
+        for fp in fps:
+            self._check_fingerprints(fp)
+        if any(fp.counts is not None for fp in fps):
+            if not all(fp.counts is not None for fp in fps):
+                raise ValueError("cannot sign sets and multisets in one batch")
+            flat, offsets = pack([fp.values for fp in fps])
+            counts, _ = pack([fp.counts for fp in fps], np.int64)  # type: ignore[misc]
+            return self._finish(kernels.minhash_flat_multiset(flat, counts, offsets, self.seeds))
+        return self.sign_hashes([fp.values for fp in fps])
+
+    def sign(self, fps: Fingerprints) -> SignatureArray:
+        """The ``(N,)`` signature of one fingerprint set."""
+        return self.sign_many([fps])[0]
+
+    def sign_texts(self, texts: Iterable[str | bytes]) -> SignatureArray:
+        """``(n, N)`` signatures of raw texts: the pipeline's shingle hashes of every text,
+        then ONE kernel call for the batch (sets need no sort or dedup: the minimum ignores
+        repeats; multiset specs go through the fingerprint counts)."""
+        pipeline = self.pipeline
+        if pipeline.spec.fingerprint_family.multiset:
+            return self.sign_many([pipeline.fingerprints(t) for t in texts])
+        return self.sign_hashes([pipeline.shingles(t).hashes for t in texts])
+
+    # --- estimates -------------------------------------------------------------------------
+
+    def _as_rows(self, sig: SignatureArray, name: str) -> SignatureArray:
+        arr = np.asarray(sig)
+        if arr.ndim == 1:
+            arr = arr[None, :]
+        if arr.ndim != 2 or arr.shape[1] != self.num_perm or arr.dtype != self.dtype:
+            raise SpecMismatchError(
+                f"{name} has shape {np.asarray(sig).shape} and dtype {arr.dtype}, but this spec "
+                f"makes {self.num_perm} values of {np.dtype(self.dtype).name}: it was made under "
+                "another spec"
+            )
+        return arr
+
+    def estimate(self, a: SignatureArray, b: SignatureArray) -> float:
+        """Estimated resemblance of two signatures: the share of equal positions (0.0 when
+        either is the signature of an empty set)."""
+        return float(self.estimate_many(a, b)[0])
+
+    def estimate_many(self, a: SignatureArray, b: SignatureArray) -> npt.NDArray[np.float64]:
+        """Row-by-row estimates of ``(n, N)`` against ``(n, N)``, or against one ``(N,)``."""
+        rows_a = self._as_rows(a, "the first signature")
+        rows_b = self._as_rows(b, "the second signature")
+        if rows_b.shape[0] not in (1, rows_a.shape[0]):
+            raise ValueError(f"cannot pair {rows_a.shape[0]} signatures with {rows_b.shape[0]}")
+        return kernels.equal_share(rows_a, rows_b, self.dtype(self.empty))
+
+
+def estimate(a: SignatureArray, b: SignatureArray) -> float:
+    """Estimated resemblance of two signatures of the same spec (shape and dtype must agree)."""
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.shape != b.shape or a.dtype != b.dtype or a.ndim != 1:
+        raise SpecMismatchError(
+            f"signatures of shape {a.shape} {a.dtype} and {b.shape} {b.dtype} were made under "
+            "different specs"
+        )
+    empty = np.iinfo(a.dtype).max
+    return float(kernels.equal_share(a[None, :], b[None, :], a.dtype.type(empty))[0])
+
+
+def standard_error(resemblance: float, num_perm: int) -> float:
+    """The standard deviation of the MinHash estimate: ``sqrt(s (1 - s) / N)``."""
+    return float(np.sqrt(resemblance * (1.0 - resemblance) / num_perm))
