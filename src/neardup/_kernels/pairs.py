@@ -1,0 +1,42 @@
+"""Overlaps of many pairs of fingerprint sets in one call (the evaluation's hot loop).
+
+The sets of all documents sit end to end in one array (CSR layout: document ``d`` owns
+``values[offsets[d]:offsets[d + 1]]``, sorted and distinct); a batch of pairs is two index
+arrays. One compiled loop merges every pair, so scoring 10^5 pairs costs no Python per pair.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from neardup._kernels.setops import intersection_size, multiset_overlap
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+
+
+@njit(cache=True, nogil=True)
+def pair_overlaps(values: U64, offsets: I64, a: I64, b: I64) -> I64:
+    """``|A_p ∩ B_p|`` for each pair ``p`` of documents ``a[p]``, ``b[p]``."""
+    out = np.empty(a.shape[0], dtype=np.int64)
+    for p in range(a.shape[0]):
+        i = a[p]
+        j = b[p]
+        out[p] = intersection_size(values[offsets[i]:offsets[i + 1]], values[offsets[j]:offsets[j + 1]])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def pair_multiset_overlaps(values: U64, counts: I64, offsets: I64, a: I64, b: I64) -> I64:
+    """``Σ min(count_A, count_B)`` for each pair of multisets."""
+    out = np.empty(a.shape[0], dtype=np.int64)
+    for p in range(a.shape[0]):
+        i = a[p]
+        j = b[p]
+        out[p] = multiset_overlap(
+            values[offsets[i]:offsets[i + 1]], counts[offsets[i]:offsets[i + 1]],
+            values[offsets[j]:offsets[j + 1]], counts[offsets[j]:offsets[j + 1]],
+        )
+    return out

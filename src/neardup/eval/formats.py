@@ -1,0 +1,493 @@
+"""Labelled datasets on disk: readers and writers for pairs, clusters and fragment truth.
+
+Why a module of its own: every evaluation (ours, the benchmarks against other tools, the
+generator's output) goes through the same few formats, and a malformed line must be reported
+the same way everywhere — as a :class:`~neardup.errors.DatasetError` naming the file and the
+line, never a traceback. The formats are described in ``docs/datasets.md``:
+
+* **pairs** (JSONL): ``label`` 0/1 and either the texts ``a``, ``b`` or the ids ``a_id``,
+  ``b_id`` of documents in a documents file (``id``, ``text``); optional ``score``, ``kind``,
+  ``level``. Also TSV/CSV in the paraphrase-corpus layout (``quality, id1, id2, string1,
+  string2``, MSRP-style, header row optional; or any header naming those columns).
+* **clusters** (JSONL): ``id``, ``text``, ``cluster``.
+* **fragments** (JSONL truth): ``source_id``, ``suspicious_id``, ``source_offset``,
+  ``source_length``, ``suspicious_offset``, ``suspicious_length`` (characters).
+
+Every reader accepts ``.gz``. Pairs keep their texts once each: many pairs share a document
+(a source against its variants), and scoring methods work per distinct text.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import math
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+import numpy.typing as npt
+
+from neardup.errors import DatasetError
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+
+PathLike = str | os.PathLike[str]
+
+#: The file that ``a_id``/``b_id`` and fragment ids resolve in when no documents file is given.
+DEFAULT_DOCUMENTS = "documents.jsonl"
+
+
+# ---------------------------------------------------------------------------------------------
+# datasets in memory
+
+
+@dataclass(frozen=True)
+class Document:
+    """A text with its id, and its cluster label in a clusters dataset."""
+
+    id: str
+    text: str
+    cluster: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PairDataset:
+    """Labelled pairs over a list of distinct texts: pair ``p`` is ``texts[a[p]]``, ``texts[b[p]]``.
+
+    ``scores`` holds scores given in the file (NaN where absent), ``levels`` edit levels (NaN
+    where absent), ``kinds`` the kind of each pair (``""`` where absent).
+    """
+
+    path: str
+    texts: list[str]
+    a: I64
+    b: I64
+    labels: npt.NDArray[np.int8]
+    scores: F64
+    kinds: list[str]
+    levels: F64
+    ids: list[str | None] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return int(self.labels.shape[0])
+
+
+@dataclass
+class ClusterDataset:
+    """Documents with their true cluster labels."""
+
+    path: str
+    documents: list[Document]
+
+    @property
+    def texts(self) -> list[str]:
+        return [d.text for d in self.documents]
+
+    @property
+    def clusters(self) -> list[str]:
+        return [d.cluster or d.id for d in self.documents]
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """A passage of ``source_id`` reused in ``suspicious_id``: character offsets and lengths."""
+
+    source_id: str
+    suspicious_id: str
+    source_offset: int
+    source_length: int
+    suspicious_offset: int
+    suspicious_length: int
+    kind: str = ""
+    level: float = math.nan
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "source_id": self.source_id,
+            "suspicious_id": self.suspicious_id,
+            "source_offset": self.source_offset,
+            "source_length": self.source_length,
+            "suspicious_offset": self.suspicious_offset,
+            "suspicious_length": self.suspicious_length,
+        }
+        if self.kind:
+            out["kind"] = self.kind
+        if not math.isnan(self.level):
+            out["level"] = self.level
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# low-level line reading
+
+
+def open_text(path: PathLike, mode: str = "rt") -> TextIO:
+    """Open a UTF-8 text file, gzip-compressed when its name ends in ``.gz``."""
+    p = Path(path)
+    try:
+        if p.name.endswith(".gz"):
+            if "w" in mode:  # mtime 0: equal data gives equal bytes
+                raw = gzip.GzipFile(filename=p, mode="wb", mtime=0)
+                return io.TextIOWrapper(raw, encoding="utf-8", newline="")
+            return gzip.open(p, mode, encoding="utf-8", newline="")  # type: ignore[return-value]
+        return open(p, mode, encoding="utf-8", newline="")  # type: ignore[return-value]
+    except FileNotFoundError:
+        raise DatasetError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise DatasetError(f"{path}: is a directory, expected a file") from None
+    except OSError as exc:
+        raise DatasetError(f"{path}: cannot open: {exc.strerror or exc}") from None
+
+
+def _fail(path: PathLike, line: int, message: str) -> DatasetError:
+    return DatasetError(f"{path}, line {line}: {message}")
+
+
+def iter_jsonl(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for each non-blank line; a line that is not a JSON object is an
+    error naming the file and line."""
+    with open_text(path) as fh:
+        try:
+            for number, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise _fail(path, number, f"broken JSON ({exc.msg} at column {exc.colno})") from None
+                if not isinstance(record, dict):
+                    raise _fail(path, number, f"expected a JSON object, got {type(record).__name__}")
+                yield number, record
+        except UnicodeDecodeError as exc:
+            raise DatasetError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        except (OSError, EOFError) as exc:  # a truncated or corrupt .gz
+            raise DatasetError(f"{path}: cannot read: {exc}") from None
+
+
+def _string(path: PathLike, line: int, record: Mapping[str, Any], key: str) -> str:
+    if key not in record:
+        raise _fail(path, line, f"missing field {key!r}")
+    value = record[key]
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise _fail(path, line, f"field {key!r} must be a string, got {json.dumps(value)[:40]}")
+    return str(value)
+
+
+def _text(path: PathLike, line: int, record: Mapping[str, Any], key: str) -> str:
+    if key not in record:
+        raise _fail(path, line, f"missing field {key!r}")
+    value = record[key]
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise _fail(path, line, f"field {key!r} must be a string (a text), got {type(value).__name__}")
+    return value
+
+
+def _label(path: PathLike, line: int, value: Any) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int | float) and value in (0, 1):
+        return int(value)
+    if isinstance(value, str) and value.strip() in ("0", "1"):
+        return int(value.strip())
+    shown = repr(value) if isinstance(value, str) else json.dumps(value)[:40]
+    raise _fail(path, line, f"bad label {shown}: expected 0 or 1")
+
+
+def _number(path: PathLike, line: int, record: Mapping[str, Any], key: str) -> float:
+    value = record.get(key)
+    if value is None:
+        return math.nan
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail(path, line, f"field {key!r} must be a number, got {json.dumps(value)[:40]}")
+    return float(value)
+
+
+def _count(path: PathLike, line: int, record: Mapping[str, Any], key: str) -> int:
+    if key not in record:
+        raise _fail(path, line, f"missing field {key!r}")
+    value = record[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _fail(path, line, f"field {key!r} must be a non-negative integer, got {json.dumps(value)[:40]}")
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# documents and clusters
+
+
+def read_documents(path: PathLike) -> dict[str, str]:
+    """``id → text`` from a JSONL file of ``id``, ``text`` (other fields ignored)."""
+    out: dict[str, str] = {}
+    for line, record in iter_jsonl(path):
+        doc_id = _string(path, line, record, "id")
+        if doc_id in out:
+            raise _fail(path, line, f"duplicate id {doc_id!r}")
+        out[doc_id] = _text(path, line, record, "text")
+    return out
+
+
+def read_clusters(path: PathLike) -> ClusterDataset:
+    """A clusters dataset: JSONL of ``id``, ``text``, ``cluster``."""
+    documents: list[Document] = []
+    seen: set[str] = set()
+    for line, record in iter_jsonl(path):
+        doc_id = _string(path, line, record, "id")
+        if doc_id in seen:
+            raise _fail(path, line, f"duplicate id {doc_id!r}")
+        seen.add(doc_id)
+        text = _text(path, line, record, "text")
+        cluster = _string(path, line, record, "cluster")
+        extra = {k: v for k, v in record.items() if k not in ("id", "text", "cluster")}
+        documents.append(Document(doc_id, text, cluster, extra))
+    if not documents:
+        raise DatasetError(f"{path}: no documents")
+    return ClusterDataset(str(path), documents)
+
+
+def write_jsonl(path: PathLike, records: Iterable[Mapping[str, Any]]) -> int:
+    """Write records one a line (keys sorted, UTF-8 as is) so equal data gives equal bytes."""
+    n = 0
+    with open_text(path, "wt") as fh:
+        for record in records:
+            fh.write(dumps_line(record))
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# pairs
+
+
+class _TextTable:
+    """Distinct texts with an index each: by id when there is one, else by content."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.ids: list[str | None] = []
+        self._by_key: dict[tuple[bool, str], int] = {}
+
+    def index(self, text: str, doc_id: str | None) -> int:
+        key = (True, doc_id) if doc_id is not None else (False, text)
+        found = self._by_key.get(key)
+        if found is None:
+            found = len(self.texts)
+            self._by_key[key] = found
+            self.texts.append(text)
+            self.ids.append(doc_id)
+        return found
+
+
+def _documents_for(path: PathLike, docs: PathLike | Mapping[str, str] | None) -> Mapping[str, str]:
+    if isinstance(docs, Mapping):
+        return docs
+    if docs is None:
+        sibling = Path(path).parent / DEFAULT_DOCUMENTS
+        if not sibling.is_file():
+            raise DatasetError(
+                f"{path} refers to documents by id (a_id, b_id) but no documents file was given "
+                f"and there is no {DEFAULT_DOCUMENTS} beside it"
+            )
+        docs = sibling
+    return read_documents(docs)
+
+
+def read_pairs(path: PathLike, docs: PathLike | Mapping[str, str] | None = None) -> PairDataset:
+    """Labelled pairs from JSONL, or from TSV/CSV (``.tsv``, ``.txt``, ``.csv``, optionally
+    ``.gz``) in the paraphrase-corpus layout. ``docs`` resolves ``a_id``/``b_id``: a documents
+    file, a mapping, or by default ``documents.jsonl`` beside ``path``."""
+    name = Path(path).name.lower().removesuffix(".gz")
+    if name.endswith((".tsv", ".txt", ".csv")):
+        return _read_delimited(path, delimiter="," if name.endswith(".csv") else "\t")
+    return _read_pairs_jsonl(path, docs)
+
+
+def _read_pairs_jsonl(path: PathLike, docs: PathLike | Mapping[str, str] | None) -> PairDataset:
+    table = _TextTable()
+    a: list[int] = []
+    b: list[int] = []
+    labels: list[int] = []
+    scores: list[float] = []
+    kinds: list[str] = []
+    levels: list[float] = []
+    documents: Mapping[str, str] | None = None
+    for line, record in iter_jsonl(path):
+        ends = []
+        for side in ("a", "b"):
+            id_key = f"{side}_id"
+            if side in record:
+                doc_id = _string(path, line, record, id_key) if id_key in record else None
+                ends.append(table.index(_text(path, line, record, side), doc_id))
+            elif id_key in record:
+                doc_id = _string(path, line, record, id_key)
+                if documents is None:
+                    documents = _documents_for(path, docs)
+                if doc_id not in documents:
+                    raise _fail(path, line, f"{id_key} {doc_id!r} is not in the documents file")
+                ends.append(table.index(documents[doc_id], doc_id))
+            else:
+                raise _fail(path, line, f"missing field {side!r} (a text) or {id_key!r} (a document id)")
+        if "label" not in record:
+            raise _fail(path, line, "missing field 'label'")
+        labels.append(_label(path, line, record["label"]))
+        a.append(ends[0])
+        b.append(ends[1])
+        scores.append(_number(path, line, record, "score"))
+        levels.append(_number(path, line, record, "level"))
+        kind = record.get("kind")
+        kinds.append("" if kind is None else str(kind))
+    if not labels:
+        raise DatasetError(f"{path}: no pairs")
+    return PairDataset(
+        path=str(path),
+        texts=table.texts,
+        a=np.asarray(a, dtype=np.int64),
+        b=np.asarray(b, dtype=np.int64),
+        labels=np.asarray(labels, dtype=np.int8),
+        scores=np.asarray(scores, dtype=np.float64),
+        kinds=kinds,
+        levels=np.asarray(levels, dtype=np.float64),
+        ids=table.ids,
+    )
+
+
+#: Header names (lowercase, spaces and '#' dropped) of the delimited layout's columns.
+_HEADER_NAMES = {
+    "label": ("quality", "label", "is_duplicate", "isduplicate", "paraphrase", "gold_label"),
+    "id1": ("1id", "id1", "qid1", "sid1", "ida"),
+    "id2": ("2id", "id2", "qid2", "sid2", "idb"),
+    "text1": ("1string", "string1", "sentence1", "question1", "text1", "texta", "a"),
+    "text2": ("2string", "string2", "sentence2", "question2", "text2", "textb", "b"),
+}
+_POSITIONAL = ("label", "id1", "id2", "text1", "text2")
+
+
+def _header_columns(row: Sequence[str]) -> dict[str, int]:
+    names = [c.strip().lower().replace("#", "").replace(" ", "").replace("_", "") for c in row]
+    found: dict[str, int] = {}
+    for column, aliases in _HEADER_NAMES.items():
+        for alias in aliases:
+            alias = alias.replace("_", "")
+            if alias in names:
+                found[column] = names.index(alias)
+                break
+    return found
+
+
+def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
+    table = _TextTable()
+    a: list[int] = []
+    b: list[int] = []
+    labels: list[int] = []
+    layout = "tab-separated" if delimiter == "\t" else "comma-separated"
+    with open_text(path) as fh:
+        # MSRP's strings hold unbalanced quotes: TSV is read without quoting, CSV with it
+        if delimiter == "\t":
+            reader = csv.reader(fh, delimiter=delimiter, quoting=csv.QUOTE_NONE)
+        else:
+            reader = csv.reader(fh, delimiter=delimiter, quoting=csv.QUOTE_MINIMAL)
+        columns: dict[str, int] | None = None
+        width = 0
+        try:
+            for row in reader:
+                number = reader.line_num
+                if not row or not any(c.strip() for c in row):
+                    continue
+                if columns is None:
+                    first = row[0].strip().lstrip("\ufeff")
+                    if first not in ("0", "1"):
+                        columns = _header_columns([first, *row[1:]])
+                        missing = [c for c in ("label", "text1", "text2") if c not in columns]
+                        if missing:
+                            raise _fail(path, number, (
+                                f"header row {row!r} does not name the column(s) {', '.join(missing)}; "
+                                "expected the layout quality, id1, id2, string1, string2"))
+                        width = len(row)
+                        continue
+                    columns = {name: i for i, name in enumerate(_POSITIONAL)}
+                    width = len(_POSITIONAL)
+                if len(row) != width:
+                    raise _fail(path, number, (
+                        f"expected {width} {layout} columns (quality, id1, id2, string1, string2), "
+                        f"got {len(row)}"))
+                assert columns is not None
+                label = _label(path, number, row[columns["label"]])
+                ids = [row[columns[c]].strip() if c in columns else None for c in ("id1", "id2")]
+                a.append(table.index(row[columns["text1"]], ids[0] or None))
+                b.append(table.index(row[columns["text2"]], ids[1] or None))
+                labels.append(label)
+        except csv.Error as exc:
+            raise _fail(path, reader.line_num, f"malformed {layout} line: {exc}") from None
+        except UnicodeDecodeError as exc:
+            raise DatasetError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if not labels:
+        raise DatasetError(f"{path}: no pairs")
+    n = len(labels)
+    return PairDataset(
+        path=str(path),
+        texts=table.texts,
+        a=np.asarray(a, dtype=np.int64),
+        b=np.asarray(b, dtype=np.int64),
+        labels=np.asarray(labels, dtype=np.int8),
+        scores=np.full(n, np.nan),
+        kinds=[""] * n,
+        levels=np.full(n, np.nan),
+        ids=table.ids,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# fragments
+
+
+def read_fragments(path: PathLike, docs: Mapping[str, str] | None = None) -> list[Fragment]:
+    """Fragment truth (or detections) from JSONL. With ``docs``, ids must exist and the spans
+    must lie inside the texts."""
+    out: list[Fragment] = []
+    for line, record in iter_jsonl(path):
+        fragment = Fragment(
+            source_id=_string(path, line, record, "source_id"),
+            suspicious_id=_string(path, line, record, "suspicious_id"),
+            source_offset=_count(path, line, record, "source_offset"),
+            source_length=_count(path, line, record, "source_length"),
+            suspicious_offset=_count(path, line, record, "suspicious_offset"),
+            suspicious_length=_count(path, line, record, "suspicious_length"),
+            kind=str(record.get("kind") or ""),
+            level=_number(path, line, record, "level"),
+        )
+        if docs is not None:
+            for role in ("source", "suspicious"):
+                doc_id = getattr(fragment, f"{role}_id")
+                if doc_id not in docs:
+                    raise _fail(path, line, f"{role}_id {doc_id!r} is not in the documents file")
+                end = getattr(fragment, f"{role}_offset") + getattr(fragment, f"{role}_length")
+                if end > len(docs[doc_id]):
+                    raise _fail(path, line, (
+                        f"the {role} span ends at {end}, past the end of {doc_id!r} "
+                        f"({len(docs[doc_id])} characters)"))
+        out.append(fragment)
+    return out
+
+
+def documents_beside(path: PathLike, docs: PathLike | None) -> dict[str, str]:
+    """The documents file given, or ``documents.jsonl`` beside ``path``."""
+    if docs is not None:
+        return read_documents(docs)
+    sibling = Path(path).parent / DEFAULT_DOCUMENTS
+    if not sibling.is_file():
+        raise DatasetError(f"{path}: no documents file given and no {DEFAULT_DOCUMENTS} beside it")
+    return read_documents(sibling)
+
+
+def dumps_line(record: Mapping[str, Any]) -> str:
+    """One JSONL line as :func:`write_jsonl` writes it (for streaming writers)."""
+    return json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"

@@ -1,0 +1,517 @@
+"""The registry of scoring methods that ``neardup eval`` and the benchmarks measure.
+
+Why a registry: the evaluation must put every method we have — and the other tools' —
+through the same datasets and the same measures, and a method added later (MinHash, the
+collection, the fragment aligner) must not touch the evaluation code. A method is one
+builder function and one decorator line:
+
+    @register("name", "what it scores, one line", requires=("module.it.needs",))
+    def _name(ctx: MethodContext) -> Scorer:
+        ...
+
+``ctx.spec`` is the pipeline spec the user chose (``--preset``, ``-k``…), ``ctx.params`` the
+extra ``--param key=value`` strings. The builder returns a :class:`Scorer`: ``features``
+computes whatever the method keeps per document, once per distinct text; ``score`` scores a
+batch of pairs given as two index arrays into those texts and returns a float array. A
+scorer may also offer ``neighbours(features, threshold)`` — all pairs scoring at least the
+threshold among the documents, for the clusters evaluation; without it the evaluation finds
+candidates by shared shingles (exact for every measure that is 0 without a shared shingle).
+
+Fragment detectors have a registry of their own (:func:`register_fragments`): a detector
+returns, for a source and a suspicious text, the reused passages as character spans of both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from neardup._kernels.pairs import pair_multiset_overlaps, pair_overlaps
+from neardup.errors import ConfigurationError, MissingDependencyError, require
+from neardup.pipeline import Pipeline
+from neardup.spec import Spec
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+U64 = npt.NDArray[np.uint64]
+Progress = Callable[[int], None] | None
+Span = tuple[int, int, int, int]  # source offset, source length, suspicious offset, suspicious length
+
+#: Documents per block when all pairs of a collection are scored by sparse products.
+BLOCK_ROWS = 1024
+
+
+@dataclass(frozen=True)
+class MethodContext:
+    """What a method is built from: the pipeline spec and free-form parameters. Parameters
+    the builder never asks for are an error (a typo must not pass silently)."""
+
+    spec: Spec
+    params: Mapping[str, str] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set, compare=False)
+
+    def param(self, key: str, default: Any, kind: Callable[[str], Any] = str) -> Any:
+        self.used.add(key)
+        if key not in self.params:
+            return default
+        try:
+            return kind(self.params[key])
+        except ValueError:
+            raise ConfigurationError(
+                f"parameter {key}={self.params[key]!r}: expected {getattr(kind, '__name__', kind)}"
+            ) from None
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    """Scores pairs of documents; ``features`` runs once per distinct text."""
+
+    def features(self, texts: Sequence[str], progress: Progress = None) -> Any: ...
+
+    def score(self, features: Any, a: I64, b: I64) -> F64: ...
+
+
+@runtime_checkable
+class NeighbourScorer(Scorer, Protocol):
+    """A scorer that can list every pair of a collection scoring at least a threshold."""
+
+    def neighbours(self, features: Any, threshold: float) -> tuple[I64, I64, F64]: ...
+
+
+class FragmentDetector(Protocol):
+    """Finds passages of ``source`` reused in ``suspicious``: ``(src_off, src_len, susp_off,
+    susp_len)`` in characters of the texts as given."""
+
+    def detect(self, source: str, suspicious: str) -> list[Span]: ...
+
+
+@dataclass(frozen=True)
+class Method:
+    """A registered method: its name, one line on what it scores, and its builder."""
+
+    name: str
+    summary: str
+    build: Callable[[MethodContext], Any]
+    requires: tuple[str, ...] = ()
+    kind: str = "pairs"  # or "fragments"
+
+    def available(self) -> bool:
+        import importlib.util
+
+        for module in self.requires:
+            try:
+                if importlib.util.find_spec(module) is None:
+                    return False
+            except (ImportError, ValueError):
+                return False
+        return True
+
+
+METHODS: dict[str, Method] = {}
+FRAGMENT_METHODS: dict[str, Method] = {}
+
+
+def register(name: str, summary: str, *, requires: tuple[str, ...] = ()) -> Callable[[Callable[[MethodContext], Scorer]], Callable[[MethodContext], Scorer]]:
+    """Register a pair-scoring method under ``name`` (a decorator on its builder)."""
+
+    def decorate(build: Callable[[MethodContext], Scorer]) -> Callable[[MethodContext], Scorer]:
+        METHODS[name] = Method(name, summary, build, requires, "pairs")
+        return build
+
+    return decorate
+
+
+def register_fragments(name: str, summary: str, *, requires: tuple[str, ...] = ()) -> Callable[[Callable[[MethodContext], FragmentDetector]], Callable[[MethodContext], FragmentDetector]]:
+    """Register a fragment detector under ``name`` (a decorator on its builder)."""
+
+    def decorate(build: Callable[[MethodContext], FragmentDetector]) -> Callable[[MethodContext], FragmentDetector]:
+        FRAGMENT_METHODS[name] = Method(name, summary, build, requires, "fragments")
+        return build
+
+    return decorate
+
+
+def _lookup(table: Mapping[str, Method], name: str, what: str) -> Method:
+    method = table.get(name)
+    if method is None:
+        known = ", ".join(sorted(table)) or "none"
+        raise ConfigurationError(f"unknown {what} {name!r}; known: {known}")
+    if not method.available():
+        missing = ", ".join(method.requires)
+        raise MissingDependencyError(f"{what} {name!r} needs {missing}, which is not installed here")
+    return method
+
+
+def _build(method: Method, spec: Spec, params: Mapping[str, str] | None) -> Any:
+    ctx = MethodContext(spec, dict(params or {}))
+    built = method.build(ctx)
+    unknown = sorted(set(ctx.params) - ctx.used)
+    if unknown:
+        takes = ", ".join(sorted(ctx.used)) or "none"
+        raise ConfigurationError(f"method {method.name!r} has no parameter {', '.join(unknown)}; it takes: {takes}")
+    return built
+
+
+def build(name: str, spec: Spec, params: Mapping[str, str] | None = None) -> Scorer:
+    """The scorer of method ``name`` under ``spec``."""
+    return _build(_lookup(METHODS, name, "method"), spec, params)  # type: ignore[no-any-return]
+
+
+def build_fragments(name: str, spec: Spec, params: Mapping[str, str] | None = None) -> FragmentDetector:
+    """The fragment detector ``name`` under ``spec``."""
+    return _build(_lookup(FRAGMENT_METHODS, name, "fragment method"), spec, params)  # type: ignore[no-any-return]
+
+
+def score_pairs(name: str, a: Sequence[str], b: Sequence[str], spec: Spec,
+                params: Mapping[str, str] | None = None) -> F64:
+    """Score the pairs ``(a[p], b[p])`` with method ``name``: a float array, one per pair."""
+    if len(a) != len(b):
+        raise ValueError(f"a and b must be of one length, got {len(a)} and {len(b)}")
+    scorer = build(name, spec, params)
+    texts: list[str] = []
+    index: dict[str, int] = {}
+    for text in (*a, *b):
+        index.setdefault(text, len(index))
+    texts = list(index)
+    ia = np.fromiter((index[t] for t in a), dtype=np.int64, count=len(a))
+    ib = np.fromiter((index[t] for t in b), dtype=np.int64, count=len(b))
+    return scorer.score(scorer.features(texts), ia, ib)
+
+
+# ---------------------------------------------------------------------------------------------
+# exact shingle-set measures
+
+
+@dataclass(frozen=True)
+class FingerprintTable:
+    """All documents' fingerprint sets end to end (CSR), with their (multi)set sizes."""
+
+    values: U64
+    counts: I64 | None
+    offsets: I64
+    sizes: I64
+
+    def __len__(self) -> int:
+        return int(self.offsets.shape[0] - 1)
+
+
+def fingerprint_table(pipeline: Pipeline, texts: Sequence[str], progress: Progress = None) -> FingerprintTable:
+    """The fingerprints of every text under ``pipeline``, packed end to end."""
+    parts: list[U64] = []
+    counts: list[I64] = []
+    lengths = np.zeros(len(texts), dtype=np.int64)
+    multiset = pipeline.spec.fingerprint_family.multiset
+    for d, fp in enumerate(pipeline.fingerprints_many(texts)):
+        parts.append(fp.values)
+        lengths[d] = len(fp)
+        if multiset and fp.counts is not None:
+            counts.append(fp.counts)
+        if progress is not None:
+            progress(1)
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    values = np.concatenate(parts).astype(np.uint64) if parts else np.zeros(0, dtype=np.uint64)
+    if multiset:
+        cat = np.concatenate(counts).astype(np.int64) if counts else np.zeros(0, dtype=np.int64)
+        sizes = np.add.reduceat(cat, offsets[:-1]) if cat.size else np.zeros(len(texts), np.int64)
+        sizes = np.where(lengths > 0, sizes, 0).astype(np.int64)
+        return FingerprintTable(values, cat, offsets, sizes)
+    return FingerprintTable(values, None, offsets, lengths)
+
+
+def _measure(name: str, shared: npt.NDArray[Any], size_a: I64, size_b: I64) -> F64:
+    shared = shared.astype(np.float64)
+    if name == "resemblance":
+        den = size_a + size_b - shared
+    elif name == "sorensen":
+        shared = 2 * shared
+        den = (size_a + size_b).astype(np.float64)
+    elif name == "containment":  # max of both directions: shared over the smaller set
+        den = np.minimum(size_a, size_b).astype(np.float64)
+    else:  # pragma: no cover - guarded by the registry
+        raise ConfigurationError(f"unknown set measure {name!r}")
+    return np.divide(shared, den, out=np.zeros(shared.shape), where=den > 0)
+
+
+class SetScorer:
+    """Exact resemblance, containment or Sørensen of the shingle fingerprint sets."""
+
+    def __init__(self, spec: Spec, measure: str) -> None:
+        self.pipeline = Pipeline(spec)
+        self.measure = measure
+
+    def features(self, texts: Sequence[str], progress: Progress = None) -> FingerprintTable:
+        return fingerprint_table(self.pipeline, texts, progress)
+
+    def score(self, features: FingerprintTable, a: I64, b: I64) -> F64:
+        a = np.ascontiguousarray(a, dtype=np.int64)
+        b = np.ascontiguousarray(b, dtype=np.int64)
+        t = features
+        if t.counts is not None:
+            shared = pair_multiset_overlaps(t.values, t.counts, t.offsets, a, b)
+        else:
+            shared = pair_overlaps(t.values, t.offsets, a, b)
+        return _measure(self.measure, shared, t.sizes[a], t.sizes[b])
+
+    def neighbours(self, features: FingerprintTable, threshold: float) -> tuple[I64, I64, F64]:
+        """Pairs ``i < j`` scoring at least ``threshold`` (> 0), from a sparse product of the
+        document × fingerprint incidence matrix, block by block."""
+        candidates = shared_candidates(features)
+        out_i: list[I64] = []
+        out_j: list[I64] = []
+        out_s: list[F64] = []
+        for i, j, shared in candidates:
+            if features.counts is not None:  # the product counts products, not minima
+                scores = self.score(features, i, j)
+            else:
+                scores = _measure(self.measure, shared, features.sizes[i], features.sizes[j])
+            keep = (scores >= threshold) & (scores > 0)
+            out_i.append(i[keep])
+            out_j.append(j[keep])
+            out_s.append(scores[keep])
+        return _concat(out_i, out_j, out_s)
+
+
+def _concat(out_i: list[I64], out_j: list[I64], out_s: list[F64]) -> tuple[I64, I64, F64]:
+    if not out_i:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64)
+    return np.concatenate(out_i), np.concatenate(out_j), np.concatenate(out_s)
+
+
+def shared_candidates(table: FingerprintTable, block: int = BLOCK_ROWS) -> Any:
+    """Yield ``(i, j, shared)`` arrays: every pair ``i < j`` sharing at least one fingerprint,
+    with the number it shares (as sets), one block of rows at a time."""
+    sparse: Any = require("scipy.sparse", "eval")
+    n = len(table)
+    if n < 2 or table.values.size == 0:
+        return
+    _, columns = np.unique(table.values, return_inverse=True)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(table.offsets))
+    data = np.ones(columns.shape[0], dtype=np.int32)
+    m = sparse.csr_matrix((data, (rows, columns.ravel())), shape=(n, int(columns.max()) + 1))
+    mt = m.T.tocsr()
+    for start in range(0, n, block):
+        product = (m[start:start + block] @ mt).tocoo()
+        i = product.row.astype(np.int64) + start
+        j = product.col.astype(np.int64)
+        keep = j > i
+        yield i[keep], j[keep], product.data[keep].astype(np.int64)
+
+
+@register("resemblance", "Jaccard |A∩B|/|A∪B| of the exact shingle fingerprint sets")
+def _resemblance(ctx: MethodContext) -> Scorer:
+    return SetScorer(ctx.spec, "resemblance")
+
+
+@register("containment", "max(|A∩B|/|A|, |A∩B|/|B|): how much of the smaller text is in the other")
+def _containment(ctx: MethodContext) -> Scorer:
+    return SetScorer(ctx.spec, "containment")
+
+
+@register("sorensen", "Sørensen–Dice 2|A∩B|/(|A|+|B|) of the exact shingle fingerprint sets")
+def _sorensen(ctx: MethodContext) -> Scorer:
+    return SetScorer(ctx.spec, "sorensen")
+
+
+# ---------------------------------------------------------------------------------------------
+# TF-IDF cosine (seed 003)
+
+
+class TfidfScorer:
+    """Cosine of TF-IDF vectors of the canonical terms (:mod:`neardup.tfidf`, seed 003).
+
+    The IDF is fitted on the distinct texts being evaluated. Parameters: ``idf`` (``smooth``,
+    ``plain``, ``paper``), ``binary`` and ``sublinear`` (yes/no).
+    """
+
+    def __init__(self, spec: Spec, *, idf: str = "smooth", binary: bool = False, sublinear: bool = False) -> None:
+        from neardup.tfidf import IDF_MODES
+
+        if idf not in IDF_MODES:
+            raise ConfigurationError(f"parameter idf={idf!r}: expected one of {', '.join(IDF_MODES)}")
+        self.pipeline = Pipeline(spec)
+        self.spec = spec
+        self.idf = idf
+        self.binary = binary
+        self.sublinear = sublinear
+
+    def features(self, texts: Sequence[str], progress: Progress = None) -> Any:
+        from neardup.tfidf import TfidfModel
+
+        terms = []
+        for text in texts:
+            terms.append(self.pipeline.canonical(text).terms)
+            if progress is not None:
+                progress(1)
+        model = TfidfModel(spec=self.spec, idf=self.idf, binary=self.binary,  # type: ignore[arg-type]
+                           sublinear_tf=self.sublinear)
+        return model.fit_transform(terms).tocsr()
+
+    def score(self, features: Any, a: I64, b: I64) -> F64:
+        return rowwise_cosine(features, a, b)
+
+    def neighbours(self, features: Any, threshold: float) -> tuple[I64, I64, F64]:
+        return cosine_neighbours(features, threshold)
+
+
+def rowwise_cosine(x: Any, a: I64, b: I64) -> F64:
+    """Dot products of rows ``a[p]`` and ``b[p]`` of an L2-normalized sparse matrix."""
+    if a.shape[0] == 0:
+        return np.zeros(0, dtype=np.float64)
+    product = x[a].multiply(x[b])
+    return np.clip(np.asarray(product.sum(axis=1), dtype=np.float64).ravel(), 0.0, 1.0)
+
+
+def cosine_neighbours(x: Any, threshold: float, block: int = BLOCK_ROWS) -> tuple[I64, I64, F64]:
+    """Every pair ``i < j`` of rows whose cosine is at least ``threshold``, block by block."""
+    xt = x.T.tocsr()
+    out_i: list[I64] = []
+    out_j: list[I64] = []
+    out_s: list[F64] = []
+    for start in range(0, x.shape[0], block):
+        product = (x[start:start + block] @ xt).tocoo()
+        i = product.row.astype(np.int64) + start
+        j = product.col.astype(np.int64)
+        s = np.clip(product.data.astype(np.float64), 0.0, 1.0)
+        keep = (j > i) & (s >= threshold) & (s > 0)
+        out_i.append(i[keep])
+        out_j.append(j[keep])
+        out_s.append(s[keep])
+    return _concat(out_i, out_j, out_s)
+
+
+def _yes(value: str) -> bool:
+    if value.lower() in ("1", "yes", "true", "on"):
+        return True
+    if value.lower() in ("0", "no", "false", "off"):
+        return False
+    raise ValueError(value)
+
+
+@register("tfidf", "cosine of TF-IDF vectors of the canonical terms (seed 003); IDF from the dataset",
+          requires=("sklearn",))
+def _tfidf(ctx: MethodContext) -> Scorer:
+    return TfidfScorer(ctx.spec, idf=ctx.param("idf", "smooth"), binary=ctx.param("binary", False, _yes),
+                       sublinear=ctx.param("sublinear", False, _yes))
+
+
+# ---------------------------------------------------------------------------------------------
+# MinHash (seed 000, 002)
+
+
+class MinHashScorer:
+    """The MinHash estimate of resemblance: the share of equal positions of two signatures
+    (:class:`neardup.sketch.minhash.MinHasher`). Parameters ``num_perm`` and ``sketch_seed``."""
+
+    def __init__(self, spec: Spec, num_perm: int, seed: int) -> None:
+        from dataclasses import replace
+
+        from neardup.sketch.minhash import MinHasher
+        from neardup.spec import SketchSpec
+
+        base = spec.sketch if spec.sketch is not None else SketchSpec()
+        self.hasher = MinHasher(spec.replace(sketch=replace(base, method="minhash", num_perm=num_perm, seed=seed)))
+
+    def features(self, texts: Sequence[str], progress: Progress = None) -> Any:
+        signatures = self.hasher.sign_texts(texts)
+        if progress is not None:
+            progress(len(texts))
+        return signatures
+
+    def score(self, features: Any, a: I64, b: I64) -> F64:
+        if a.shape[0] == 0:
+            return np.zeros(0, dtype=np.float64)
+        return np.asarray(self.hasher.estimate_many(features[a], features[b]), dtype=np.float64)
+
+
+@register("minhash", "MinHash estimate of resemblance, N seeded functions (num_perm, default 128)",
+          requires=("neardup.sketch.minhash",))
+def _minhash(ctx: MethodContext) -> Scorer:
+    sketch = ctx.spec.sketch
+    return MinHashScorer(ctx.spec, num_perm=ctx.param("num_perm", sketch.num_perm if sketch else 128, int),
+                         seed=ctx.param("sketch_seed", sketch.seed if sketch else 0, int))
+
+
+# ---------------------------------------------------------------------------------------------
+# fragment detectors
+
+
+class ShingleSpanDetector:
+    """A baseline: runs of shared shingles, merged across small gaps, reported as spans.
+
+    Shingles of the suspicious text found in the source are taken in text order; matches at
+    most ``gap`` shingles apart form one passage, kept when it has at least ``min_shingles``
+    matches. The source span is where those shingles sit in the source (the largest group of
+    nearby positions, so a repeated phrase elsewhere does not stretch it).
+    """
+
+    def __init__(self, spec: Spec, gap: int, min_shingles: int) -> None:
+        self.pipeline = Pipeline(spec)
+        self.gap = gap
+        self.min_shingles = min_shingles
+
+    def detect(self, source: str, suspicious: str) -> list[Span]:
+        src = self.pipeline.shingles(source)
+        susp = self.pipeline.shingles(suspicious)
+        if len(src) == 0 or len(susp) == 0:
+            return []
+        order = np.argsort(src.hashes, kind="stable")
+        sorted_hashes = src.hashes[order]
+        pos = np.searchsorted(sorted_hashes, susp.hashes)
+        pos = np.minimum(pos, sorted_hashes.shape[0] - 1)
+        found = sorted_hashes[pos] == susp.hashes
+        matched = np.flatnonzero(found)
+        if matched.size == 0:
+            return []
+        src_index = order[pos[matched]]  # first occurrence in the source of each matched hash
+        breaks = np.flatnonzero(np.diff(matched) > self.gap) + 1
+        spans: list[Span] = []
+        for run, src_run in zip(np.split(matched, breaks), np.split(src_index, breaks)):
+            if run.size < self.min_shingles:
+                continue
+            u0 = int(susp.starts[run].min())
+            u1 = int(susp.ends[run].max())
+            ordered = np.sort(src_run)
+            groups = np.split(ordered, np.flatnonzero(np.diff(ordered) > 4 * self.gap + 1) + 1)
+            best = max(groups, key=len)
+            s0 = int(src.starts[best].min())
+            s1 = int(src.ends[best].max())
+            spans.append((s0, s1 - s0, u0, u1 - u0))
+        return spans
+
+
+@register_fragments("shingle-spans", "baseline: runs of shared word shingles merged across small gaps")
+def _shingle_spans(ctx: MethodContext) -> FragmentDetector:
+    return ShingleSpanDetector(ctx.spec, gap=ctx.param("gap", ctx.spec.shingles.k, int),
+                               min_shingles=ctx.param("min_shingles", 3, int))
+
+
+class AlignDetector:
+    """The passages :class:`neardup.align.Aligner` finds (seed 001's second stage)."""
+
+    def __init__(self, spec: Spec, **params: int) -> None:
+        from neardup.align import Aligner
+
+        self.aligner = Aligner(spec, **params)
+
+    def detect(self, source: str, suspicious: str) -> list[Span]:
+        result = self.aligner.pair(suspicious, source, source_id="source")
+        return [(p.b_start, p.b_end - p.b_start, p.a_start, p.a_end - p.a_start) for p in result.passages]
+
+
+@register_fragments("align", "neardup.align: chained shared k-word shingles (the aligner's defaults)",
+                    requires=("neardup.align",))
+def _align(ctx: MethodContext) -> FragmentDetector:
+    from neardup import align
+
+    return AlignDetector(ctx.spec, k=ctx.param("k", align.DEFAULT_K, int), gap=ctx.param("gap", align.DEFAULT_GAP, int),
+                         min_tokens=ctx.param("min_tokens", align.DEFAULT_MIN_TOKENS, int))
+
+
+def method_names() -> list[str]:
+    """The pair-scoring methods, sorted."""
+    return sorted(METHODS)

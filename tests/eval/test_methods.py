@@ -1,0 +1,159 @@
+"""The method registry and the methods registered in it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from neardup.errors import ConfigurationError
+from neardup.eval import methods
+from neardup.eval.methods import MethodContext
+from neardup.pipeline import Pipeline, make_spec
+from tests.eval.texts import EN, RU
+
+PLAIN = make_spec("plain", k=3)
+
+
+def test_registered_names() -> None:
+    assert {"resemblance", "containment", "sorensen", "tfidf", "minhash"} <= set(methods.method_names())
+    assert "shingle-spans" in methods.FRAGMENT_METHODS
+
+
+def test_unknown_method() -> None:
+    with pytest.raises(ConfigurationError, match="unknown method 'nope'; known: .*resemblance"):
+        methods.build("nope", PLAIN)
+    with pytest.raises(ConfigurationError, match="parameter num_perm='x': expected int"):
+        methods.build("minhash", PLAIN, {"num_perm": "x"})
+    with pytest.raises(ConfigurationError, match="method 'tfidf' has no parameter ngram; it takes: binary, idf, sublinear"):
+        methods.build("tfidf", PLAIN, {"ngram": "2"})
+    with pytest.raises(ConfigurationError, match="parameter idf='log'"):
+        methods.build("tfidf", PLAIN, {"idf": "log"})
+
+
+@pytest.mark.parametrize("name", ["resemblance", "containment", "sorensen"])
+def test_set_measures_agree_with_pipeline_compare(name: str) -> None:
+    pipeline = Pipeline(PLAIN)
+    edited = EN[0].replace("spring", "autumn").replace("three years", "two long years")
+    a = [EN[0], EN[0], EN[1], "", EN[2][:EN[2].index(" ", 200)]]
+    b = [edited, EN[0], EN[2], EN[3], EN[2]]
+    scores = methods.score_pairs(name, a, b, PLAIN)
+    for x, y, got in zip(a, b, scores.tolist()):
+        m = pipeline.compare(x, y)
+        want = {"resemblance": m.resemblance, "sorensen": m.sorensen,
+                "containment": max(m.containment_ab, m.containment_ba)}[name]
+        assert got == pytest.approx(want)
+    assert scores[1] == 1.0 and scores[3] == 0.0
+    if name == "containment":
+        assert scores[4] == 1.0  # a prefix is wholly contained
+
+
+def test_multiset_spec_counts_repeats() -> None:
+    spec = make_spec("plain", k=1, multiset=True)
+    scores = methods.score_pairs("resemblance", ["a a b"], ["a b b"], spec)
+    assert scores[0] == pytest.approx(2 / 4)  # Σmin / Σmax = (1 + 1) / (2 + 2)
+
+
+@pytest.mark.parametrize("name", ["resemblance", "containment", "sorensen", "tfidf"])
+def test_neighbours_equal_brute_force(name: str) -> None:
+    texts = [*EN, EN[0] + " One more sentence at the end.", EN[1].replace("bank", "lender"), EN[2][:300]]
+    scorer: Any = methods.build(name, PLAIN)
+    features = scorer.features(texts)
+    i, j = np.triu_indices(len(texts), k=1)
+    brute = scorer.score(features, i.astype(np.int64), j.astype(np.int64))
+    for threshold in (0.05, 0.3, 0.8):
+        ni, nj, ns = scorer.neighbours(features, threshold)
+        got = {(int(a), int(b)): float(s) for a, b, s in zip(ni, nj, ns)}
+        want = {(int(a), int(b)): float(s) for a, b, s in zip(i, j, brute) if s >= threshold}
+        assert got.keys() == want.keys()
+        for key, value in want.items():
+            assert got[key] == pytest.approx(value, abs=1e-9)
+
+
+def test_minhash_estimates_resemblance() -> None:
+    edited = EN[0].replace("spring", "autumn").replace("three years", "two long years")
+    a = [EN[0], EN[0], EN[1]]
+    b = [edited, EN[0], EN[2]]
+    exact = methods.score_pairs("resemblance", a, b, PLAIN)
+    estimate = methods.score_pairs("minhash", a, b, PLAIN, {"num_perm": "512"})
+    assert estimate[1] == 1.0 and estimate[2] < 0.05
+    assert abs(estimate[0] - exact[0]) < 4 * np.sqrt(exact[0] * (1 - exact[0]) / 512) + 1e-9
+    again = methods.score_pairs("minhash", a, b, PLAIN, {"num_perm": "512"})
+    assert np.array_equal(estimate, again)
+
+
+def test_tfidf_uses_canonical_terms() -> None:
+    pytest.importorskip("pymorphy3")
+    ru = make_spec("ru")
+    one = "Крупные компании надеются на дешёвые кредиты."
+    two = "Крупная компания надеялась на дешёвый кредит."
+    assert methods.score_pairs("tfidf", [one], [two], ru)[0] == pytest.approx(1.0)
+    assert methods.score_pairs("tfidf", [one], [two], make_spec("plain"))[0] < 0.5
+    assert methods.score_pairs("tfidf", [RU[0]], [RU[3]], ru)[0] < 0.3
+
+
+def test_a_new_method_is_one_function_and_one_line() -> None:
+    class Lengths:
+        def features(self, texts: Sequence[str], progress: Any = None) -> np.ndarray:
+            return np.asarray([len(t) for t in texts], dtype=np.float64)
+
+        def score(self, features: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            return np.minimum(features[a], features[b]) / np.maximum(np.maximum(features[a], features[b]), 1)
+
+    @methods.register("test-lengths", "ratio of the lengths (a test method)")
+    def _lengths(ctx: MethodContext) -> methods.Scorer:
+        return Lengths()
+
+    try:
+        assert "test-lengths" in methods.method_names()
+        scores = methods.score_pairs("test-lengths", ["abcd", "ab"], ["ab", "ab"], PLAIN)
+        assert scores.tolist() == [0.5, 1.0]
+    finally:
+        del methods.METHODS["test-lengths"]
+
+
+def test_unavailable_method_says_what_is_missing() -> None:
+    methods.METHODS["test-missing"] = methods.Method("test-missing", "x", lambda ctx: None,
+                                                     requires=("no_such_module_here",))
+    try:
+        from neardup.errors import MissingDependencyError
+
+        with pytest.raises(MissingDependencyError, match="no_such_module_here"):
+            methods.build("test-missing", PLAIN)
+    finally:
+        del methods.METHODS["test-missing"]
+
+
+def test_shingle_span_detector_finds_a_pasted_passage() -> None:
+    detector = methods.build_fragments("shingle-spans", make_spec("plain", k=3))
+    source = EN[2]
+    start = source.index("They fixed")
+    end = source.index("rivers.") + len("rivers")
+    passage = source[start:end + 1]  # the spans are of words: the final period is not in them
+    host = EN[5]
+    at = host.index("Residents")
+    suspicious = host[:at] + passage + " " + host[at:]
+    spans = detector.detect(source, suspicious)
+    assert len(spans) == 1
+    s_off, s_len, u_off, u_len = spans[0]
+    assert (s_off, s_off + s_len) == (start, end)
+    assert (u_off, u_off + u_len) == (at, at + len(passage) - 1)
+    assert detector.detect(EN[0], EN[1]) == []
+
+
+def test_align_detector_finds_a_pasted_passage() -> None:
+    pytest.importorskip("neardup.align")
+    detector = methods.build_fragments("align", make_spec("plain"))
+    source = EN[2]
+    start = source.index("They fixed")
+    end = source.index("rivers.") + len("rivers")
+    host = EN[5]
+    at = host.index("Residents")
+    suspicious = host[:at] + source[start:end + 1] + " " + host[at:]
+    spans = detector.detect(source, suspicious)
+    assert len(spans) == 1
+    s_off, s_len, u_off, u_len = spans[0]
+    assert (s_off, s_off + s_len) == (start, end)
+    assert (u_off, u_off + u_len) == (at, at + end - start)
