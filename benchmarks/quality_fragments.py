@@ -6,7 +6,7 @@ at a random word boundary — verbatim, with light word edits (5–10 % of its w
 by a word of another text or deleted), or (``--modes …,moderate``) with 15–25 % — and keeps the ground truth: the pasted
 span in the new ("suspicious") text and the fragment's span in the source. `neardup.align`
 then aligns each suspicious text against its source and the passages are scored with
-`neardup.align_metrics.plagdet`.
+`neardup.eval.metrics.fragment_scores`.
 
 Pairs are taken only when host and source share no 8-word sequence (plain lowercase words),
 so a passage found outside the pasted fragment is a false detection, not a real reuse that
@@ -34,7 +34,8 @@ from pathlib import Path
 import numpy as np
 
 from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS, Aligner, Prepared
-from neardup.align_metrics import PlagdetScores, Reuse, plagdet
+from neardup.eval.formats import Fragment
+from neardup.eval.metrics import FragmentScores, fragment_scores
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "ru_news.jsonl.gz"
 WORD = re.compile(r"\S+")
@@ -51,7 +52,7 @@ class Case:
     text: str
     source_id: str
     source_text: str
-    truth: Reuse
+    truth: Fragment
 
 
 def load_texts(path: Path, min_chars: int = 1500, max_chars: int = 12000) -> list[tuple[str, str]]:
@@ -121,16 +122,16 @@ def generate(texts: list[tuple[str, str]], n_cases: int, mode: str, seed: int) -
         at = host_words[int(rng.integers(1, len(host_words)))]
         text = host[:at] + fragment + " " + host[at:]
         case_id = f"{mode}-{len(cases)}"
-        truth = Reuse(case_id, at, at + len(fragment), source_id, src_start, src_end)
+        truth = Fragment(source_id, case_id, src_start, src_end - src_start, at, len(fragment))
         cases.append(Case(case_id, text, source_id, source, truth))
     return cases
 
 
 def evaluate(cases: list[Case], aligner: Aligner,
-             prepared: dict[str, Prepared] | None = None) -> tuple[PlagdetScores, float, float]:
+             prepared: dict[str, Prepared] | None = None) -> tuple[FragmentScores, float, float]:
     """Plagdet of the aligner's passages; also the mean absolute error of borrowed % and the
     seconds spent aligning."""
-    detections: list[Reuse] = []
+    detections: list[Fragment] = []
     errors: list[float] = []
     seconds = 0.0
     for case in cases:
@@ -139,13 +140,16 @@ def evaluate(cases: list[Case], aligner: Aligner,
         result = aligner.align(case.text, [(case.source_id, source)])
         seconds += time.perf_counter() - t0
         for p in result.passages:
-            detections.append(Reuse(case.id, p.a_start, p.a_end, case.source_id, p.b_start, p.b_end))
+            detections.append(Fragment(case.source_id, case.id, p.b_start, p.b_end - p.b_start,
+                                       p.a_start, p.a_end - p.a_start))
         # the true borrowed share, in the aligner's own unit (canonical tokens of the query)
         canon = aligner.pipeline.canonical(case.text)
-        inside = (canon.starts >= case.truth.susp_start) & (canon.ends <= case.truth.susp_end)
+        susp_start = case.truth.suspicious_offset
+        susp_end = susp_start + case.truth.suspicious_length
+        inside = (canon.starts >= susp_start) & (canon.ends <= susp_end)
         true_share = float(inside.mean()) if len(canon) else 0.0
         errors.append(abs(result.borrowed - true_share))
-    return plagdet([c.truth for c in cases], detections), float(np.mean(errors)), seconds
+    return fragment_scores([c.truth for c in cases], detections), float(np.mean(errors)), seconds
 
 
 def main(argv: list[str] | None = None) -> int:

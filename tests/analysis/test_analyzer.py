@@ -79,6 +79,10 @@ def test_synonyms_from_csv_and_mythes(tmp_path) -> None:  # type: ignore[no-unty
     mythes.write_text("UTF-8\nдом|1\n(сущ.)|здание|строение\nбольшой|2\n(прил.)|огромный|крупный\n"
                       "(прил.)|взрослый\n", encoding="utf-8")
     assert terms("ru", "огромное строение взрослый", synonyms=str(mythes)) == ["большой", "дом", "большой"]
+    labelled = tmp_path / "th_labels.dat"
+    labelled.write_text("UTF-8\nдобрый|3\n(синоним)|хороший\n(антоним)|злой\n(связанный термин)|доброта\n",
+                        encoding="utf-8")
+    assert terms("ru", "хороший злой", synonyms=str(labelled)) == ["добрый", "злой"]
     koi = tmp_path / "th_koi.dat"
     koi.write_bytes("KOI8-R\nдом|1\n(сущ.)|здание\n".encode("koi8-r"))
     assert terms("ru", "здание", synonyms=str(koi)) == ["дом"]

@@ -114,8 +114,9 @@ def thesaurus(path: str, digest: str) -> dict[str, str]:
     """Word → representative of its synonym group, from a MyThes ``.dat`` file or a CSV.
 
     MyThes (the format of Debian's ``mythes-ru``): a first line naming the encoding, then
-    entries ``word|n`` followed by ``n`` lines ``(pos)|syn|syn…``. Each meaning line with its
-    headword is a group whose representative is the headword. CSV: each row is a group, its
+    entries ``word|n`` followed by ``n`` lines ``(label)|syn|syn…``. Each meaning line with its
+    headword is a group whose representative is the headword; lines labelled as antonyms or
+    related terms are skipped. CSV: each row is a group, its
     first word the representative. A word in several groups maps to the representative of the
     first group it appears in, so chains of polysemous words are never merged transitively.
     """
@@ -141,6 +142,12 @@ def _csv_groups(path: str) -> list[list[str]]:
         ]
 
 
+#: MyThes meaning lines with these labels list words that are NOT interchangeable with the
+#: headword (mythes-ru: "(антоним)", "(связанный термин)"; English thesauri: "(antonym)",
+#: "(related term)"); making them one word would merge opposites.
+_NOT_SYNONYMS = ("антоним", "antonym", "связанный термин", "related term")
+
+
 def _mythes_groups(path: str) -> list[list[str]]:
     raw = Path(path).read_bytes()
     first, _, rest = raw.partition(b"\n")
@@ -159,7 +166,10 @@ def _mythes_groups(path: str) -> list[list[str]]:
             continue
         word = canonical_word(head.strip())
         for line in lines[i : i + int(count)]:
-            synonyms = [canonical_word(s.strip()) for s in line.split("|")[1:]]
+            label, _, words = line.partition("|")
+            if any(marker in label.lower() for marker in _NOT_SYNONYMS):
+                continue
+            synonyms = [canonical_word(s.strip()) for s in words.split("|")]
             # MyThes annotates some synonyms, e.g. "слово (разг.)": keep the word alone
             synonyms = [s.split(" (")[0].strip() for s in synonyms if s.strip()]
             groups.append([word, *synonyms])
