@@ -138,9 +138,11 @@ def read_parquet(path: str | os.PathLike[str], *, id_field: str = "id",
     """Rows of a Parquet file, one record batch at a time (needs ``neardup[parquet]``)."""
     pq = require("pyarrow.parquet", "parquet")
     p = Path(path)
+    import pyarrow as pa  # type: ignore[import-untyped]
+
     try:
         file = pq.ParquetFile(p)  # type: ignore[attr-defined]
-    except Exception as exc:  # pyarrow raises its own error types
+    except (OSError, ValueError, pa.ArrowException) as exc:
         raise DatasetError(f"{p}: not a readable Parquet file ({exc})") from None
     names = file.schema_arrow.names
     missing = [f for f in (id_field, text_field) if f not in names]

@@ -1,0 +1,36 @@
+"""The collection: a durable index of texts that checks every new text on insert.
+
+See :class:`~neardup.index.collection.Collection`; candidate generation is in
+:mod:`neardup.index.candidates`, exact verification in :mod:`neardup.index.verify`, duplicate
+groups in :mod:`neardup.index.groups`, storage backends in :mod:`neardup.storage`.
+"""
+
+from __future__ import annotations
+
+from neardup.index.candidates import CandidateGenerator, Winnowing, generator_for
+from neardup.index.collection import (
+    Analyzed,
+    CheckResult,
+    Collection,
+    Decision,
+    Document,
+    Group,
+    Match,
+    describe_spec,
+)
+from neardup.spec import IndexSpec
+
+__all__ = [
+    "Analyzed",
+    "CandidateGenerator",
+    "CheckResult",
+    "Collection",
+    "Decision",
+    "Document",
+    "Group",
+    "IndexSpec",
+    "Match",
+    "Winnowing",
+    "describe_spec",
+    "generator_for",
+]

@@ -1,0 +1,921 @@
+"""The collection: a durable store of texts that checks every new text before it goes in.
+
+This is seed 000's task: a store where each new text is compared with everything already there;
+a text too similar to a member is refused (policy ``reject``), or admitted into the duplicate
+group of its near-duplicates while that group stays under a cap (``group``), or admitted with
+its links recorded (``allow``). Seed 004's "uniqueness %" of a text is the share of its
+shingles found in no document of the collection.
+
+How a text is checked:
+
+1. analysis — the :class:`~neardup.pipeline.Pipeline` of the stored spec gives the shingle
+   fingerprints in text order; their sorted distinct set is what gets compared, and the
+   candidate generator (winnowing) picks the sample that goes into the inverted index;
+2. candidates — documents sharing a sample, ranked by how many they share (at most
+   ``max_candidates``);
+3. verification — every candidate is re-scored exactly from its stored fingerprint set; nothing
+   estimated is ever reported;
+4. decision — by the policy, on the chosen measure against the threshold.
+
+``add_many`` works in batches: analysis of a batch outside any lock, then one write transaction
+that looks up candidates for the whole batch, decides document by document (later documents of
+the batch see the earlier admitted ones), and commits the batch at once. A batch is acknowledged
+(its decisions yielded) only after its commit, so a process killed at any moment leaves every
+acknowledged document whole and no document half-written.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import IO, Any, Self
+
+import numpy as np
+import numpy.typing as npt
+
+from neardup import __version__
+from neardup._kernels.winnow import shared_pairs
+from neardup.errors import (
+    DuplicateIdError,
+    InputError,
+    NotFoundError,
+    SpecMismatchError,
+    StorageError,
+)
+from neardup.index.candidates import CandidateGenerator, generator_for, rank, rank_many
+from neardup.index.groups import UnionFind, components
+from neardup.index.verify import set_size, verify
+from neardup.pipeline import Pipeline, TextLike, as_text
+from neardup.similarity import Fingerprints, Measures, measures_from_counts
+from neardup.spec import INDEX_POLICIES, IndexSpec, Spec
+from neardup.storage import FORMAT_VERSION, Link, NewDoc, Storage, open_storage
+from neardup.storage.base import StoredFingerprints
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+
+DEFAULT_BATCH = 256
+
+
+# --- records ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Analyzed:
+    """A text ready for the index: its fingerprint set and its sample (see :meth:`Collection.analyze`)."""
+
+    values: U64
+    counts: I64 | None
+    samples: U64
+    text: str | None = None
+
+    @property
+    def size(self) -> int:
+        return set_size(self.values, self.counts)
+
+    @property
+    def fingerprints(self) -> Fingerprints:
+        return Fingerprints(self.values, self.counts)
+
+
+@dataclass(frozen=True)
+class Match:
+    """A stored document and its exact measures against the text checked.
+
+    ``containment_query_in_doc`` is the share of the text's shingles found in the document;
+    ``containment_doc_in_query`` the share of the document's shingles found in the text.
+    """
+
+    id: str
+    key: int
+    resemblance: float
+    containment_query_in_doc: float
+    containment_doc_in_query: float
+    shared: int
+    shingles: int
+    group: int
+
+    @property
+    def strength(self) -> float:
+        """The strongest evidence: the largest of resemblance and both containments."""
+        return max(self.resemblance, self.containment_query_in_doc, self.containment_doc_in_query)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "resemblance": self.resemblance,
+            "containment_query_in_doc": self.containment_query_in_doc,
+            "containment_doc_in_query": self.containment_doc_in_query,
+            "shared": self.shared,
+            "shingles": self.shingles,
+            "group": self.group,
+        }
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What ``add`` did with one text.
+
+    ``reason``: ``new`` (admitted, no near-duplicate), ``duplicate`` (refused under ``reject``),
+    ``grouped`` (admitted into a duplicate group), ``group_full`` (refused: the group is at its
+    cap), ``linked`` (admitted under ``allow`` with links to its near-duplicates). ``matches``
+    are the members at or above the threshold, strongest first. ``group`` is the group the text
+    joined (or, for ``group_full``, would have joined); ``key`` its internal key when admitted.
+    """
+
+    id: str
+    accepted: bool
+    reason: str
+    matches: tuple[Match, ...] = ()
+    group: int | None = None
+    key: int | None = None
+    shingles: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "accepted": self.accepted,
+            "reason": self.reason,
+            "group": self.group,
+            "shingles": self.shingles,
+            "matches": [m.to_dict() for m in self.matches],
+        }
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The verdict on a text against the collection, without storing it.
+
+    ``uniqueness`` is the share (0…1) of the text's distinct shingles found in no document the
+    index found (the union of the shingles matched over every verified candidate).
+    ``matches`` are verified candidates that share at least one shingle, strongest first
+    (:attr:`Match.strength`, then resemblance, then id). ``would`` is what ``add`` would decide.
+    """
+
+    uniqueness: float
+    shingles: int
+    candidates: int
+    matches: tuple[Match, ...]
+    would: Decision
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "uniqueness": self.uniqueness,
+            "uniqueness_percent": round(100.0 * self.uniqueness, 2),
+            "shingles": self.shingles,
+            "candidates": self.candidates,
+            "decision": {"accepted": self.would.accepted, "reason": self.would.reason,
+                         "group": self.would.group},
+            "matches": [m.to_dict() for m in self.matches],
+        }
+
+
+@dataclass(frozen=True)
+class Document:
+    """A stored document."""
+
+    id: str
+    key: int
+    group: int
+    shingles: int
+    meta: dict[str, Any]
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class Group:
+    """A duplicate group: its id (smallest member key), representative (first admitted), members."""
+
+    id: int
+    representative: str
+    members: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.members)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "representative": self.representative, "size": self.size,
+                "members": list(self.members)}
+
+
+def _sort_matches(matches: Iterable[Match]) -> list[Match]:
+    return sorted(matches, key=lambda m: (-m.strength, -m.resemblance, m.id))
+
+
+def _item(obj: Any) -> tuple[str, Any, Mapping[str, Any]]:
+    """``(id, text, meta)`` from a tuple/list, a mapping or an object with those attributes."""
+    if isinstance(obj, tuple | list):
+        if len(obj) == 2:
+            return obj[0], obj[1], {}
+        if len(obj) == 3:
+            return obj[0], obj[1], obj[2] or {}
+        raise InputError(f"an item to add is (id, text) or (id, text, meta), got {len(obj)} fields")
+    if isinstance(obj, Mapping):
+        try:
+            return obj["id"], obj["text"], obj.get("meta") or {}
+        except KeyError as exc:
+            raise InputError(f"an item to add needs the key {exc.args[0]!r}") from None
+    if hasattr(obj, "id") and hasattr(obj, "text"):
+        return obj.id, obj.text, getattr(obj, "meta", None) or {}
+    raise InputError(f"cannot add a {type(obj).__name__}: expected (id, text[, meta])")
+
+
+def _check_id(doc_id: Any) -> str:
+    if not isinstance(doc_id, str) or not doc_id:
+        raise InputError(f"a document id must be a non-empty string, got {doc_id!r}")
+    return doc_id
+
+
+def _concat(sets: Sequence[tuple[U64, I64 | None]], multiset: bool) -> tuple[U64, I64, I64]:
+    """Concatenated values, counts (empty unless ``multiset``) and offsets of several sets."""
+    offsets = np.zeros(len(sets) + 1, dtype=np.int64)
+    if sets:
+        np.cumsum([v.shape[0] for v, _ in sets], out=offsets[1:])
+        values = np.concatenate([v for v, _ in sets]).astype(np.uint64, copy=False)
+    else:
+        values = np.zeros(0, dtype=np.uint64)
+    if multiset and sets:
+        counts = np.concatenate([c if c is not None else np.ones(v.shape[0], np.int64) for v, c in sets])
+    else:
+        counts = np.zeros(0, dtype=np.int64)
+    return values, counts.astype(np.int64, copy=False), offsets
+
+
+def _limit_per_group(pos: I64, other: I64, limit: int) -> tuple[I64, I64]:
+    """Keep the first ``limit`` entries of each run of equal ``pos`` (already grouped)."""
+    if pos.shape[0] == 0:
+        return pos, other
+    first = np.flatnonzero(np.concatenate(([True], pos[1:] != pos[:-1])))
+    rank_in = np.arange(pos.shape[0]) - np.repeat(first, np.diff(np.append(first, pos.shape[0])))
+    keep = rank_in < limit
+    return pos[keep], other[keep]
+
+
+# --- the collection ---------------------------------------------------------------------------
+
+
+class _Pending:
+    """The state of one batch inside its transaction: admitted docs and group unions so far."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.docs: list[NewDoc] = []
+        self.links: list[Link] = []
+        self.uf = UnionFind()
+        self.sizes: dict[int, int] = {}
+
+    def group_size(self, group: int) -> int:
+        if group not in self.uf.parent:
+            self.uf.add(group)
+            self.sizes[group] = self.storage.group_sizes([group]).get(group, 0)
+        return self.sizes[self.uf.find(group)]
+
+    def preload(self, groups: Iterable[int]) -> None:
+        """Fetch the sizes of stored groups in one call (before any union in this batch)."""
+        wanted = [g for g in groups if g not in self.uf.parent]
+        if wanted:
+            sizes = self.storage.group_sizes(wanted)
+            for g in wanted:
+                self.uf.add(g)
+                self.sizes[g] = sizes.get(g, 0)
+
+    def root(self, group: int) -> int:
+        self.group_size(group)
+        return self.uf.find(group)
+
+    def join(self, groups: Iterable[int], key: int) -> int:
+        roots = sorted({self.root(g) for g in groups})
+        total = sum(self.sizes[r] for r in roots) + 1
+        self.uf.add(key)
+        self.sizes[key] = 1
+        target = roots[0] if roots else key
+        for r in [*roots[1:], key]:
+            if r != target:
+                self.uf.parent[r] = target
+        self.sizes[target] = total
+        return target
+
+    def admit(self, doc: NewDoc) -> None:
+        self.docs.append(doc)
+
+    def final_docs(self) -> list[NewDoc]:
+        return [replace(d, group=self.uf.find(d.group)) for d in self.docs]
+
+    def relabels(self) -> dict[int, int]:
+        new_keys = {d.key for d in self.docs}
+        out = {}
+        for g in list(self.uf.parent):
+            if g in new_keys:
+                continue
+            root = self.uf.find(g)
+            if root != g:
+                out[g] = root
+        return out
+
+
+class Collection:
+    """A store of texts that checks every new text for near-duplicates before it goes in.
+
+    Make one with :meth:`create`, open one with :meth:`open`. ``location`` is a SQLite file path,
+    a ``postgresql://`` URL or ``memory:`` (see :mod:`neardup.storage`).
+    """
+
+    def __init__(self, storage: Storage, spec: Spec, index_spec: IndexSpec) -> None:
+        self.storage = storage
+        self.spec = spec
+        self.index_spec = index_spec
+        self.pipeline = Pipeline(spec)
+        self.generator: CandidateGenerator = generator_for(index_spec)
+        self.multiset = spec.fingerprint_family.multiset
+
+    # --- opening ----------------------------------------------------------------------------
+    @classmethod
+    def create(cls, location: str | os.PathLike[str] | Storage, spec: Spec,
+               index_spec: IndexSpec | None = None, *, timeout: float | None = None) -> Collection:
+        """Make a new, empty collection at ``location`` under ``spec``."""
+        index_spec = index_spec or IndexSpec()
+        storage = location if isinstance(location, Storage) else open_storage(
+            location, create=True, timeout=timeout)
+        try:
+            fingerprint = spec.fingerprint()
+            storage.create({
+                "format_version": str(FORMAT_VERSION),
+                "neardup_version": __version__,
+                "spec": spec.to_json(),
+                "spec_fingerprint": fingerprint,
+                "index_spec": json.dumps(index_spec.to_dict(), sort_keys=True),
+                "next_key": "1",
+            })
+        except BaseException:
+            storage.close()
+            raise
+        return cls(storage, spec, index_spec)
+
+    @classmethod
+    def open(cls, location: str | os.PathLike[str] | Storage, *, spec: Spec | None = None,
+             index_spec: IndexSpec | None = None, readonly: bool | None = None,
+             timeout: float | None = None) -> Collection:
+        """Open an existing collection; a given ``spec``/``index_spec`` must match the stored one."""
+        storage = location if isinstance(location, Storage) else open_storage(
+            location, readonly=readonly, timeout=timeout)
+        try:
+            if not storage.exists():
+                raise StorageError(f"{storage.location} holds no neardup collection "
+                                   f"(make one with `neardup index create`)")
+            meta = storage.read_meta()
+            version = meta.get("format_version")
+            if version != str(FORMAT_VERSION):
+                raise StorageError(
+                    f"{storage.location} has storage format version {version}, but this neardup "
+                    f"reads version {FORMAT_VERSION}; rebuild the collection with this release"
+                )
+            stored_spec = Spec.from_json(meta["spec"])
+            stored_index = IndexSpec.from_dict(json.loads(meta["index_spec"]))
+            recorded = meta.get("spec_fingerprint", "")
+            now = stored_spec.fingerprint()
+            if recorded != now:
+                raise SpecMismatchError(
+                    f"{storage.location} was built under spec {recorded}, but with this release of "
+                    f"neardup and its language resources the same spec is {now}: the algorithm or "
+                    "a dictionary changed, so stored fingerprints would not match new ones; "
+                    "rebuild the collection"
+                )
+            if spec is not None and spec.fingerprint() != recorded:
+                raise SpecMismatchError(
+                    f"{storage.location} was built under spec {recorded} ({describe_spec(stored_spec)}), "
+                    f"but the spec given is {spec.fingerprint()} ({describe_spec(spec)}); "
+                    "fingerprints made under different specs cannot be compared"
+                )
+            if index_spec is not None and index_spec != stored_index:
+                diff = ", ".join(
+                    f"{k}: stored {v!r}, given {index_spec.to_dict()[k]!r}"
+                    for k, v in stored_index.to_dict().items() if index_spec.to_dict()[k] != v
+                )
+                raise SpecMismatchError(f"{storage.location} has other index settings ({diff})")
+        except BaseException:
+            storage.close()
+            raise
+        return cls(storage, stored_spec, stored_index)
+
+    def close(self) -> None:
+        self.storage.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def location(self) -> str:
+        return self.storage.location
+
+    # --- analysis ---------------------------------------------------------------------------
+    def analyze(self, text: TextLike) -> Analyzed:
+        """The fingerprint set and sample of a text under the collection's spec."""
+        decoded = as_text(text)
+        hashes = self.pipeline.shingles(decoded).hashes
+        if self.multiset:
+            values, counts = np.unique(hashes, return_counts=True)
+            counts_arr: I64 | None = counts.astype(np.int64)
+        else:
+            values, counts_arr = np.unique(hashes), None
+        return Analyzed(values.astype(np.uint64), counts_arr, self.generator.samples(hashes),
+                        decoded if self.index_spec.store_text else None)
+
+    def _analyzed(self, text: TextLike | Analyzed) -> Analyzed:
+        return text if isinstance(text, Analyzed) else self.analyze(text)
+
+    # --- candidates and verification --------------------------------------------------------
+    def _stored_candidates(self, samples_list: Sequence[U64]) -> list[tuple[I64, I64]]:
+        """Ranked stored candidates of each query, with one postings lookup for all."""
+        nonempty = [s for s in samples_list if s.shape[0]]
+        if not nonempty:
+            return [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in samples_list]
+        pv, pk = self.storage.postings(np.unique(np.concatenate(nonempty)))
+        order = np.lexsort((pk, pv))
+        pv, pk = pv[order], pk[order]
+        limit = self.index_spec.max_candidates
+        return [rank(s, pv, pk, limit) for s in samples_list]
+
+    def _could_reach(self, pos: I64, other: I64, sizes_a: I64, sizes_b: I64) -> tuple[I64, I64]:
+        """Drop pairs whose sizes alone keep them below a resemblance threshold.
+
+        Resemblance is at most ``min(|A|, |B|) / max(|A|, |B|)`` (for multisets too), so such a
+        pair cannot reach the threshold and needs no merge. Containment has no such bound.
+        """
+        if self.index_spec.measure != "resemblance" or pos.shape[0] == 0:
+            return pos, other
+        a = sizes_a[pos]
+        b = sizes_b[other]
+        keep = np.minimum(a, b) >= self.index_spec.threshold * np.maximum(a, b)
+        return pos[keep], other[keep]
+
+    def _verify(
+        self,
+        item: Analyzed,
+        stored: Sequence[StoredFingerprints],
+        extra: Sequence[NewDoc] = (),
+    ) -> tuple[list[tuple[int, Measures]], float]:
+        """Exact measures against stored candidates and in-batch docs; and the uniqueness."""
+        cands: list[tuple[U64, I64 | None]] = [(s.values, s.counts) for s in stored]
+        cands += [(d.values, d.counts) for d in extra]
+        keys = [s.key for s in stored] + [d.key for d in extra]
+        result = verify(item.values, item.counts, cands)
+        return list(zip(keys, result.measures)), result.uniqueness
+
+    def _measure(self, m: Measures) -> float:
+        return self._decisive(m.resemblance, m.containment_ab, m.containment_ba)
+
+    def _decisive(self, resemblance: float, query_in_doc: float, doc_in_query: float) -> float:
+        """The value the policy compares with the threshold."""
+        if self.index_spec.measure == "resemblance":
+            return resemblance
+        return max(query_in_doc, doc_in_query)
+
+    # --- adding -----------------------------------------------------------------------------
+    def add(self, doc_id: str, text: TextLike | Analyzed, meta: Mapping[str, Any] | None = None,
+            *, policy: str | None = None) -> Decision:
+        """Check one text and store it if the policy admits it. A taken id: DuplicateIdError."""
+        return self.add_many([(doc_id, text, meta or {})], policy=policy)[0]
+
+    def add_many(self, items: Iterable[Any], *, policy: str | None = None,
+                 batch_size: int = DEFAULT_BATCH) -> list[Decision]:
+        """Add ``(id, text[, meta])`` items in batches; one decision per item, in order."""
+        return list(self.iter_add(items, policy=policy, batch_size=batch_size))
+
+    def iter_add(self, items: Iterable[Any], *, policy: str | None = None,
+                 batch_size: int = DEFAULT_BATCH) -> Iterator[Decision]:
+        """Like :meth:`add_many`, yielding each batch's decisions once the batch is committed.
+
+        A taken id (or an id twice in one batch) raises DuplicateIdError before anything of
+        its batch is written; earlier batches stay committed.
+        """
+        policy = policy or self.index_spec.policy
+        if policy not in INDEX_POLICIES:
+            raise InputError(f"policy must be one of {', '.join(INDEX_POLICIES)}, got {policy!r}")
+        if batch_size < 1:
+            raise InputError(f"batch_size must be at least 1, got {batch_size}")
+        batch: list[tuple[str, Analyzed, Mapping[str, Any]]] = []
+        for obj in items:
+            doc_id, text, meta = _item(obj)
+            doc_id = _check_id(doc_id)
+            if not isinstance(meta, Mapping):
+                raise InputError(f"meta of {doc_id!r} must be a mapping, got {type(meta).__name__}")
+            try:
+                json.dumps(dict(meta))
+            except (TypeError, ValueError) as exc:
+                raise InputError(f"meta of {doc_id!r} is not JSON-serializable: {exc}") from None
+            batch.append((doc_id, self._analyzed(text), meta))
+            if len(batch) >= batch_size:
+                yield from self._add_batch(batch, policy)
+                batch = []
+        if batch:
+            yield from self._add_batch(batch, policy)
+
+    def _add_batch(self, batch: list[tuple[str, Analyzed, Mapping[str, Any]]],
+                   policy: str) -> list[Decision]:
+        ids = [b[0] for b in batch]
+        seen: set[str] = set()
+        for doc_id in ids:
+            if doc_id in seen:
+                raise DuplicateIdError(f"the id {doc_id!r} appears twice in the input")
+            seen.add(doc_id)
+        storage = self.storage
+        threshold = self.index_spec.threshold
+        cap = self.index_spec.group_cap
+        limit = self.index_spec.max_candidates
+        items = [b[1] for b in batch]
+        n = len(items)
+        q_sizes = np.array([it.size for it in items], dtype=np.int64)
+        q_vals, q_cnts, q_off = _concat([(it.values, it.counts) for it in items], self.multiset)
+        s_len = np.array([it.samples.shape[0] for it in items], dtype=np.int64)
+        b_vals = (np.concatenate([it.samples for it in items]) if n else np.zeros(0, np.uint64)).astype(np.uint64)
+        b_pos = np.repeat(np.arange(n, dtype=np.int64), s_len)
+        # candidates inside the batch: earlier documents sharing a sample (verified whether or
+        # not they get admitted; only admitted ones count)
+        order = np.lexsort((b_pos, b_vals))
+        ib_pos, ib_other, _ = rank_many(b_vals, b_pos, b_vals[order], b_pos[order], n)
+        keep = ib_other < ib_pos
+        ib_pos, ib_other = _limit_per_group(ib_pos[keep], ib_other[keep], limit)
+        ib_pos, ib_other = self._could_reach(ib_pos, ib_other, q_sizes, q_sizes)
+        ib_shared = shared_pairs(q_vals, q_cnts, q_off, q_vals, q_cnts, q_off, ib_pos, ib_other,
+                                 self.multiset)
+        with storage.transaction():
+            taken = storage.keys_for_ids(ids)
+            if taken:
+                first = next(i for i in ids if i in taken)
+                raise DuplicateIdError(f"the id {first!r} is already in the collection {storage.location}")
+            meta = storage.read_meta()
+            next_key = int(meta["next_key"])
+            # candidates among stored documents: one postings lookup, one verification call
+            pv, pk = storage.postings(np.unique(b_vals))
+            porder = np.lexsort((pk, pv))
+            st_pos, st_key, _ = rank_many(b_vals, b_pos, pv[porder], pk[porder], limit)
+            union = np.unique(st_key)
+            infos = storage.docs(union.tolist(), meta=False)
+            info = {d.key: (d.id, d.group) for d in infos}
+            known = np.array([d.key for d in infos], dtype=np.int64)  # sorted, like union
+            known_sizes = np.array([d.size for d in infos], dtype=np.int64)
+            st_idx = np.searchsorted(known, st_key)
+            st_pos, st_idx = self._could_reach(st_pos, st_idx, q_sizes, known_sizes)
+            fps = storage.fingerprints(np.unique(known[st_idx]).tolist() if st_idx.size else [])
+            slot = {f.key: i for i, f in enumerate(fps)}
+            st_key = known[st_idx] if st_idx.size else np.zeros(0, np.int64)
+            c_vals, c_cnts, c_off = _concat([(f.values, f.counts) for f in fps], self.multiset)
+            c_sizes = np.array([set_size(f.values, f.counts) for f in fps], dtype=np.int64)
+            st_slot = np.array([slot[k] for k in st_key.tolist()], dtype=np.int64)
+            st_shared = shared_pairs(q_vals, q_cnts, q_off, c_vals, c_cnts, c_off, st_pos, st_slot,
+                                     self.multiset)
+            # the pairs that reach the threshold, per document of the batch
+            hits: dict[int, list[tuple[bool, int, Measures]]] = {}
+            for stored, pos_arr, other_arr, shared_arr, other_sizes in (
+                (True, st_pos, st_key, st_shared, c_sizes[st_slot] if st_slot.size else st_slot),
+                (False, ib_pos, ib_other, ib_shared, q_sizes[ib_other]),
+            ):
+                if not shared_arr.size:
+                    continue
+                sq = q_sizes[pos_arr]
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    if self.index_spec.measure == "resemblance":
+                        value = shared_arr / (sq + other_sizes - shared_arr)
+                    else:
+                        value = np.maximum(shared_arr / sq, shared_arr / other_sizes)
+                sel = np.flatnonzero((shared_arr > 0) & (value >= threshold))
+                for t in sel.tolist():
+                    mc = measures_from_counts(int(sq[t]), int(other_sizes[t]), int(shared_arr[t]))
+                    if self._measure(mc) >= threshold:
+                        hits.setdefault(int(pos_arr[t]), []).append((stored, int(other_arr[t]), mc))
+            pending = _Pending(storage)
+            pending.preload({info[other][1] for hs in hits.values() for stored, other, _ in hs if stored})
+            admitted: dict[int, NewDoc] = {}  # batch position → its stored form
+            decisions: list[Decision] = []
+            for pos, (doc_id, item, doc_meta) in enumerate(batch):
+                matches = []
+                for stored, other, ms in hits.get(pos, ()):
+                    if stored:
+                        mid, grp = info[other]
+                        key_other = other
+                    elif other in admitted:
+                        d = admitted[other]
+                        mid, grp, key_other = d.id, d.group, d.key
+                    else:
+                        continue
+                    matches.append(Match(mid, key_other, ms.resemblance, ms.containment_ab, ms.containment_ba,
+                                         ms.shared, ms.shingles_b, pending.root(grp)))
+                matches = _sort_matches(matches)
+                groups = sorted({m.group for m in matches})
+                size = item.size
+                if matches and policy == "reject":
+                    decisions.append(Decision(doc_id, False, "duplicate", tuple(matches),
+                                              matches[0].group, None, size))
+                    continue
+                if matches and policy == "group":
+                    total = sum(pending.group_size(g) for g in groups) + 1
+                    if total > cap:
+                        decisions.append(Decision(doc_id, False, "group_full", tuple(matches),
+                                                  groups[0], None, size))
+                        continue
+                key = next_key
+                next_key += 1
+                group = pending.join(groups, key)
+                doc = NewDoc(key, doc_id, group, size, item.values, item.counts, item.samples,
+                             dict(doc_meta), item.text)
+                pending.admit(doc)
+                admitted[pos] = doc
+                for m in matches:
+                    pending.links.append(Link(key, m.key, m.resemblance, m.containment_query_in_doc,
+                                              m.containment_doc_in_query))
+                reason = "new" if not matches else ("grouped" if policy == "group" else "linked")
+                decisions.append(Decision(doc_id, True, reason, tuple(matches), group, key, size))
+            docs = pending.final_docs()
+            storage.insert(docs)
+            storage.relabel_groups(pending.relabels())
+            storage.add_links(pending.links)
+            storage.write_meta({"next_key": str(next_key)})
+        final_group = {d.key: d.group for d in docs}
+        out = []
+        for dec in decisions:
+            if dec.accepted and dec.key is not None:
+                dec = Decision(dec.id, True, dec.reason, dec.matches, final_group[dec.key], dec.key,
+                               dec.shingles)
+            out.append(dec)
+        return out
+
+    # --- checking ---------------------------------------------------------------------------
+    def check(self, text: TextLike | Analyzed, *, top: int | None = None,
+              policy: str | None = None) -> CheckResult:
+        """Exact measures of a text against the collection, its uniqueness, and what ``add`` would do."""
+        item = self._analyzed(text)
+        policy = policy or self.index_spec.policy
+        with self.storage.snapshot():
+            (cand_keys, _), = self._stored_candidates([item.samples])
+            stored = self.storage.fingerprints(cand_keys.tolist())
+            scored, uniqueness = self._verify(item, stored)
+            shared = [(k, m) for k, m in scored if m.shared > 0]
+            infos = {d.key: d for d in self.storage.docs([k for k, _ in shared], meta=False)}
+            matches = _sort_matches(
+                Match(infos[k].id, k, m.resemblance, m.containment_ab, m.containment_ba, m.shared,
+                      m.shingles_b, infos[k].group)
+                for k, m in shared if k in infos
+            )
+            threshold = self.index_spec.threshold
+            hits = [m for m in matches
+                    if self._decisive(m.resemblance, m.containment_query_in_doc,
+                                      m.containment_doc_in_query) >= threshold]
+            would = self._would(item, hits, policy)
+        if top is not None:
+            matches = matches[:top]
+        return CheckResult(uniqueness, item.size, len(stored), tuple(matches), would)
+
+    def _would(self, item: Analyzed, hits: list[Match], policy: str) -> Decision:
+        if not hits:
+            return Decision("", True, "new", (), None, None, item.size)
+        groups = sorted({m.group for m in hits})
+        if policy == "reject":
+            return Decision("", False, "duplicate", tuple(hits), groups[0], None, item.size)
+        if policy == "group":
+            sizes = self.storage.group_sizes(groups)
+            if sum(sizes.values()) + 1 > self.index_spec.group_cap:
+                return Decision("", False, "group_full", tuple(hits), groups[0], None, item.size)
+            return Decision("", True, "grouped", tuple(hits), groups[0], None, item.size)
+        return Decision("", True, "linked", tuple(hits), groups[0], None, item.size)
+
+    # --- removing ---------------------------------------------------------------------------
+    def remove(self, ids: Iterable[str], *, batch_size: int = 1000) -> int:
+        """Remove documents by id, in batches of one transaction each; groups are recomputed.
+
+        Every id is checked first: an unknown one raises NotFoundError and nothing is removed.
+        """
+        wanted = list(dict.fromkeys(_check_id(i) for i in ids))
+        known = self.storage.keys_for_ids(wanted)
+        missing = [i for i in wanted if i not in known]
+        if missing:
+            shown = ", ".join(repr(i) for i in missing[:5]) + (" …" if len(missing) > 5 else "")
+            raise NotFoundError(f"not in the collection {self.location}: {shown}; nothing was removed")
+        removed = 0
+        for start in range(0, len(wanted), batch_size):
+            chunk = wanted[start:start + batch_size]
+            with self.storage.transaction():
+                keys = self.storage.keys_for_ids(chunk)
+                if len(keys) != len(chunk):
+                    gone = [i for i in chunk if i not in keys]
+                    raise NotFoundError(f"removed meanwhile by another process: {gone[:5]}")
+                infos = self.storage.docs(list(keys.values()))
+                groups = sorted({d.group for d in infos})
+                self.storage.delete(list(keys.values()))
+                self._regroup(groups)
+                removed += len(keys)
+        return removed
+
+    def _regroup(self, groups: Sequence[int]) -> None:
+        """Recompute the components of the given groups after members left."""
+        members = self.storage.group_members(groups)
+        keys = sorted(k for m in members.values() for k in m)
+        if not keys:
+            return
+        links = self.storage.links_of(keys)
+        roots = components(keys, ((lk.a, lk.b) for lk in links))
+        current = {k: g for g, m in members.items() for k in m}
+        changes = {k: r for k, r in roots.items() if current.get(k) != r}
+        if changes:
+            self.storage.set_groups(changes)
+
+    # --- reading ----------------------------------------------------------------------------
+    def get(self, doc_id: str, *, text: bool = True) -> Document:
+        """A stored document by id; NotFoundError if it is not there."""
+        keys = self.storage.keys_for_ids([_check_id(doc_id)])
+        if doc_id not in keys:
+            raise NotFoundError(f"no document {doc_id!r} in the collection {self.location}")
+        infos = self.storage.docs([keys[doc_id]], text=text)
+        if not infos:
+            raise NotFoundError(f"no document {doc_id!r} in the collection {self.location}")
+        d = infos[0]
+        return Document(d.id, d.key, d.group, d.size, d.meta, d.text)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return isinstance(doc_id, str) and bool(self.storage.keys_for_ids([doc_id]))
+
+    def __len__(self) -> int:
+        return self.storage.counts()["docs"]
+
+    def groups(self, *, min_size: int = 2) -> list[Group]:
+        """Duplicate groups with at least ``min_size`` members, by id."""
+        members: dict[int, list[tuple[int, str]]] = {}
+        with self.storage.snapshot():
+            for batch in self.storage.iter_docs():
+                for d in batch:
+                    members.setdefault(d.group, []).append((d.key, d.id))
+        out = []
+        for gid in sorted(members):
+            rows = sorted(members[gid])
+            if len(rows) >= min_size:
+                out.append(Group(gid, rows[0][1], tuple(i for _, i in rows)))
+        return out
+
+    def stats(self) -> dict[str, Any]:
+        """Counts, sizes and settings of the collection."""
+        counts = self.storage.counts()
+        sizes: dict[int, int] = {}
+        shingles = 0
+        with self.storage.snapshot():
+            for batch in self.storage.iter_docs():
+                for d in batch:
+                    sizes[d.group] = sizes.get(d.group, 0) + 1
+                    shingles += d.size
+        docs = counts["docs"]
+        nbytes = self.storage.size_bytes()
+        return {
+            "location": self.location,
+            "backend": self.storage.kind,
+            "documents": docs,
+            "groups": counts["groups"],
+            "grouped_documents": sum(s for s in sizes.values() if s > 1),
+            "largest_group": max(sizes.values(), default=0),
+            "links": counts["links"],
+            "postings": counts["postings"],
+            "shingles": shingles,
+            "mean_shingles": shingles / docs if docs else 0.0,
+            "postings_per_document": counts["postings"] / docs if docs else 0.0,
+            "bytes": nbytes,
+            "bytes_per_document": (nbytes / docs if docs and nbytes is not None else None),
+            "spec_fingerprint": self.spec.fingerprint(),
+            "spec": describe_spec(self.spec),
+            "index_spec": self.index_spec.to_dict(),
+        }
+
+    def iter_documents(self, *, text: bool = True) -> Iterator[tuple[Document, str]]:
+        """Every document in admission order with its group representative's id."""
+        rep: dict[int, str] = {}
+        for batch in self.storage.iter_docs(text=text):
+            missing = sorted({d.group for d in batch if d.group not in rep and d.group != d.key})
+            for info in self.storage.docs(missing):
+                rep[info.key] = info.id
+            for d in batch:
+                if d.key == d.group:
+                    rep[d.key] = d.id
+                yield Document(d.id, d.key, d.group, d.size, d.meta, d.text), rep.get(d.group, d.id)
+
+    def export(self, out: str | os.PathLike[str] | IO[str], *, fmt: str | None = None) -> int:
+        """Write every document (id, key, group, representative, shingles, meta, text) as JSONL or CSV.
+
+        ``fmt`` is ``jsonl`` or ``csv``; by default it follows the file name (``.csv``, else
+        JSONL; ``.gz`` compresses). ``-`` writes JSONL to standard output. Returns the count.
+        """
+        name = os.fspath(out) if isinstance(out, str | os.PathLike) else ""
+        if fmt is None:
+            fmt = "csv" if name.endswith((".csv", ".csv.gz")) else "jsonl"
+        if fmt not in ("jsonl", "csv"):
+            raise InputError(f"export format must be jsonl or csv, got {fmt!r}")
+        if not name:
+            return self._export_to(out, fmt)  # type: ignore[arg-type]
+        if name == "-":
+            return self._export_to(sys.stdout, fmt)
+        tmp = name + ".part"
+        try:
+            if name.endswith(".gz"):
+                with gzip.open(tmp, "wt", encoding="utf-8", newline="") as fh:
+                    n = self._export_to(fh, fmt)
+            else:
+                with open(tmp, "w", encoding="utf-8", newline="") as fh:
+                    n = self._export_to(fh, fmt)
+            os.replace(tmp, name)
+        except OSError as exc:
+            raise InputError(f"cannot write {name}: {exc.strerror or exc}") from None
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        return n
+
+    def _export_to(self, fh: IO[str], fmt: str) -> int:
+        n = 0
+        writer = None
+        if fmt == "csv":
+            writer = csv.writer(fh)
+            writer.writerow(["id", "key", "group", "representative", "shingles", "meta", "text"])
+        with self.storage.snapshot():
+            for doc, rep in self.iter_documents():
+                if writer is not None:
+                    writer.writerow([doc.id, doc.key, doc.group, rep, doc.shingles,
+                                     json.dumps(doc.meta, ensure_ascii=False), doc.text or ""])
+                else:
+                    fh.write(json.dumps({"id": doc.id, "key": doc.key, "group": doc.group,
+                                         "representative": rep, "shingles": doc.shingles,
+                                         "meta": doc.meta, "text": doc.text}, ensure_ascii=False))
+                    fh.write("\n")
+                n += 1
+        return n
+
+    # --- integrity --------------------------------------------------------------------------
+    def verify_integrity(self) -> list[str]:
+        """Problems found by checking every stored invariant (an empty list means consistent).
+
+        Postings are exactly the samples of the stored documents; every fingerprint array is
+        sorted and distinct with the recorded size; links join stored documents; every
+        document's group is the smallest key of its linked component; the key counter is past
+        every key; stored texts belong to stored documents.
+        """
+        problems: list[str] = []
+        with self.storage.snapshot():
+            meta = self.storage.read_meta()
+            exp_values: list[U64] = []
+            exp_keys: list[I64] = []
+            keys: list[int] = []
+            for batch in self.storage.iter_fingerprints():
+                for f in batch:
+                    keys.append(f.key)
+                    v = f.values
+                    if v.shape[0] > 1 and not bool(np.all(v[1:] > v[:-1])):
+                        problems.append(f"doc {f.key}: fingerprints not sorted and distinct")
+                    if f.samples.shape[0] and not bool(np.all(np.isin(f.samples, v))):
+                        problems.append(f"doc {f.key}: samples not among its fingerprints")
+                    if (f.counts is None) == self.multiset:
+                        problems.append(f"doc {f.key}: counts {'missing' if self.multiset else 'unexpected'}")
+                    exp_values.append(f.samples)
+                    exp_keys.append(np.full(f.samples.shape[0], f.key, dtype=np.int64))
+            infos = {d.key: d for batch in self.storage.iter_docs(text=self.index_spec.store_text)
+                     for d in batch}
+            if sorted(infos) != keys:
+                problems.append("docs and fingerprints disagree on the stored keys")
+            pv, pk = self.storage.all_postings()
+            ev = np.concatenate(exp_values) if exp_values else np.zeros(0, np.uint64)
+            ek = np.concatenate(exp_keys) if exp_keys else np.zeros(0, np.int64)
+            o1 = np.lexsort((pk, pv))
+            o2 = np.lexsort((ek, ev))
+            if pv.shape != ev.shape or not (np.array_equal(pv[o1], ev[o2]) and np.array_equal(pk[o1], ek[o2])):
+                orphans = int(np.count_nonzero(~np.isin(pk, np.array(keys, dtype=np.int64))))
+                problems.append(f"postings ({pv.shape[0]}) differ from the stored samples "
+                                f"({ev.shape[0]}); {orphans} postings point at no document")
+            key_set = set(keys)
+            pairs = []
+            for lk in self.storage.iter_links():
+                if lk.a not in key_set or lk.b not in key_set:
+                    problems.append(f"link {lk.a}–{lk.b} points at a missing document")
+                elif lk.a <= lk.b:
+                    problems.append(f"link {lk.a}–{lk.b} is not newer-to-older")
+                pairs.append((lk.a, lk.b))
+            roots = components(keys, pairs)
+            for k, d in infos.items():
+                if roots.get(k) != d.group:
+                    problems.append(f"doc {k} ({d.id}) is in group {d.group}, expected {roots.get(k)}")
+                if self.index_spec.store_text and d.text is None:
+                    problems.append(f"doc {k} ({d.id}) has no stored text")
+            next_key = int(meta.get("next_key", "0"))
+            if keys and next_key <= max(keys):
+                problems.append(f"key counter {next_key} is not past the largest key {max(keys)}")
+        return problems
+
+
+def describe_spec(spec: Spec) -> str:
+    """A one-line human description of a spec."""
+    sh = spec.shingles
+    fp = spec.fingerprint_family
+    return (f"preset {spec.analyzer.preset}, {sh.unit} shingles k={sh.k} step={sh.step}, "
+            f"{fp.family} {fp.bits} bit{', multiset' if fp.multiset else ''}")
+

@@ -1,0 +1,228 @@
+"""The one storage protocol of a collection, and the records that cross it.
+
+A backend (memory, SQLite, PostgreSQL) keeps four things and nothing else:
+
+* ``meta`` — key/value text: the format version, the spec and index spec (JSON), the key
+  counter. A backend refuses to open data of another format version.
+* ``docs`` — one row per admitted document: its internal ``key`` (an integer given out in
+  admission order and never reused), the external ``id``, the duplicate ``group`` (the smallest
+  key of its connected component), the set size, the sorted fingerprint array, the counts (for
+  multiset specs), the winnowed sample, the meta (JSON) and optionally the text.
+* ``postings`` — ``(sample value, doc key)`` pairs: the inverted index candidates come from.
+* ``links`` — near-duplicate pairs at or above the threshold, with their exact measures.
+
+Fingerprint arrays travel as numpy arrays and are stored as raw little-endian bytes
+(``uint64`` fingerprints and samples, ``int64`` counts: ``ndarray.astype('<u8').tobytes()``).
+Postings hold sample values as signed 64-bit integers (the same 64 bits viewed as ``int64``)
+because SQLite and PostgreSQL integers are signed.
+
+The layer above (:mod:`neardup.index`) owns every decision; a backend only stores and fetches,
+atomically. All writes happen inside ``with storage.transaction():``, which serializes writers
+(across processes too) and commits on exit or rolls back on error. Reads that must agree with
+each other go inside ``with storage.snapshot():``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+
+#: The layout of the tables below. Bumped on any change; older files are refused, not guessed.
+FORMAT_VERSION = 1
+
+
+def u64_to_bytes(values: U64) -> bytes:
+    """Little-endian bytes of a uint64 array (the stored form of fingerprints and samples)."""
+    return np.ascontiguousarray(values, dtype="<u8").tobytes()
+
+
+def u64_from_bytes(data: bytes | memoryview | None) -> U64:
+    """A uint64 array over stored little-endian bytes (no copy on little-endian machines;
+    read-only, as stored data should be)."""
+    if not data:
+        return np.zeros(0, dtype=np.uint64)
+    return np.frombuffer(data, dtype="<u8").astype(np.uint64, copy=False)
+
+
+def i64_to_bytes(values: I64) -> bytes:
+    return np.ascontiguousarray(values, dtype="<i8").tobytes()
+
+
+def i64_from_bytes(data: bytes | memoryview | None) -> I64 | None:
+    if data is None:
+        return None
+    return np.frombuffer(data, dtype="<i8").astype(np.int64, copy=False)
+
+
+def as_signed(values: U64) -> I64:
+    """The same 64 bits as signed integers (for the postings column)."""
+    return np.ascontiguousarray(values, dtype=np.uint64).view(np.int64)
+
+
+def as_unsigned(values: I64) -> U64:
+    return np.ascontiguousarray(values, dtype=np.int64).view(np.uint64)
+
+
+def dump_meta(meta: Mapping[str, Any] | None) -> str:
+    return json.dumps(dict(meta or {}), ensure_ascii=False, sort_keys=True)
+
+
+def load_meta(text: str | None) -> dict[str, Any]:
+    return json.loads(text) if text else {}
+
+
+@dataclass(frozen=True)
+class NewDoc:
+    """A document to store: everything the index computed for it."""
+
+    key: int
+    id: str
+    group: int
+    size: int
+    values: U64
+    counts: I64 | None
+    samples: U64
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class DocInfo:
+    """A stored document without its fingerprints."""
+
+    key: int
+    id: str
+    group: int
+    size: int
+    meta: dict[str, Any]
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredFingerprints:
+    """A stored document's fingerprint set (and counts for multisets)."""
+
+    key: int
+    values: U64
+    counts: I64 | None
+    samples: U64
+
+
+@dataclass(frozen=True)
+class Link:
+    """A near-duplicate pair: ``a`` the later document (larger key), ``b`` the earlier one.
+
+    ``containment_ab`` is how much of ``a`` is in ``b``; ``containment_ba`` the reverse.
+    """
+
+    a: int
+    b: int
+    resemblance: float
+    containment_ab: float
+    containment_ba: float
+
+
+@runtime_checkable
+class Storage(Protocol):
+    """What the collection needs from a backend. Methods that write must run in ``transaction``."""
+
+    kind: str
+    location: str
+
+    # --- lifecycle --------------------------------------------------------------------------
+    def exists(self) -> bool:
+        """Whether a collection is stored here."""
+        ...
+
+    def create(self, meta: Mapping[str, str]) -> None:
+        """Make the tables and write ``meta``; a StorageError if a collection is already here."""
+        ...
+
+    def read_meta(self) -> dict[str, str]: ...
+
+    def write_meta(self, items: Mapping[str, str]) -> None: ...
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One atomic write: exclusive among writers, committed on exit, rolled back on error."""
+        ...
+
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Reads inside see one consistent state (they never block writers, nor writers them)."""
+        ...
+
+    def close(self) -> None: ...
+
+    # --- reads ------------------------------------------------------------------------------
+    def keys_for_ids(self, ids: Sequence[str]) -> dict[str, int]:
+        """The keys of those ``ids`` that are stored."""
+        ...
+
+    def postings(self, samples: U64) -> tuple[U64, I64]:
+        """Every ``(value, key)`` posting whose value is in ``samples``, as two arrays."""
+        ...
+
+    def fingerprints(self, keys: Sequence[int]) -> list[StoredFingerprints]:
+        """The fingerprint sets of those ``keys`` that are stored, in key order."""
+        ...
+
+    def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
+        """The documents of those ``keys`` that are stored, in key order (``meta`` empty unless asked)."""
+        ...
+
+    def iter_docs(self, *, text: bool = False, batch_size: int = 1000) -> Iterator[list[DocInfo]]:
+        """Every document in key order, in batches."""
+        ...
+
+    def iter_fingerprints(self, *, batch_size: int = 1000) -> Iterator[list[StoredFingerprints]]: ...
+
+    def group_members(self, groups: Sequence[int]) -> dict[int, list[int]]:
+        """The member keys of each group (key order)."""
+        ...
+
+    def group_sizes(self, groups: Sequence[int]) -> dict[int, int]: ...
+
+    def links_of(self, keys: Sequence[int]) -> list[Link]:
+        """Every link with an end in ``keys``."""
+        ...
+
+    def iter_links(self) -> Iterator[Link]: ...
+
+    def all_postings(self) -> tuple[U64, I64]:
+        """Every posting (for integrity checks)."""
+        ...
+
+    def counts(self) -> dict[str, int]:
+        """Row counts: ``docs``, ``postings``, ``links``, ``groups`` (groups of two or more)."""
+        ...
+
+    def size_bytes(self) -> int | None:
+        """Bytes the collection takes where it is stored, if the backend can tell."""
+        ...
+
+    # --- writes (inside ``transaction``) ----------------------------------------------------
+    def insert(self, docs: Sequence[NewDoc]) -> None:
+        """Store documents with their postings; a DuplicateIdError if an id is taken."""
+        ...
+
+    def delete(self, keys: Sequence[int]) -> None:
+        """Remove documents with their postings, links and texts."""
+        ...
+
+    def add_links(self, links: Sequence[Link]) -> None: ...
+
+    def set_groups(self, assignments: Mapping[int, int]) -> None:
+        """Set the group of each key to the given group."""
+        ...
+
+    def relabel_groups(self, mapping: Mapping[int, int]) -> None:
+        """Move every member of group ``old`` to group ``new``, for each ``old → new``."""
+        ...

@@ -1,0 +1,290 @@
+"""The memory backend: the storage protocol over dicts and numpy arrays, for tests and for
+collections that live as long as one process.
+
+Postings are kept as sorted runs, log-structured: each insert adds a sorted run, and a run is
+merged with the one before it while that one is not at least twice as large, so there are
+O(log n) runs, a lookup is one ``searchsorted`` per run, and inserts cost amortized
+O(n log n) in all, with no Python loop per posting. A transaction saves shallow copies of the
+containers (arrays are never modified in place) and restores them on error, so every write is
+atomic here as in the other backends.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from neardup.errors import DuplicateIdError, StorageError
+from neardup.storage.base import (
+    I64,
+    U64,
+    DocInfo,
+    Link,
+    NewDoc,
+    StoredFingerprints,
+)
+
+
+def _empty_u64() -> U64:
+    return np.zeros(0, dtype=np.uint64)
+
+
+def _empty_i64() -> I64:
+    return np.zeros(0, dtype=np.int64)
+
+
+@dataclass
+class _State:
+    meta: dict[str, str] = field(default_factory=dict)
+    docs: dict[int, NewDoc] = field(default_factory=dict)
+    ids: dict[str, int] = field(default_factory=dict)
+    links: dict[tuple[int, int], Link] = field(default_factory=dict)
+    # group → member keys (frozen: replaced, never changed in place, so a copy is a snapshot)
+    members: dict[int, frozenset[int]] = field(default_factory=dict)
+    # postings: sorted runs (values, keys), largest first
+    runs: list[tuple[U64, I64]] = field(default_factory=list)
+    created: bool = False
+
+    def copy(self) -> _State:
+        return replace(
+            self,
+            meta=dict(self.meta),
+            docs=dict(self.docs),
+            ids=dict(self.ids),
+            links=dict(self.links),
+            members=dict(self.members),
+            runs=list(self.runs),
+        )
+
+
+class MemoryStorage:
+    """A collection held in this process only."""
+
+    kind = "memory"
+
+    def __init__(self, location: str = "memory:") -> None:
+        self.location = location
+        self._state = _State()
+        self._lock = threading.RLock()
+        self._in_tx = False
+
+    # --- lifecycle --------------------------------------------------------------------------
+    def exists(self) -> bool:
+        return self._state.created
+
+    def create(self, meta: Mapping[str, str]) -> None:
+        with self._lock:
+            if self._state.created:
+                raise StorageError(f"a collection already exists at {self.location}")
+            self._state.meta = dict(meta)
+            self._state.created = True
+
+    def read_meta(self) -> dict[str, str]:
+        return dict(self._state.meta)
+
+    def write_meta(self, items: Mapping[str, str]) -> None:
+        self._require_tx()
+        self._state.meta.update(items)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            if self._in_tx:
+                raise StorageError("transactions do not nest")
+            saved = self._state.copy()
+            self._in_tx = True
+            try:
+                yield
+            except BaseException:
+                self._state = saved
+                raise
+            finally:
+                self._in_tx = False
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        with self._lock:
+            yield
+
+    def close(self) -> None:
+        pass
+
+    def _require_tx(self) -> None:
+        if not self._in_tx:
+            raise StorageError("writes must happen inside storage.transaction()")
+
+    # --- reads ------------------------------------------------------------------------------
+    def keys_for_ids(self, ids: Sequence[str]) -> dict[str, int]:
+        table = self._state.ids
+        return {i: table[i] for i in ids if i in table}
+
+    def postings(self, samples: U64) -> tuple[U64, I64]:
+        samples = np.unique(np.asarray(samples, dtype=np.uint64))
+        out_v: list[U64] = []
+        out_k: list[I64] = []
+        for run_v, run_k in self._state.runs:
+            lo = np.searchsorted(run_v, samples, side="left")
+            hi = np.searchsorted(run_v, samples, side="right")
+            lengths = hi - lo
+            total = int(lengths.sum())
+            if total:
+                idx = np.repeat(lo - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
+                out_v.append(run_v[idx])
+                out_k.append(run_k[idx])
+        if not out_v:
+            return _empty_u64(), _empty_i64()
+        return np.concatenate(out_v), np.concatenate(out_k)
+
+    def fingerprints(self, keys: Sequence[int]) -> list[StoredFingerprints]:
+        docs = self._state.docs
+        out = []
+        for key in sorted({int(k) for k in keys}):
+            d = docs.get(key)
+            if d is not None:
+                out.append(StoredFingerprints(key, d.values, d.counts, d.samples))
+        return out
+
+    def _info(self, d: NewDoc, text: bool, meta: bool = True) -> DocInfo:
+        return DocInfo(d.key, d.id, d.group, d.size, dict(d.meta) if meta else {}, d.text if text else None)
+
+    def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
+        docs = self._state.docs
+        return [self._info(docs[k], text, meta) for k in sorted({int(k) for k in keys}) if k in docs]
+
+    def iter_docs(self, *, text: bool = False, batch_size: int = 1000) -> Iterator[list[DocInfo]]:
+        keys = sorted(self._state.docs)
+        for i in range(0, len(keys), batch_size):
+            yield self.docs(keys[i : i + batch_size], text=text)
+
+    def iter_fingerprints(self, *, batch_size: int = 1000) -> Iterator[list[StoredFingerprints]]:
+        keys = sorted(self._state.docs)
+        for i in range(0, len(keys), batch_size):
+            yield self.fingerprints(keys[i : i + batch_size])
+
+    def group_members(self, groups: Sequence[int]) -> dict[int, list[int]]:
+        members = self._state.members
+        return {g: sorted(members[g]) for g in sorted({int(g) for g in groups}) if members.get(g)}
+
+    def group_sizes(self, groups: Sequence[int]) -> dict[int, int]:
+        members = self._state.members
+        return {g: len(members[g]) for g in {int(g) for g in groups} if members.get(g)}
+
+    def links_of(self, keys: Sequence[int]) -> list[Link]:
+        wanted = {int(k) for k in keys}
+        return sorted(
+            (lk for (a, b), lk in self._state.links.items() if a in wanted or b in wanted),
+            key=lambda lk: (lk.a, lk.b),
+        )
+
+    def iter_links(self) -> Iterator[Link]:
+        for pair in sorted(self._state.links):
+            yield self._state.links[pair]
+
+    def all_postings(self) -> tuple[U64, I64]:
+        runs = self._state.runs
+        return (
+            np.concatenate([_empty_u64(), *(r[0] for r in runs)]),
+            np.concatenate([_empty_i64(), *(r[1] for r in runs)]),
+        )
+
+    def counts(self) -> dict[str, int]:
+        st = self._state
+        return {
+            "docs": len(st.docs),
+            "postings": sum(int(r[0].shape[0]) for r in st.runs),
+            "links": len(st.links),
+            "groups": sum(1 for m in st.members.values() if len(m) > 1),
+        }
+
+    def size_bytes(self) -> int | None:
+        """Bytes of the arrays held (fingerprints, counts, samples, postings); texts excluded."""
+        st = self._state
+        total = sum(v.nbytes + k.nbytes for v, k in st.runs)
+        for d in st.docs.values():
+            total += d.values.nbytes + d.samples.nbytes + (d.counts.nbytes if d.counts is not None else 0)
+        return int(total)
+
+    # --- writes -----------------------------------------------------------------------------
+    def insert(self, docs: Sequence[NewDoc]) -> None:
+        self._require_tx()
+        st = self._state
+        seen: set[str] = set()
+        for d in docs:
+            if d.id in st.ids or d.id in seen:
+                raise DuplicateIdError(f"the id {d.id!r} is already in the collection")
+            if d.key in st.docs:
+                raise StorageError(f"internal key {d.key} is already used")
+            seen.add(d.id)
+        for d in docs:
+            st.docs[d.key] = d
+            st.ids[d.id] = d.key
+            self._move(d.key, None, d.group)
+        if docs:
+            values = np.concatenate([d.samples for d in docs]).astype(np.uint64)
+            keys = np.concatenate([np.full(d.samples.shape[0], d.key, dtype=np.int64) for d in docs])
+            order = np.lexsort((keys, values))
+            runs = st.runs
+            runs.append((values[order], keys[order]))
+            while len(runs) > 1 and runs[-2][0].shape[0] < 2 * runs[-1][0].shape[0]:
+                (v1, k1), (v2, k2) = runs[-2], runs[-1]
+                v = np.concatenate([v1, v2])
+                k = np.concatenate([k1, k2])
+                order = np.lexsort((k, v))
+                runs[-2:] = [(v[order], k[order])]
+
+    def delete(self, keys: Sequence[int]) -> None:
+        self._require_tx()
+        st = self._state
+        gone = np.array(sorted({int(k) for k in keys}), dtype=np.int64)
+        for key in gone.tolist():
+            d = st.docs.pop(key, None)
+            if d is not None:
+                st.ids.pop(d.id, None)
+                self._move(key, d.group, None)
+        runs = []
+        for v, k in st.runs:
+            keep = ~np.isin(k, gone)
+            if keep.any():
+                runs.append((v[keep], k[keep]))
+        st.runs = runs
+        wanted = set(gone.tolist())
+        st.links = {pair: lk for pair, lk in st.links.items() if pair[0] not in wanted and pair[1] not in wanted}
+
+    def add_links(self, links: Sequence[Link]) -> None:
+        self._require_tx()
+        for lk in links:
+            self._state.links[(lk.a, lk.b)] = lk
+
+    def _move(self, key: int, old: int | None, new: int | None) -> None:
+        members = self._state.members
+        if old is not None:
+            left = members.get(old, frozenset()) - {key}
+            if left:
+                members[old] = left
+            else:
+                members.pop(old, None)
+        if new is not None:
+            members[new] = members.get(new, frozenset()) | {key}
+
+    def set_groups(self, assignments: Mapping[int, int]) -> None:
+        self._require_tx()
+        docs = self._state.docs
+        for key, group in assignments.items():
+            if key in docs:
+                self._move(key, docs[key].group, int(group))
+                docs[key] = replace(docs[key], group=int(group))
+
+    def relabel_groups(self, mapping: Mapping[int, int]) -> None:
+        self._require_tx()
+        st = self._state
+        for old, new in mapping.items():
+            keys = st.members.pop(int(old), frozenset())
+            if not keys:
+                continue
+            st.members[int(new)] = st.members.get(int(new), frozenset()) | keys
+            for key in keys:
+                st.docs[key] = replace(st.docs[key], group=int(new))

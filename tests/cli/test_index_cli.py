@@ -1,0 +1,209 @@
+"""``neardup index``: the whole job from the command line, and every bad input's exit code."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from neardup.cli.main import main
+from tests import _textgen as tg
+from tests.storage._postgres import PG_URL, postgres_or_fail, unique_schema
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def texts(tmp_path: Path) -> Path:
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    base = tg.text(300, 1)
+    (folder / "base.txt").write_text(base, encoding="utf-8")
+    (folder / "near.txt").write_text(tg.edit(base, 0.02, 2), encoding="utf-8")
+    (folder / "other.txt").write_text(tg.text(300, 3), encoding="utf-8")
+    return folder
+
+
+def _snapshot(path: Path) -> list[tuple]:
+    conn = sqlite3.connect(path)
+    try:
+        return [conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+                for t in ("meta", "docs", "texts", "postings", "links")]
+    finally:
+        conn.close()
+
+
+def test_the_main_job(capsys: pytest.CaptureFixture[str], tmp_path: Path, texts: Path) -> None:
+    db = str(tmp_path / "c.db")
+    code, out, _ = run(capsys, "index", "create", db, "--preset", "plain", "--policy", "group",
+                       "--threshold", "0.5", "--group-cap", "5")
+    assert code == 0 and "created" in out and "policy group" in out
+    code, out, _ = run(capsys, "index", "add", db, str(texts))
+    assert code == 0
+    assert out.strip() == "added 3, refused 0 (grouped 1, new 2); the collection has 3 documents"
+    # a new text: half of base.txt pasted into an unrelated text
+    query = tmp_path / "query.txt"
+    query.write_text(" ".join(tg.words(300, 9) + tg.text(300, 1).split()[:150]), encoding="utf-8")
+    code, out, _ = run(capsys, "index", "check", db, str(query), "--json", "--top", "2")
+    assert code == 0
+    result = json.loads(out)
+    assert {"uniqueness", "matches"} <= set(result)
+    assert 0.0 < result["uniqueness"] < 1.0
+    assert [m["id"] for m in result["matches"]] == ["base.txt", "near.txt"]
+    first = result["matches"][0]
+    assert {"resemblance", "containment_query_in_doc", "containment_doc_in_query"} <= set(first)
+    strengths = [max(m["resemblance"], m["containment_query_in_doc"], m["containment_doc_in_query"])
+                 for m in result["matches"]]
+    assert strengths == sorted(strengths, reverse=True)
+    code, out, _ = run(capsys, "index", "check", db, str(query))
+    assert code == 0 and "uniqueness" in out and "base.txt" in out
+    code, out, _ = run(capsys, "index", "groups", db, "--json")
+    assert code == 0
+    assert json.loads(out) == {"id": 1, "representative": "base.txt", "size": 2,
+                               "members": ["base.txt", "near.txt"]}
+    code, out, _ = run(capsys, "index", "stats", db, "--json")
+    assert code == 0 and json.loads(out)["documents"] == 3
+    export = tmp_path / "out.csv"
+    code, out, _ = run(capsys, "index", "export", db, str(export))
+    assert code == 0 and export.read_text(encoding="utf-8").startswith("id,key,group,representative")
+    code, out, _ = run(capsys, "index", "remove", db, "near.txt")
+    assert code == 0 and "removed 1" in out
+    code, out, _ = run(capsys, "index", "groups", db)
+    assert out.strip() == "no duplicate groups"
+
+
+def test_add_jsonl_with_fields_and_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    data = tmp_path / "d.jsonl"
+    base = tg.text(200, 5)
+    rows = [{"doc": "a", "body": base}, {"doc": "b", "body": base}, {"doc": "c", "body": tg.text(200, 6)}]
+    data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    assert run(capsys, "index", "create", db, "-p", "plain")[0] == 0
+    code, out, _ = run(capsys, "index", "add", db, str(data), "--id-field", "doc", "--text-field", "body",
+                       "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert (summary["accepted"], summary["rejected"], summary["reasons"]) == (2, 1, {"duplicate": 1, "new": 2})
+    assert summary["decisions"][1]["matches"][0]["id"] == "a"
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, texts: Path) -> None:
+    missing = str(tmp_path / "missing.db")
+    code, _, err = run(capsys, "index", "stats", missing)
+    assert code == 2 and "does not exist" in err and "Traceback" not in err
+    assert not os.path.exists(missing)
+    code, _, err = run(capsys, "index", "add", missing, str(texts))
+    assert code == 2 and not os.path.exists(missing)
+    db = str(tmp_path / "c.db")
+    assert run(capsys, "index", "create", db, "-p", "plain")[0] == 0
+    code, _, err = run(capsys, "index", "create", db, "--policy", "sometimes")
+    assert code == 2
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": 1, "text": "x"}\n{"id": 2\n', encoding="utf-8")
+    before = _snapshot(Path(db))
+    code, _, err = run(capsys, "index", "add", db, str(bad))
+    assert code == 2 and "line 2" in err
+    code, _, err = run(capsys, "index", "add", db, str(tmp_path / "nothing-here"))
+    assert code == 2 and "no such file" in err
+    assert _snapshot(Path(db)) == before
+
+
+def test_runtime_errors_exit_1_and_change_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                  texts: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "c.db"
+    assert run(capsys, "index", "create", str(db), "-p", "plain")[0] == 0
+    assert run(capsys, "index", "add", str(db), str(texts / "base.txt"))[0] == 0
+    before = _snapshot(db)
+    # creating over an existing collection
+    code, _, err = run(capsys, "index", "create", str(db), "-p", "plain")
+    assert code == 1 and "already exists" in err
+    # a duplicate id: already there, or twice in the input
+    code, _, err = run(capsys, "index", "add", str(db), str(texts / "base.txt"), str(texts / "other.txt"))
+    assert code == 1 and "already in" in err and "nothing was added" in err
+    code, _, err = run(capsys, "index", "add", str(db), str(texts / "other.txt"), str(texts / "other.txt"))
+    assert code == 1 and "twice" in err
+    # an unknown id to remove
+    code, _, err = run(capsys, "index", "remove", str(db), str(texts / "base.txt"), "ghost")
+    assert code == 1 and "'ghost'" in err and "nothing was removed" in err
+    assert _snapshot(db) == before
+    # a read-only file
+    os.chmod(db, 0o444)
+    try:
+        code, _, err = run(capsys, "index", "add", str(db), str(texts / "other.txt"))
+        assert code == 1 and "read-only" in err
+        assert run(capsys, "index", "stats", str(db))[0] == 0
+    finally:
+        os.chmod(db, 0o644)
+    assert _snapshot(db) == before
+    # a locked database (the busy timeout shortened for the test)
+    from neardup.storage import sqlite as sqlite_backend
+
+    monkeypatch.setattr(sqlite_backend, "DEFAULT_TIMEOUT", 0.2)
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        code, _, err = run(capsys, "index", "add", str(db), str(texts / "other.txt"))
+        assert code == 1 and "locked" in err
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert _snapshot(db) == before
+
+
+def test_unreachable_postgres(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    url = "postgresql://postgres@127.0.0.1:1/test?schema=nothing"
+    code, _, err = run(capsys, "index", "stats", url)
+    assert code == 1 and "cannot reach the PostgreSQL server" in err and "Traceback" not in err
+    code, _, err = run(capsys, "index", "create", url, "-p", "plain")
+    assert code == 1 and "cannot reach" in err
+
+
+def test_postgres_end_to_end(capsys: pytest.CaptureFixture[str], texts: Path) -> None:
+    postgres_or_fail()
+    schema = unique_schema()
+    url = f"{PG_URL}?schema={schema}"
+    try:
+        assert run(capsys, "index", "create", url, "-p", "plain", "--policy", "group",
+                   "--threshold", "0.5")[0] == 0
+        code, out, _ = run(capsys, "index", "add", url, str(texts))
+        assert code == 0 and "added 3" in out
+        code, out, _ = run(capsys, "index", "check", url, str(texts / "near.txt"), "--json")
+        assert json.loads(out)["matches"][0]["id"] == "near.txt"
+        code, out, err = run(capsys, "index", "add", url, str(texts))
+        assert code == 1 and "already in" in err
+    finally:
+        import psycopg
+
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def test_wrong_spec_flags_exit_2_and_create_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    code, _, err = run(capsys, "index", "create", str(db), "--hash", "crc32", "--bits", "64")
+    assert code == 2 and "crc32" in err and "Traceback" not in err
+    assert not db.exists()
+
+
+def test_stored_spec_is_used_and_shown(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    assert run(capsys, "index", "create", db, "-p", "plain", "-k", "3", "--no-store-text")[0] == 0
+    code, out, _ = run(capsys, "index", "stats", db, "--json")
+    info = json.loads(out)
+    assert info["spec"] == "preset plain, word shingles k=3 step=1, rabin 64 bit"
+    assert info["index_spec"]["store_text"] is False
+    src = tmp_path / "a.txt"
+    src.write_text(tg.text(50, 1), encoding="utf-8")
+    assert run(capsys, "index", "add", db, str(src))[0] == 0
+    code, out, _ = run(capsys, "index", "export", db, "-")
+    assert code == 0
+    row = json.loads(out.splitlines()[0])
+    assert row["text"] is None and row["shingles"] == 48

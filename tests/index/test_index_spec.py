@@ -1,0 +1,42 @@
+"""IndexSpec: defaults, validation, and the dict round trip stored in every collection."""
+
+from __future__ import annotations
+
+import pytest
+
+from neardup.errors import SpecError
+from neardup.spec import IndexSpec
+
+
+def test_defaults_and_round_trip() -> None:
+    spec = IndexSpec()
+    assert spec.to_dict() == {"policy": "reject", "measure": "resemblance", "threshold": 0.7,
+                              "group_cap": 10, "candidates": "winnow", "window": 24,
+                              "max_candidates": 100, "store_text": True}
+    other = IndexSpec(policy="group", measure="containment", threshold=1, group_cap=3, window=8)
+    assert IndexSpec.from_dict(other.to_dict()) == other
+    assert IndexSpec.from_dict(other.to_dict()).threshold == 1.0
+
+
+@pytest.mark.parametrize(
+    ("changes", "match"),
+    [
+        ({"policy": "maybe"}, "policy"),
+        ({"measure": "cosine"}, "measure"),
+        ({"threshold": 0.0}, "threshold"),
+        ({"threshold": 1.5}, "threshold"),
+        ({"threshold": True}, "threshold"),
+        ({"group_cap": 0}, "group_cap"),
+        ({"candidates": "bloom"}, "candidate method"),
+        ({"window": 0}, "window"),
+        ({"max_candidates": 0}, "max_candidates"),
+    ],
+)
+def test_invalid(changes: dict, match: str) -> None:
+    with pytest.raises(SpecError, match=match):
+        IndexSpec(**changes)
+
+
+def test_unknown_keys_are_refused() -> None:
+    with pytest.raises(SpecError, match="unknown index spec keys: colour"):
+        IndexSpec.from_dict({"colour": "red"})
