@@ -207,3 +207,42 @@ def test_stored_spec_is_used_and_shown(capsys: pytest.CaptureFixture[str], tmp_p
     assert code == 0
     row = json.loads(out.splitlines()[0])
     assert row["text"] is None and row["shingles"] == 48
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_check_fragments_marks_the_quoted_paragraph(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    assert run(capsys, "index", "create", db, "--policy", "group", "--threshold", "0.5")[0] == 0
+    assert run(capsys, "index", "add", db, str(EXAMPLES / "collection"))[0] == 0
+    essay = EXAMPLES / "essay_with_quote.txt"
+    report = tmp_path / "report.html"
+    code, out, _ = run(capsys, "index", "check", db, str(essay), "--fragments", "--json",
+                       "--html-report", str(report))
+    assert code == 0
+    result = json.loads(out)
+    sources = {s["id"]: s for s in result["fragments"]["sources"]}
+    assert "park.txt" in sources
+    essay_text = essay.read_text(encoding="utf-8")
+    park = (EXAMPLES / "collection" / "park.txt").read_text(encoding="utf-8")
+    passage = sources["park.txt"]["passages"][0]
+    # the spans point at the same words in the essay and in the stored source
+    quoted = essay_text[passage["a_start"]:passage["a_end"]]
+    assert quoted == park[passage["b_start"]:passage["b_end"]]
+    assert len(quoted.split()) >= 20
+    assert 0.0 < result["fragments"]["borrowed"] < 1.0
+    page = report.read_text(encoding="utf-8")
+    # each highlighted passage links to its counterpart in a source pane
+    assert page.count('class="frag" href="#') >= 2
+    assert 'id="source-0"' in page
+
+
+def test_check_fragments_needs_stored_texts(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    assert run(capsys, "index", "create", db, "--no-store-text")[0] == 0
+    assert run(capsys, "index", "add", db, str(EXAMPLES / "collection"))[0] == 0
+    code, _, err = run(capsys, "index", "check", db, str(EXAMPLES / "essay_with_quote.txt"), "--fragments")
+    assert code == 1
+    assert "keeps no texts" in err

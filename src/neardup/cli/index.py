@@ -146,7 +146,12 @@ def add(db: str, inputs: tuple[str, ...], policy: str | None, id_field: str, tex
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Show at most this many matches.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def check(db: str, file: str, top: int, as_json: bool) -> None:
+@click.option("--fragments", is_flag=True,
+              help="Also mark the copied passages: FILE aligned against the stored texts of its "
+                   "matches (with --json: a \"fragments\" object).")
+@click.option("--html-report", "html_report", type=click.Path(dir_okay=False, writable=True),
+              default=None, help="Write the passages as a self-contained HTML report (implies --fragments).")
+def check(db: str, file: str, top: int, as_json: bool, fragments: bool, html_report: str | None) -> None:
     """How unique FILE is against the collection, and which documents it matches (stores nothing).
 
     Uniqueness is the share of the text's shingles found in no document of the collection.
@@ -155,12 +160,28 @@ def check(db: str, file: str, top: int, as_json: bool) -> None:
     resemblance, then by id. --json prints uniqueness (0…1), uniqueness_percent, shingles,
     candidates, decision (what add would do) and matches (id, resemblance,
     containment_query_in_doc, containment_doc_in_query, shared, shingles, group).
+
+    --fragments aligns FILE against the stored texts of its matches (docs/fragments.md) and
+    shows the passages of FILE taken from each, as character spans of both texts, with each
+    source's share of FILE ("borrowed") and the total; --json then adds "fragments"
+    {"borrowed", "sources": [{"id", "borrowed", "passages": […]}]}; --html-report FILE writes
+    them as a page to open in a browser. The collection must keep its texts (the default).
     """
     text = read_input(file).text
+    alignment = None
     with _collection(db, readonly=True) as col:
         result = col.check(text, top=top)
+        if fragments or html_report:
+            alignment = col.fragments(text, result, top=top)
+    if html_report and alignment is not None:
+        from neardup.report import write_html
+
+        write_html(alignment, html_report, title=f"{file} against {db}", query_title=file)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        out = result.to_dict()
+        if alignment is not None:
+            out["fragments"] = alignment.to_dict()
+        click.echo(json.dumps(out, ensure_ascii=False))
         return
     console = Console()
     verdict = "would be added" if result.would.accepted else f"would be refused ({result.would.reason})"
@@ -168,14 +189,20 @@ def check(db: str, file: str, top: int, as_json: bool) -> None:
                   f"{verdict}")
     if not result.matches:
         console.print("no document of the collection shares a shingle with it")
-        return
-    table = Table(show_header=True)
-    for col_name in ("id", "resemblance", "text in doc", "doc in text", "shared", "group"):
-        table.add_column(col_name, justify="left" if col_name == "id" else "right")
-    for m in result.matches:
-        table.add_row(m.id, f"{m.resemblance:.4f}", f"{m.containment_query_in_doc:.4f}",
-                      f"{m.containment_doc_in_query:.4f}", str(m.shared), str(m.group))
-    console.print(table)
+    else:
+        table = Table(show_header=True)
+        for col_name in ("id", "resemblance", "text in doc", "doc in text", "shared", "group"):
+            table.add_column(col_name, justify="left" if col_name == "id" else "right")
+        for m in result.matches:
+            table.add_row(m.id, f"{m.resemblance:.4f}", f"{m.containment_query_in_doc:.4f}",
+                          f"{m.containment_doc_in_query:.4f}", str(m.shared), str(m.group))
+        console.print(table)
+    if alignment is not None and fragments:
+        from neardup.report import print_terminal
+
+        print_terminal(alignment, console, query_title=file)
+    if html_report:
+        console.print(f"HTML report written to {html_report}")
 
 
 @index.command("remove")

@@ -44,6 +44,7 @@ from neardup.errors import (
     DuplicateIdError,
     InputError,
     NotFoundError,
+    NotSupportedError,
     SpecMismatchError,
     StorageError,
 )
@@ -726,6 +727,34 @@ class Collection:
         changes = {k: r for k, r in roots.items() if current.get(k) != r}
         if changes:
             self.storage.set_groups(changes)
+
+    def fragments(self, text: TextLike, result: CheckResult | None = None, *,
+                  top: int | None = 10, aligner: Any = None) -> Any:
+        """The matched fragments of ``text`` in its verified matches (the second stage).
+
+        Checks the text (or takes ``result``, a :meth:`check` of the same text), then aligns
+        it against the stored texts of its ``top`` strongest matches with
+        :class:`neardup.align.Aligner` under the collection's analyzer. Returns an
+        :class:`~neardup.align.Alignment`: passages as character spans of the text and of
+        each stored text, each source's share of the text and the total borrowed share.
+        """
+        from neardup.align import Aligner
+
+        if not self.index_spec.store_text:
+            raise NotSupportedError(
+                f"the collection {self.location} keeps no texts (created with --no-store-text); "
+                "fragments need the stored texts")
+        decoded = as_text(text)
+        if result is None:
+            result = self.check(decoded, top=top)
+        matches = result.matches[:top] if top is not None else result.matches
+        aligner = aligner or Aligner(self.spec)
+        sources = []
+        for match in matches:
+            stored = self.get(match.id).text
+            if stored is not None:
+                sources.append((match.id, stored))
+        return aligner.align(decoded, sources)
 
     # --- reading ----------------------------------------------------------------------------
     def get(self, doc_id: str, *, text: bool = True) -> Document:
