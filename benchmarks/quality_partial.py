@@ -56,6 +56,7 @@ SHARES = (0.05, 0.1, 0.2, 0.3, 0.5)
 
 def pair_entries() -> list[Entry]:
     return [ours("containment", "ru"), ours("containment", "plain"), ours("resemblance", "ru"),
+            ours("collection", "ru", "collection [ru, containment]", params={"measure": "containment"}),
             ours("minhash", "ru"), ours("tfidf", "ru")] + [e for e in theirs(0.5) if "LSH" not in e.label]
 
 

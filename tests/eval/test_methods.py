@@ -157,3 +157,27 @@ def test_align_detector_finds_a_pasted_passage() -> None:
     s_off, s_len, u_off, u_len = spans[0]
     assert (s_off, s_off + s_len) == (start, end)
     assert (u_off, u_off + u_len) == (at, at + end - start)
+
+
+@pytest.mark.parametrize("measure", ["resemblance", "containment"])
+def test_collection_reports_the_exact_measure_for_the_pairs_it_finds(measure: str) -> None:
+    from tests import _textgen as tg
+
+    base = [tg.text(300, seed) for seed in range(4)]
+    texts = [*base, tg.edit(base[0], 0.03, 11), tg.edit(base[1], 0.05, 12), base[2][: len(base[2]) // 2]]
+    scorer: Any = methods.build("collection", PLAIN, {"measure": measure})
+    features = scorer.features(texts)
+    i, j = np.triu_indices(len(texts), k=1)
+    got = scorer.score(features, i.astype(np.int64), j.astype(np.int64))
+    exact = methods.score_pairs(measure, [texts[x] for x in i], [texts[y] for y in j], PLAIN)
+    found = got > 0
+    # every pair the collection reports carries the exact value; the near-copies are all found
+    assert np.allclose(got[found], exact[found])
+    for a, b in ((0, 4), (1, 5), (2, 6)):
+        pair = np.flatnonzero((i == a) & (j == b))[0]
+        assert got[pair] == pytest.approx(exact[pair]) and got[pair] > 0.4
+    ni, nj, ns = scorer.neighbours(features, 0.5)
+    assert {(int(x), int(y)) for x, y in zip(ni, nj)} == {
+        (int(x), int(y)) for x, y, s in zip(i, j, got) if s >= 0.5}
+    with pytest.raises(ConfigurationError, match="resemblance or containment"):
+        methods.build("collection", PLAIN, {"measure": "sorensen"}).features(texts)

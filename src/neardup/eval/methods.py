@@ -392,6 +392,76 @@ def _yes(value: str) -> bool:
     raise ValueError(value)
 
 
+class CollectionScorer:
+    """The whole collection as a user runs it: every text added to an in-memory
+    :class:`~neardup.index.Collection` (policy ``allow``), then each text checked against it.
+
+    A pair scores the exact measure the collection reports for it, and 0 when the
+    collection's candidate generation (winnowing, the candidate cap) did not find it — so
+    this measures what the product finds, not only what the measure could.
+    """
+
+    def __init__(self, spec: Spec, measure: str, window: int, max_candidates: int) -> None:
+        if measure not in ("resemblance", "containment"):
+            raise ConfigurationError(f"the collection measures resemblance or containment, not {measure!r}")
+        self.spec = spec
+        self.measure = measure
+        self.window = window
+        self.max_candidates = max_candidates
+
+    def features(self, texts: Sequence[str], progress: Progress = None) -> tuple[I64, F64, int]:
+        from neardup.index import Collection
+        from neardup.spec import IndexSpec
+
+        index_spec = IndexSpec(policy="allow", window=self.window, max_candidates=self.max_candidates,
+                               store_text=False)
+        n = len(texts)
+        keys: list[int] = []
+        values: list[float] = []
+        with Collection.create("memory:eval", self.spec, index_spec) as collection:
+            analyzed = [collection.analyze(t) for t in texts]
+            collection.add_many((str(i), item) for i, item in enumerate(analyzed))
+            for i, item in enumerate(analyzed):
+                for match in collection.check(item, top=None).matches:
+                    j = int(match.id)
+                    if j == i:
+                        continue
+                    score = (match.resemblance if self.measure == "resemblance"
+                             else max(match.containment_query_in_doc, match.containment_doc_in_query))
+                    keys.append(min(i, j) * n + max(i, j))
+                    values.append(score)
+                if progress is not None:
+                    progress(1)
+        order = np.argsort(np.array(keys, dtype=np.int64), kind="stable")
+        return np.array(keys, dtype=np.int64)[order], np.array(values, dtype=np.float64)[order], n
+
+    def score(self, features: tuple[I64, F64, int], a: I64, b: I64) -> F64:
+        keys, values, n = features
+        a = np.asarray(a, dtype=np.int64)
+        b = np.asarray(b, dtype=np.int64)
+        wanted = np.minimum(a, b) * n + np.maximum(a, b)
+        at = np.searchsorted(keys, wanted)
+        found = (at < keys.shape[0]) & (keys[np.minimum(at, max(keys.shape[0] - 1, 0))] == wanted) \
+            if keys.shape[0] else np.zeros(wanted.shape[0], dtype=np.bool_)
+        out = np.zeros(wanted.shape[0], dtype=np.float64)
+        out[found] = values[at[found]]
+        out[a == b] = 1.0
+        return out
+
+    def neighbours(self, features: tuple[I64, F64, int], threshold: float) -> tuple[I64, I64, F64]:
+        keys, values, n = features
+        keep = values >= threshold
+        return keys[keep] // n, keys[keep] % n, values[keep]
+
+
+@register("collection", "the whole collection (neardup.index): winnowed candidates verified exactly; "
+          "measure=resemblance|containment")
+def _collection(ctx: MethodContext) -> Scorer:
+    return CollectionScorer(ctx.spec, measure=ctx.param("measure", "resemblance"),
+                            window=ctx.param("window", 24, int),
+                            max_candidates=ctx.param("max_candidates", 100, int))
+
+
 @register("tfidf", "cosine of TF-IDF vectors of the canonical terms (seed 003); IDF from the dataset",
           requires=("sklearn",))
 def _tfidf(ctx: MethodContext) -> Scorer:
