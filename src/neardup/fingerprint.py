@@ -81,12 +81,20 @@ class HashFamily:
             _, c = rabin_modulus(spec.bits)
             self._c = np.uint64(c)
             self._base = np.uint64(rabin_base(spec.seed, spec.bits))
+            # byte table and powers, so that the kernels multiply per shingle, not per byte
+            self._table = hashing.rabin_table(self._base, self.bits, self._c)
+            self._power, self._space_power = hashing.rabin_powers(
+                self._base, hashing.RK_POWERS, self.bits, self._c
+            )
+            self._power_rows = self._power[hashing.RK_TABLE_ROWS]
 
     def spans(self, buf: U8, starts: I64, ends: I64) -> U64:
         """The fingerprint of each byte span ``buf[starts[i]:ends[i]]``."""
         family = self.spec.family
         if family == "rabin":
-            return hashing.rabin_spans(buf, starts, ends, self._base, self.bits, self._c)
+            return hashing.rabin_spans_table(
+                buf, starts, ends, self._table, self._power_rows, self.bits, self._c
+            )
         if family == "crc32":
             return hashing.crc_spans(buf, starts, ends, hashing.CRC32_TABLE, 32)
         if family == "crc64":
@@ -102,8 +110,9 @@ class HashFamily:
     ) -> U64:
         """Fingerprints of the word shingles starting at ``first_tokens`` (``k`` tokens each)."""
         if self.spec.family == "rabin":
-            return hashing.rabin_word_shingles(
-                buf, byte_starts, byte_ends, first_tokens, k, self._base, self.bits, self._c
+            return hashing.rabin_word_shingles_table(
+                buf, byte_starts, byte_ends, first_tokens, k,
+                self._table, self._power, self._space_power, self.bits, self._c,
             )
         last = np.minimum(first_tokens + k, byte_starts.shape[0]) - 1
         return self.spans(buf, byte_starts[first_tokens], byte_ends[last])

@@ -63,6 +63,16 @@ def char_shingle_spans(buf: npt.NDArray[np.uint8], n: int, step: int) -> tuple[I
     return bounds[first], bounds[last], first, last
 
 
+def shingle_hashes(canonical: Canonical, spec: ShingleSpec, family: HashFamily) -> U64:
+    """Only the hashes of :func:`shingle` (text order), without the character spans: what
+    MinHash signing needs."""
+    if spec.unit == "word":
+        first = word_shingle_starts(len(canonical), spec.k, spec.step)
+        return family.word_shingles(canonical.buf, canonical.byte_starts, canonical.byte_ends, first, spec.k)
+    byte_starts, byte_ends, _, _ = char_shingle_spans(canonical.buf, spec.k, spec.step)
+    return family.spans(canonical.buf, byte_starts, byte_ends)
+
+
 def shingle(canonical: Canonical, spec: ShingleSpec, family: HashFamily) -> Shingles:
     """The shingles of a canonical stream under ``spec``, hashed by ``family``."""
     n_tokens = len(canonical)

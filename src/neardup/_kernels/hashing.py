@@ -5,9 +5,21 @@ to hash, and returns one ``uint64`` per span. All arithmetic is on ``np.uint64``
 two 64-bit numbers are formed from 32-bit halves, since numba has no 128-bit integer.
 
 Rabin–Karp: ``RK(b_0..b_{n-1}) = sum(b_i * B^(n-1-i)) mod p`` with ``p = 2^w - c`` the largest
-prime below ``2^w`` and the base ``B`` drawn from the seed. For word shingles it rolls: the next
-shingle's value comes from the previous one by taking out the leading words and appending the
-next ones, so each byte is touched a bounded number of times whatever the shingle length.
+prime below ``2^w`` and the base ``B`` drawn from the seed.
+
+RK is linear in the bytes, so the hash of a short byte string is a sum of table entries: with
+``T[j, b] = b * B^j mod p`` (:func:`rabin_table`, ``RK_TABLE_ROWS`` rows, 128 KB per family),
+``RK(b_0..b_{n-1}) = sum(T[n-1-i, b_i])`` — one table load and one modular addition per byte
+instead of a 64×64→128-bit product and its reduction. Longer strings go by chunks of
+``RK_TABLE_ROWS`` bytes, one product per chunk (``RK(X Y) = RK(X) * B^len(Y) + RK(Y)``).
+
+Word shingles (:func:`rabin_word_shingles_table`) come from prefix values of the stream of
+tokens joined by single spaces, ``P_t = RK(tok_0 " " … " " tok_t)``: each token adds one product
+(``P_t = P_(t-1) * B^(1+len) + 32 * B^len + RK(tok_t)``) and each shingle takes one more
+(``RK(tok_f … tok_l) = P_l - P_(f-1) * B^(len+1) - 32 * B^len``). Every value is reduced into
+``[0, p)``, so the results equal the definition exactly, whatever the order of operations.
+:func:`rabin_spans` and :func:`rabin_word_shingles` are the byte-by-byte forms, kept as the
+reference the table kernels are tested against.
 """
 
 from __future__ import annotations
@@ -67,6 +79,7 @@ def reduce128(high: np.uint64, low: np.uint64, bits: int, c: np.uint64) -> np.ui
 
 @njit(cache=True, nogil=True)
 def mulmod(a: np.uint64, b: np.uint64, bits: int, c: np.uint64) -> np.uint64:
+    """``a * b mod p`` for ``a, b < p = 2^bits - c``."""
     high, low = mul128(a, b)
     return reduce128(high, low, bits, c)
 
@@ -145,8 +158,7 @@ def rabin_word_shingles(
     for j in range(m):
         last = min(first_tokens[j] + k, n_tok) - 1
         span = byte_ends[last] - byte_starts[first_tokens[j]]
-        if span > longest:
-            longest = span
+        longest = max(longest, span)
     power = _powers(base, longest + 1, bits, c)
     space = np.uint64(32)
 
@@ -174,6 +186,186 @@ def rabin_word_shingles(
                 h = addmod(h, addmod(mulmod(space, power[length], bits, c), token_hash[t], p), p)
         cur_first = first
         cur_last = last
+        out[j] = h
+    return out
+
+
+#: Rows of the Rabin–Karp byte table: byte strings up to this length hash by table lookups alone.
+RK_TABLE_ROWS = 64
+#: Entries of the precomputed power tables (``B^x`` and ``32 * B^x`` for ``x < RK_POWERS``).
+RK_POWERS = 1024
+
+
+@njit(cache=True, nogil=True)
+def rabin_table(base: np.uint64, bits: int, c: np.uint64) -> U64:
+    """``T[j, b] = b * B^j mod p`` for ``j < RK_TABLE_ROWS`` and every byte value ``b``, flat:
+    entry ``j * 256 + b``."""
+    power = _powers(base, RK_TABLE_ROWS, bits, c)
+    table = np.empty(RK_TABLE_ROWS * 256, dtype=np.uint64)
+    for j in range(RK_TABLE_ROWS):
+        for b in range(256):
+            table[j * 256 + b] = mulmod(np.uint64(b), power[j], bits, c)
+    return table
+
+
+@njit(cache=True, nogil=True)
+def rabin_powers(base: np.uint64, count: int, bits: int, c: np.uint64) -> tuple[U64, U64]:
+    """``(B^x mod p, 32 * B^x mod p)`` for ``x < count``: the powers a shingle's value needs."""
+    power = _powers(base, count - 1, bits, c)
+    space = np.empty(count, dtype=np.uint64)
+    for x in range(count):
+        space[x] = mulmod(np.uint64(32), power[x], bits, c)
+    return power, space
+
+
+@njit(cache=True, nogil=True)
+def _reduce_sum(high: np.uint64, low: np.uint64, bits: int, c: np.uint64) -> np.uint64:
+    """``(high * 2^64 + low) mod p`` for a sum of at most ``RK_TABLE_ROWS`` values below
+    ``2^64`` (so ``high < 64``): a few additions, where :func:`reduce128` multiplies."""
+    if bits == 64:
+        t = high * c
+        low += t
+        if low < t:  # wrapped past 2^64 = c (mod p): low is small now
+            low += c
+        p = np.uint64(0) - c
+        if low >= p:
+            low -= p
+        return low
+    if high != 0:
+        return reduce128(high, low, bits, c)
+    p = (np.uint64(1) << np.uint64(bits)) - c
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    top = low >> np.uint64(bits)
+    while top != 0:  # top * c < 2^(64 - bits) * 2^bits: no overflow
+        low = top * c + (low & mask)
+        top = low >> np.uint64(bits)
+    while low >= p:
+        low -= p
+    return low
+
+
+@njit(cache=True, nogil=True)
+def _table_sum(buf: U8, start: int, end: int, table: U64, bits: int, c: np.uint64) -> np.uint64:
+    """``RK(buf[start:end]) = sum(T[j, buf[end-1-j]]) mod p`` for ``end - start <=
+    RK_TABLE_ROWS``; ``table`` is the flat ``(RK_TABLE_ROWS * 256,)`` view. Summed into a
+    (high, low) pair without a branch per byte (a data-dependent ``if`` mispredicts),
+    reduced once."""
+    low = np.uint64(0)
+    high = np.uint64(0)
+    row = 0
+    last = end - 1
+    for i in range(end - start):
+        v = table[row + buf[last - i]]
+        row += 256
+        low += v
+        high += np.uint64(low < v)
+    return _reduce_sum(high, low, bits, c)
+
+
+@njit(cache=True, nogil=True)
+def _rk_long(buf: U8, start: int, end: int, table: U64, power_rows: np.uint64, bits: int,
+             c: np.uint64, p: np.uint64) -> np.uint64:
+    """RK of ``buf[start:end]`` by table lookups (``table`` flat) for spans longer than
+    ``RK_TABLE_ROWS``, by chunks of that many bytes; ``power_rows`` is ``B^RK_TABLE_ROWS mod
+    p``. (Callers test the length and call :func:`_table_sum` themselves for short spans: kept
+    apart, the short path stays small enough for the compiler to inline.)"""
+    # the leading (n % rows) bytes, or a whole chunk, then whole chunks
+    head = (end - start) % RK_TABLE_ROWS
+    if head == 0:
+        head = RK_TABLE_ROWS
+    h = _table_sum(buf, start, start + head, table, bits, c)
+    pos = start + head
+    while pos < end:
+        chunk = _table_sum(buf, pos, pos + RK_TABLE_ROWS, table, bits, c)
+        h = addmod(mulmod(h, power_rows, bits, c), chunk, p)
+        pos += RK_TABLE_ROWS
+    return h
+
+
+@njit(cache=True, nogil=True)
+def rabin_spans_table(buf: U8, starts: I64, ends: I64, table: U64, power_rows: np.uint64,
+                      bits: int, c: np.uint64) -> U64:
+    """:func:`rabin_spans` by table lookups (char n-grams, any spans); same values."""
+    p = (np.uint64(1) << np.uint64(bits)) - c if bits < 64 else np.uint64(0) - c
+    out = np.empty(starts.shape[0], dtype=np.uint64)
+    for i in range(starts.shape[0]):
+        a = starts[i]
+        b = ends[i]
+        if b - a <= RK_TABLE_ROWS:
+            out[i] = _table_sum(buf, a, b, table, bits, c)
+        else:
+            out[i] = _rk_long(buf, a, b, table, power_rows, bits, c, p)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def rabin_word_shingles_table(
+    buf: U8,
+    byte_starts: I64,
+    byte_ends: I64,
+    first_tokens: I64,
+    k: int,
+    table: U64,
+    power: U64,
+    space_power: U64,
+    bits: int,
+    c: np.uint64,
+) -> U64:
+    """:func:`rabin_word_shingles` from prefix values and table lookups; same values.
+
+    A shingle is the RK of its ``k`` tokens joined by single spaces (tokens ``f .. f+k-1``,
+    fewer at the end of the stream). ``first_tokens`` ascends; ``power`` and ``space_power``
+    are :func:`rabin_powers` (extended here when a shingle or a token is longer).
+    """
+    p = (np.uint64(1) << np.uint64(bits)) - c if bits < 64 else np.uint64(0) - c
+    m = first_tokens.shape[0]
+    out = np.empty(m, dtype=np.uint64)
+    if m == 0:
+        return out
+    n_tok = byte_starts.shape[0]
+    t0 = first_tokens[0]
+    t1 = min(first_tokens[m - 1] + k, n_tok)  # tokens t0 .. t1-1 are used
+    # virtual offsets of the tokens in the stream joined by single spaces, from t0
+    vstart = np.empty(t1 - t0 + 1, dtype=np.int64)
+    pos = 0
+    longest = 0
+    for t in range(t0, t1):
+        vstart[t - t0] = pos
+        length = byte_ends[t] - byte_starts[t]
+        longest = max(longest, length)
+        pos += length + 1
+    vstart[t1 - t0] = pos
+    for j in range(m):
+        last = min(first_tokens[j] + k, n_tok)
+        span = vstart[last - t0] - vstart[first_tokens[j] - t0]  # shingle length + 1
+        longest = max(longest, span)
+    if longest + 1 >= power.shape[0]:
+        power, space_power = rabin_powers(power[1], longest + 2, bits, c)
+    power_rows = power[RK_TABLE_ROWS]
+    # prefix values P_t over tokens t0 .. t1-1
+    prefix = np.empty(t1 - t0, dtype=np.uint64)
+    h = np.uint64(0)
+    for t in range(t0, t1):
+        a = byte_starts[t]
+        b = byte_ends[t]
+        if b - a <= RK_TABLE_ROWS:
+            tok = _table_sum(buf, a, b, table, bits, c)
+        else:
+            tok = _rk_long(buf, a, b, table, power_rows, bits, c, p)
+        if t == t0:
+            h = tok
+        else:
+            length = b - a
+            h = addmod(addmod(mulmod(h, power[1 + length], bits, c), space_power[length], p), tok, p)
+        prefix[t - t0] = h
+    for j in range(m):
+        first = first_tokens[j]
+        last = min(first + k, n_tok) - 1
+        h = prefix[last - t0]
+        if first > t0:
+            length = vstart[last + 1 - t0] - 1 - vstart[first - t0]
+            lead = addmod(mulmod(prefix[first - 1 - t0], power[length + 1], bits, c), space_power[length], p)
+            h = submod(h, lead, p)
         out[j] = h
     return out
 

@@ -2,6 +2,11 @@
 
 Text enters these kernels as a ``uint32`` array of code points (``str.encode("utf-32-le")``
 viewed through numpy), so no Python code runs per character or per token.
+
+:func:`fused_words` is the analyzer's fast path: the char filters (as a per-character table),
+the tokenizer and the encoder in one pass, the same tokens as :func:`tokenize_words` and the
+same bytes as :func:`encode_tokens` give on the filtered text; :func:`unsafe_segments` serves
+the NFKC filter's normalization check.
 """
 
 from __future__ import annotations
@@ -31,12 +36,18 @@ _DECIMAL_MARKS = ".,"
 
 @lru_cache(maxsize=1)
 def char_classes() -> npt.NDArray[np.uint8]:
-    """The class of every code point, from Python's own Unicode tables (built once, ~0.2 s)."""
-    table = np.zeros(sys.maxunicode + 1, dtype=np.uint8)
+    """The class of every code point, from Python's own Unicode tables (built once, ~0.3 s)."""
+    return class_table(sys.maxunicode + 1)
+
+
+@lru_cache(maxsize=4)
+def class_table(limit: int) -> npt.NDArray[np.uint8]:
+    """The classes of the code points below ``limit`` (every property is of one character,
+    so this is ``char_classes()[:limit]``, built in proportion to ``limit``)."""
+    table = np.zeros(limit, dtype=np.uint8)
     # Surrogates cannot stand alone in a str: a NUL holds their places, so index == code point.
-    everything = "".join(map(chr, range(0xD800))) + "\x00" * 0x800 + "".join(
-        map(chr, range(0xE000, sys.maxunicode + 1))
-    )
+    everything = "".join(map(chr, range(min(limit, 0xD800)))) + "\x00" * max(0, min(limit, 0xE000) - 0xD800)
+    everything += "".join(map(chr, range(0xE000, limit)))
     for match in re.finditer(r"[^\W_]+", everything):
         table[match.start() : match.end()] = LETTER
     for match in re.finditer(r"\d+", everything):
@@ -46,7 +57,8 @@ def char_classes() -> npt.NDArray[np.uint8]:
             table[cp] = MARK
     for chars, cls in ((_HYPHENS, HYPHEN), (_APOSTROPHES, APOSTROPHE), (_DECIMAL_MARKS, DECIMAL_MARK)):
         for ch in chars:
-            table[ord(ch)] = cls
+            if ord(ch) < limit:
+                table[ord(ch)] = cls
     return table
 
 
@@ -226,6 +238,38 @@ def nfkc_runs(
 
 
 @njit(cache=True, nogil=True)
+def unsafe_segments(
+    cps: npt.NDArray[np.uint32], safe: npt.NDArray[np.uint8]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Half-open spans around the characters that ``safe`` does not mark (code points past
+    its end count as not safe): each maximal run of them with the character before it.
+
+    A safe character starts a normalization boundary (NFKC of a text is the NFKC of its
+    pieces cut before such characters), so a text is NFKC-normalized exactly when these
+    spans are: see :func:`neardup.analysis.char_filters.is_nfkc`.
+    """
+    n = cps.shape[0]
+    size = safe.shape[0]
+    starts = np.empty(n // 2 + 1, dtype=np.int64)
+    ends = np.empty(n // 2 + 1, dtype=np.int64)
+    count = 0
+    i = 0
+    while i < n:
+        cp = cps[i]
+        if cp < size and safe[cp] != 0:
+            i += 1
+            continue
+        j = i + 1
+        while j < n and not (cps[j] < size and safe[cps[j]] != 0):
+            j += 1
+        starts[count] = i - 1 if i > 0 else 0
+        ends[count] = j
+        count += 1
+        i = j
+    return starts[:count].copy(), ends[:count].copy()
+
+
+@njit(cache=True, nogil=True)
 def table_runs(
     cps: npt.NDArray[np.uint32], table: npt.NDArray[np.uint8]
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -285,3 +329,210 @@ def pieces_offsets(
                 ends[pos + i] = b
         pos += length
     return starts, ends
+
+
+# --- the fused char filters + tokenizer + encoder ----------------------------------------------
+# For chains whose char filters map most characters to one character, or to a few, without
+# looking at their neighbours (nfkc, lowercase, yo, strip_marks), one table gives, per code
+# point, what the whole filter chain makes of it and the tokenizer class of the result; one
+# kernel then makes the tokens and the canonical UTF-8 stream. A code point the table marks
+# FUSED_GENERAL sends the whole document back to the general path.
+
+#: A fused table entry (uint64) holds what the filters make of a code point, ready to write:
+#: its UTF-8 bytes (low 32 bits, first byte lowest), their count, its tokenizer class, whether
+#: it is a Cyrillic or a Latin letter (for the language guess). Or FUSED_EXPAND with, in the
+#: low bits, the index of a sequence of such entries (a character the filters make into
+#: several, as NFKC makes "…" into "...") and, from bit FUSED_EXTRA_SHIFT, the sequence's
+#: length less one; or FUSED_GENERAL.
+FUSED_LENGTH_SHIFT = 32
+FUSED_CLASS_SHIFT = 35
+FUSED_CYRILLIC = np.uint64(1 << 38)
+FUSED_LATIN = np.uint64(1 << 39)
+FUSED_EXPAND = np.uint64(1 << 62)
+#: In a FUSED_EXPAND entry: how many more characters than one its sequence has (8 bits).
+FUSED_EXTRA_SHIFT = 40
+FUSED_GENERAL = np.uint64(1 << 63)
+_FUSED_INDEX_MASK = np.uint64(0xFFFFFFFF)
+
+
+def fused_entries(mapped: npt.NDArray[np.uint32], classes: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
+    """Fused table entries of characters ``mapped`` (code points) of tokenizer classes ``classes``."""
+    cp = mapped.astype(np.uint64)
+    length = np.select([cp < 0x80, cp < 0x800, cp < 0x10000], [1, 2, 3], 4).astype(np.uint64)
+    six = np.uint64(6)
+    cont = np.uint64(0x80)
+    low6 = np.uint64(0x3F)
+    b = [
+        np.select(
+            [length == 1, length == 2, length == 3],
+            [cp, np.uint64(0xC0) | (cp >> six), np.uint64(0xE0) | (cp >> np.uint64(12))],
+            np.uint64(0xF0) | (cp >> np.uint64(18)),
+        ),
+        np.select(
+            [length == 2, length == 3, length == 4],
+            [cont | (cp & low6), cont | ((cp >> six) & low6), cont | ((cp >> np.uint64(12)) & low6)],
+            0,
+        ),
+        np.select([length == 3, length == 4], [cont | (cp & low6), cont | ((cp >> six) & low6)], 0),
+        np.where(length == 4, cont | (cp & low6), 0),
+    ]
+    utf8 = b[0] | (b[1].astype(np.uint64) << np.uint64(8)) | (b[2].astype(np.uint64) << np.uint64(16))
+    utf8 |= b[3].astype(np.uint64) << np.uint64(24)
+    out = utf8 | (length << np.uint64(FUSED_LENGTH_SHIFT))
+    out |= classes.astype(np.uint64) << np.uint64(FUSED_CLASS_SHIFT)
+    folded = cp | np.uint64(0x20)
+    out[(cp >= 0x400) & (cp < 0x530)] |= FUSED_CYRILLIC
+    out[(folded >= 0x61) & (folded <= 0x7A)] |= FUSED_LATIN
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _fused_entries_of(
+    cps: npt.NDArray[np.uint32],
+    table: npt.NDArray[np.uint64],
+    limit: int,
+    exp_offsets: npt.NDArray[np.int64],
+) -> tuple[bool, npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+    """The entries of the filtered text, with a zero entry (class OTHER) after the last, and
+    the code point each came from (an empty array when nothing expanded: entry ``i`` came
+    from code point ``i``); false when a code point is FUSED_GENERAL."""
+    n = cps.shape[0]
+    empty = np.empty(0, dtype=np.int64)
+    ents = np.empty(n + 1, dtype=np.uint64)
+    seen = np.uint64(0)
+    extra = np.uint64(0)
+    extra_shift = np.uint64(FUSED_EXTRA_SHIFT)
+    byte = np.uint64(0xFF)
+    for i in range(n):  # no branch: flags or-ed together, extra entries of expansions summed
+        cp = cps[i]
+        e = table[cp] if cp < limit else FUSED_GENERAL
+        seen |= e
+        extra += (e >> extra_shift) & byte
+        ents[i] = e
+    ents[n] = 0
+    if not seen & (FUSED_GENERAL | FUSED_EXPAND):
+        return True, ents, empty
+    if seen & FUSED_GENERAL:
+        return False, ents[:0], empty
+    total = n + int(extra)
+    ents = np.empty(total + 1, dtype=np.uint64)
+    src = np.empty(total, dtype=np.int64)
+    j = 0
+    for i in range(n):
+        e = table[cps[i]]
+        if e & FUSED_EXPAND:
+            k = e & _FUSED_INDEX_MASK
+            for x in range(exp_offsets[k], exp_offsets[k + 1]):
+                ents[j] = table[x]
+                src[j] = i
+                j += 1
+        else:
+            ents[j] = e
+            src[j] = i
+            j += 1
+    ents[total] = 0
+    return True, ents, src
+
+
+@njit(cache=True, nogil=True)
+def fused_words(
+    cps: npt.NDArray[np.uint32],
+    table: npt.NDArray[np.uint64],
+    limit: int,
+    exp_offsets: npt.NDArray[np.int64],
+    join_hyphens: bool,
+    keep_numbers: bool,
+    count_letters: bool = True,
+) -> tuple[bool, npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64],
+           npt.NDArray[np.int64], npt.NDArray[np.int64], int, int]:
+    """Char filters, :func:`tokenize_words` and :func:`encode_tokens` in one call.
+
+    ``table[cp]`` for ``cp < limit`` is the entry of code point ``cp`` (see ``FUSED_*``; code
+    points from ``limit`` on are FUSED_GENERAL); the entries of expanding character ``k``
+    follow at ``table[exp_offsets[k]:exp_offsets[k + 1]]``. Returns ``(ok, buf, byte_starts,
+    byte_ends, starts, ends, cyrillic, latin)``: the canonical stream, each token's byte span
+    in it and its span in ``cps`` (a character made from another maps back to it, as the
+    filters' offset maps do), and the counts of Cyrillic and Latin letters in the filtered
+    text (for ``dominant_language``; zero unless ``count_letters``); ``ok`` is false, with
+    empty arrays, when a code point is FUSED_GENERAL. The tokens are those of
+    :func:`tokenize_words` over the filtered text.
+
+    Each character of a token stores its four UTF-8 bytes at once (the entry holds them) and
+    the position advances by their count; indices are unsigned, so no negative-index check
+    is compiled in.
+    """
+    ok, ents, src = _fused_entries_of(cps, table, limit, exp_offsets)
+    e8 = np.empty(0, dtype=np.uint8)
+    e64 = np.empty(0, dtype=np.int64)
+    if not ok:
+        return False, e8, e64, e64, e64, e64, 0, 0
+    n = ents.shape[0] - 1
+    out = np.empty(5 * n + 8, dtype=np.uint8)  # slack: every character stores four bytes
+    starts = np.empty(n // 2 + 1, dtype=np.int64)
+    ends = np.empty(n // 2 + 1, dtype=np.int64)
+    byte_starts = np.empty(n // 2 + 1, dtype=np.int64)
+    byte_ends = np.empty(n // 2 + 1, dtype=np.int64)
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    seven = np.uint64(7)
+    byte = np.uint64(0xFF)
+    class_shift = np.uint64(FUSED_CLASS_SHIFT)
+    length_shift = np.uint64(FUSED_LENGTH_SHIFT)
+    nu = np.uint64(n)
+    cyrillic = np.uint64(0)
+    latin = np.uint64(0)
+    if count_letters:
+        for j in range(n):
+            cyrillic += (ents[j] & FUSED_CYRILLIC) != zero
+            latin += (ents[j] & FUSED_LATIN) != zero
+    count = np.uint64(0)
+    pos = np.uint64(0)
+    i = np.uint64(0)
+    while i < nu:
+        e = ents[i]
+        cls = (e >> class_shift) & seven
+        if cls != 1 and cls != 2:
+            i += one
+            continue
+        start = i
+        has_letter = cls == 1
+        tok_pos = pos + one if count > zero else pos  # room for the separating space
+        p = tok_pos
+        while True:
+            out[p] = e & byte
+            out[p + one] = (e >> np.uint64(8)) & byte
+            out[p + np.uint64(2)] = (e >> np.uint64(16)) & byte
+            out[p + np.uint64(3)] = (e >> np.uint64(24)) & byte
+            p += (e >> length_shift) & seven
+            prev_cls = cls
+            i += one
+            e = ents[i]  # ents[n] is 0, class OTHER: it ends the last token
+            cls = (e >> class_shift) & seven
+            if cls == 1 or cls == 2 or cls == 6:
+                if cls == 1:
+                    has_letter = True
+                continue
+            if i + one < nu:
+                next_cls = (ents[i + one] >> class_shift) & seven
+                if join_hyphens and (cls == 3 or cls == 4) and (next_cls == 1 or next_cls == 2):
+                    continue
+                if cls == 5 and prev_cls == 2 and next_cls == 2:
+                    continue
+            break
+        if keep_numbers or has_letter:
+            if count > zero:
+                out[pos] = 32
+            starts[count] = start
+            ends[count] = i
+            byte_starts[count] = tok_pos
+            byte_ends[count] = p
+            pos = p
+            count += one
+    tok_starts = starts[:count].copy()
+    tok_ends = ends[:count].copy()
+    if src.shape[0] > 0:
+        for t in range(count):
+            tok_starts[t] = src[tok_starts[t]]
+            tok_ends[t] = src[tok_ends[t] - 1] + 1
+    return (True, out[:pos].copy(), byte_starts[:count].copy(), byte_ends[:count].copy(), tok_starts,
+            tok_ends, int(cyrillic), int(latin))

@@ -3,6 +3,14 @@
 The result keeps, for every token, its half-open character span in the ORIGINAL input, through
 every char filter's offset map. When no token filter is configured the tokens are never made
 into Python strings: the canonical UTF-8 stream is built straight from code points.
+
+Fast path: when a chain's char filters are only ``nfkc``, ``lowercase``, ``yo`` and
+``strip_marks`` (after an ``html`` filter in ``auto`` mode that finds no HTML), the chain is a
+per-character map for almost every document, and one kernel
+(:func:`neardup._kernels.text.fused_words`) runs the filters, the tokenizer and the encoder over
+the code points with one lookup table. A document with any character the table marks (see
+:func:`neardup.analysis.char_filters.fused_table`) takes the general path, so the output is
+the same either way; the tests and ``benchmarks/identity_check.py`` compare the two.
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import text as text_kernels
-from neardup.analysis import registry
+from neardup.analysis import char_filters, registry
 from neardup.analysis.offsets import OffsetMap, compose
 from neardup.spec import AnalyzerSpec, ChainSpec
 
@@ -63,6 +71,41 @@ class _Chain:
         self.token_filters: list[Callable[[list[str]], Any]] = [
             registry.build("token filter", c) for c in spec.token_filters
         ]
+        self._fast_filters = _fusable(spec)
+        self._fast_table: char_filters.FusedTable | None = None
+        self._html_check = bool(spec.char_filters) and spec.char_filters[0].name == "html" and (
+            spec.char_filters[0].param("mode", "auto") == "auto"
+        )
+
+    def fast_scan(self, text: str, count_letters: bool = False) -> _Scan | None:
+        """The fused kernel's tokens of ``text``, or ``None`` when it must take the general
+        path (a chain that cannot be fused, HTML, or a character the table marks). With
+        ``count_letters``, the scan also counts what :func:`dominant_language` counts."""
+        if self._fast_filters is None:
+            return None
+        if self._html_check and char_filters.might_be_html(text):
+            return None
+        tables = self._fast_table
+        if tables is None:
+            tables = self._fast_table = char_filters.fused_table(self._fast_filters)
+            if tables is None:
+                self._fast_filters = None
+                return None
+        table, exp_offsets = tables
+        ok, buf, byte_starts, byte_ends, starts, ends, cyrillic, latin = text_kernels.fused_words(
+            text_kernels.code_points(text), table, char_filters.FAST_DOMAIN, exp_offsets,
+            self.join_hyphens, self.keep_numbers, count_letters,
+        )
+        if not ok:
+            return None
+        return _Scan(buf, byte_starts, byte_ends, starts, ends, cyrillic, latin)
+
+    def finish(self, scan: _Scan, language: str) -> Canonical:
+        """The canonical stream of a :meth:`fast_scan`, through the token filters."""
+        if not self.token_filters:
+            return Canonical(scan.buf, scan.byte_starts, scan.byte_ends, scan.starts, scan.ends, language)
+        terms = scan.buf.tobytes().decode("utf-8").split(" ") if scan.starts.shape[0] else []
+        return self._filter_terms(terms, scan.starts, scan.ends, language)
 
     def filter_chars(self, text: str) -> tuple[str, OffsetMap | None]:
         offsets: OffsetMap | None = None
@@ -90,12 +133,53 @@ class _Chain:
             terms = joined.tobytes().decode("utf-8").split(" ")
         else:
             terms = []
+        return self._filter_terms(terms, orig_starts, orig_ends, language)
+
+    def _filter_terms(self, terms: list[str], orig_starts: IntArray, orig_ends: IntArray,
+                      language: str) -> Canonical:
         for token_filter in self.token_filters:
             terms, keep = token_filter(terms)
             if keep is not None:
                 orig_starts = orig_starts[keep]
                 orig_ends = orig_ends[keep]
         return _from_terms(terms, orig_starts, orig_ends, language)
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """What :func:`~neardup._kernels.text.fused_words` made of a text."""
+
+    buf: npt.NDArray[np.uint8]
+    byte_starts: IntArray
+    byte_ends: IntArray
+    starts: IntArray
+    ends: IntArray
+    cyrillic: int
+    latin: int
+
+    @property
+    def language(self) -> str:
+        """:func:`dominant_language` of the filtered text."""
+        return "ru" if self.cyrillic > self.latin else "en"
+
+
+def _fusable(spec: ChainSpec) -> tuple[str, ...] | None:
+    """The char filter names the fused kernel runs for this chain, or ``None`` if it cannot:
+    an optional leading ``html`` filter (``auto`` mode is checked per text, ``never`` does
+    nothing, ``always`` cannot be fused), then only :data:`~char_filters.FAST_FILTERS`."""
+    filters = list(spec.char_filters)
+    if spec.tokenizer.name != "words":
+        return None
+    if filters and filters[0].name == "html":
+        if filters[0].param("mode", "auto") not in ("auto", "never"):
+            return None
+        filters = filters[1:]
+    names = tuple(c.name for c in filters)
+    if any(name not in char_filters.FAST_FILTERS for name in names):
+        return None
+    if any(c.params for c in filters):
+        return None
+    return names
 
 
 def _from_terms(terms: list[str], starts: IntArray, ends: IntArray, language: str) -> Canonical:
@@ -136,10 +220,24 @@ class Analyzer:
         if not isinstance(text, str):
             raise TypeError(f"the analyzer takes str, got {type(text).__name__}; decode bytes first")
         if not self._routed:
-            chain = next(iter(self._chains.values()))
+            lang, chain = next(iter(self._chains.items()))
+            scan = chain.fast_scan(text)
+            if scan is not None:
+                return chain.finish(scan, lang)
             filtered, offsets = chain.filter_chars(text)
-            return chain.canonical(filtered, offsets, next(iter(self._chains)))
+            return chain.canonical(filtered, offsets, lang)
         first_lang, first = next(iter(self._chains.items()))
+        scan = first.fast_scan(text, count_letters=True)
+        if scan is not None:
+            language = scan.language
+            chain = self._chains.get(language, first)
+            lang = language if language in self._chains else first_lang
+            if chain.spec.char_filters != first.spec.char_filters:
+                scan = chain.fast_scan(text)
+                if scan is None:
+                    filtered, offsets = chain.filter_chars(text)
+                    return chain.canonical(filtered, offsets, lang)
+            return chain.finish(scan, lang)
         filtered, offsets = first.filter_chars(text)
         language = dominant_language(filtered)
         chain = self._chains.get(language, first)

@@ -131,9 +131,27 @@ def _nfkc_run(run: str) -> str:
     return unicodedata.normalize("NFKC", run)
 
 
+def is_nfkc(text: str) -> bool:
+    """``unicodedata.is_normalized("NFKC", text)``, asked only of the stretches around the
+    characters that are not :func:`_nfkc_safe` (each with the character before it).
+
+    A safe character has a normalization boundary before it (canonical class 0, stable, never
+    composing with what precedes it): the NFKC of a text is the NFKC of its pieces cut there,
+    so the text is normalized exactly when every piece is, and a safe character alone is. The
+    whole-text check normalizes the whole text as soon as one character might compose with
+    its neighbour (a stress mark, a Hangul jamo), ~0.5 ms for a long article; the pieces are a
+    few characters each.
+    """
+    if text.isascii():
+        return True
+    starts, ends = text_kernels.unsafe_segments(text_kernels.code_points(text), _nfkc_safe_table())
+    is_normalized = unicodedata.is_normalized
+    return all(is_normalized("NFKC", text[a:b]) for a, b in zip(starts.tolist(), ends.tolist()))
+
+
 def nfkc(text: str) -> CharFilterResult:
     """Unicode NFKC: compatibility forms folded (ﬁ → fi, № → No, non-breaking space → space)."""
-    if unicodedata.is_normalized("NFKC", text):
+    if is_nfkc(text):
         return text, None
     # the matches of _nfkc_unstable(), found by a table scan instead of the (slow) regex
     run_starts, run_ends = text_kernels.nfkc_runs(text_kernels.code_points(text), _nfkc_table())
@@ -141,7 +159,7 @@ def nfkc(text: str) -> CharFilterResult:
     # NFKC(text) == NFKC(result), since normalizing pieces keeps the concatenation
     # equivalent; so result is NFKC(text) exactly when it is already normalized, which the
     # quick check answers without normalizing the whole text again.
-    if not unicodedata.is_normalized("NFKC", result):
+    if not is_nfkc(result):
         # Composition across a run boundary (rare scripts): normalize whole words instead,
         # since NFKC never composes across white space.
         out, pieces = _normalize_pieces(text, re.compile(r"\S+"))
@@ -191,11 +209,28 @@ def yo_to_ye(text: str) -> CharFilterResult:
 
 def html(text: str, *, mode: str = "auto", main_content: bool = False) -> CharFilterResult:
     """HTML → visible text (``mode`` "auto": only when the input looks like HTML)."""
-    from neardup.analysis.html import html_to_text, looks_like_html
-
-    if mode == "never" or (mode == "auto" and not looks_like_html(text)):
+    if mode == "never" or (mode == "auto" and not might_be_html(text)):
         return text, None
+    from neardup.analysis.html import html_to_text
+
     return html_to_text(text, main_content=main_content)
+
+
+#: How far into a text :func:`neardup.analysis.html.looks_like_html` looks.
+HTML_HEAD = 2048
+
+
+def might_be_html(text: str) -> bool:
+    """:func:`~neardup.analysis.html.looks_like_html`, asked only when the first
+    :data:`HTML_HEAD` characters hold a ``<``: every sign it looks for (a doctype, ``<html``,
+    ``<?xml``, a tag or a comment) starts with one, and no character lowercases to ``<``
+    (a test checks that over all of Unicode). Most plain texts have none, and so skip the
+    lowercased copy of their head that the full check makes."""
+    if text.find("<", 0, HTML_HEAD) < 0:
+        return False
+    from neardup.analysis.html import looks_like_html
+
+    return looks_like_html(text)
 
 
 @lru_cache(maxsize=1)
@@ -231,3 +266,230 @@ def strip_marks(text: str) -> CharFilterResult:
     if run_starts.shape[0] == 0:
         return text, None
     return _replace_runs(text, run_starts, run_ends, _drop)
+
+
+# --- the fused fast path ----------------------------------------------------------------------
+# ``nfkc``, ``lowercase``, ``yo`` and ``strip_marks`` each leave most characters alone or map
+# them one to one, with no offset map. Where that holds for every character of a document, the
+# chain is a per-character map, and the analyzer runs it, the tokenizer and the encoder as one
+# kernel over a lookup table (neardup._kernels.text.fused_words). The tables below say where it
+# holds; every other character sends its document to the filters above, so results never change.
+
+#: Code points the fused tables cover (planes 0 and 1: every script, emoji); any other code
+#: point sends its document to the general path.
+FAST_DOMAIN = 0x20000
+#: The names of the char filters the fused path can run (the html filter is checked apart).
+FAST_FILTERS = frozenset({"nfkc", "lowercase", "yo", "strip_marks"})
+_NO_MAP = np.uint32(0xFFFFFFFF)
+_CAPITAL_SIGMA = 0x3A3  # lowercases to σ or ς depending on its neighbours
+
+
+def _domain_chars() -> list[str]:
+    return [chr(cp) if not 0xD800 <= cp < 0xE000 else "" for cp in range(FAST_DOMAIN)]
+
+
+@lru_cache(maxsize=1)
+def _lower_map() -> npt.NDArray[np.uint32]:
+    """``ord(c.lower())`` where ``c.lower()`` is one character whatever the context; ``_NO_MAP``
+    elsewhere (characters that lowercase to two, capital sigma, surrogates)."""
+    out = np.full(FAST_DOMAIN, _NO_MAP, dtype=np.uint32)
+    for cp, ch in enumerate(_domain_chars()):
+        if ch and cp != _CAPITAL_SIGMA:
+            low = ch.lower()
+            if len(low) == 1:
+                out[cp] = ord(low)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _composes_with_previous() -> frozenset[int]:
+    """Characters that NFC/NFKC may compose with the character before them (the Quick_Check
+    "Maybe" characters): the second character of every two-character canonical decomposition,
+    and the Hangul medial vowels and final consonants."""
+    seconds: set[int] = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))
+    for cp in _all_code_points():
+        if 0xD800 <= cp < 0xE000:
+            continue
+        decomposition = unicodedata.decomposition(chr(cp))
+        if decomposition and not decomposition.startswith("<"):
+            parts = decomposition.split()
+            if len(parts) == 2:
+                seconds.add(int(parts[1], 16))
+    return frozenset(seconds)
+
+
+@lru_cache(maxsize=1)
+def _nfkc_safe() -> npt.NDArray[np.bool_]:
+    """True for characters that keep any text made only of them NFKC-normalized: canonical
+    combining class 0, NFKC-stable alone, never composing with the character before, and
+    decomposing (NFKD) to a starter that does not either. A text of such characters passes
+    Unicode's NFKC quick check, so ``nfkc`` returns it unchanged."""
+    maybe = _composes_with_previous()
+    out = np.zeros(FAST_DOMAIN, dtype=np.bool_)
+    for cp, ch in enumerate(_domain_chars()):
+        if not ch or cp in maybe or unicodedata.combining(ch):
+            continue
+        if not unicodedata.is_normalized("NFKC", ch):
+            continue
+        head = unicodedata.normalize("NFKD", ch)[0]
+        if ord(head) in maybe or unicodedata.combining(head):
+            continue
+        out[cp] = True
+    return out
+
+
+@lru_cache(maxsize=1)
+def _nfkc_safe_table() -> npt.NDArray[np.uint8]:
+    """:func:`_nfkc_safe` as bytes, for :func:`neardup._kernels.text.unsafe_segments`."""
+    return _nfkc_safe().astype(np.uint8)
+
+
+@lru_cache(maxsize=1)
+def _nonspacing_domain() -> npt.NDArray[np.bool_]:
+    """The non-spacing marks (category Mn, what ``strip_marks`` drops) of the domain."""
+    out = np.zeros(FAST_DOMAIN, dtype=np.bool_)
+    for cp, ch in enumerate(_domain_chars()):
+        if ch and unicodedata.category(ch) == "Mn":
+            out[cp] = True
+    return out
+
+
+@lru_cache(maxsize=1)
+def _nfkc_alone() -> tuple[npt.NDArray[np.uint32], dict[int, tuple[int, ...]]]:
+    """What ``nfkc`` makes of a lone character of the domain that is not NFKC-stable and not
+    a combining mark (``nfkc`` normalizes each such character apart, as a run of its own):
+    ``(one, several)``, ``one[cp]`` the single character it becomes (``_NO_MAP`` if none),
+    ``several[cp]`` the characters when it becomes more than one (… → ..., № → No)."""
+    one = np.full(FAST_DOMAIN, _NO_MAP, dtype=np.uint32)
+    several: dict[int, tuple[int, ...]] = {}
+    for cp, ch in enumerate(_domain_chars()):
+        if not ch or unicodedata.combining(ch) or unicodedata.is_normalized("NFKC", ch):
+            continue
+        out = unicodedata.normalize("NFKC", ch)
+        if len(out) == 1:
+            one[cp] = ord(out)
+        elif out:
+            several[cp] = tuple(map(ord, out))
+    return one, several
+
+
+def _simulate(cp: int, filters: tuple[str, ...]) -> list[int] | None:
+    """The characters the fusable ``filters`` make of one character, each step as the filter
+    itself does it in a text of fusable characters; ``None`` where the fused path cannot."""
+    safe = _nfkc_safe()
+    one, several = _nfkc_alone()
+    lower = _lower_map()
+    marks = _nonspacing_domain()
+    chars = [cp]
+    for name in filters:
+        if any(not 0 <= c < FAST_DOMAIN for c in chars):
+            return None
+        out: list[int] = []
+        for c in chars:
+            if name == "nfkc":
+                if safe[c]:
+                    out.append(c)
+                elif one[c] != _NO_MAP and safe[one[c]]:
+                    out.append(int(one[c]))
+                elif c in several and all(0 <= x < FAST_DOMAIN and safe[x] for x in several[c]):
+                    out.extend(several[c])
+                else:
+                    return None
+            elif name == "lowercase":
+                if lower[c] == _NO_MAP:
+                    return None
+                out.append(int(lower[c]))
+            elif name == "strip_marks":
+                if marks[c]:
+                    return None
+                out.append(c)
+            else:  # yo
+                out.append({ord("ё"): ord("е"), ord("Ё"): ord("Е")}.get(c, c))
+        chars = out
+    if not chars or any(not 0 <= c < FAST_DOMAIN for c in chars):
+        return None
+    return chars
+
+
+FusedTable = tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]
+
+
+@lru_cache(maxsize=8)
+def fused_table(filters: tuple[str, ...]) -> FusedTable | None:
+    """The tables of :func:`neardup._kernels.text.fused_words` for the char filters
+    ``filters`` (names, in chain order): ``(table, exp_offsets)``, or ``None`` when one of
+    them cannot be fused (the table covers ``FAST_DOMAIN`` code points, then the entries of
+    the sequences).
+
+    Per code point: what the filters make of it and its tokenizer class, a sequence of those
+    (``FUSED_EXPAND``: ``nfkc`` makes "…" into "..."), or ``FUSED_GENERAL`` where a filter
+    might not map it on its own, without looking at its neighbours (``nfkc``: a combining mark,
+    or a character whose text might not stay normalized — see :func:`_nfkc_safe`;
+    ``lowercase``: no single lowercase, or capital sigma; ``strip_marks``: a mark; and
+    surrogates). One character becoming several maps each of them back to it, as the filters'
+    offset maps do. Built once per process (~0.3 s, and ~1 s for the general path's tables).
+    """
+    if any(name not in FAST_FILTERS for name in filters):
+        return None
+    # The general path's tables too, now: the few documents the fused path sends back need
+    # them, and a process warmed up before a fork (neardup.sketch.parallel) then hands every
+    # table to its workers instead of each worker building them again (~1 s).
+    text_kernels.char_classes()
+    if "nfkc" in filters:
+        _nfkc_table()
+    if "strip_marks" in filters:
+        _marks_table()
+    safe = _nfkc_safe()
+    one, several = _nfkc_alone()
+    is_several = np.zeros(FAST_DOMAIN, dtype=np.bool_)
+    is_several[list(several)] = True
+    mapped = np.arange(FAST_DOMAIN, dtype=np.uint32)
+    general = np.zeros(FAST_DOMAIN, dtype=np.bool_)
+    general[0xD800:0xE000] = True
+    expand = np.zeros(FAST_DOMAIN, dtype=np.bool_)
+    # every character through the filters at once, one to one; those that become several
+    # characters are marked and redone one by one below
+    for name in filters:
+        inside = mapped < FAST_DOMAIN
+        general |= ~inside
+        index = np.where(inside, mapped, 0)
+        if name == "nfkc":
+            single = one[index]
+            single_ok = (single != _NO_MAP) & safe[np.where(single != _NO_MAP, single, 0) % FAST_DOMAIN]
+            single_ok &= single < FAST_DOMAIN
+            expand |= is_several[index] & ~general
+            general |= ~(safe[index] | single_ok | is_several[index])
+            mapped = np.where(single_ok & ~general, single, mapped)
+        elif name == "lowercase":
+            lowered = _lower_map()[index]
+            general |= (lowered == _NO_MAP) & ~expand
+            mapped = np.where(general | expand, mapped, lowered)
+        elif name == "strip_marks":
+            general |= _nonspacing_domain()[index] & ~expand
+        else:  # yo
+            mapped = np.where(mapped == ord("ё"), np.uint32(ord("е")), mapped)
+            mapped = np.where(mapped == ord("Ё"), np.uint32(ord("Е")), mapped)
+    inside = mapped < FAST_DOMAIN
+    general |= ~inside & ~expand
+    mapped = np.where(inside, mapped, 0).astype(np.uint32)
+    classes = text_kernels.class_table(FAST_DOMAIN)
+    table = text_kernels.fused_entries(mapped, classes[mapped])
+    offsets = [0]
+    sequences: list[int] = []
+    for cp in np.flatnonzero(expand & ~general).tolist():
+        chars = _simulate(cp, filters)
+        if chars is None:
+            general[cp] = True
+            continue
+        if not 1 <= len(chars) <= 256:  # the entry holds the length less one in 8 bits
+            general[cp] = True
+            continue
+        extra = np.uint64(len(chars) - 1) << np.uint64(text_kernels.FUSED_EXTRA_SHIFT)
+        table[cp] = text_kernels.FUSED_EXPAND | extra | np.uint64(len(offsets) - 1)
+        sequences.extend(chars)
+        offsets.append(len(sequences))
+    table[general] = text_kernels.FUSED_GENERAL
+    seq = np.array(sequences, dtype=np.uint32)
+    # the sequences' entries follow the code points' in the same table
+    table = np.concatenate([table, text_kernels.fused_entries(seq, classes[seq])])
+    return table, np.array(offsets, dtype=np.int64) + FAST_DOMAIN

@@ -173,7 +173,10 @@ class MinHasher:
         pipeline = self.pipeline
         if pipeline.spec.fingerprint_family.multiset:
             return self.sign_many([pipeline.fingerprints(t) for t in texts])
-        return self.sign_hashes([pipeline.shingles(t).hashes for t in texts])
+        from neardup.shingles import shingle_hashes
+
+        spec, family = pipeline.spec.shingles, pipeline.family
+        return self.sign_hashes([shingle_hashes(pipeline.canonical(t), spec, family) for t in texts])
 
     # --- estimates -------------------------------------------------------------------------
 
