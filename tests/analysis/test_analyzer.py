@@ -135,3 +135,8 @@ def test_unknown_components_are_refused() -> None:
         Analyzer(bad)
     with pytest.raises(ConfigurationError, match="unknown preset"):
         preset("fr")
+
+
+def test_words_pymorphy_cannot_parse_are_kept_as_they_are() -> None:
+    # pymorphy3 raises on characters without a Unicode name (Tangut); the word stays itself
+    assert terms("ru", "слово \U00017000\U00017001 тексты") == ["слово", "\U00017000\U00017001", "текст"]

@@ -68,9 +68,7 @@ class MorphCache:
             entry = entries.get(word)  # an earlier miss of this call may have added it
             if entry is None:
                 misses += 1
-                parse = self.analyzer.parse(word)[0]
-                tag = parse.tag
-                entry = (canonical_word(parse.normal_form), str(tag.POS or ""), frozenset(tag.grammemes))
+                entry = self._parse(word)
                 if len(entries) >= self.max_size:
                     entries.clear()
                 entries[word] = entry
@@ -78,6 +76,16 @@ class MorphCache:
         self.misses += misses
         self.hits += len(words) - misses
         return out
+
+    def _parse(self, word: str) -> tuple[str, str, frozenset[str]]:
+        try:
+            parse = self.analyzer.parse(word)[0]
+        except ValueError:
+            # pymorphy3 looks up Unicode names to tell scripts apart and fails on characters
+            # that have none (e.g. Tangut): such a word is its own lemma, of no known POS.
+            return word, "", frozenset()
+        tag = parse.tag
+        return canonical_word(parse.normal_form), str(tag.POS or ""), frozenset(tag.grammemes)
 
     @property
     def hit_rate(self) -> float:
