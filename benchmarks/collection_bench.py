@@ -25,6 +25,10 @@ Phases, each timed on its own:
 6. ground truth: exact shared-shingle counts of every query with every stored document from a
    full (unsampled) inverted index; recall of both at several thresholds.
 
+For sizes where the in-memory and brute-force phases take too long, ``--sqlite-only`` runs
+phases 1–3 and writes build/collection_bench/results_<tag>_<synchronous>_sqlite.json;
+``--synchronous normal`` times the insert with SQLite's opt-in ``synchronous=NORMAL``.
+
 Results go to build/collection_bench/results.json, plots to docs/img/collection_*.png and, with
 ``--write-docs``, a table into the ``collection`` section of docs/benchmarks.md.
 """
@@ -52,6 +56,7 @@ import collection_data as cd
 
 from neardup.index import Analyzed, Collection, IndexSpec
 from neardup.pipeline import make_spec
+from neardup.storage.sqlite import SQLiteStorage
 
 WORK = ROOT / "build" / "collection_bench"
 IMG = ROOT / "docs" / "img"
@@ -305,6 +310,10 @@ def main() -> None:
                     help="also insert this many documents into PostgreSQL and time check there")
     ap.add_argument("--postgres-url", default="postgresql://postgres@127.0.0.1:5432/test")
     ap.add_argument("--no-datasketch", action="store_true")
+    ap.add_argument("--synchronous", choices=("full", "normal"), default="full",
+                    help="SQLite synchronous setting for the insert (full: the default durability)")
+    ap.add_argument("--sqlite-only", action="store_true",
+                    help="only the SQLite insert and check phases (for large sizes; no recall)")
     ap.add_argument("--write-docs", action="store_true")
     ap.add_argument("--docs-from", type=Path, nargs="+", default=None,
                     help="only rewrite the plot and the docs section from earlier results files: the "
@@ -357,7 +366,7 @@ def main() -> None:
     db = WORK / f"bench_{tag}.db"
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
-    col = Collection.create(db, spec, index_spec)
+    col = Collection.create(SQLiteStorage(db, create=True, synchronous=args.synchronous), spec, index_spec)
     results["sqlite_insert"] = bulk_insert(col, ids, analyzed, args.batch)
     print(f"sqlite insert: {results['sqlite_insert']['docs_per_s']:.0f} docs/s", flush=True)
     col.close()
@@ -370,6 +379,11 @@ def main() -> None:
                                                                           "groups", "postings_per_document")}
     col.close()
     print(f"sqlite check: {results['sqlite_check']}", flush=True)
+    if args.sqlite_only:
+        out = WORK / f"results_{tag}_{args.synchronous}_sqlite.json"
+        out.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
+        print(f"wrote {out}", flush=True)
+        return
 
     # memory
     gc.collect()

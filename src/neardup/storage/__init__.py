@@ -39,8 +39,12 @@ def backend_of(location: str | os.PathLike[str]) -> str:
 
 
 def open_storage(location: str | os.PathLike[str], *, create: bool = False,
-                 readonly: bool | None = None, timeout: float | None = None) -> Storage:
-    """Open (or, with ``create``, make ready to create) the storage a location names."""
+                 readonly: bool | None = None, timeout: float | None = None,
+                 synchronous: str = "full") -> Storage:
+    """Open (or, with ``create``, make ready to create) the storage a location names.
+
+    ``synchronous`` (SQLite only): ``"full"`` or ``"normal"``, see :mod:`neardup.storage.sqlite`.
+    """
     kind = backend_of(location)
     text = os.fspath(location)
     if kind == "memory":
@@ -55,4 +59,5 @@ def open_storage(location: str | os.PathLike[str], *, create: bool = False,
 
     path = text.removeprefix("sqlite://")
     return SQLiteStorage(path, create=create, readonly=readonly,
-                         timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
+                         timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+                         synchronous=synchronous)

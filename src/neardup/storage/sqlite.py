@@ -4,19 +4,34 @@ Durability choices, and why:
 
 * ``journal_mode=WAL``: readers keep reading a consistent snapshot while one writer writes, and
   a commit is one append to the write-ahead log.
-* ``synchronous=FULL``: the log is fsynced at every commit, so an acknowledged document
-  survives a power cut, not only a killed process (NORMAL would only lose the last commits on
-  power loss, never corrupt — but we acknowledge documents to callers, so we promise more).
-  The collection commits once per batch, not per document, so the fsync costs little.
+* ``synchronous=FULL`` (the default): the log is fsynced at every commit, so an acknowledged
+  document survives a power cut, not only a killed process. ``synchronous="normal"`` (opt-in)
+  fsyncs only at checkpoints: in WAL mode every commit is still atomic and written to the log
+  before it is acknowledged, so a killed process (SIGKILL) loses nothing acknowledged and never
+  leaves half a batch; an OS crash or power loss may lose the last acknowledged transactions
+  (never corrupt the file). That saves one fsync per batch.
 * ``BEGIN IMMEDIATE`` for every write: writers queue on the database's write lock (for at most
   the busy timeout, 10 s by default) and each decision is taken against the state it commits
   into, so two processes cannot both admit near-duplicates of each other.
 * ``cache_size`` 256 MiB and ``mmap_size`` 4 GiB: candidate lookups and fingerprint reads hit
   memory, not ``read`` calls (reads only; writes still go through the WAL).
+* **Postings in two tiers.** A B-tree keyed by ``(value, doc)`` that receives a batch's
+  postings (random values) dirties nearly every one of its leaf pages once the batch has more
+  postings than the tree has pages, so each commit rewrote the whole postings table and bulk
+  insert slowed in proportion to the collection's size. So the newest documents (the *tail*:
+  keys at or above ``meta.sqlite_postings_below``) keep their postings only in their own
+  ``docs.samples`` (an append at the end of ``docs``); every connection reads the tail into a
+  sorted in-memory array (incrementally: only keys past the last one it read) and looks
+  candidates up in both tiers. When the tail outgrows ``max(tail_min, merged keys /
+  TAIL_SHARE)``, the batch that crossed it also moves the tail's postings, sorted, into the
+  ``postings`` table in the same transaction — geometric merges, so each posting is rewritten
+  a bounded number of times. ``meta.sqlite_postings_epoch`` changes with every removal, which
+  makes other connections re-read their tail.
 * A database that stays locked past the timeout, is read-only, or is not a SQLite file becomes
   a :class:`~neardup.errors.StorageError` that says so; nothing is half-written.
 
-Tables (``FORMAT_VERSION`` 1): ``meta(key, value)``; ``docs(key INTEGER PRIMARY KEY, id UNIQUE,
+Tables (``FORMAT_VERSION`` 1): ``meta(key, value)`` (with ``sqlite_postings_below`` and
+``sqlite_postings_epoch``; a file without them has every posting in ``postings``); ``docs(key INTEGER PRIMARY KEY, id UNIQUE,
 grp, size, fp BLOB, counts BLOB, samples BLOB, meta TEXT)`` with an index on ``grp``;
 ``texts(key, text)``; ``postings(value, doc)`` as a WITHOUT ROWID table keyed by
 ``(value, doc)``; ``links(a, b, resemblance, containment_ab, containment_ba)`` keyed by
@@ -86,6 +101,61 @@ CHUNK = 900
 BIG_CHUNK = 30000
 
 DEFAULT_TIMEOUT = 10.0
+#: Documents whose postings may stay in the tail (``docs.samples``) before a merge …
+TAIL_MIN = 25_000
+#: … or this share (1/TAIL_SHARE) of the merged keys, whichever is larger.
+TAIL_SHARE = 4
+BELOW = "sqlite_postings_below"
+EPOCH = "sqlite_postings_epoch"
+
+_NO_U64 = np.zeros(0, dtype=np.uint64)
+_NO_I64 = np.zeros(0, dtype=np.int64)
+
+
+class _Tail:
+    """The postings of the documents not merged yet, sorted by (value, key), as read so far."""
+
+    __slots__ = ("below", "epoch", "keys", "last", "values")
+
+    def __init__(self, below: int, epoch: int) -> None:
+        self.below = below
+        self.epoch = epoch
+        self.last = below - 1  # the largest key read
+        self.values: U64 = _NO_U64
+        self.keys: I64 = _NO_I64
+
+    def extend(self, rows: Sequence[tuple[int, bytes]]) -> None:
+        """Add the samples of documents with keys past ``last`` (rows in key order)."""
+        if not rows:
+            return
+        arrays = [u64_from_bytes(samples) for _, samples in rows]
+        lengths = np.array([a.shape[0] for a in arrays], dtype=np.int64)
+        v = np.concatenate(arrays) if arrays else _NO_U64
+        k = np.repeat(np.array([r[0] for r in rows], dtype=np.int64), lengths)
+        o = np.lexsort((k, v))
+        values = np.concatenate((self.values, v[o]))
+        keys = np.concatenate((self.keys, k[o]))
+        # two sorted runs: a stable sort merges them in linear time; equal values keep the
+        # older (smaller) keys first
+        order = np.argsort(values, kind="stable")
+        self.values, self.keys = values[order], keys[order]
+        self.last = int(rows[-1][0])
+
+    def lookup(self, wanted: U64) -> tuple[U64, I64]:
+        if not self.values.shape[0] or not wanted.shape[0]:
+            return _NO_U64, _NO_I64
+        lo = np.searchsorted(self.values, wanted, side="left")
+        hi = np.searchsorted(self.values, wanted, side="right")
+        lengths = hi - lo
+        total = int(lengths.sum())
+        if not total:
+            return _NO_U64, _NO_I64
+        idx = np.repeat(lo - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
+        return self.values[idx], self.keys[idx]
+
+
+#: ``synchronous`` settings a connection may ask for (see the module docstring).
+SYNCHRONOUS = ("full", "normal")
 
 
 def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
@@ -94,12 +164,23 @@ def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
 
 
 class SQLiteStorage:
-    """A collection in a SQLite file (``path``); ``timeout`` is the busy timeout in seconds."""
+    """A collection in a SQLite file (``path``); ``timeout`` is the busy timeout in seconds.
+
+    ``synchronous`` is ``"full"`` (fsync at every commit: acknowledged documents survive a power
+    cut) or ``"normal"`` (WAL fsynced at checkpoints only: acknowledged documents survive a killed
+    process; an OS crash or power loss may lose the last transactions, never half of one).
+    """
 
     kind = "sqlite"
 
     def __init__(self, path: str | os.PathLike[str], *, create: bool = False,
-                 timeout: float = DEFAULT_TIMEOUT, readonly: bool | None = None) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, readonly: bool | None = None,
+                 synchronous: str = "full", tail_min: int = TAIL_MIN) -> None:
+        self.tail_min = int(tail_min)
+        self._tail: _Tail | None = None
+        if synchronous.lower() not in SYNCHRONOUS:
+            raise InputError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, got {synchronous!r}")
+        self.synchronous = synchronous.lower()
         self.path = Path(path)
         self.location = str(self.path)
         self.timeout = float(timeout)
@@ -132,7 +213,7 @@ class SQLiteStorage:
                     mode = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
                     if str(mode).lower() != "wal":
                         raise StorageError(f"cannot put {self.path} in WAL mode (got {mode})")
-                self._conn.execute("PRAGMA synchronous=FULL")
+                self._conn.execute(f"PRAGMA synchronous={self.synchronous.upper()}")
                 self._conn.execute("PRAGMA cache_size=-262144")
                 self._conn.execute("PRAGMA mmap_size=4294967296")
                 self._conn.execute("PRAGMA temp_store=MEMORY")
@@ -208,15 +289,16 @@ class SQLiteStorage:
                         if stmt.strip():
                             self._conn.execute(stmt)
                     self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
-                                           sorted(meta.items()))
+                                           sorted({BELOW: "0", EPOCH: "0", **meta}.items()))
                     self._conn.execute("COMMIT")
                 except BaseException:
                     self._conn.execute("ROLLBACK")
                     raise
 
     def read_meta(self) -> dict[str, str]:
+        """The collection's meta (without this backend's own ``sqlite_*`` bookkeeping keys)."""
         with self._lock:
-            return {k: v for k, v in self._q("SELECT key, value FROM meta")}
+            return {k: v for k, v in self._q("SELECT key, value FROM meta") if k not in (BELOW, EPOCH)}
 
     def write_meta(self, items: Mapping[str, str]) -> None:
         self._require_tx()
@@ -243,6 +325,7 @@ class SQLiteStorage:
                 with self._errors():
                     self._conn.execute("COMMIT")
             except BaseException:
+                self._tail = None  # it may hold rows of the rolled-back transaction
                 try:
                     self._conn.execute("ROLLBACK")
                 except sqlite3.Error:
@@ -289,17 +372,44 @@ class SQLiteStorage:
                 out.update(self._q(f"SELECT id, key FROM docs WHERE id IN ({marks})", chunk))
         return out
 
+    def _tail_state(self) -> tuple[int, int] | None:
+        """``(below, epoch)`` from the meta table; None for a file with every posting merged."""
+        got = dict(self._q("SELECT key, value FROM meta WHERE key IN (?, ?)", (BELOW, EPOCH)))
+        if BELOW not in got:
+            return None
+        return int(got[BELOW]), int(got.get(EPOCH, "0"))
+
+    def _read_tail(self) -> _Tail | None:
+        """The tail as of the current snapshot, read incrementally (call under the lock)."""
+        state = self._tail_state()
+        if state is None:
+            self._tail = None
+            return None
+        below, epoch = state
+        tail = self._tail
+        if tail is None or tail.below != below or tail.epoch != epoch:
+            tail = _Tail(below, epoch)
+        # keys are given out in increasing order under the write lock, so a snapshot holds a
+        # prefix of them: every document not read yet has a key past ``tail.last``
+        tail.extend(self._q("SELECT key, samples FROM docs WHERE key > ? ORDER BY key", (tail.last,)))
+        self._tail = tail
+        return tail
+
     def postings(self, samples: U64) -> tuple[U64, I64]:
-        wanted = as_signed(np.unique(np.asarray(samples, dtype=np.uint64))).tolist()
+        unique = np.unique(np.asarray(samples, dtype=np.uint64))
+        wanted = as_signed(unique).tolist()
         rows: list[tuple[int, int]] = []
-        with self._lock:
+        with self._lock, self.snapshot():
             for chunk in _chunks(wanted, BIG_CHUNK):
                 marks = ",".join("?" * len(chunk))
                 rows.extend(self._q(f"SELECT value, doc FROM postings WHERE value IN ({marks})", chunk))
+            tail = self._read_tail()
+        tv, tk = tail.lookup(unique) if tail is not None else (_NO_U64, _NO_I64)
         if not rows:
-            return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
+            return tv, tk
         arr = np.array(rows, dtype=np.int64)
-        return as_unsigned(arr[:, 0].copy()), arr[:, 1].copy()
+        return (np.concatenate((as_unsigned(arr[:, 0].copy()), tv)),
+                np.concatenate((arr[:, 1].copy(), tk)))
 
     def fingerprints(self, keys: Sequence[int]) -> list[StoredFingerprints]:
         wanted = sorted({int(k) for k in keys})
@@ -396,17 +506,25 @@ class SQLiteStorage:
             last = (rows[-1][0], rows[-1][1])
 
     def all_postings(self) -> tuple[U64, I64]:
-        with self._lock:
+        with self._lock, self.snapshot():
             rows = self._q("SELECT value, doc FROM postings ORDER BY value, doc")
+            tail = self._read_tail()
+        tv, tk = (tail.values, tail.keys) if tail is not None else (_NO_U64, _NO_I64)
         if not rows:
-            return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
+            return tv.copy(), tk.copy()
         arr = np.array(rows, dtype=np.int64)
-        return as_unsigned(arr[:, 0].copy()), arr[:, 1].copy()
+        values = np.concatenate((as_unsigned(arr[:, 0].copy()), tv))
+        keys = np.concatenate((arr[:, 1].copy(), tk))
+        order = np.lexsort((keys, values))
+        return values[order], keys[order]
 
     def counts(self) -> dict[str, int]:
         with self.snapshot():
             docs = self._q("SELECT count(*) FROM docs")[0][0]
             postings = self._q("SELECT count(*) FROM postings")[0][0]
+            with self._lock:
+                tail = self._read_tail()
+            postings += 0 if tail is None else int(tail.values.shape[0])
             links = self._q("SELECT count(*) FROM links")[0][0]
             groups = self._q("SELECT count(*) FROM (SELECT grp FROM docs GROUP BY grp HAVING count(*) > 1)")[0][0]
         return {"docs": docs, "postings": postings, "links": links, "groups": groups}
@@ -444,11 +562,30 @@ class SQLiteStorage:
             texts = [(d.key, d.text) for d in docs if d.text is not None]
             if texts:
                 self._conn.executemany("INSERT INTO texts (key, text) VALUES (?, ?)", texts)
-            values = as_signed(np.concatenate([d.samples for d in docs]).astype(np.uint64))
-            keys = np.concatenate([np.full(d.samples.shape[0], d.key, dtype=np.int64) for d in docs])
-            order = np.lexsort((keys, values))  # b-tree order: inserts touch neighbouring pages
-            self._conn.executemany("INSERT INTO postings (value, doc) VALUES (?, ?)",
-                                   zip(values[order].tolist(), keys[order].tolist()))
+            state = self._tail_state()
+            if state is None:  # a file from before the tail: all its postings are merged
+                self.write_meta({BELOW: str(min(d.key for d in docs)), EPOCH: "0"})
+                state = self._tail_state()
+                assert state is not None
+            below = state[0]
+            top = max(d.key for d in docs)
+            if top - below + 1 > max(self.tail_min, below // TAIL_SHARE):
+                self._merge_tail(top + 1)
+
+    def _merge_tail(self, new_below: int) -> None:
+        """Move the tail's postings (every key below ``new_below``) into the postings table."""
+        with self._lock:
+            tail = self._read_tail()
+        if tail is None:
+            return
+        keep = tail.keys < new_below
+        values, keys = as_signed(tail.values[keep]), tail.keys[keep]
+        # sorted by (value, doc): the B-tree is written in one ordered pass
+        self._conn.executemany("INSERT INTO postings (value, doc) VALUES (?, ?)",
+                               zip(values.tolist(), keys.tolist()))
+        epoch = tail.epoch
+        self.write_meta({BELOW: str(new_below), EPOCH: str(epoch)})
+        self._tail = _Tail(new_below, epoch)
 
     def delete(self, keys: Sequence[int]) -> None:
         self._require_tx()
@@ -468,6 +605,9 @@ class SQLiteStorage:
                 self._conn.execute(f"DELETE FROM links WHERE b IN ({marks})", chunk)
                 self._conn.execute(f"DELETE FROM texts WHERE key IN ({marks})", chunk)
                 self._conn.execute(f"DELETE FROM docs WHERE key IN ({marks})", chunk)
+            state = self._tail_state()
+            if state is not None and wanted:
+                self.write_meta({EPOCH: str(state[1] + 1)})
 
     def add_links(self, links: Sequence[Link]) -> None:
         self._require_tx()
