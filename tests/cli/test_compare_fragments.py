@@ -41,7 +41,7 @@ def test_json_has_the_fragments(pair: tuple[str, str], capsys: pytest.CaptureFix
 def test_terminal_and_html_report(pair: tuple[str, str], tmp_path: Path,
                                   capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "report.html"
-    assert main(["compare", *pair, "--fragments", "--html-report", str(report)]) == 0
+    assert main(["compare", *pair, "--fragments", "--html", str(report)]) == 0
     out = capsys.readouterr().out
     assert "Старые дубы" in out and "similarity" in out and "borrowed" in out
     page = report.read_text(encoding="utf-8")

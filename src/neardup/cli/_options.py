@@ -38,7 +38,7 @@ def spec_options(func: F) -> F:
         click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=0, show_default=True,
                      help="Seed of the hash family (rabin, xxh3)."),
         click.option("--multiset", is_flag=True, help="Count repeated shingles (multiset measures)."),
-        click.option("--html", "html_mode", type=click.Choice(["auto", "always", "never"]), default="auto",
+        click.option("--html-mode", "html_mode", type=click.Choice(["auto", "always", "never"]), default="auto",
                      show_default=True, help="Strip HTML: when the input looks like HTML, always, or never."),
         click.option("--main-content", is_flag=True,
                      help="For web pages, keep only the main content (needs neardup[html])."),

@@ -22,8 +22,8 @@ from neardup.pipeline import Pipeline
 @click.option("--fragments", is_flag=True,
               help="Also find the matched fragments: passages of A copied or lightly edited from B, "
                    "shown in both texts (with --json: a \"fragments\" list). "
-                   "(--html is the HTML input mode; the report is --html-report.)")
-@click.option("--html-report", "html_report", type=click.Path(dir_okay=False, writable=True), default=None,
+                   "(--html-mode says how to read HTML input.)")
+@click.option("--html", "--html-report", "html_report", metavar="FILE", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write a self-contained HTML report of the matched fragments to this file "
                    "(implies --fragments).")
 @click.option("--align-k", type=click.IntRange(min=1), default=DEFAULT_K, show_default=True,
@@ -49,7 +49,7 @@ def compare(file_a: str, file_b: str, as_json: bool, fragments: bool, html_repor
     included), each with its similarity, and the share of A they cover (borrowed %). The
     terminal shows both texts with the passages coloured; --json adds "fragments" (one object
     per passage: a_start, a_end, b_start, b_end, a_text, b_text, tokens, similarity) and
-    "fragments_summary"; --html-report FILE writes a report to open in a browser.
+    "fragments_summary"; --html FILE writes a report to open in a browser.
     """
     spec = spec_from_options(options)
     pipeline = Pipeline(spec)

@@ -149,7 +149,7 @@ def add(db: str, inputs: tuple[str, ...], policy: str | None, id_field: str, tex
 @click.option("--fragments", is_flag=True,
               help="Also mark the copied passages: FILE aligned against the stored texts of its "
                    "matches (with --json: a \"fragments\" object).")
-@click.option("--html-report", "html_report", type=click.Path(dir_okay=False, writable=True),
+@click.option("--html", "--html-report", "html_report", metavar="FILE", type=click.Path(dir_okay=False, writable=True),
               default=None, help="Write the passages as a self-contained HTML report (implies --fragments).")
 def check(db: str, file: str, top: int, as_json: bool, fragments: bool, html_report: str | None) -> None:
     """How unique FILE is against the collection, and which documents it matches (stores nothing).
@@ -164,7 +164,7 @@ def check(db: str, file: str, top: int, as_json: bool, fragments: bool, html_rep
     --fragments aligns FILE against the stored texts of its matches (docs/fragments.md) and
     shows the passages of FILE taken from each, as character spans of both texts, with each
     source's share of FILE ("borrowed") and the total; --json then adds "fragments"
-    {"borrowed", "sources": [{"id", "borrowed", "passages": […]}]}; --html-report FILE writes
+    {"borrowed", "sources": [{"id", "borrowed", "passages": […]}]}; --html FILE writes
     them as a page to open in a browser. The collection must keep its texts (the default).
     """
     text = read_input(file).text
