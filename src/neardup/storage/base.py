@@ -226,3 +226,53 @@ class Storage(Protocol):
     def relabel_groups(self, mapping: Mapping[int, int]) -> None:
         """Move every member of group ``old`` to group ``new``, for each ``old → new``."""
         ...
+
+
+class PagedScans:
+    """Whole-table scans for the SQL backends, a page of keys at a time (keyset pagination),
+    so an export or an integrity check never holds the collection in memory.
+
+    A backend sets ``PARAM`` to its driver's placeholder (``?`` for sqlite3, ``%s`` for
+    psycopg) and provides ``_lock``, ``_q(sql, params)``, ``docs`` and ``fingerprints``.
+    """
+
+    PARAM = "?"
+    # provided by the backend
+    _lock: Any
+    _q: Any
+    docs: Any
+    fingerprints: Any
+
+    def _iter_keys(self, batch_size: int) -> Iterator[list[int]]:
+        p = self.PARAM
+        last = -(2**63)
+        while True:
+            with self._lock:
+                rows = self._q(f"SELECT key FROM docs WHERE key > {p} ORDER BY key LIMIT {p}",
+                               (last, batch_size))
+            if not rows:
+                return
+            keys = [r[0] for r in rows]
+            last = keys[-1]
+            yield keys
+
+    def iter_docs(self, *, text: bool = False, batch_size: int = 1000) -> Iterator[list[DocInfo]]:
+        for keys in self._iter_keys(batch_size):
+            yield self.docs(keys, text=text)
+
+    def iter_fingerprints(self, *, batch_size: int = 1000) -> Iterator[list[StoredFingerprints]]:
+        for keys in self._iter_keys(batch_size):
+            yield self.fingerprints(keys)
+
+    def iter_links(self) -> Iterator[Link]:
+        p = self.PARAM
+        last = (-(2**63), -(2**63))
+        while True:
+            with self._lock:
+                rows = self._q("SELECT a, b, resemblance, containment_ab, containment_ba FROM links "
+                               f"WHERE (a, b) > ({p}, {p}) ORDER BY a, b LIMIT 5000", last)
+            if not rows:
+                return
+            for row in rows:
+                yield Link(*row)
+            last = (rows[-1][0], rows[-1][1])

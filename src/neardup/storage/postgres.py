@@ -25,6 +25,7 @@ import numpy as np
 
 from neardup.errors import DuplicateIdError, InputError, StorageError, require
 from neardup.storage.base import (
+    PagedScans,
     I64,
     U64,
     DocInfo,
@@ -109,8 +110,10 @@ def _binary_copy(values: I64, keys: I64) -> bytes:
     return _COPY_HEADER + rows.tobytes() + _COPY_TRAILER
 
 
-class PostgresStorage:
+class PostgresStorage(PagedScans):
     """A collection in a PostgreSQL schema."""
+
+    PARAM = "%s"
 
     kind = "postgres"
 
@@ -291,25 +294,6 @@ class PostgresStorage:
             rows = self._q(sql, (wanted,))
         return [DocInfo(k, i, g, s, load_meta(m), t) for k, i, g, s, m, t in rows]
 
-    def _iter_keys(self, batch_size: int) -> Iterator[list[int]]:
-        last = -(2**63)
-        while True:
-            with self._lock:
-                rows = self._q("SELECT key FROM docs WHERE key > %s ORDER BY key LIMIT %s", (last, batch_size))
-            if not rows:
-                return
-            keys = [r[0] for r in rows]
-            last = keys[-1]
-            yield keys
-
-    def iter_docs(self, *, text: bool = False, batch_size: int = 1000) -> Iterator[list[DocInfo]]:
-        for keys in self._iter_keys(batch_size):
-            yield self.docs(keys, text=text)
-
-    def iter_fingerprints(self, *, batch_size: int = 1000) -> Iterator[list[StoredFingerprints]]:
-        for keys in self._iter_keys(batch_size):
-            yield self.fingerprints(keys)
-
     def group_members(self, groups: Sequence[int]) -> dict[int, list[int]]:
         wanted = sorted({int(g) for g in groups})
         out: dict[int, list[int]] = {}
@@ -339,18 +323,6 @@ class PostgresStorage:
                            f"SELECT {cols} FROM links WHERE b = ANY(%s::bigint[]) ORDER BY a, b",
                            (wanted, wanted))
         return [Link(*r) for r in rows]
-
-    def iter_links(self) -> Iterator[Link]:
-        last = (-(2**63), -(2**63))
-        while True:
-            with self._lock:
-                rows = self._q("SELECT a, b, resemblance, containment_ab, containment_ba FROM links "
-                               "WHERE (a, b) > (%s, %s) ORDER BY a, b LIMIT 5000", last)
-            if not rows:
-                return
-            for row in rows:
-                yield Link(*row)
-            last = (rows[-1][0], rows[-1][1])
 
     def all_postings(self) -> tuple[U64, I64]:
         with self._lock:

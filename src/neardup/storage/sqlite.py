@@ -53,6 +53,7 @@ import numpy as np
 
 from neardup.errors import DuplicateIdError, InputError, StorageError
 from neardup.storage.base import (
+    PagedScans,
     I64,
     U64,
     DocInfo,
@@ -163,7 +164,7 @@ def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
         yield items[i : i + size]
 
 
-class SQLiteStorage:
+class SQLiteStorage(PagedScans):
     """A collection in a SQLite file (``path``); ``timeout`` is the busy timeout in seconds.
 
     ``synchronous`` is ``"full"`` (fsync at every commit: acknowledged documents survive a power
@@ -439,25 +440,6 @@ class SQLiteStorage:
                     out.append(DocInfo(key, id_, grp, size, load_meta(meta_json), txt))
         return out
 
-    def _iter_keys(self, batch_size: int) -> Iterator[list[int]]:
-        last = -(2**63)
-        while True:
-            with self._lock:
-                rows = self._q("SELECT key FROM docs WHERE key > ? ORDER BY key LIMIT ?", (last, batch_size))
-            if not rows:
-                return
-            keys = [r[0] for r in rows]
-            last = keys[-1]
-            yield keys
-
-    def iter_docs(self, *, text: bool = False, batch_size: int = 1000) -> Iterator[list[DocInfo]]:
-        for keys in self._iter_keys(batch_size):
-            yield self.docs(keys, text=text)
-
-    def iter_fingerprints(self, *, batch_size: int = 1000) -> Iterator[list[StoredFingerprints]]:
-        for keys in self._iter_keys(batch_size):
-            yield self.fingerprints(keys)
-
     def group_members(self, groups: Sequence[int]) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
         wanted = sorted({int(g) for g in groups})
@@ -491,19 +473,6 @@ class SQLiteStorage:
                                    f"UNION SELECT {cols} FROM links WHERE b IN ({marks})", [*chunk, *chunk]):
                     found[(row[0], row[1])] = Link(*row)
         return [found[p] for p in sorted(found)]
-
-    def iter_links(self) -> Iterator[Link]:
-        last = (-(2**63), -(2**63))
-        while True:
-            with self._lock:
-                rows = self._q(
-                    "SELECT a, b, resemblance, containment_ab, containment_ba FROM links "
-                    "WHERE (a, b) > (?, ?) ORDER BY a, b LIMIT 5000", last)
-            if not rows:
-                return
-            for row in rows:
-                yield Link(*row)
-            last = (rows[-1][0], rows[-1][1])
 
     def all_postings(self) -> tuple[U64, I64]:
         with self._lock, self.snapshot():
