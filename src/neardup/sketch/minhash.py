@@ -108,6 +108,7 @@ class MinHasher:
         self.empty = empty_value(self.value_bits)
         self.seeds = function_seeds(self.sketch.seed, self.num_perm)
         self._pipeline: Any = None
+        self._plan: tuple[Any, ...] | None | bool = False  # False: not built yet
         #: Fingerprint spec that inputs must carry (the spec without its sketch part).
         self.fingerprint_spec = self.spec.replace(sketch=None).fingerprint() if self.spec else ""
         #: The spec fingerprint stored with signatures (includes the sketch part).
@@ -169,14 +170,88 @@ class MinHasher:
     def sign_texts(self, texts: Iterable[str | bytes]) -> SignatureArray:
         """``(n, N)`` signatures of raw texts: the pipeline's shingle hashes of every text,
         then ONE kernel call for the batch (sets need no sort or dedup: the minimum ignores
-        repeats; multiset specs go through the fingerprint counts)."""
+        repeats; multiset specs go through the fingerprint counts).
+
+        Under a spec the fused analyzer path can run (one chain of only fusable char filters,
+        no token filters, word shingles, ``rabin`` sets), the batch goes through
+        :func:`~neardup._kernels.sign_batch.sign_rabin_words`: one nogil call from raw code
+        points to signatures. The documents it cannot take (HTML, a character the fused table
+        marks, bytes) are signed here one by one, as before; the values are the same."""
+        texts = list(texts)
+        plan = self._batch_plan()
+        if plan is not None and texts:
+            return self._finish(self._sign_texts_batch(texts, plan))
+        return self._finish(self._sign_texts_each(texts))
+
+    def _sign_texts_each(self, texts: Sequence[str | bytes]) -> U64:
+        """The per-document path: 64-bit signatures (before :meth:`_finish`)."""
         pipeline = self.pipeline
         if pipeline.spec.fingerprint_family.multiset:
-            return self.sign_many([pipeline.fingerprints(t) for t in texts])
+            fps = [pipeline.fingerprints(t) for t in texts]
+            flat, offsets = pack([fp.values for fp in fps])
+            counts, _ = pack([fp.counts for fp in fps], np.int64)
+            return kernels.minhash_flat_multiset(flat, counts, offsets, self.seeds)
         from neardup.shingles import shingle_hashes
 
         spec, family = pipeline.spec.shingles, pipeline.family
-        return self.sign_hashes([shingle_hashes(pipeline.canonical(t), spec, family) for t in texts])
+        flat, offsets = pack([shingle_hashes(pipeline.canonical(t), spec, family) for t in texts])
+        return kernels.minhash_flat(flat, offsets, self.seeds)
+
+    def _batch_plan(self) -> tuple[Any, ...] | None:
+        """The constant arguments of the batch kernel under this spec, or ``None`` when the
+        spec cannot take it (built once)."""
+        if self._plan is not False:
+            return self._plan  # type: ignore[return-value]
+        self._plan = None
+        pipeline = self.pipeline
+        spec = pipeline.spec
+        analyzer = pipeline.analyzer
+        if (spec.fingerprint_family.multiset or spec.fingerprint_family.family != "rabin"
+                or spec.shingles.unit != "word" or analyzer._routed):
+            return None
+        chain = next(iter(analyzer._chains.values()))
+        if chain._fast_filters is None or chain.token_filters:
+            return None
+        from neardup.analysis import char_filters
+
+        tables = chain._fast_table
+        if tables is None:
+            tables = chain._fast_table = char_filters.fused_table(chain._fast_filters)
+            if tables is None:
+                chain._fast_filters = None
+                return None
+        family = pipeline.family
+        table, exp_offsets = tables
+        self._plan = (
+            chain._html_check,
+            (table, char_filters.FAST_DOMAIN, exp_offsets, chain.join_hyphens, chain.keep_numbers,
+             spec.shingles.k, spec.shingles.step, family._table, family._power, family._space_power,
+             family.bits, family._c, self.seeds),
+        )
+        return self._plan
+
+    def _sign_texts_batch(self, texts: list[str | bytes], plan: tuple[Any, ...]) -> U64:
+        from neardup._kernels.sign_batch import sign_rabin_words
+        from neardup.analysis.char_filters import might_be_html
+
+        html_check, args = plan
+        n = len(texts)
+        todo = np.empty(n, dtype=np.bool_)
+        parts: list[str] = []
+        for d, t in enumerate(texts):
+            ok = isinstance(t, str) and not (html_check and might_be_html(t))
+            todo[d] = ok
+            parts.append(t if ok else "")  # type: ignore[arg-type]
+        lengths = np.fromiter(map(len, parts), dtype=np.int64, count=n)
+        doc_offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(lengths, out=doc_offsets[1:])
+        cps = np.frombuffer("".join(parts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        out = np.empty((n, self.num_perm), dtype=np.uint64)
+        done = sign_rabin_words(cps, doc_offsets, todo, *args, out)  # type: ignore[call-arg]
+        rest = np.flatnonzero(~done)
+        if rest.shape[0]:
+            out[rest] = self._sign_texts_each([texts[d] for d in rest.tolist()])
+        return out
 
     # --- estimates -------------------------------------------------------------------------
 

@@ -4,10 +4,14 @@ Texts arrive as an iterator and leave as ``(ids, (n, N) array)`` chunks in input
 ``2 · jobs`` chunks are in flight, so memory does not grow with the corpus.
 
 Threads or processes? The numba kernels (tokenizer, shingle hashing, MinHash) release the GIL,
-but the analyzer's Python parts (char filters such as NFKC and lowercase, token filters) hold
-it, which caps what threads gain; processes cost about 20 % more CPU for moving texts and
+but the analyzer's Python parts (char filters such as NFKC and lowercase, token filters) and
+the per-document glue hold it, which caps what threads gain. Under a spec the fused analyzer
+can run (``plain`` with word shingles and ``rabin`` sets), ``MinHasher.sign_texts`` signs a
+whole chunk in ONE nogil kernel call (:mod:`neardup._kernels.sign_batch`), so a thread holds
+the GIL only to join and encode its chunk; processes cost more CPU for moving texts and
 signatures between processes. benchmarks/sign_speed.py measures both (docs/benchmarks.md,
-section "signing"); processes are the default since they are not capped by the GIL. A worker
+section "signing"); processes stay the default since other specs (lemmas, stems) are capped
+by the GIL. A worker
 process builds its :class:`~neardup.sketch.minhash.MinHasher` once from the spec's JSON (on
 Linux it inherits the parent's, warmed up before the fork); a thread keeps one per thread.
 """

@@ -1,0 +1,101 @@
+"""The batch signing path (one nogil kernel call per batch) against the per-document path:
+the same signatures for texts it takes and for the ones it sends back to the general path."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from neardup import make_spec
+from neardup.sketch import MinHasher
+from neardup.sketch.parallel import sign_all
+from neardup.spec import SketchSpec
+
+WORDS = ["погода", "город", "Ёлка", "мо́локо", "Straße", "ǅemal", "İstanbul", "ΣΟΦΟΣ", "ﬁnal",
+         "don't", "well-known", "3,14", "1.5", "café", "№7", "x<y", "日本語", "😀", "a", "the",
+         "e\u0301t\u00e9", "ＡＢＣ", "½", "—", "..."]
+
+TEXTS = [
+    "",
+    "   ",
+    "одно",
+    "три слова тут",
+    "Первый текст о погоде в городе, и ещё пять слов после него.",
+    "<html><body><p>Это страница HTML с текстом внутри неё, длинная строка.</p></body></html>",
+    "a < b but not html at all: x <y> z, more words follow here",
+    "ﬁ №1 Straße ǅ İstanbul ΣΑΣ words more words here and there",
+    "мо́локо ёлка café résumé don't well-known 3,14 1.5 — конец",
+    "\ud800 lone surrogate text a b c d e f",
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 astral letters and 😀 emoji between the words of this text",
+]
+
+
+def generated(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        n = rng.randrange(0, 40)
+        out.append(" ".join(rng.choice(WORDS) for _ in range(n)))
+    return out
+
+
+def per_document(hasher: MinHasher, texts: list[str]) -> np.ndarray:
+    return hasher._finish(hasher._sign_texts_each(texts))
+
+
+@pytest.mark.parametrize(("k", "step", "bits", "value_bits"), [(5, 1, 64, 64), (3, 2, 56, 32), (1, 1, 32, 64)])
+def test_batch_equals_per_document(k: int, step: int, bits: int, value_bits: int) -> None:
+    spec = make_spec("plain", k=k, step=step, bits=bits).replace(
+        sketch=SketchSpec(num_perm=64, value_bits=value_bits)
+    )
+    hasher = MinHasher(spec)
+    assert hasher._batch_plan() is not None
+    texts = TEXTS + generated(200, seed=k)
+    got = hasher.sign_texts(texts)
+    want = per_document(hasher, texts)
+    assert got.dtype == want.dtype and got.shape == (len(texts), 64)
+    assert np.array_equal(got, want)
+    # order and batch composition do not matter
+    assert np.array_equal(hasher.sign_texts(texts[::-1]), want[::-1])
+    assert np.array_equal(hasher.sign_texts(texts[5:6]), want[5:6])
+
+
+def test_batch_takes_plain_texts_and_returns_the_rest() -> None:
+    from neardup._kernels.sign_batch import sign_rabin_words
+    from neardup.analysis.char_filters import might_be_html
+
+    hasher = MinHasher(make_spec("plain").replace(sketch=SketchSpec(num_perm=16)))
+    html_check, args = hasher._batch_plan()
+    assert html_check
+    texts = ["простой текст без особых знаков", "ΣΟΦΟΣ: final sigma sends it back", "", "x"]
+    todo = np.array([not might_be_html(t) for t in texts])
+    lengths = [len(t) for t in texts]
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    cps = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32)
+    out = np.zeros((4, 16), dtype=np.uint64)
+    done = sign_rabin_words(cps, offsets, todo, *args, out)
+    # final sigma is marked by the fused table: the kernel leaves that row to the caller
+    assert done.tolist() == [True, False, True, True]
+    assert out[1].tolist() == [0] * 16
+    assert out[2].tolist() == [2**64 - 1] * 16  # no tokens: the empty-set signature
+    assert np.array_equal(out[[0, 2, 3]], per_document(hasher, [texts[0], texts[2], texts[3]]))
+
+
+def test_bytes_and_ineligible_specs_still_sign() -> None:
+    spec = make_spec("plain").replace(sketch=SketchSpec(num_perm=32))
+    hasher = MinHasher(spec)
+    texts = ["текст в байтах, пять слов и ещё".encode(), "обычный текст из нескольких слов тут"]
+    assert np.array_equal(hasher.sign_texts(texts), per_document(hasher, texts))
+    for other in (make_spec("plain", family="xxh3"), make_spec("plain", unit="char"),
+                  make_spec("plain", multiset=True), make_spec("plain", html="always")):
+        assert MinHasher(other)._batch_plan() is None
+
+
+def test_thread_path_matches() -> None:
+    spec = make_spec("plain").replace(sketch=SketchSpec(num_perm=32))
+    texts = TEXTS + generated(300, seed=7)
+    want = per_document(MinHasher(spec), texts)
+    got = sign_all(spec, texts, jobs=2, batch_size=37, executor="thread")
+    assert np.array_equal(got, want)
