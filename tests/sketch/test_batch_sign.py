@@ -99,3 +99,13 @@ def test_thread_path_matches() -> None:
     want = per_document(MinHasher(spec), texts)
     got = sign_all(spec, texts, jobs=2, batch_size=37, executor="thread")
     assert np.array_equal(got, want)
+
+
+def test_the_cli_picks_threads_only_where_the_batch_kernel_applies() -> None:
+    from neardup.cli.sketch import _executor
+    from neardup.pipeline import make_spec
+    from neardup.spec import SketchSpec
+
+    assert _executor("auto", make_spec("plain").replace(sketch=SketchSpec())) == "thread"
+    assert _executor("auto", make_spec("ru").replace(sketch=SketchSpec())) == "process"
+    assert _executor("process", make_spec("plain").replace(sketch=SketchSpec())) == "process"

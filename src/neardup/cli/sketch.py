@@ -42,14 +42,17 @@ def _sketch_from_options(num_perm: int, sketch_seed: int, value_bits: int, bands
 @click.option("--id-field", default="id", show_default=True, help="JSONL field holding the id.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True,
               help="Worker processes (0: one per CPU).")
-@click.option("--threads", is_flag=True, help="Use threads instead of processes for --jobs > 1.")
+@click.option("--executor", type=click.Choice(["auto", "thread", "process"]), default="auto", show_default=True,
+              help="How --jobs > 1 runs: threads (they scale when the whole analysis runs in one "
+                   "kernel: plain-like presets with rabin word shingles), processes (for presets "
+                   "whose token filters run in Python: ru, en, auto); auto picks by the spec.")
 @click.option("--batch-size", type=int, default=256, show_default=True,
               help="Documents signed per batch (one kernel call each).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def sign(inputs: tuple[str, ...], output: str, num_perm: int, sketch_seed: int, value_bits: str,
          bands: int | None, rows: int | None, mega: bool, text_field: str, id_field: str, jobs: int,
-         threads: bool, batch_size: int, force: bool, quiet: bool, **options: Any) -> None:
+         executor: str, batch_size: int, force: bool, quiet: bool, **options: Any) -> None:
     """Sign texts with MinHash and write a signature directory.
 
     INPUT is a JSON Lines file (.jsonl, .ndjson, optionally .gz; one object a line with the
@@ -81,11 +84,20 @@ def sign(inputs: tuple[str, ...], output: str, num_perm: int, sketch_seed: int, 
     with progress, SignatureWriter(output, spec, overwrite=force) as writer:
         task = progress.add_task("sign", total=reader.total_bytes, docs=0)
         for ids, values in sign_stream(spec, reader, jobs=workers, batch_size=batch_size,
-                                       executor="thread" if threads else "process"):
+                                       executor=_executor(executor, spec)):
             writer.write(ids, values)
             progress.update(task, completed=reader.bytes_read, docs=writer.count)
     click.echo(f"{writer.count} signatures of {sketch.num_perm} × {sketch.value_bits} bit written to "
                f"{output} (spec {spec.fingerprint()})", err=True)
+
+
+def _executor(choice: str, spec: Any) -> Any:
+    """``auto``: threads when one kernel call signs a whole batch (they scale), else processes."""
+    if choice != "auto":
+        return choice
+    from neardup.sketch.minhash import MinHasher
+
+    return "thread" if MinHasher(spec).signs_in_batches else "process"
 
 
 def _similarity(text: str) -> float:

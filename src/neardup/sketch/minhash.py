@@ -197,6 +197,12 @@ class MinHasher:
         flat, offsets = pack([shingle_hashes(pipeline.canonical(t), spec, family) for t in texts])
         return kernels.minhash_flat(flat, offsets, self.seeds)
 
+    @property
+    def signs_in_batches(self) -> bool:
+        """Whether texts are signed by one ``nogil`` kernel call per batch (the ``plain``-like
+        chains with Rabin–Karp word shingles): threads then scale across cores."""
+        return self._batch_plan() is not None
+
     def _batch_plan(self) -> tuple[Any, ...] | None:
         """The constant arguments of the batch kernel under this spec, or ``None`` when the
         spec cannot take it (built once)."""
