@@ -12,6 +12,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from neardup._kernels.setops import multiset_overlap
+
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
 
@@ -28,20 +30,8 @@ def pairwise_intersections(values: U64, counts: I64, offsets: I64) -> I64:
             size += counts[t]
         out[i, i] = size
         for j in range(i + 1, n):
-            a = offsets[i]
-            a_end = offsets[i + 1]
-            b = offsets[j]
-            b_end = offsets[j + 1]
-            shared = 0
-            while a < a_end and b < b_end:
-                if values[a] < values[b]:
-                    a += 1
-                elif values[a] > values[b]:
-                    b += 1
-                else:
-                    shared += min(counts[a], counts[b])
-                    a += 1
-                    b += 1
+            shared = multiset_overlap(values[offsets[i]:offsets[i + 1]], counts[offsets[i]:offsets[i + 1]],
+                                      values[offsets[j]:offsets[j + 1]], counts[offsets[j]:offsets[j + 1]])
             out[i, j] = shared
             out[j, i] = shared
     return out

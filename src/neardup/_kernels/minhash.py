@@ -58,6 +58,15 @@ def occurrence_key(x: np.uint64, j: int) -> np.uint64:
 
 
 @njit(cache=True, nogil=True)
+def update_signature(sig: U64, x: np.uint64, seeds: U64) -> None:
+    """Fold one element into a running signature: ``sig[i] = min(sig[i], h_i(x))``."""
+    for i in range(seeds.shape[0]):
+        h = splitmix64(x ^ seeds[i])
+        if h < sig[i]:
+            sig[i] = h
+
+
+@njit(cache=True, nogil=True)
 def minhash_flat(values: U64, offsets: I64, seeds: U64) -> U64:
     """``(n, N)`` MinHash signatures: ``out[d, i] = min over x in doc d of h_i(x)``.
 
@@ -73,11 +82,7 @@ def minhash_flat(values: U64, offsets: I64, seeds: U64) -> U64:
         for i in range(num):
             sig[i] = EMPTY
         for e in range(offsets[d], offsets[d + 1]):
-            x = values[e]
-            for i in range(num):
-                h = splitmix64(x ^ seeds[i])
-                if h < sig[i]:
-                    sig[i] = h
+            update_signature(sig, values[e], seeds)
         for i in range(num):
             out[d, i] = sig[i]
     return out
@@ -96,11 +101,7 @@ def minhash_flat_multiset(values: U64, counts: I64, offsets: I64, seeds: U64) ->
             sig[i] = EMPTY
         for e in range(offsets[d], offsets[d + 1]):
             for j in range(counts[e]):
-                x = occurrence_key(values[e], j)
-                for i in range(num):
-                    h = splitmix64(x ^ seeds[i])
-                    if h < sig[i]:
-                        sig[i] = h
+                update_signature(sig, occurrence_key(values[e], j), seeds)
         for i in range(num):
             out[d, i] = sig[i]
     return out

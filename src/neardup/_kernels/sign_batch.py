@@ -18,7 +18,7 @@ import numpy.typing as npt
 from numba import njit
 
 from neardup._kernels.hashing import rabin_word_shingles_table
-from neardup._kernels.minhash import EMPTY, splitmix64
+from neardup._kernels.minhash import EMPTY, update_signature
 from neardup._kernels.text import fused_words
 
 U64 = npt.NDArray[np.uint64]
@@ -77,9 +77,7 @@ def sign_rabin_words(
         for i in range(num):
             sig[i] = EMPTY
         for e in range(hashes.shape[0]):
-            x = hashes[e]
-            for i in range(num):
-                sig[i] = min(sig[i], splitmix64(x ^ seeds[i]))
+            update_signature(sig, hashes[e], seeds)
         for i in range(num):
             out[d, i] = sig[i]
         done[d] = True
