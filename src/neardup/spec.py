@@ -368,7 +368,11 @@ class IndexSpec:
     ``candidates``: ``winnow`` — an inverted index over the minimum of each window of ``window``
     consecutive shingle fingerprints (after a fixed remix), which guarantees that any shared run
     of at least ``window`` shingles shares a posting. At most ``max_candidates`` candidates (those
-    sharing the most postings) are verified exactly per query. ``store_text`` keeps each text.
+    sharing the most postings) are verified exactly per query. A sample posted by more than
+    ``max_postings_per_sample`` documents (boilerplate: a script, a signature, a news agency's
+    footer) brings only its newest that many as candidates; near-duplicates share many rarer
+    samples, and a text with more copies than that still finds the newest of them (0: no limit).
+    ``store_text`` keeps each text.
     """
 
     policy: str = "reject"
@@ -378,6 +382,7 @@ class IndexSpec:
     candidates: str = "winnow"
     window: int = 24
     max_candidates: int = 100
+    max_postings_per_sample: int = 200
     store_text: bool = True
 
     def __post_init__(self) -> None:
@@ -403,6 +408,9 @@ class IndexSpec:
             or self.max_candidates < 1
         ):
             raise SpecError(f"max_candidates must be a positive integer, got {self.max_candidates!r}")
+        cap = self.max_postings_per_sample
+        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
+            raise SpecError(f"max_postings_per_sample must be a non-negative integer (0: no limit), got {cap!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -231,3 +231,25 @@ def test_partial_copy_is_found_by_the_inverted_index() -> None:
     # ~75% of the source is in the essay (13% of the essay is the source): refused on containment
     assert result.would.reason == "duplicate"
     assert [m.id for m in result.would.matches] == ["s17"]
+
+
+@pytest.mark.parametrize("location", ["memory:", "sqlite"])
+def test_boilerplate_sample_brings_only_its_newest_documents(location: str, tmp_path: Path) -> None:
+    """A footer shared by every document is capped; a near-duplicate is still found by its own samples."""
+    footer = tg.text(120, 77)
+    docs = [(f"d{i}", tg.text(300, 500 + i) + " " + footer) for i in range(1, 13)]
+    where = "memory:" if location == "memory:" else str(tmp_path / "c.db")
+    spec = IndexSpec(policy="allow", max_candidates=50, max_postings_per_sample=3)
+    col = Collection.create(where, SPEC, spec)
+    for i in range(0, 12, 4):  # several batches (and, on SQLite, several checks learning the footer)
+        col.add_many(docs[i:i + 4])
+    fresh = tg.text(300, 999) + " " + footer
+    for _ in range(2):
+        assert {m.id for m in col.check(fresh).matches} == {"d10", "d11", "d12"}
+    old_copy = docs[0][1].replace(docs[0][1].split()[5], "заменено", 1)
+    result = col.check(old_copy)
+    assert result.matches[0].id == "d1" and result.matches[0].resemblance > 0.9
+    uncapped = Collection.create("memory:", SPEC, spec.replace(max_postings_per_sample=0))
+    uncapped.add_many(docs)
+    assert {m.id for m in uncapped.check(fresh).matches} == {d for d, _ in docs}
+    col.close()

@@ -12,7 +12,7 @@ def test_defaults_and_round_trip() -> None:
     spec = IndexSpec()
     assert spec.to_dict() == {"policy": "reject", "measure": "resemblance", "threshold": 0.7,
                               "group_cap": 10, "candidates": "winnow", "window": 24,
-                              "max_candidates": 100, "store_text": True}
+                              "max_candidates": 100, "max_postings_per_sample": 200, "store_text": True}
     other = IndexSpec(policy="group", measure="containment", threshold=1, group_cap=3, window=8)
     assert IndexSpec.from_dict(other.to_dict()) == other
     assert IndexSpec.from_dict(other.to_dict()).threshold == 1.0
@@ -30,6 +30,8 @@ def test_defaults_and_round_trip() -> None:
         ({"candidates": "bloom"}, "candidate method"),
         ({"window": 0}, "window"),
         ({"max_candidates": 0}, "max_candidates"),
+        ({"max_postings_per_sample": -1}, "max_postings_per_sample"),
+        ({"max_postings_per_sample": 2.5}, "max_postings_per_sample"),
     ],
 )
 def test_invalid(changes: dict, match: str) -> None:

@@ -78,6 +78,38 @@ def test_fingerprints_roundtrip_full_64_bits(backend: Backend) -> None:
     st.close()
 
 
+def test_postings_limit_per_value_keeps_the_newest(backend: Backend) -> None:
+    st = _fresh(backend)
+    # value 7 is posted by 12 documents, value 8 by 2; batches of 3 so a backend with tiers
+    # (SQLite's tail) holds them in several
+    for first in range(1, 13, 3):
+        with st.transaction():
+            st.insert([_doc(k, f"d{k}", [k + 100], samples=[7] + ([8] if k <= 2 else []))
+                       for k in range(first, first + 3)])
+    wanted = np.array([7, 8, 9], dtype=np.uint64)
+    for _ in range(2):  # twice: a backend may learn which values are frequent
+        values, keys = st.postings(wanted, limit_per_value=4)
+        got = sorted(zip(values.tolist(), keys.tolist()))
+        assert {(8, 1), (8, 2)} <= set(got)
+        assert {(7, k) for k in (9, 10, 11, 12)} <= set(got)
+        assert set(got) <= {(7, k) for k in range(1, 13)} | {(8, 1), (8, 2)}
+    values, keys = st.postings(wanted)
+    assert sorted(zip(values.tolist(), keys.tolist())) == sorted([(7, k) for k in range(1, 13)] + [(8, 1), (8, 2)])
+    st.close()
+
+
+def test_sizes_of_stored_keys(backend: Backend) -> None:
+    st = _fresh(backend)
+    with st.transaction():
+        st.insert([_doc(1, "a", [1, 2, 3]), _doc(2, "b", [4]), _doc(3, "c", [5, 6], counts=np.array([2, 5]))])
+    assert st.sizes([3, 1, 2, 99, 1]) == {1: 3, 2: 1, 3: 7}
+    assert st.sizes([]) == {}
+    with st.transaction():
+        st.delete([2])
+    assert st.sizes([1, 2]) == {1: 3}
+    st.close()
+
+
 def test_writes_need_a_transaction(backend: Backend) -> None:
     st = _fresh(backend)
     with pytest.raises(StorageError, match="transaction"):

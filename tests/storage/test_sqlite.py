@@ -12,6 +12,8 @@ import pytest
 from neardup.errors import InputError
 from neardup.index import Collection, IndexSpec
 from neardup.pipeline import make_spec
+from neardup.storage import NewDoc
+from neardup.storage.bloom import BloomFilter
 from neardup.storage.sqlite import BELOW, EPOCH, SQLiteStorage
 from tests import _textgen as tg
 
@@ -95,12 +97,57 @@ def test_file_without_tail_keys_is_read_as_merged(tmp_path: Path) -> None:
             vals = np.frombuffer(samples, dtype="<u8").astype(np.uint64).view(np.int64).tolist()
             conn.executemany("INSERT INTO postings (value, doc) VALUES (?, ?)", [(v, key) for v in vals])
         conn.execute("DELETE FROM meta WHERE key IN (?, ?)", (BELOW, EPOCH))
+        conn.execute("DROP TABLE bloom")  # nor the filters over the table
     col = Collection.open(SQLiteStorage(db, tail_min=1000))
+    assert {m[0] for m in _check_summary(col, items[4][1])} >= {"d3", "d4", "d5"}
     assert col.verify_integrity() == []
     col.add_many(items[10:])
     assert col.verify_integrity() == []
     first_new = col.storage.keys_for_ids(["d10"])["d10"]
     assert int(dict(col.storage._q("SELECT key, value FROM meta"))[BELOW]) == first_new
+    col.close()
+
+
+def test_bloom_filters_hold_every_merged_value(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    st = SQLiteStorage(db, create=True, tail_min=4)
+    col = Collection.create(st, SPEC, INDEX)
+    col.add_many(_texts(40), batch_size=4)
+    with sqlite3.connect(db) as conn:
+        filters = [BloomFilter.from_bytes(bits, k) for bits, k in conn.execute("SELECT bits, k FROM bloom")]
+        merged = np.array([v for (v,) in conn.execute("SELECT value FROM postings")], dtype=np.int64)
+    assert len(filters) >= 3 and merged.size
+    values = merged.view(np.uint64)
+    held = np.zeros(values.shape[0], dtype=bool)
+    for f in filters:
+        held |= f.maybe(values)
+    assert held.all()
+    absent = np.arange(1, 20001, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    maybe = np.zeros(absent.shape[0], dtype=bool)
+    for f in filters:
+        maybe |= f.maybe(absent)
+    assert maybe.mean() < 0.05  # the filters do spare lookups
+    col.close()
+
+
+def test_a_rolled_back_merge_leaves_no_stale_filter(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    items = _texts(24)
+    st = SQLiteStorage(db, create=True, tail_min=4)
+    col = Collection.create(st, SPEC, INDEX)
+    col.add_many(items[:8], batch_size=4)
+    with pytest.raises(RuntimeError), st.transaction():  # a merge, then an error: all rolled back
+        analyzed = [col.analyze(t) for _, t in items[8:14]]
+        st.insert([NewDoc(100 + i, f"x{i}", 100 + i, a.size, a.values, a.counts, a.samples)
+                   for i, a in enumerate(analyzed)])
+        st.postings(analyzed[0].samples)  # this connection reads the merge's filter
+        raise RuntimeError("stop")
+    mem = Collection.create("memory:", SPEC, INDEX)
+    mem.add_many(items[:8], batch_size=4)
+    for c in (col, mem):
+        c.add_many(items[14:], batch_size=6)  # another merge at the same key range
+    for _, text in items[14:]:
+        assert _check_summary(col, text) == _check_summary(mem, text)
     col.close()
 
 

@@ -58,15 +58,19 @@ def index() -> None:
               help="Winnowing window (shingles): any shared run of this many shingles is found.")
 @click.option("--max-candidates", type=click.IntRange(min=1), default=100, show_default=True,
               help="Candidates verified exactly per text (those sharing the most samples).")
+@click.option("--max-postings-per-sample", type=click.IntRange(min=0), default=200, show_default=True,
+              help="A sample shared by more documents than this (boilerplate) brings only its newest "
+                   "that many as candidates; 0: no limit.")
 @click.option("--no-store-text", is_flag=True, help="Keep fingerprints only, not the texts.")
 def create(db: str, policy: str, threshold: float, measure: str, group_cap: int, window: int,
-           max_candidates: int, no_store_text: bool, **options: Any) -> None:
+           max_candidates: int, max_postings_per_sample: int, no_store_text: bool, **options: Any) -> None:
     """Make a new, empty collection at DB with the given spec and policy."""
     from neardup.index import Collection, describe_spec
 
     spec = spec_from_options(options)
     index_spec = IndexSpec(policy=policy, measure=measure, threshold=threshold, group_cap=group_cap,
-                           window=window, max_candidates=max_candidates, store_text=not no_store_text)
+                           window=window, max_candidates=max_candidates,
+                           max_postings_per_sample=max_postings_per_sample, store_text=not no_store_text)
     with Collection.create(db, spec, index_spec) as col:
         click.echo(f"created {col.location}: spec {spec.fingerprint()} ({describe_spec(spec)}); "
                    f"policy {policy}, {measure} ≥ {threshold:g}"

@@ -50,6 +50,7 @@ from neardup.errors import (
 )
 from neardup.index.candidates import CandidateGenerator, generator_for, rank, rank_many
 from neardup.index.groups import UnionFind, components
+from neardup.index.sizes import KnownSizes
 from neardup.index.verify import set_size, verify
 from neardup.pipeline import Pipeline, TextLike, as_text
 from neardup.similarity import Fingerprints, Measures, measures_from_counts
@@ -248,6 +249,18 @@ def _concat(sets: Sequence[tuple[U64, I64 | None]], multiset: bool) -> tuple[U64
     return values, counts.astype(np.int64, copy=False), offsets
 
 
+def _sorted_postings(values: U64, keys: I64, limit_per_value: int) -> tuple[U64, I64]:
+    """Postings sorted by (value, key), each value's newest (largest) ``limit_per_value`` keys only."""
+    order = np.lexsort((keys, values))
+    values, keys = values[order], keys[order]
+    if limit_per_value and values.shape[0] > limit_per_value:
+        last = np.flatnonzero(np.concatenate((values[1:] != values[:-1], [True])))
+        to_end = np.repeat(last, np.diff(np.concatenate(([-1], last)))) - np.arange(values.shape[0])
+        keep = to_end < limit_per_value
+        values, keys = values[keep], keys[keep]
+    return values, keys
+
+
 def _limit_per_group(pos: I64, other: I64, limit: int) -> tuple[I64, I64]:
     """Keep the first ``limit`` entries of each run of equal ``pos`` (already grouped)."""
     if pos.shape[0] == 0:
@@ -306,7 +319,8 @@ class _Pending:
         self.docs.append(doc)
 
     def final_docs(self) -> list[NewDoc]:
-        return [replace(d, group=self.uf.find(d.group)) for d in self.docs]
+        find = self.uf.find
+        return [d if find(d.group) == d.group else replace(d, group=find(d.group)) for d in self.docs]
 
     def relabels(self) -> dict[int, int]:
         new_keys = {d.key for d in self.docs}
@@ -334,6 +348,7 @@ class Collection:
         self.pipeline = Pipeline(spec)
         self.generator: CandidateGenerator = generator_for(index_spec)
         self.multiset = spec.fingerprint_family.multiset
+        self._sizes = KnownSizes()
 
     # --- opening ----------------------------------------------------------------------------
     @classmethod
@@ -439,11 +454,15 @@ class Collection:
         nonempty = [s for s in samples_list if s.shape[0]]
         if not nonempty:
             return [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in samples_list]
-        pv, pk = self.storage.postings(np.unique(np.concatenate(nonempty)))
-        order = np.lexsort((pk, pv))
-        pv, pk = pv[order], pk[order]
+        pv, pk = self._postings(np.unique(np.concatenate(nonempty)))
         limit = self.index_spec.max_candidates
         return [rank(s, pv, pk, limit) for s in samples_list]
+
+    def _postings(self, unique_samples: U64) -> tuple[U64, I64]:
+        """Stored postings of the samples, sorted by (value, key), frequent values capped."""
+        cap = self.index_spec.max_postings_per_sample
+        pv, pk = self.storage.postings(unique_samples, limit_per_value=cap)
+        return _sorted_postings(pv, pk, cap)
 
     def _could_reach(self, pos: I64, other: I64, sizes_a: I64, sizes_b: I64) -> tuple[I64, I64]:
         """Drop pairs whose sizes alone keep them below a resemblance threshold.
@@ -556,22 +575,18 @@ class Collection:
             meta = storage.read_meta()
             next_key = int(meta["next_key"])
             # candidates among stored documents: one postings lookup, one verification call
-            pv, pk = storage.postings(np.unique(b_vals))
-            porder = np.lexsort((pk, pv))
-            st_pos, st_key, _ = rank_many(b_vals, b_pos, pv[porder], pk[porder], limit)
+            pv, pk = self._postings(np.unique(b_vals))
+            st_pos, st_key, _ = rank_many(b_vals, b_pos, pv, pk, limit)
             union = np.unique(st_key)
-            infos = storage.docs(union.tolist(), meta=False)
-            info = {d.key: (d.id, d.group) for d in infos}
-            known = np.array([d.key for d in infos], dtype=np.int64)  # sorted, like union
-            known_sizes = np.array([d.size for d in infos], dtype=np.int64)
-            st_idx = np.searchsorted(known, st_key)
-            st_pos, st_idx = self._could_reach(st_pos, st_idx, q_sizes, known_sizes)
-            fps = storage.fingerprints(np.unique(known[st_idx]).tolist() if st_idx.size else [])
-            slot = {f.key: i for i, f in enumerate(fps)}
-            st_key = known[st_idx] if st_idx.size else np.zeros(0, np.int64)
+            union_sizes = self._sizes.lookup(union, storage)
+            st_idx = np.searchsorted(union, st_key)
+            stored_now = union_sizes[st_idx] >= 0
+            st_pos, st_idx = self._could_reach(st_pos[stored_now], st_idx[stored_now], q_sizes, union_sizes)
+            fps = storage.fingerprints(np.unique(union[st_idx]).tolist() if st_idx.size else [])
+            st_key = union[st_idx] if st_idx.size else np.zeros(0, np.int64)
             c_vals, c_cnts, c_off = _concat([(f.values, f.counts) for f in fps], self.multiset)
             c_sizes = np.array([set_size(f.values, f.counts) for f in fps], dtype=np.int64)
-            st_slot = np.array([slot[k] for k in st_key.tolist()], dtype=np.int64)
+            st_slot = np.searchsorted(np.array([f.key for f in fps], dtype=np.int64), st_key)  # key order
             st_shared = shared_pairs(q_vals, q_cnts, q_off, c_vals, c_cnts, c_off, st_pos, st_slot,
                                      self.multiset)
             # the pairs that reach the threshold, per document of the batch
@@ -593,8 +608,10 @@ class Collection:
                     mc = measures_from_counts(int(sq[t]), int(other_sizes[t]), int(shared_arr[t]))
                     if self._measure(mc) >= threshold:
                         hits.setdefault(int(pos_arr[t]), []).append((stored, int(other_arr[t]), mc))
+            hit_keys = {other for hs in hits.values() for stored, other, _ in hs if stored}
+            info = {d.key: (d.id, d.group) for d in storage.docs(sorted(hit_keys), meta=False)}
             pending = _Pending(storage)
-            pending.preload({info[other][1] for hs in hits.values() for stored, other, _ in hs if stored})
+            pending.preload({group for _, group in info.values()})
             admitted: dict[int, NewDoc] = {}  # batch position → its stored form
             decisions: list[Decision] = []
             for pos, (doc_id, item, doc_meta) in enumerate(batch):
@@ -640,6 +657,8 @@ class Collection:
             storage.relabel_groups(pending.relabels())
             storage.add_links(pending.links)
             storage.write_meta({"next_key": str(next_key)})
+        self._sizes.remember(np.array([d.key for d in docs], dtype=np.int64),
+                             np.array([d.size for d in docs], dtype=np.int64))
         final_group = {d.key: d.group for d in docs}
         out = []
         for dec in decisions:

@@ -166,8 +166,12 @@ class Storage(Protocol):
         """The keys of those ``ids`` that are stored."""
         ...
 
-    def postings(self, samples: U64) -> tuple[U64, I64]:
-        """Every ``(value, key)`` posting whose value is in ``samples``, as two arrays."""
+    def postings(self, samples: U64, *, limit_per_value: int = 0) -> tuple[U64, I64]:
+        """The ``(value, key)`` postings whose value is in ``samples``, as two arrays, any order.
+
+        Every posting, or (``limit_per_value`` > 0) at least the ``limit_per_value`` largest
+        keys of each value: a backend may leave out the older postings of a frequent value.
+        """
         ...
 
     def fingerprints(self, keys: Sequence[int]) -> list[StoredFingerprints]:
@@ -176,6 +180,10 @@ class Storage(Protocol):
 
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
         """The documents of those ``keys`` that are stored, in key order (``meta`` empty unless asked)."""
+        ...
+
+    def sizes(self, keys: Sequence[int]) -> dict[int, int]:
+        """The shingle count (``DocInfo.size``) of those ``keys`` that are stored."""
         ...
 
     def iter_docs(self, *, text: bool = False, batch_size: int = 1000) -> Iterator[list[DocInfo]]:

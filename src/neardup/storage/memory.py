@@ -1,10 +1,8 @@
 """The memory backend: the storage protocol over dicts and numpy arrays, for tests and for
 collections that live as long as one process.
 
-Postings are kept as sorted runs, log-structured: each insert adds a sorted run, and a run is
-merged with the one before it while that one is not at least twice as large, so there are
-O(log n) runs, a lookup is one ``searchsorted`` per run, and inserts cost amortized
-O(n log n) in all, with no Python loop per posting. A transaction saves shallow copies of the
+Postings are kept as sorted runs, log-structured (:class:`~neardup.storage.runs.SortedRuns`:
+O(log n) runs, a lookup is one ``searchsorted`` per run, no Python loop per posting). A transaction saves shallow copies of the
 containers (arrays are never modified in place) and restores them on error, so every write is
 atomic here as in the other backends.
 """
@@ -27,14 +25,7 @@ from neardup.storage.base import (
     NewDoc,
     StoredFingerprints,
 )
-
-
-def _empty_u64() -> U64:
-    return np.zeros(0, dtype=np.uint64)
-
-
-def _empty_i64() -> I64:
-    return np.zeros(0, dtype=np.int64)
+from neardup.storage.runs import SortedRuns
 
 
 @dataclass
@@ -45,8 +36,7 @@ class _State:
     links: dict[tuple[int, int], Link] = field(default_factory=dict)
     # group → member keys (frozen: replaced, never changed in place, so a copy is a snapshot)
     members: dict[int, frozenset[int]] = field(default_factory=dict)
-    # postings: sorted runs (values, keys), largest first
-    runs: list[tuple[U64, I64]] = field(default_factory=list)
+    postings: SortedRuns = field(default_factory=SortedRuns)
     created: bool = False
 
     def copy(self) -> _State:
@@ -57,7 +47,7 @@ class _State:
             ids=dict(self.ids),
             links=dict(self.links),
             members=dict(self.members),
-            runs=list(self.runs),
+            postings=self.postings.copy(),
         )
 
 
@@ -122,22 +112,8 @@ class MemoryStorage:
         table = self._state.ids
         return {i: table[i] for i in ids if i in table}
 
-    def postings(self, samples: U64) -> tuple[U64, I64]:
-        samples = np.unique(np.asarray(samples, dtype=np.uint64))
-        out_v: list[U64] = []
-        out_k: list[I64] = []
-        for run_v, run_k in self._state.runs:
-            lo = np.searchsorted(run_v, samples, side="left")
-            hi = np.searchsorted(run_v, samples, side="right")
-            lengths = hi - lo
-            total = int(lengths.sum())
-            if total:
-                idx = np.repeat(lo - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
-                out_v.append(run_v[idx])
-                out_k.append(run_k[idx])
-        if not out_v:
-            return _empty_u64(), _empty_i64()
-        return np.concatenate(out_v), np.concatenate(out_k)
+    def postings(self, samples: U64, *, limit_per_value: int = 0) -> tuple[U64, I64]:
+        return self._state.postings.lookup(np.unique(np.asarray(samples, dtype=np.uint64)))
 
     def fingerprints(self, keys: Sequence[int]) -> list[StoredFingerprints]:
         docs = self._state.docs
@@ -150,6 +126,10 @@ class MemoryStorage:
 
     def _info(self, d: NewDoc, text: bool, meta: bool = True) -> DocInfo:
         return DocInfo(d.key, d.id, d.group, d.size, dict(d.meta) if meta else {}, d.text if text else None)
+
+    def sizes(self, keys: Sequence[int]) -> dict[int, int]:
+        docs = self._state.docs
+        return {int(k): docs[int(k)].size for k in keys if int(k) in docs}
 
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
         docs = self._state.docs
@@ -185,17 +165,14 @@ class MemoryStorage:
             yield self._state.links[pair]
 
     def all_postings(self) -> tuple[U64, I64]:
-        runs = self._state.runs
-        return (
-            np.concatenate([_empty_u64(), *(r[0] for r in runs)]),
-            np.concatenate([_empty_i64(), *(r[1] for r in runs)]),
-        )
+        values, keys = self._state.postings.arrays()
+        return values.copy(), keys.copy()
 
     def counts(self) -> dict[str, int]:
         st = self._state
         return {
             "docs": len(st.docs),
-            "postings": sum(int(r[0].shape[0]) for r in st.runs),
+            "postings": st.postings.size,
             "links": len(st.links),
             "groups": sum(1 for m in st.members.values() if len(m) > 1),
         }
@@ -203,7 +180,7 @@ class MemoryStorage:
     def size_bytes(self) -> int | None:
         """Bytes of the arrays held (fingerprints, counts, samples, postings); texts excluded."""
         st = self._state
-        total = sum(v.nbytes + k.nbytes for v, k in st.runs)
+        total = st.postings.nbytes
         for d in st.docs.values():
             total += d.values.nbytes + d.samples.nbytes + (d.counts.nbytes if d.counts is not None else 0)
         return int(total)
@@ -226,15 +203,7 @@ class MemoryStorage:
         if docs:
             values = np.concatenate([d.samples for d in docs]).astype(np.uint64)
             keys = np.concatenate([np.full(d.samples.shape[0], d.key, dtype=np.int64) for d in docs])
-            order = np.lexsort((keys, values))
-            runs = st.runs
-            runs.append((values[order], keys[order]))
-            while len(runs) > 1 and runs[-2][0].shape[0] < 2 * runs[-1][0].shape[0]:
-                (v1, k1), (v2, k2) = runs[-2], runs[-1]
-                v = np.concatenate([v1, v2])
-                k = np.concatenate([k1, k2])
-                order = np.lexsort((k, v))
-                runs[-2:] = [(v[order], k[order])]
+            st.postings.add(values, keys)
 
     def delete(self, keys: Sequence[int]) -> None:
         self._require_tx()
@@ -245,12 +214,7 @@ class MemoryStorage:
             if d is not None:
                 st.ids.pop(d.id, None)
                 self._move(key, d.group, None)
-        runs = []
-        for v, k in st.runs:
-            keep = ~np.isin(k, gone)
-            if keep.any():
-                runs.append((v[keep], k[keep]))
-        st.runs = runs
+        st.postings = st.postings.without(gone)
         wanted = set(gone.tolist())
         st.links = {pair: lk for pair, lk in st.links.items() if pair[0] not in wanted and pair[1] not in wanted}
 

@@ -25,12 +25,12 @@ import numpy as np
 
 from neardup.errors import DuplicateIdError, InputError, StorageError, require
 from neardup.storage.base import (
-    PagedScans,
     I64,
     U64,
     DocInfo,
     Link,
     NewDoc,
+    PagedScans,
     StoredFingerprints,
     as_signed,
     as_unsigned,
@@ -260,7 +260,7 @@ class PostgresStorage(PagedScans):
         with self._lock:
             return dict(self._q("SELECT id, key FROM docs WHERE id = ANY(%s::text[])", (list(ids),)))
 
-    def postings(self, samples: U64) -> tuple[U64, I64]:
+    def postings(self, samples: U64, *, limit_per_value: int = 0) -> tuple[U64, I64]:
         wanted = as_signed(np.unique(np.asarray(samples, dtype=np.uint64))).tolist()
         if not wanted:
             return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
@@ -280,6 +280,13 @@ class PostgresStorage(PagedScans):
                            "ORDER BY key", (wanted,))
         return [StoredFingerprints(k, u64_from_bytes(fp), i64_from_bytes(c), u64_from_bytes(s))
                 for k, fp, c, s in rows]
+
+    def sizes(self, keys: Sequence[int]) -> dict[int, int]:
+        wanted = sorted({int(k) for k in keys})
+        if not wanted:
+            return {}
+        with self._lock:
+            return dict(self._q("SELECT key, size FROM docs WHERE key = ANY(%s::bigint[])", (wanted,)))
 
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
         wanted = sorted({int(k) for k in keys})
