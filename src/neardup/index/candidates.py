@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels.winnow import winnow
+from neardup._sorted import distinct, distinct_counts
 from neardup.errors import ConfigurationError
 from neardup.spec import IndexSpec
 
@@ -57,7 +58,7 @@ class Winnowing:
 
     def samples(self, hashes: U64) -> U64:
         hashes = np.ascontiguousarray(hashes, dtype=np.uint64)
-        return np.unique(winnow(hashes, self.window))
+        return distinct(winnow(hashes, self.window))
 
     def __repr__(self) -> str:
         return f"Winnowing(window={self.window})"
@@ -87,7 +88,7 @@ def rank(
     if total == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     idx = np.repeat(lo - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
-    keys, shared = np.unique(post_keys[idx], return_counts=True)
+    keys, shared = distinct_counts(post_keys[idx])
     order = np.lexsort((keys, -shared))[:limit]
     return keys[order].astype(np.int64), shared[order].astype(np.int64)
 

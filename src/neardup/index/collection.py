@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from neardup import __version__
 from neardup._kernels.winnow import shared_pairs
+from neardup._sorted import distinct, distinct_counts
 from neardup.errors import (
     DuplicateIdError,
     InputError,
@@ -438,10 +439,10 @@ class Collection:
         decoded = as_text(text)
         hashes = self.pipeline.shingles(decoded).hashes
         if self.multiset:
-            values, counts = np.unique(hashes, return_counts=True)
+            values, counts = distinct_counts(hashes)
             counts_arr: I64 | None = counts.astype(np.int64)
         else:
-            values, counts_arr = np.unique(hashes), None
+            values, counts_arr = distinct(hashes), None
         return Analyzed(values.astype(np.uint64), counts_arr, self.generator.samples(hashes),
                         decoded if self.index_spec.store_text else None)
 
@@ -454,7 +455,7 @@ class Collection:
         nonempty = [s for s in samples_list if s.shape[0]]
         if not nonempty:
             return [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in samples_list]
-        pv, pk = self._postings(np.unique(np.concatenate(nonempty)))
+        pv, pk = self._postings(distinct(np.concatenate(nonempty)))
         limit = self.index_spec.max_candidates
         return [rank(s, pv, pk, limit) for s in samples_list]
 
@@ -575,14 +576,14 @@ class Collection:
             meta = storage.read_meta()
             next_key = int(meta["next_key"])
             # candidates among stored documents: one postings lookup, one verification call
-            pv, pk = self._postings(np.unique(b_vals))
+            pv, pk = self._postings(distinct(b_vals))
             st_pos, st_key, _ = rank_many(b_vals, b_pos, pv, pk, limit)
-            union = np.unique(st_key)
+            union = distinct(st_key)
             union_sizes = self._sizes.lookup(union, storage)
             st_idx = np.searchsorted(union, st_key)
             stored_now = union_sizes[st_idx] >= 0
             st_pos, st_idx = self._could_reach(st_pos[stored_now], st_idx[stored_now], q_sizes, union_sizes)
-            fps = storage.fingerprints(np.unique(union[st_idx]).tolist() if st_idx.size else [])
+            fps = storage.fingerprints(distinct(union[st_idx]).tolist() if st_idx.size else [])
             st_key = union[st_idx] if st_idx.size else np.zeros(0, np.int64)
             c_vals, c_cnts, c_off = _concat([(f.values, f.counts) for f in fps], self.multiset)
             c_sizes = np.array([set_size(f.values, f.counts) for f in fps], dtype=np.int64)

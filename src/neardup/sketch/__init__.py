@@ -7,7 +7,13 @@ Guide: docs/sketches.md. Hot loops live in :mod:`neardup._kernels.minhash`.
 
 from __future__ import annotations
 
-from neardup.sketch.minhash import MinHasher, estimate, function_seeds, reference_signature, standard_error
+from neardup.sketch.minhash import (
+    MinHasher,
+    estimate,
+    function_seeds,
+    reference_signature,
+    standard_error,
+)
 from neardup.sketch.params import (
     Choice,
     candidate_probability,
@@ -19,8 +25,8 @@ from neardup.sketch.params import (
 from neardup.sketch.sampling import BottomK, BottomKSample, ModM, ModSample
 from neardup.sketch.signatures import (
     FORMAT_VERSION,
-    SignatureWriter,
     Signatures,
+    SignatureWriter,
     read_signatures,
     write_signatures,
 )

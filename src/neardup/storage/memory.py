@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from neardup._sorted import distinct
 from neardup.errors import DuplicateIdError, StorageError
 from neardup.storage.base import (
     I64,
@@ -113,7 +114,7 @@ class MemoryStorage:
         return {i: table[i] for i in ids if i in table}
 
     def postings(self, samples: U64, *, limit_per_value: int = 0) -> tuple[U64, I64]:
-        return self._state.postings.lookup(np.unique(np.asarray(samples, dtype=np.uint64)))
+        return self._state.postings.lookup(distinct(np.asarray(samples, dtype=np.uint64)))
 
     def fingerprints(self, keys: Sequence[int]) -> list[StoredFingerprints]:
         docs = self._state.docs

@@ -23,6 +23,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
+from neardup._sorted import distinct
 from neardup.errors import DuplicateIdError, InputError, StorageError, require
 from neardup.storage.base import (
     I64,
@@ -261,7 +262,7 @@ class PostgresStorage(PagedScans):
             return dict(self._q("SELECT id, key FROM docs WHERE id = ANY(%s::text[])", (list(ids),)))
 
     def postings(self, samples: U64, *, limit_per_value: int = 0) -> tuple[U64, I64]:
-        wanted = as_signed(np.unique(np.asarray(samples, dtype=np.uint64))).tolist()
+        wanted = as_signed(distinct(np.asarray(samples, dtype=np.uint64))).tolist()
         if not wanted:
             return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
         with self._lock:

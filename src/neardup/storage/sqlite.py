@@ -58,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from neardup._sorted import distinct, distinct_counts
 from neardup.errors import DuplicateIdError, InputError, StorageError
 from neardup.storage.base import (
     I64,
@@ -405,7 +406,7 @@ class SQLiteStorage(PagedScans):
         return tail
 
     def postings(self, samples: U64, *, limit_per_value: int = 0) -> tuple[U64, I64]:
-        unique = np.unique(np.asarray(samples, dtype=np.uint64))
+        unique = distinct(np.asarray(samples, dtype=np.uint64))
         signed = as_signed(unique)
         # values seen with more than the limit of postings are read newest first, the limit only
         # (most of a batch's rows would otherwise be a few hundred boilerplate samples')
@@ -432,7 +433,7 @@ class SQLiteStorage(PagedScans):
         arr = np.array(rows, dtype=np.int64)
         values = arr[:, 0].copy()
         if limit_per_value:
-            seen, counts = np.unique(values, return_counts=True)
+            seen, counts = distinct_counts(values)
             more = seen[counts > limit_per_value]
             if more.shape[0]:
                 self._frequent = np.union1d(self._frequent, more)
@@ -590,7 +591,7 @@ class SQLiteStorage(PagedScans):
                                zip(values.tolist(), keys.tolist()))
         with self._lock:
             if self._postings_filters() is not None:
-                bloom = BloomFilter.of(np.unique(as_unsigned(values)))
+                bloom = BloomFilter.of(distinct(as_unsigned(values)))
                 self._conn.execute("INSERT INTO bloom (below, k, bits) VALUES (?, ?, ?)",
                                    (new_below, bloom.k, bloom.to_bytes()))
         epoch = tail.epoch
