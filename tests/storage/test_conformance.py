@@ -75,6 +75,15 @@ def test_fingerprints_roundtrip_full_64_bits(backend: Backend) -> None:
     pairs = sorted(zip(values.tolist(), keys.tolist()))
     assert pairs == [(0, 2), (2**64 - 1, 1)]
     assert values.dtype == np.uint64 and keys.dtype == np.int64
+    packed = st.packed_fingerprints([2, 1, 99])
+    assert packed.keys.tolist() == [1, 2] and packed.offsets.tolist() == [0, 5, 8]
+    np.testing.assert_array_equal(packed.values, np.concatenate([HIGH, HIGH[:3]]))
+    assert packed.counts is not None and packed.counts.tolist() == [1, 1, 1, 1, 1, 1, 2, 3]
+    assert packed.sizes().tolist() == [5, 6]
+    empty = st.packed_fingerprints([99])
+    assert empty.keys.size == 0 and empty.offsets.tolist() == [0] and empty.counts is None
+    sets_only = st.packed_fingerprints([1])
+    assert sets_only.counts is None and sets_only.sizes().tolist() == [5]
     st.close()
 
 

@@ -14,7 +14,7 @@ from neardup.index import Collection, IndexSpec
 from neardup.pipeline import make_spec
 from neardup.storage import NewDoc
 from neardup.storage.bloom import BloomFilter
-from neardup.storage.sqlite import BELOW, EPOCH, SQLiteStorage
+from neardup.storage.sqlite import BELOW, EPOCH, ROWS_PER_INSERT, SQLiteStorage, _insert_pairs
 from tests import _textgen as tg
 
 SPEC = make_spec("plain")
@@ -160,3 +160,14 @@ def test_synchronous_option(tmp_path: Path) -> None:
     st.close()
     with pytest.raises(InputError, match="synchronous"):
         SQLiteStorage(tmp_path / "x.db", create=True, synchronous="off")
+
+
+@pytest.mark.parametrize("n", [0, 1, ROWS_PER_INSERT, 2 * ROWS_PER_INSERT + 234])
+def test_multi_row_inserts_write_every_row_in_order(tmp_path: Path, n: int) -> None:
+    conn = sqlite3.connect(tmp_path / "p.db")
+    conn.execute("CREATE TABLE t (a INTEGER NOT NULL, b INTEGER NOT NULL)")
+    first = np.arange(n, dtype=np.int64) * -7 + 2**62
+    second = np.arange(n, dtype=np.int64)
+    _insert_pairs(conn, "t (a, b)", first, second)
+    assert conn.execute("SELECT a, b FROM t ORDER BY rowid").fetchall() == list(zip(first.tolist(), second.tolist()))
+    conn.close()

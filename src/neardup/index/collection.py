@@ -583,11 +583,12 @@ class Collection:
             st_idx = np.searchsorted(union, st_key)
             stored_now = union_sizes[st_idx] >= 0
             st_pos, st_idx = self._could_reach(st_pos[stored_now], st_idx[stored_now], q_sizes, union_sizes)
-            fps = storage.fingerprints(distinct(union[st_idx]).tolist() if st_idx.size else [])
+            packed = storage.packed_fingerprints(distinct(union[st_idx]).tolist() if st_idx.size else [])
             st_key = union[st_idx] if st_idx.size else np.zeros(0, np.int64)
-            c_vals, c_cnts, c_off = _concat([(f.values, f.counts) for f in fps], self.multiset)
-            c_sizes = np.array([set_size(f.values, f.counts) for f in fps], dtype=np.int64)
-            st_slot = np.searchsorted(np.array([f.key for f in fps], dtype=np.int64), st_key)  # key order
+            c_vals, c_off = packed.values, packed.offsets
+            c_cnts = packed.counts if self.multiset and packed.counts is not None else np.zeros(0, np.int64)
+            c_sizes = packed.sizes()
+            st_slot = np.searchsorted(packed.keys, st_key)  # key order
             st_shared = shared_pairs(q_vals, q_cnts, q_off, c_vals, c_cnts, c_off, st_pos, st_slot,
                                      self.multiset)
             # the pairs that reach the threshold, per document of the batch

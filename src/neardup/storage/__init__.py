@@ -14,13 +14,22 @@ from __future__ import annotations
 
 import os
 
-from neardup.storage.base import FORMAT_VERSION, DocInfo, Link, NewDoc, Storage, StoredFingerprints
+from neardup.storage.base import (
+    FORMAT_VERSION,
+    DocInfo,
+    Link,
+    NewDoc,
+    PackedFingerprints,
+    Storage,
+    StoredFingerprints,
+)
 
 __all__ = [
     "FORMAT_VERSION",
     "DocInfo",
     "Link",
     "NewDoc",
+    "PackedFingerprints",
     "Storage",
     "StoredFingerprints",
     "backend_of",

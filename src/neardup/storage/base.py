@@ -118,6 +118,36 @@ class StoredFingerprints:
 
 
 @dataclass(frozen=True)
+class PackedFingerprints:
+    """Several documents' fingerprint sets end to end: document ``i`` (key ``keys[i]``) holds
+    ``values[offsets[i]:offsets[i + 1]]`` (and those counts; ``counts`` is None for sets)."""
+
+    keys: I64
+    values: U64
+    counts: I64 | None
+    offsets: I64
+
+    @classmethod
+    def of(cls, stored: Sequence[StoredFingerprints]) -> PackedFingerprints:
+        offsets = np.zeros(len(stored) + 1, dtype=np.int64)
+        np.cumsum([f.values.shape[0] for f in stored], out=offsets[1:])
+        values = (np.concatenate([f.values for f in stored]) if stored else np.zeros(0, np.uint64)).astype(
+            np.uint64, copy=False)
+        counts = None
+        if any(f.counts is not None for f in stored):
+            counts = np.concatenate([f.counts if f.counts is not None else np.ones(f.values.shape[0], np.int64)
+                                     for f in stored]).astype(np.int64, copy=False)
+        return cls(np.array([f.key for f in stored], dtype=np.int64), values, counts, offsets)
+
+    def sizes(self) -> I64:
+        """Each document's set size (sum of counts for a multiset)."""
+        if self.counts is None:
+            return np.diff(self.offsets)
+        totals = np.concatenate(([0], np.cumsum(self.counts)))
+        return totals[self.offsets[1:]] - totals[self.offsets[:-1]]
+
+
+@dataclass(frozen=True)
 class Link:
     """A near-duplicate pair: ``a`` the later document (larger key), ``b`` the earlier one.
 
@@ -176,6 +206,10 @@ class Storage(Protocol):
 
     def fingerprints(self, keys: Sequence[int]) -> list[StoredFingerprints]:
         """The fingerprint sets of those ``keys`` that are stored, in key order."""
+        ...
+
+    def packed_fingerprints(self, keys: Sequence[int]) -> PackedFingerprints:
+        """The same as :meth:`fingerprints`, end to end in arrays (no object per document)."""
         ...
 
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:

@@ -24,6 +24,7 @@ from neardup.storage.base import (
     DocInfo,
     Link,
     NewDoc,
+    PackedFingerprints,
     StoredFingerprints,
 )
 from neardup.storage.runs import SortedRuns
@@ -115,6 +116,9 @@ class MemoryStorage:
 
     def postings(self, samples: U64, *, limit_per_value: int = 0) -> tuple[U64, I64]:
         return self._state.postings.lookup(distinct(np.asarray(samples, dtype=np.uint64)))
+
+    def packed_fingerprints(self, keys: Sequence[int]) -> PackedFingerprints:
+        return PackedFingerprints.of(self.fingerprints(keys))
 
     def fingerprints(self, keys: Sequence[int]) -> list[StoredFingerprints]:
         docs = self._state.docs

@@ -32,6 +32,7 @@ from neardup.storage.base import (
     Link,
     NewDoc,
     PagedScans,
+    PackedFingerprints,
     StoredFingerprints,
     as_signed,
     as_unsigned,
@@ -271,6 +272,9 @@ class PostgresStorage(PagedScans):
             return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
         arr = np.array(rows, dtype=np.int64)
         return as_unsigned(arr[:, 0].copy()), arr[:, 1].copy()
+
+    def packed_fingerprints(self, keys: Sequence[int]) -> PackedFingerprints:
+        return PackedFingerprints.of(self.fingerprints(keys))
 
     def fingerprints(self, keys: Sequence[int]) -> list[StoredFingerprints]:
         wanted = sorted({int(k) for k in keys})
