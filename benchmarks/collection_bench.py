@@ -405,7 +405,14 @@ def main() -> None:
     ap.add_argument("--docs-from", type=Path, nargs="+", default=None,
                     help="only rewrite the plot and the docs section from earlier results files: the "
                          "first is described in full, the others in a table of other sizes")
+    ap.add_argument("--history", nargs="+", default=None, metavar="LABEL=RESULTS.json",
+                    help="only plot SQLite insert throughput per tenth of several earlier runs "
+                         "(docs/img/collection_history.png)")
     args = ap.parse_args()
+    if args.history is not None:
+        plot_history([(item.partition("=")[0], json.loads(Path(item.partition("=")[2]).read_text(encoding="utf-8")))
+                      for item in args.history])
+        return
     if args.docs_from is not None:
         saved = [json.loads(f.read_text(encoding="utf-8")) for f in args.docs_from]
         plot(saved[0], "")
@@ -602,6 +609,29 @@ def plot(results: dict[str, Any], tag: str) -> None:
     plt.close(fig)
 
 
+def plot_history(runs: list[tuple[str, dict[str, Any]]]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    IMG.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    for label, r in runs:
+        ins = r["sqlite_insert"]
+        ax.plot([p[0] for p in ins["per_tenth"]], [p[1] for p in ins["per_tenth"]], marker="o",
+                label=f"{label}: {ins['docs_per_s']:,.0f} docs/s overall")
+    ax.axhline(2000, color="grey", linestyle=":", label="target 2,000/s")
+    ax.set_xlabel("documents in the collection")
+    ax.set_ylabel("SQLite insert, docs/s per tenth of the run")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(IMG / "collection_history.png", dpi=110)
+    plt.close(fig)
+    print(f"wrote {IMG / 'collection_history.png'}", flush=True)
+
+
 def write_docs(results: dict[str, Any], tag: str, others: list[dict[str, Any]] | None = None) -> None:
     r = results
     ds = r.get("datasketch")
@@ -657,7 +687,8 @@ def write_docs(results: dict[str, Any], tag: str, others: list[dict[str, Any]] |
         f"| bytes per document on disk (SQLite file, texts not stored) | {r['sqlite_bytes']['per_doc']:,.0f} "
         f"(fingerprints {r['sqlite_bytes']['tables'].get('docs', 0) / r['corpus']['docs']:,.0f}, postings "
         f"{r['sqlite_bytes']['tables'].get('postings', 0) / r['corpus']['docs']:,.0f}, links "
-        f"{r['sqlite_bytes']['tables'].get('links', 0) / r['corpus']['docs']:,.0f}) |",
+        f"{r['sqlite_bytes']['tables'].get('links', 0) / r['corpus']['docs']:,.0f}, Bloom filters "
+        f"{r['sqlite_bytes']['tables'].get('bloom', 0) / r['corpus']['docs']:,.0f}) |",
         f"| bytes per document in RAM, memory backend (numpy arrays held: fingerprints + postings; "
         f"plus process RSS growth for the Python objects around them) | "
         f"{r['memory_bytes']['arrays_per_doc']:,.0f} + {r['memory_bytes']['rss_growth_per_doc']:,.0f} |",
@@ -669,8 +700,8 @@ def write_docs(results: dict[str, Any], tag: str, others: list[dict[str, Any]] |
             f"{r['postgres_insert']['docs_per_s']:,.0f} docs/s / {r['postgres_check']['p50_ms']:.2f} / "
             f"{r['postgres_check']['p99_ms']:.2f} ms; {r['postgres_bytes_per_doc']:,.0f} bytes/doc |",
         ]
-    lines += ["", "Recall of (query, document) pairs found by exact brute force (a full inverted index "
-              "over every shingle):", "",
+    lines += ["", "Recall of (query, document) pairs found by exact brute force (every shingle of every "
+              "document looked up among the queries' shingles):", "",
               "| pairs | count | neardup index | datasketch MinHashLSH(threshold 0.5, 128 perm) |",
               "|---|---|---|---|"]
     for name, v in r["recall"].items():

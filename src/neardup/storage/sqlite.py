@@ -30,7 +30,7 @@ Durability choices, and why:
   (:class:`~neardup.storage.runs.SortedRuns`), so reading a batch's new rows never re-sorts it.
 * **A Bloom filter per merge** (table ``bloom``): most samples of a new document are posted by
   no stored document; a value that no filter holds is not looked up in the ``postings`` B-tree
-  at all (one seek spared per value; the filters cost 1.5–2 bytes per merged posting).
+  at all (one seek spared per value; the filters cost about 2 bytes per merged posting).
 * **Frequent values read capped.** A value once seen with more postings than the lookup's
   ``limit_per_value`` (boilerplate) is read newest first, that many rows only.
 * A database that stays locked past the timeout, is read-only, or is not a SQLite file becomes
