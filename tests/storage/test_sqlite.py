@@ -127,6 +127,12 @@ def test_bloom_filters_hold_every_merged_value(tmp_path: Path) -> None:
     for f in filters:
         maybe |= f.maybe(absent)
     assert maybe.mean() < 0.05  # the filters do spare lookups
+    assert col.verify_integrity() == []
+    with sqlite3.connect(db) as conn:  # a damaged filter would hide postings: the check says so
+        conn.execute("UPDATE bloom SET bits = zeroblob(length(bits))")
+    damaged = Collection.open(SQLiteStorage(db, tail_min=4))
+    assert any("looking every sample up" in problem for problem in damaged.verify_integrity())
+    damaged.close()
     col.close()
 
 

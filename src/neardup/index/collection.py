@@ -906,7 +906,8 @@ class Collection:
     def verify_integrity(self) -> list[str]:
         """Problems found by checking every stored invariant (an empty list means consistent).
 
-        Postings are exactly the samples of the stored documents; every fingerprint array is
+        Postings are exactly the samples of the stored documents, and looking those samples up
+        finds every one of them; every fingerprint array is
         sorted and distinct with the recorded size; links join stored documents; every
         document's group is the smallest key of its linked component; the key counter is past
         every key; stored texts belong to stored documents.
@@ -942,6 +943,12 @@ class Collection:
                 orphans = int(np.count_nonzero(~np.isin(pk, np.array(keys, dtype=np.int64))))
                 problems.append(f"postings ({pv.shape[0]}) differ from the stored samples "
                                 f"({ev.shape[0]}); {orphans} postings point at no document")
+            # the lookup path (tiers, filters) must find them all, not only the full scan
+            lv, lk = self.storage.postings(distinct(ev))
+            o3 = np.lexsort((lk, lv))
+            if lv.shape != ev.shape or not (np.array_equal(lv[o3], ev[o2]) and np.array_equal(lk[o3], ek[o2])):
+                problems.append(f"looking every sample up finds {lv.shape[0]} postings, not the "
+                                f"{ev.shape[0]} stored (a damaged filter or tail)")
             key_set = set(keys)
             pairs = []
             for lk in self.storage.iter_links():
