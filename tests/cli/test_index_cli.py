@@ -246,3 +246,18 @@ def test_check_fragments_needs_stored_texts(capsys: pytest.CaptureFixture[str], 
     code, _, err = run(capsys, "index", "check", db, str(EXAMPLES / "essay_with_quote.txt"), "--fragments")
     assert code == 1
     assert "keeps no texts" in err
+
+
+def test_verify_says_consistent_or_lists_the_damage(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                     texts: Path) -> None:
+    db = str(tmp_path / "c.db")
+    run(capsys, "index", "create", db, "--preset", "plain", "--policy", "allow")
+    run(capsys, "index", "add", db, str(texts))
+    code, out, _ = run(capsys, "index", "verify", db)
+    assert code == 0 and out.strip() == f"{db}: consistent (3 documents)"
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE docs SET grp = 99 WHERE id = 'other.txt'")
+    code, out, err = run(capsys, "index", "verify", db)
+    assert code == 1
+    assert "other.txt" in out and "expected" in out
+    assert "1 problem(s)" in err
