@@ -174,6 +174,11 @@ def _insert_pairs(conn: sqlite3.Connection, table: str, first: I64, second: I64)
         conn.execute(f"INSERT INTO {table} VALUES " + ",".join(["(?,?)"] * (n - full)), params[2 * full:])
 
 
+def _pair_array(rows: Sequence[tuple[int, int]]) -> I64:
+    """Rows of two integers as an ``(n, 2)`` int64 array (also when there are none)."""
+    return np.array(rows, dtype=np.int64).reshape(-1, 2)
+
+
 def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
     for i in range(0, len(items), size):
         yield items[i : i + size]
@@ -436,7 +441,8 @@ class SQLiteStorage(PagedScans):
         # values seen with more than the limit of postings are read newest first, the limit only
         # (most of a batch's rows would otherwise be a few hundred boilerplate samples')
         capped = np.isin(signed, self._frequent) if limit_per_value else np.zeros(signed.shape[0], bool)
-        rows: list[tuple[int, int]] = []
+        parts: list[I64] = []  # (value, doc) rows, an array per statement: a lookup of every
+        # stored sample (verify_integrity) would hold tens of millions of tuples otherwise
         with self._lock, self.snapshot():
             filters = self._postings_filters()
             if filters is not None:  # values no filter holds are in no posting of the table
@@ -447,15 +453,18 @@ class SQLiteStorage(PagedScans):
                 in_table = np.ones(unique.shape[0], dtype=bool)
             for chunk in _chunks(signed[in_table & ~capped].tolist(), BIG_CHUNK):
                 marks = ",".join("?" * len(chunk))
-                rows.extend(self._q(f"SELECT value, doc FROM postings WHERE value IN ({marks})", chunk))
+                parts.append(_pair_array(self._q(f"SELECT value, doc FROM postings WHERE value IN ({marks})",
+                                                 chunk)))
+            capped_rows: list[tuple[int, int]] = []
             for value in signed[in_table & capped].tolist():
-                rows.extend(self._q("SELECT value, doc FROM postings WHERE value = ? ORDER BY doc DESC LIMIT ?",
-                                    (value, limit_per_value)))
+                capped_rows += self._q("SELECT value, doc FROM postings WHERE value = ? ORDER BY doc DESC LIMIT ?",
+                                       (value, limit_per_value))
+            parts.append(_pair_array(capped_rows))
             tail = self._read_tail()
         tv, tk = tail.runs.lookup(unique) if tail is not None else (_NO_U64, _NO_I64)
-        if not rows:
+        arr = np.concatenate(parts)
+        if not arr.shape[0]:
             return tv, tk
-        arr = np.array(rows, dtype=np.int64)
         values = arr[:, 0].copy()
         if limit_per_value:
             seen, counts = distinct_counts(values)
@@ -552,13 +561,16 @@ class SQLiteStorage(PagedScans):
         return [found[p] for p in sorted(found)]
 
     def all_postings(self) -> tuple[U64, I64]:
-        with self._lock, self.snapshot():
-            rows = self._q("SELECT value, doc FROM postings ORDER BY value, doc")
+        parts: list[I64] = []
+        with self._lock, self.snapshot(), self._errors():
+            cursor = self._conn.execute("SELECT value, doc FROM postings ORDER BY value, doc")
+            while rows := cursor.fetchmany(1 << 20):
+                parts.append(_pair_array(rows))
             tail = self._read_tail()
         tv, tk = tail.runs.arrays() if tail is not None else (_NO_U64, _NO_I64)
-        if not rows:
+        if not parts:
             return tv.copy(), tk.copy()
-        arr = np.array(rows, dtype=np.int64)
+        arr = np.concatenate(parts)
         values = np.concatenate((as_unsigned(arr[:, 0].copy()), tv))
         keys = np.concatenate((arr[:, 1].copy(), tk))
         order = np.lexsort((keys, values))
