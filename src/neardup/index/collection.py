@@ -944,10 +944,11 @@ class Collection:
                 problems.append(f"postings ({pv.shape[0]}) differ from the stored samples "
                                 f"({ev.shape[0]}); {orphans} postings point at no document")
             # the lookup path (tiers, filters) must find them all, not only the full scan
-            lv, lk = self.storage.postings(distinct(ev))
-            o3 = np.lexsort((lk, lv))
-            if lv.shape != ev.shape or not (np.array_equal(lv[o3], ev[o2]) and np.array_equal(lk[o3], ek[o2])):
-                problems.append(f"looking every sample up finds {lv.shape[0]} postings, not the "
+            found_v, found_k = self.storage.postings(distinct(ev))
+            o3 = np.lexsort((found_k, found_v))
+            if found_v.shape != ev.shape or not (np.array_equal(found_v[o3], ev[o2])
+                                                 and np.array_equal(found_k[o3], ek[o2])):
+                problems.append(f"looking every sample up finds {found_v.shape[0]} postings, not the "
                                 f"{ev.shape[0]} stored (a damaged filter or tail)")
             key_set = set(keys)
             pairs = []
