@@ -451,7 +451,8 @@ class SQLiteStorage(PagedScans):
                     in_table |= f.maybe(unique)
             else:
                 in_table = np.ones(unique.shape[0], dtype=bool)
-            for chunk in _chunks(signed[in_table & ~capped].tolist(), BIG_CHUNK):
+            for part in _chunks(signed[in_table & ~capped], BIG_CHUNK):
+                chunk = part.tolist()
                 marks = ",".join("?" * len(chunk))
                 parts.append(_pair_array(self._q(f"SELECT value, doc FROM postings WHERE value IN ({marks})",
                                                  chunk)))
