@@ -57,7 +57,7 @@ from neardup.pipeline import Pipeline, TextLike, as_text
 from neardup.similarity import Fingerprints, Measures, measures_from_counts
 from neardup.spec import INDEX_POLICIES, IndexSpec, Spec
 from neardup.storage import FORMAT_VERSION, Link, NewDoc, Storage, open_storage
-from neardup.storage.base import StoredFingerprints
+from neardup.storage.base import PackedFingerprints, StoredFingerprints
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -233,21 +233,6 @@ def _check_id(doc_id: Any) -> str:
     if not isinstance(doc_id, str) or not doc_id:
         raise InputError(f"a document id must be a non-empty string, got {doc_id!r}")
     return doc_id
-
-
-def _concat(sets: Sequence[tuple[U64, I64 | None]], multiset: bool) -> tuple[U64, I64, I64]:
-    """Concatenated values, counts (empty unless ``multiset``) and offsets of several sets."""
-    offsets = np.zeros(len(sets) + 1, dtype=np.int64)
-    if sets:
-        np.cumsum([v.shape[0] for v, _ in sets], out=offsets[1:])
-        values = np.concatenate([v for v, _ in sets]).astype(np.uint64, copy=False)
-    else:
-        values = np.zeros(0, dtype=np.uint64)
-    if multiset and sets:
-        counts = np.concatenate([c if c is not None else np.ones(v.shape[0], np.int64) for v, c in sets])
-    else:
-        counts = np.zeros(0, dtype=np.int64)
-    return values, counts.astype(np.int64, copy=False), offsets
 
 
 def _sorted_postings(values: U64, keys: I64, limit_per_value: int) -> tuple[U64, I64]:
@@ -555,7 +540,8 @@ class Collection:
         items = [b[1] for b in batch]
         n = len(items)
         q_sizes = np.array([it.size for it in items], dtype=np.int64)
-        q_vals, q_cnts, q_off = _concat([(it.values, it.counts) for it in items], self.multiset)
+        queries = PackedFingerprints.pack(range(n), [(it.values, it.counts) for it in items])
+        q_vals, q_cnts, q_off = queries.values, queries.kernel_counts(), queries.offsets
         s_len = np.array([it.samples.shape[0] for it in items], dtype=np.int64)
         b_vals = (np.concatenate([it.samples for it in items]) if n else np.zeros(0, np.uint64)).astype(np.uint64)
         b_pos = np.repeat(np.arange(n, dtype=np.int64), s_len)
@@ -585,8 +571,7 @@ class Collection:
             st_pos, st_idx = self._could_reach(st_pos[stored_now], st_idx[stored_now], q_sizes, union_sizes)
             packed = storage.packed_fingerprints(distinct(union[st_idx]).tolist() if st_idx.size else [])
             st_key = union[st_idx] if st_idx.size else np.zeros(0, np.int64)
-            c_vals, c_off = packed.values, packed.offsets
-            c_cnts = packed.counts if self.multiset and packed.counts is not None else np.zeros(0, np.int64)
+            c_vals, c_cnts, c_off = packed.values, packed.kernel_counts(), packed.offsets
             c_sizes = packed.sizes()
             st_slot = np.searchsorted(packed.keys, st_key)  # key order
             st_shared = shared_pairs(q_vals, q_cnts, q_off, c_vals, c_cnts, c_off, st_pos, st_slot,

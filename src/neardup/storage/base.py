@@ -128,16 +128,25 @@ class PackedFingerprints:
     offsets: I64
 
     @classmethod
-    def of(cls, stored: Sequence[StoredFingerprints]) -> PackedFingerprints:
-        offsets = np.zeros(len(stored) + 1, dtype=np.int64)
-        np.cumsum([f.values.shape[0] for f in stored], out=offsets[1:])
-        values = (np.concatenate([f.values for f in stored]) if stored else np.zeros(0, np.uint64)).astype(
+    def pack(cls, keys: Sequence[int], sets: Sequence[tuple[U64, I64 | None]]) -> PackedFingerprints:
+        """``(values, counts)`` sets end to end (counts of 1 where one set has none and others do)."""
+        offsets = np.zeros(len(sets) + 1, dtype=np.int64)
+        np.cumsum([v.shape[0] for v, _ in sets], out=offsets[1:])
+        values = (np.concatenate([v for v, _ in sets]) if sets else np.zeros(0, np.uint64)).astype(
             np.uint64, copy=False)
         counts = None
-        if any(f.counts is not None for f in stored):
-            counts = np.concatenate([f.counts if f.counts is not None else np.ones(f.values.shape[0], np.int64)
-                                     for f in stored]).astype(np.int64, copy=False)
-        return cls(np.array([f.key for f in stored], dtype=np.int64), values, counts, offsets)
+        if any(c is not None for _, c in sets):
+            counts = np.concatenate([c if c is not None else np.ones(v.shape[0], np.int64)
+                                     for v, c in sets]).astype(np.int64, copy=False)
+        return cls(np.asarray(keys, dtype=np.int64).reshape(-1), values, counts, offsets)
+
+    @classmethod
+    def of(cls, stored: Sequence[StoredFingerprints]) -> PackedFingerprints:
+        return cls.pack([f.key for f in stored], [(f.values, f.counts) for f in stored])
+
+    def kernel_counts(self) -> I64:
+        """The counts as the verification kernels take them: empty for sets."""
+        return self.counts if self.counts is not None else np.zeros(0, dtype=np.int64)
 
     def sizes(self) -> I64:
         """Each document's set size (sum of counts for a multiset)."""
