@@ -91,8 +91,12 @@ def machine() -> dict[str, Any]:
                 break
     except OSError:
         pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
-            "load_average": os.getloadavg()}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "load_average": os.getloadavg(),
+    }
 
 
 def run(texts: list[str], presets: list[str], warm: bool) -> list[dict[str, Any]]:
@@ -120,11 +124,19 @@ def run(texts: list[str], presets: list[str], warm: bool) -> list[dict[str, Any]
             wall, cpu, count = timed(func, texts)
             uses_lemmas = name in ("ru", "auto")
             row = {
-                "preset": name, "stage": stage, "docs": len(texts), "megabytes": round(megabytes, 3),
-                "wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
-                "mb_per_s_wall": round(megabytes / wall, 2), "mb_per_s_cpu": round(megabytes / cpu, 2),
-                "items": count, "items_per_s_cpu": round(count / cpu),
-                "lemma_hit_rate": round(morph.hit_rate, 4) if (morph is not None and uses_lemmas) else None,
+                "preset": name,
+                "stage": stage,
+                "docs": len(texts),
+                "megabytes": round(megabytes, 3),
+                "wall_s": round(wall, 3),
+                "cpu_s": round(cpu, 3),
+                "mb_per_s_wall": round(megabytes / wall, 2),
+                "mb_per_s_cpu": round(megabytes / cpu, 2),
+                "items": count,
+                "items_per_s_cpu": round(count / cpu),
+                "lemma_hit_rate": round(morph.hit_rate, 4)
+                if (morph is not None and uses_lemmas)
+                else None,
                 "lemma_misses": morph.misses if (morph is not None and uses_lemmas) else None,
             }
             rows.append(row)
@@ -133,15 +145,21 @@ def run(texts: list[str], presets: list[str], warm: bool) -> list[dict[str, Any]
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    head = ("| preset | stage | MB/s per CPU s | MB/s wall | CPU s | wall s | tokens or shingles | "
-            "lemma cache hit rate (misses) | target |")
+    head = (
+        "| preset | stage | MB/s per CPU s | MB/s wall | CPU s | wall s | tokens or shingles | "
+        "lemma cache hit rate (misses) | target |"
+    )
     lines = [head, "|" + "---|" * 9]
     for r in rows:
         target = TARGETS.get(r["preset"])
         verdict = ""
         if target is not None and r["stage"] == "canonical":
             verdict = f"≥ {target:g}: {'met' if r['mb_per_s_cpu'] >= target else 'MISSED'}"
-        hit = "" if r["lemma_hit_rate"] is None else f"{r['lemma_hit_rate']:.2%} ({r['lemma_misses']:,})"
+        hit = (
+            ""
+            if r["lemma_hit_rate"] is None
+            else f"{r['lemma_hit_rate']:.2%} ({r['lemma_misses']:,})"
+        )
         lines.append(
             f"| {r['preset']} | {r['stage']} | {r['mb_per_s_cpu']:.1f} | {r['mb_per_s_wall']:.1f} | "
             f"{r['cpu_s']:.1f} | {r['wall_s']:.1f} | {r['items']:,} | {hit} | {verdict} |"
@@ -171,8 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DATA, help="JSONL(.gz) with a text field")
     parser.add_argument("--limit", type=int, default=None, help="only the first N documents")
     parser.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
-    parser.add_argument("--warm", action="store_true", help="also a canonical pass with a warm cache")
-    parser.add_argument("--profile", metavar="PRESET", help="cProfile one fingerprints pass instead")
+    parser.add_argument(
+        "--warm", action="store_true", help="also a canonical pass with a warm cache"
+    )
+    parser.add_argument(
+        "--profile", metavar="PRESET", help="cProfile one fingerprints pass instead"
+    )
     parser.add_argument("--top", type=int, default=25, help="functions shown by --profile")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args(argv)
@@ -187,11 +209,15 @@ def main(argv: list[str] | None = None) -> int:
     rows = run(texts, [p.strip() for p in args.presets.split(",") if p.strip()], args.warm)
     after = os.getloadavg()
     print(markdown(rows))
-    print(f"\n{len(texts):,} documents of {args.data.name}; {before['cpu']}, {before['cores']} cores, "
-          f"Python {before['python']}; load average before {before['load_average'][0]:.2f}, "
-          f"after {after[0]:.2f}")
+    print(
+        f"\n{len(texts):,} documents of {args.data.name}; {before['cpu']}, {before['cores']} cores, "
+        f"Python {before['python']}; load average before {before['load_average'][0]:.2f}, "
+        f"after {after[0]:.2f}"
+    )
     if args.json:
-        args.json.write_text(json.dumps({"machine": before, "load_after": after, "rows": rows}, indent=1))
+        args.json.write_text(
+            json.dumps({"machine": before, "load_after": after, "rows": rows}, indent=1)
+        )
     return 0
 
 

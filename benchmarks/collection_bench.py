@@ -80,7 +80,7 @@ def ruslit_pieces(limit: int) -> list[tuple[str, str]]:
     for doc_id, text in cd.iter_texts("ruslit.jsonl.gz", min_chars=1000, max_chars=10**9):
         words = text.split()
         for i in range(0, len(words), 800):
-            piece = " ".join(words[i:i + 800])
+            piece = " ".join(words[i : i + 800])
             if len(piece) >= 1000:
                 out.append((f"ruslit:{doc_id}:{i // 800}", piece))
                 if len(out) >= limit:
@@ -90,8 +90,11 @@ def ruslit_pieces(limit: int) -> list[tuple[str, str]]:
 
 def real_texts(limit: int) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    for name, prefix in (("ru_news.jsonl.gz", "news"), ("reuters21578.jsonl.gz", "reuters"),
-                         ("20newsgroups.jsonl.gz", "ng")):
+    for name, prefix in (
+        ("ru_news.jsonl.gz", "news"),
+        ("reuters21578.jsonl.gz", "reuters"),
+        ("20newsgroups.jsonl.gz", "ng"),
+    ):
         for doc_id, text in cd.iter_texts(name, min_chars=500, max_chars=30000):
             out.append((f"{prefix}:{doc_id}", text))
             if len(out) >= limit:
@@ -100,13 +103,22 @@ def real_texts(limit: int) -> list[tuple[str, str]]:
     return out
 
 
-def build_corpus(n_docs: int, n_queries: int, seed: int) -> tuple[list[tuple[str, str]], list[tuple[str, str, str]], int]:
+def build_corpus(
+    n_docs: int, n_queries: int, seed: int
+) -> tuple[list[tuple[str, str]], list[tuple[str, str, str]], int]:
     real = real_texts(n_docs)
     n_real = len(real)
     docs = list(real)
     rng = np.random.default_rng(seed)
     vocab = cd.vocabulary([t for _, t in real[:3000]])
-    kinds = [("edit", 0.02), ("edit", 0.1), ("edit", 0.3), ("edit", 0.5), ("morph", 0.3), ("paste", 300)]
+    kinds = [
+        ("edit", 0.02),
+        ("edit", 0.1),
+        ("edit", 0.3),
+        ("edit", 0.5),
+        ("morph", 0.3),
+        ("paste", 300),
+    ]
     i = 0
     while len(docs) < n_docs:
         src_id, src = real[int(rng.integers(n_real))]
@@ -120,8 +132,16 @@ def build_corpus(n_docs: int, n_queries: int, seed: int) -> tuple[list[tuple[str
         docs.append((f"gen{i}:{kind}{arg}:{src_id}", text))
         i += 1
     queries = []
-    qkinds = [("edit", 0.02), ("edit", 0.05), ("edit", 0.1), ("edit", 0.2), ("paste", 300), ("paste", 100),
-              ("edit", 0.5), ("edit", 0.5)]
+    qkinds = [
+        ("edit", 0.02),
+        ("edit", 0.05),
+        ("edit", 0.1),
+        ("edit", 0.2),
+        ("paste", 300),
+        ("paste", 100),
+        ("edit", 0.5),
+        ("edit", 0.5),
+    ]
     for j in range(n_queries):
         src_id, src = docs[int(rng.integers(len(docs)))]
         kind, arg = qkinds[j % len(qkinds)]
@@ -140,7 +160,9 @@ _WORKER: Collection | None = None
 
 def _init_worker(preset: str, window: int) -> None:
     global _WORKER
-    _WORKER = Collection.create("memory:", make_spec(preset), IndexSpec(window=window, store_text=False))
+    _WORKER = Collection.create(
+        "memory:", make_spec(preset), IndexSpec(window=window, store_text=False)
+    )
 
 
 def _analyze(text: str) -> tuple[np.ndarray, np.ndarray]:
@@ -149,12 +171,16 @@ def _analyze(text: str) -> tuple[np.ndarray, np.ndarray]:
     return a.values, a.samples
 
 
-def analyze_all(texts: list[str], preset: str, window: int, workers: int, cache: Path) -> tuple[list[Analyzed], float]:
+def analyze_all(
+    texts: list[str], preset: str, window: int, workers: int, cache: Path
+) -> tuple[list[Analyzed], float]:
     if cache.exists():
         z = np.load(cache)
         vo, so = z["v_off"], z["s_off"]
         v, s = z["values"], z["samples"]
-        out = [Analyzed(v[vo[i]:vo[i + 1]], None, s[so[i]:so[i + 1]]) for i in range(len(vo) - 1)]
+        out = [
+            Analyzed(v[vo[i] : vo[i + 1]], None, s[so[i] : so[i + 1]]) for i in range(len(vo) - 1)
+        ]
         return out, float(z["seconds"])
     t0 = time.perf_counter()
     with mp.get_context("fork").Pool(workers, _init_worker, (preset, window)) as pool:
@@ -170,7 +196,9 @@ def _init_web_worker(preset: str, window: int) -> None:
     _init_worker(preset, window)
 
 
-def _make_and_analyze(task: tuple[str, int, int, int]) -> tuple[list[str], list[int], list[np.ndarray], list[np.ndarray]]:
+def _make_and_analyze(
+    task: tuple[str, int, int, int],
+) -> tuple[list[str], list[int], list[np.ndarray], list[np.ndarray]]:
     """Documents ``lo … hi-1`` (or queries, against ``n_docs`` documents), made and analyzed."""
     what, lo, hi, n_docs = task
     assert _WORKER is not None and _CORPUS is not None
@@ -188,19 +216,35 @@ def _make_and_analyze(task: tuple[str, int, int, int]) -> tuple[list[str], list[
     return ids, chars, values, samples
 
 
-def _save_analyzed(cache: Path, values: list[np.ndarray], samples: list[np.ndarray], seconds: float) -> list[Analyzed]:
+def _save_analyzed(
+    cache: Path, values: list[np.ndarray], samples: list[np.ndarray], seconds: float
+) -> list[Analyzed]:
     v_off = np.zeros(len(values) + 1, dtype=np.int64)
     np.cumsum([x.shape[0] for x in values], out=v_off[1:])
     s_off = np.zeros(len(samples) + 1, dtype=np.int64)
     np.cumsum([x.shape[0] for x in samples], out=s_off[1:])
     cache.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(cache, values=np.concatenate(values), samples=np.concatenate(samples), v_off=v_off,
-             s_off=s_off, seconds=seconds)
+    np.savez(
+        cache,
+        values=np.concatenate(values),
+        samples=np.concatenate(samples),
+        v_off=v_off,
+        s_off=s_off,
+        seconds=seconds,
+    )
     return [Analyzed(v, None, s) for v, s in zip(values, samples)]
 
 
-def build_web(n_docs: int, n_queries: int, seed: int, preset: str, window: int, workers: int,
-              doc_cache: Path, query_cache: Path) -> tuple[dict[str, Any], list[str], list[Analyzed], list[Analyzed], float]:
+def build_web(
+    n_docs: int,
+    n_queries: int,
+    seed: int,
+    preset: str,
+    window: int,
+    workers: int,
+    doc_cache: Path,
+    query_cache: Path,
+) -> tuple[dict[str, Any], list[str], list[Analyzed], list[Analyzed], float]:
     """The ``web`` corpus (web_corpus.py), made and analyzed in ``workers`` processes by ranges."""
     global _CORPUS
     from rich.progress import track
@@ -218,8 +262,11 @@ def build_web(n_docs: int, n_queries: int, seed: int, preset: str, window: int, 
             chars: list[int] = []
             values: list[np.ndarray] = []
             samples: list[np.ndarray] = []
-            for part in track(pool.imap(_make_and_analyze, tasks), total=len(tasks),
-                              description=f"{what} texts ({n:,})"):
+            for part in track(
+                pool.imap(_make_and_analyze, tasks),
+                total=len(tasks),
+                description=f"{what} texts ({n:,})",
+            ):
                 ids += part[0]
                 chars += part[1]
                 values += part[2]
@@ -230,19 +277,29 @@ def build_web(n_docs: int, n_queries: int, seed: int, preset: str, window: int, 
     docs = _save_analyzed(doc_cache, out["doc"][2], out["doc"][3], seconds)
     queries = _save_analyzed(query_cache, out["query"][2], out["query"][3], 0.0)
     kinds: dict[str, int] = {}
-    for doc_id in out["doc"][0][len(real):]:
+    for doc_id in out["doc"][0][len(real) :]:
         kind = doc_id.split(":")[1]
         kinds[kind] = kinds.get(kind, 0) + 1
-    info = {"name": "web", "docs": n_docs, "real": len(real), "generated": n_docs - len(real),
-            "new": kinds.get("new", 0), "variants": n_docs - len(real) - kinds.get("new", 0), "kinds": kinds,
-            "queries": n_queries, "mean_chars": float(np.mean(out["doc"][1]))}
+    info = {
+        "name": "web",
+        "docs": n_docs,
+        "real": len(real),
+        "generated": n_docs - len(real),
+        "new": kinds.get("new", 0),
+        "variants": n_docs - len(real) - kinds.get("new", 0),
+        "kinds": kinds,
+        "queries": n_queries,
+        "mean_chars": float(np.mean(out["doc"][1])),
+    }
     return info, out["doc"][0], docs, queries, seconds
 
 
 # --- the collection ----------------------------------------------------------------------------
 
 
-def bulk_insert(col: Collection, ids: list[str], analyzed: list[Analyzed], batch: int) -> dict[str, Any]:
+def bulk_insert(
+    col: Collection, ids: list[str], analyzed: list[Analyzed], batch: int
+) -> dict[str, Any]:
     n = len(ids)
     marks = []
     load_before = os.getloadavg()[0]
@@ -261,11 +318,18 @@ def bulk_insert(col: Collection, ids: list[str], analyzed: list[Analyzed], batch
     for m in marks:
         per_tenth.append((m[0], (m[0] - prev[0]) / max(m[1] - prev[1], 1e-9)))
         prev = m
-    return {"docs": n, "seconds": seconds, "docs_per_s": n / seconds, "per_tenth": per_tenth,
-            "load_average_1min": [load_before, os.getloadavg()[0]]}
+    return {
+        "docs": n,
+        "seconds": seconds,
+        "docs_per_s": n / seconds,
+        "per_tenth": per_tenth,
+        "load_average_1min": [load_before, os.getloadavg()[0]],
+    }
 
 
-def check_latency(col: Collection, queries: list[Analyzed], top: int | None = None) -> tuple[dict[str, Any], list]:
+def check_latency(
+    col: Collection, queries: list[Analyzed], top: int | None = None
+) -> tuple[dict[str, Any], list]:
     lat = []
     results = []
     for q in queries:
@@ -274,9 +338,15 @@ def check_latency(col: Collection, queries: list[Analyzed], top: int | None = No
         lat.append(time.perf_counter() - t0)
         results.append(r)
     ms = [x * 1000 for x in lat]
-    return {"queries": len(ms), "p50_ms": pct(ms, 50), "p90_ms": pct(ms, 90), "p99_ms": pct(ms, 99),
-            "max_ms": max(ms), "mean_ms": float(np.mean(ms)),
-            "mean_candidates": float(np.mean([r.candidates for r in results]))}, results
+    return {
+        "queries": len(ms),
+        "p50_ms": pct(ms, 50),
+        "p90_ms": pct(ms, 90),
+        "p99_ms": pct(ms, 99),
+        "max_ms": max(ms),
+        "mean_ms": float(np.mean(ms)),
+        "mean_candidates": float(np.mean([r.candidates for r in results])),
+    }, results
 
 
 def sqlite_table_bytes(path: Path) -> dict[str, int]:
@@ -289,8 +359,12 @@ def sqlite_table_bytes(path: Path) -> dict[str, int]:
         conn.close()
     groups: dict[str, int] = {}
     for name, size in rows:
-        key = {"docs_grp": "docs", "sqlite_autoindex_docs_1": "docs", "links_b": "links",
-               "sqlite_autoindex_meta_1": "meta"}.get(name, name)
+        key = {
+            "docs_grp": "docs",
+            "sqlite_autoindex_docs_1": "docs",
+            "links_b": "links",
+            "sqlite_autoindex_meta_1": "meta",
+        }.get(name, name)
         groups[key] = groups.get(key, 0) + int(size)
     return groups
 
@@ -298,7 +372,9 @@ def sqlite_table_bytes(path: Path) -> dict[str, int]:
 # --- ground truth ------------------------------------------------------------------------------
 
 
-def exact_truth(docs: list[Analyzed], queries: list[Analyzed], chunk_docs: int = 20000) -> list[tuple[np.ndarray, np.ndarray]]:
+def exact_truth(
+    docs: list[Analyzed], queries: list[Analyzed], chunk_docs: int = 20000
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """For each query: (doc indices sharing a shingle, shared counts), by brute force.
 
     Every shingle of every document is looked up among the queries' shingles (a sorted array
@@ -312,7 +388,7 @@ def exact_truth(docs: list[Analyzed], queries: list[Analyzed], chunk_docs: int =
     pairs: list[np.ndarray] = []  # (query, doc) of every shared shingle, as query * n + doc
     n = len(docs)
     for lo_doc in range(0, n, chunk_docs):
-        part = docs[lo_doc:lo_doc + chunk_docs]
+        part = docs[lo_doc : lo_doc + chunk_docs]
         sizes = np.array([d.values.shape[0] for d in part], dtype=np.int64)
         values = np.concatenate([d.values for d in part])
         owner = np.repeat(np.arange(lo_doc, lo_doc + len(part), dtype=np.int64), sizes)
@@ -322,19 +398,27 @@ def exact_truth(docs: list[Analyzed], queries: list[Analyzed], chunk_docs: int =
         if not hit.size:
             continue
         lengths = (hi - lo)[hit]
-        idx = np.repeat(lo[hit] - np.cumsum(lengths) + lengths, lengths) + np.arange(int(lengths.sum()))
+        idx = np.repeat(lo[hit] - np.cumsum(lengths) + lengths, lengths) + np.arange(
+            int(lengths.sum())
+        )
         pairs.append(q_owner[idx] * n + np.repeat(owner[hit], lengths))
-    keys, counts = np.unique(np.concatenate(pairs) if pairs else np.zeros(0, np.int64), return_counts=True)
+    keys, counts = np.unique(
+        np.concatenate(pairs) if pairs else np.zeros(0, np.int64), return_counts=True
+    )
     query_of, doc_of = keys // n, keys % n
     bounds = np.searchsorted(query_of, np.arange(len(queries) + 1))
-    return [(doc_of[bounds[i]:bounds[i + 1]], counts[bounds[i]:bounds[i + 1]]) for i in range(len(queries))]
+    return [
+        (doc_of[bounds[i] : bounds[i + 1]], counts[bounds[i] : bounds[i + 1]])
+        for i in range(len(queries))
+    ]
 
 
 # --- datasketch ----------------------------------------------------------------------------------
 
 
-def datasketch_run(docs: list[Analyzed], ids: list[str], queries: list[Analyzed], threshold: float,
-                   num_perm: int) -> tuple[dict[str, Any], list[list[str]]]:
+def datasketch_run(
+    docs: list[Analyzed], ids: list[str], queries: list[Analyzed], threshold: float, num_perm: int
+) -> tuple[dict[str, Any], list[list[str]]]:
     from datasketch import LeanMinHash, MinHash, MinHashLSH
 
     shared = MinHash(num_perm=num_perm, scheme="affine64").permutations
@@ -368,10 +452,16 @@ def datasketch_run(docs: list[Analyzed], ids: list[str], queries: list[Analyzed]
         lat.append((time.perf_counter() - t0) * 1000)
     sig_bytes = sum(m.hashvalues.nbytes for m in sigs)
     return {
-        "num_perm": num_perm, "threshold": threshold, "bands_rows": list(lsh.b_r) if hasattr(lsh, "b_r") else None,
-        "sign_docs_per_s": len(docs) / sign_s, "insert_docs_per_s": len(docs) / insert_s,
-        "query_p50_ms": pct(lat, 50), "query_p90_ms": pct(lat, 90), "query_p99_ms": pct(lat, 99),
-        "query_max_ms": max(lat), "lsh_rss_bytes_per_doc": lsh_rss / len(docs),
+        "num_perm": num_perm,
+        "threshold": threshold,
+        "bands_rows": list(lsh.b_r) if hasattr(lsh, "b_r") else None,
+        "sign_docs_per_s": len(docs) / sign_s,
+        "insert_docs_per_s": len(docs) / insert_s,
+        "query_p50_ms": pct(lat, 50),
+        "query_p90_ms": pct(lat, 90),
+        "query_p99_ms": pct(lat, 99),
+        "query_max_ms": max(lat),
+        "lsh_rss_bytes_per_doc": lsh_rss / len(docs),
         "signature_bytes_per_doc": sig_bytes / len(docs),
         "mean_candidates": float(np.mean([len(f) for f in found])),
     }, found
@@ -381,37 +471,71 @@ def datasketch_run(docs: list[Analyzed], ids: list[str], queries: list[Analyzed]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--docs", type=int, default=100_000)
-    ap.add_argument("--corpus", choices=("web", "sources"), default="web",
-                    help="web: real texts, then new texts (30%% near-copies of earlier documents) so the "
-                         "share of duplicates stays the same at any size; sources: real texts, then only "
-                         "variants of them (more variants per source as the corpus grows)")
+    ap.add_argument(
+        "--corpus",
+        choices=("web", "sources"),
+        default="web",
+        help="web: real texts, then new texts (30%% near-copies of earlier documents) so the "
+        "share of duplicates stays the same at any size; sources: real texts, then only "
+        "variants of them (more variants per source as the corpus grows)",
+    )
     ap.add_argument("--queries", type=int, default=1000)
     ap.add_argument("--preset", default="plain")
     ap.add_argument("--window", type=int, default=24)
     ap.add_argument("--batch", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--postgres-docs", type=int, default=0,
-                    help="also insert this many documents into PostgreSQL and time check there")
+    ap.add_argument(
+        "--postgres-docs",
+        type=int,
+        default=0,
+        help="also insert this many documents into PostgreSQL and time check there",
+    )
     ap.add_argument("--postgres-url", default="postgresql://postgres@127.0.0.1:5432/test")
     ap.add_argument("--no-datasketch", action="store_true")
-    ap.add_argument("--synchronous", choices=("full", "normal"), default="full",
-                    help="SQLite synchronous setting for the insert (full: the default durability)")
-    ap.add_argument("--sqlite-only", action="store_true",
-                    help="only the SQLite insert and check phases (for large sizes; no recall)")
+    ap.add_argument(
+        "--synchronous",
+        choices=("full", "normal"),
+        default="full",
+        help="SQLite synchronous setting for the insert (full: the default durability)",
+    )
+    ap.add_argument(
+        "--sqlite-only",
+        action="store_true",
+        help="only the SQLite insert and check phases (for large sizes; no recall)",
+    )
     ap.add_argument("--write-docs", action="store_true")
-    ap.add_argument("--docs-from", type=Path, nargs="+", default=None,
-                    help="only rewrite the plot and the docs section from earlier results files: the "
-                         "first is described in full, the others in a table of other sizes")
-    ap.add_argument("--history", nargs="+", default=None, metavar="LABEL=RESULTS.json",
-                    help="only plot SQLite insert throughput per tenth of several earlier runs "
-                         "(docs/img/collection_history.png)")
+    ap.add_argument(
+        "--docs-from",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="only rewrite the plot and the docs section from earlier results files: the "
+        "first is described in full, the others in a table of other sizes",
+    )
+    ap.add_argument(
+        "--history",
+        nargs="+",
+        default=None,
+        metavar="LABEL=RESULTS.json",
+        help="only plot SQLite insert throughput per tenth of several earlier runs "
+        "(docs/img/collection_history.png)",
+    )
     args = ap.parse_args()
     if args.history is not None:
-        plot_history([(item.partition("=")[0], json.loads(Path(item.partition("=")[2]).read_text(encoding="utf-8")))
-                      for item in args.history])
+        plot_history(
+            [
+                (
+                    item.partition("=")[0],
+                    json.loads(Path(item.partition("=")[2]).read_text(encoding="utf-8")),
+                )
+                for item in args.history
+            ]
+        )
         return
     if args.docs_from is not None:
         saved = [json.loads(f.read_text(encoding="utf-8")) for f in args.docs_from]
@@ -420,8 +544,11 @@ def main() -> None:
         return
 
     WORK.mkdir(parents=True, exist_ok=True)
-    results: dict[str, Any] = {"args": vars(args), "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-                               f"Python {platform.python_version()}"}
+    results: dict[str, Any] = {
+        "args": vars(args),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
+    }
     tag = f"{args.docs}_{args.queries}_{args.preset}_w{args.window}_s{args.seed}"
     if args.corpus == "web":
         tag += "_web"
@@ -433,29 +560,55 @@ def main() -> None:
         q_analyzed, _ = analyze_all([], args.preset, args.window, args.workers, query_cache)
         print(f"reusing the analyzed corpus of {corpus_cache}", flush=True)
     elif args.corpus == "web":
-        print(f"making and analyzing {args.docs} documents and {args.queries} queries …", flush=True)
+        print(
+            f"making and analyzing {args.docs} documents and {args.queries} queries …", flush=True
+        )
         results["corpus"], ids, analyzed, q_analyzed, analysis_s = build_web(
-            args.docs, args.queries, args.seed, args.preset, args.window, args.workers, doc_cache, query_cache)
+            args.docs,
+            args.queries,
+            args.seed,
+            args.preset,
+            args.window,
+            args.workers,
+            doc_cache,
+            query_cache,
+        )
     else:
         print(f"building {args.docs} documents and {args.queries} queries …", flush=True)
         docs, queries, n_real = build_corpus(args.docs, args.queries, args.seed)
-        results["corpus"] = {"name": "sources", "docs": len(docs), "real": n_real, "generated": len(docs) - n_real,
-                             "queries": len(queries), "mean_chars": float(np.mean([len(t) for _, t in docs]))}
+        results["corpus"] = {
+            "name": "sources",
+            "docs": len(docs),
+            "real": n_real,
+            "generated": len(docs) - n_real,
+            "queries": len(queries),
+            "mean_chars": float(np.mean([len(t) for _, t in docs])),
+        }
         ids = [i for i, _ in docs]
         doc_texts = [t for _, t in docs]
         query_texts = [t for _, t, _ in queries]
         del docs, queries
-        analyzed, analysis_s = analyze_all(doc_texts, args.preset, args.window, args.workers, doc_cache)
-        q_analyzed, _ = analyze_all(query_texts, args.preset, args.window, args.workers, query_cache)
+        analyzed, analysis_s = analyze_all(
+            doc_texts, args.preset, args.window, args.workers, doc_cache
+        )
+        q_analyzed, _ = analyze_all(
+            query_texts, args.preset, args.window, args.workers, query_cache
+        )
         del doc_texts, query_texts
-    corpus_cache.write_text(json.dumps([results["corpus"], ids], ensure_ascii=False), encoding="utf-8")
+    corpus_cache.write_text(
+        json.dumps([results["corpus"], ids], ensure_ascii=False), encoding="utf-8"
+    )
     # insert in a fixed shuffled order, so real texts and variants are mixed all along the run
     perm = np.random.default_rng(args.seed).permutation(len(ids))
     ids = [ids[i] for i in perm.tolist()]
     analyzed = [analyzed[i] for i in perm.tolist()]
-    results["analysis"] = {"seconds": analysis_s, "docs_per_s": len(ids) / analysis_s, "workers": args.workers,
-                           "mean_shingles": float(np.mean([a.values.shape[0] for a in analyzed])),
-                           "mean_samples": float(np.mean([a.samples.shape[0] for a in analyzed]))}
+    results["analysis"] = {
+        "seconds": analysis_s,
+        "docs_per_s": len(ids) / analysis_s,
+        "workers": args.workers,
+        "mean_shingles": float(np.mean([a.values.shape[0] for a in analyzed])),
+        "mean_samples": float(np.mean([a.samples.shape[0] for a in analyzed])),
+    }
     print(f"analysis: {results['analysis']}", flush=True)
 
     spec = make_spec(args.preset)
@@ -465,17 +618,28 @@ def main() -> None:
     db = WORK / f"bench_{tag}.db"
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
-    col = Collection.create(SQLiteStorage(db, create=True, synchronous=args.synchronous), spec, index_spec)
+    col = Collection.create(
+        SQLiteStorage(db, create=True, synchronous=args.synchronous), spec, index_spec
+    )
     results["sqlite_insert"] = bulk_insert(col, ids, analyzed, args.batch)
     print(f"sqlite insert: {results['sqlite_insert']['docs_per_s']:.0f} docs/s", flush=True)
     col.close()
-    size = db.stat().st_size + (Path(str(db) + "-wal").stat().st_size if Path(str(db) + "-wal").exists() else 0)
-    results["sqlite_bytes"] = {"file": size, "per_doc": size / len(ids), "tables": sqlite_table_bytes(db)}
+    size = db.stat().st_size + (
+        Path(str(db) + "-wal").stat().st_size if Path(str(db) + "-wal").exists() else 0
+    )
+    results["sqlite_bytes"] = {
+        "file": size,
+        "per_doc": size / len(ids),
+        "tables": sqlite_table_bytes(db),
+    }
     col = Collection.open(db)
     check_latency(col, q_analyzed[:50])  # warm the kernels and the page cache
     results["sqlite_check"], sqlite_results = check_latency(col, q_analyzed)
-    results["sqlite_stats"] = {k: v for k, v in col.stats().items() if k in ("documents", "postings", "links",
-                                                                          "groups", "postings_per_document")}
+    results["sqlite_stats"] = {
+        k: v
+        for k, v in col.stats().items()
+        if k in ("documents", "postings", "links", "groups", "postings_per_document")
+    }
     col.close()
     print(f"sqlite check: {results['sqlite_check']}", flush=True)
     if args.sqlite_only:
@@ -490,13 +654,18 @@ def main() -> None:
     mem = Collection.create("memory:", spec, index_spec)
     results["memory_insert"] = bulk_insert(mem, ids, analyzed, args.batch)
     gc.collect()
-    results["memory_bytes"] = {"arrays_per_doc": mem.storage.size_bytes() / len(ids),
-                               "rss_growth_per_doc": (rss_bytes() - rss0) / len(ids)}
+    results["memory_bytes"] = {
+        "arrays_per_doc": mem.storage.size_bytes() / len(ids),
+        "rss_growth_per_doc": (rss_bytes() - rss0) / len(ids),
+    }
     results["memory_check"], _ = check_latency(mem, q_analyzed)
     del mem
     gc.collect()
-    print(f"memory: {results['memory_insert']['docs_per_s']:.0f} docs/s, {results['memory_bytes']}, "
-          f"{results['memory_check']}", flush=True)
+    print(
+        f"memory: {results['memory_insert']['docs_per_s']:.0f} docs/s, {results['memory_bytes']}, "
+        f"{results['memory_check']}",
+        flush=True,
+    )
 
     # PostgreSQL
     if args.postgres_docs:
@@ -513,8 +682,11 @@ def main() -> None:
             results["postgres_check"], _ = check_latency(pg, q_analyzed)
             pg.storage.drop()  # type: ignore[attr-defined]
             pg.close()
-            print(f"postgres ({n} docs): {results['postgres_insert']['docs_per_s']:.0f} docs/s, "
-                  f"{results['postgres_check']}", flush=True)
+            print(
+                f"postgres ({n} docs): {results['postgres_insert']['docs_per_s']:.0f} docs/s, "
+                f"{results['postgres_check']}",
+                flush=True,
+            )
         except Exception as exc:  # report and go on: the rest of the run stands
             results["postgres_error"] = str(exc)
             print(f"postgres skipped: {exc}", flush=True)
@@ -538,8 +710,13 @@ def main() -> None:
             if m.shared != s or m.resemblance != s / (qsizes[qi] + m.shingles - s):
                 mismatches += 1
     results["reported_values_not_exact"] = mismatches
-    for name, thr in (("resemblance>=0.3", 0.3), ("resemblance>=0.5", 0.5), ("resemblance>=0.7", 0.7),
-                      ("resemblance>=0.9", 0.9), ("containment>=0.5", -0.5)):
+    for name, thr in (
+        ("resemblance>=0.3", 0.3),
+        ("resemblance>=0.5", 0.5),
+        ("resemblance>=0.7", 0.7),
+        ("resemblance>=0.9", 0.9),
+        ("containment>=0.5", -0.5),
+    ):
         total = hit_ours = hit_lsh = 0
         for qi, (d, c) in enumerate(truth):
             res = c / (qsizes[qi] + dsizes[d] - c)
@@ -550,8 +727,11 @@ def main() -> None:
                 hit_ours += ids[di] in ours[qi]
                 if lsh_found is not None:
                     hit_lsh += ids[di] in set(lsh_found[qi])
-        recall[name] = {"pairs": total, "ours": hit_ours / total if total else None,
-                        "datasketch_lsh_0.5": (hit_lsh / total if total and lsh_found is not None else None)}
+        recall[name] = {
+            "pairs": total,
+            "ours": hit_ours / total if total else None,
+            "datasketch_lsh_0.5": (hit_lsh / total if total and lsh_found is not None else None),
+        }
     results["recall"] = recall
     print(f"recall: {json.dumps(recall)}", flush=True)
     if lsh_found is not None:
@@ -619,8 +799,12 @@ def plot_history(runs: list[tuple[str, dict[str, Any]]]) -> None:
     fig, ax = plt.subplots(figsize=(7.5, 4))
     for label, r in runs:
         ins = r["sqlite_insert"]
-        ax.plot([p[0] for p in ins["per_tenth"]], [p[1] for p in ins["per_tenth"]], marker="o",
-                label=f"{label}: {ins['docs_per_s']:,.0f} docs/s overall")
+        ax.plot(
+            [p[0] for p in ins["per_tenth"]],
+            [p[1] for p in ins["per_tenth"]],
+            marker="o",
+            label=f"{label}: {ins['docs_per_s']:,.0f} docs/s overall",
+        )
     ax.axhline(2000, color="grey", linestyle=":", label="target 2,000/s")
     ax.set_xlabel("documents in the collection")
     ax.set_ylabel("SQLite insert, docs/s per tenth of the run")
@@ -632,15 +816,19 @@ def plot_history(runs: list[tuple[str, dict[str, Any]]]) -> None:
     print(f"wrote {IMG / 'collection_history.png'}", flush=True)
 
 
-def write_docs(results: dict[str, Any], tag: str, others: list[dict[str, Any]] | None = None) -> None:
+def write_docs(
+    results: dict[str, Any], tag: str, others: list[dict[str, Any]] | None = None
+) -> None:
     r = results
     ds = r.get("datasketch")
     c = r["corpus"]
     load = r["sqlite_insert"].get("load_average_1min", [float("nan"), float("nan")])
-    shape = (f"mean {c['mean_chars']:.0f} characters, {r['analysis']['mean_shingles']:.0f} shingles and "
-             f"{r['analysis']['mean_samples']:.1f} postings (winnowing w = {r['args']['window']}) per document; "
-             f"preset `{r['args']['preset']}`, k = 5, rabin 64. {c['queries']:,} queries (variants of stored "
-             "documents and new texts), never stored.")
+    shape = (
+        f"mean {c['mean_chars']:.0f} characters, {r['analysis']['mean_shingles']:.0f} shingles and "
+        f"{r['analysis']['mean_samples']:.1f} postings (winnowing w = {r['args']['window']}) per document; "
+        f"preset `{r['args']['preset']}`, k = 5, rabin 64. {c['queries']:,} queries (variants of stored "
+        "documents and new texts), never stored."
+    )
     if c.get("name") == "web":
         corpus_text = (
             f"Collection: **{c['docs']:,} documents** (`--corpus web`, benchmarks/web_corpus.py): "
@@ -649,12 +837,14 @@ def write_docs(results: dict[str, Any], tag: str, others: list[dict[str, Any]] |
             f"texts of their language (benchmarks/markov_text.py) and {c['variants']:,} variants of earlier "
             "documents (30 % of the generated ones; word edits at 0.02/0.1/0.3/0.5, morphology changes at "
             "0.3, a pasted 300-word run), so the share of near-copies is the same at any size, as on the "
-            f"web; {shape}")
+            f"web; {shape}"
+        )
     else:
         corpus_text = (
             f"Collection: **{c['docs']:,} documents** (`--corpus sources`): {c['real']:,} real texts from "
             f"../shared/data, then {c['generated']:,} generated variants of them (a larger run holds more "
-            f"variants of each source); {shape}")
+            f"variants of each source); {shape}"
+        )
     lines = [
         "<!-- section: collection -->",
         "## The collection (issue 4)",
@@ -700,10 +890,14 @@ def write_docs(results: dict[str, Any], tag: str, others: list[dict[str, Any]] |
             f"{r['postgres_insert']['docs_per_s']:,.0f} docs/s / {r['postgres_check']['p50_ms']:.2f} / "
             f"{r['postgres_check']['p99_ms']:.2f} ms; {r['postgres_bytes_per_doc']:,.0f} bytes/doc |",
         ]
-    lines += ["", "Recall of (query, document) pairs found by exact brute force (every shingle of every "
-              "document looked up among the queries' shingles):", "",
-              "| pairs | count | neardup index | datasketch MinHashLSH(threshold 0.5, 128 perm) |",
-              "|---|---|---|---|"]
+    lines += [
+        "",
+        "Recall of (query, document) pairs found by exact brute force (every shingle of every "
+        "document looked up among the queries' shingles):",
+        "",
+        "| pairs | count | neardup index | datasketch MinHashLSH(threshold 0.5, 128 perm) |",
+        "|---|---|---|---|",
+    ]
     for name, v in r["recall"].items():
         lsh = "—" if v["datasketch_lsh_0.5"] is None else f"{v['datasketch_lsh_0.5']:.4f}"
         ours = "—" if v["ours"] is None else f"{v['ours']:.4f}"
@@ -722,30 +916,46 @@ def write_docs(results: dict[str, Any], tag: str, others: list[dict[str, Any]] |
             "one threshold of estimated Jaccard and finds no partial copies.",
         ]
     if others:
-        lines += ["", "Other sizes (same generator and kinds of queries, same machine; "
-                  "each run with `--docs N --queries 1000`, then this section rebuilt with "
-                  "`--docs-from` the results files, the main run first):", "",
-                  "| documents | real / generated | SQLite insert (all / last tenth) | memory insert | "
-                  "check p50 / p99 (SQLite) | candidates | recall res ≥ 0.5 / cont ≥ 0.5 (ours; LSH) | "
-                  "bytes/doc on disk |",
-                  "|---|---|---|---|---|---|---|---|"]
+        lines += [
+            "",
+            "Other sizes (same generator and kinds of queries, same machine; "
+            "each run with `--docs N --queries 1000`, then this section rebuilt with "
+            "`--docs-from` the results files, the main run first):",
+            "",
+            "| documents | real / generated | SQLite insert (all / last tenth) | memory insert | "
+            "check p50 / p99 (SQLite) | candidates | recall res ≥ 0.5 / cont ≥ 0.5 (ours; LSH) | "
+            "bytes/doc on disk |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for o in others:
             rec = o["recall"]
-            lsh = (f"; {rec['resemblance>=0.5']['datasketch_lsh_0.5']:.4f} / "
-                   f"{rec['containment>=0.5']['datasketch_lsh_0.5']:.4f}"
-                   if rec["resemblance>=0.5"]["datasketch_lsh_0.5"] is not None else "")
+            lsh = (
+                f"; {rec['resemblance>=0.5']['datasketch_lsh_0.5']:.4f} / "
+                f"{rec['containment>=0.5']['datasketch_lsh_0.5']:.4f}"
+                if rec["resemblance>=0.5"]["datasketch_lsh_0.5"] is not None
+                else ""
+            )
             lines.append(
                 f"| {o['corpus']['docs']:,} | {o['corpus']['real']:,} / {o['corpus']['generated']:,} | "
                 f"{o['sqlite_insert']['docs_per_s']:,.0f} / {o['sqlite_insert']['per_tenth'][-1][1]:,.0f} docs/s | "
                 f"{o['memory_insert']['docs_per_s']:,.0f} docs/s | {o['sqlite_check']['p50_ms']:.2f} / "
                 f"{o['sqlite_check']['p99_ms']:.2f} ms | {o['sqlite_check']['mean_candidates']:.1f} | "
                 f"{rec['resemblance>=0.5']['ours']:.4f} / {rec['containment>=0.5']['ours']:.4f}{lsh} | "
-                f"{o['sqlite_bytes']['per_doc']:,.0f} |")
+                f"{o['sqlite_bytes']['per_doc']:,.0f} |"
+            )
         if c.get("name") != "web":
-            lines += ["", "The generated variants come from the same real texts, so a larger run holds more "
-                      "variants of each source: more candidates and links per new document, which is most of "
-                      "why insert slows with size."]
-    lines += ["", "![insert throughput and recall](img/collection_bench.png)", "", "<!-- end: collection -->"]
+            lines += [
+                "",
+                "The generated variants come from the same real texts, so a larger run holds more "
+                "variants of each source: more candidates and links per new document, which is most of "
+                "why insert slows with size.",
+            ]
+    lines += [
+        "",
+        "![insert throughput and recall](img/collection_bench.png)",
+        "",
+        "<!-- end: collection -->",
+    ]
     text = DOC.read_text(encoding="utf-8")
     start = text.index("<!-- section: collection -->")
     end = text.index("<!-- end: collection -->") + len("<!-- end: collection -->")

@@ -26,11 +26,30 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
 
-_ENDINGS = ["а", "ы", "е", "у", "ой", "ом", "ами", "ах", "ей", "ого", "ому", "ым", "ая", "ое", "ие", "ых"]
+_ENDINGS = [
+    "а",
+    "ы",
+    "е",
+    "у",
+    "ой",
+    "ом",
+    "ами",
+    "ах",
+    "ей",
+    "ого",
+    "ому",
+    "ым",
+    "ая",
+    "ое",
+    "ие",
+    "ых",
+]
 _CYR = re.compile(r"^[а-яё]{5,}$", re.IGNORECASE)
 
 
-def iter_texts(name: str, *, min_chars: int = 1000, max_chars: int = 20000) -> Iterator[tuple[str, str]]:
+def iter_texts(
+    name: str, *, min_chars: int = 1000, max_chars: int = 20000
+) -> Iterator[tuple[str, str]]:
     """``(id, text)`` of a corpus file, skipping texts out of range and exact repeats."""
     seen: set[str] = set()
     with gzip.open(DATA / name, "rt", encoding="utf-8") as fh:
@@ -93,7 +112,7 @@ def morph(text: str, rate: float, rng: np.random.Generator) -> str:
 def paste(host: str, source: str, n_words: int, rng: np.random.Generator) -> str:
     src = source.split()
     start = int(rng.integers(0, max(1, len(src) - n_words)))
-    piece = src[start:start + n_words]
+    piece = src[start : start + n_words]
     words = host.split()
     at = int(rng.integers(0, len(words) + 1))
     return " ".join(words[:at] + piece + words[at:])
@@ -103,8 +122,16 @@ def variants(docs: list[tuple[str, str]], n: int, seed: int = 0) -> list[tuple[s
     """``n`` labelled variants ``(id, text, kind)`` of the given documents, kinds in rotation."""
     rng = np.random.default_rng(seed)
     vocab = vocabulary([t for _, t in docs[:2000]])
-    kinds = ["edit:0.02", "edit:0.05", "edit:0.10", "edit:0.20", "morph:0.30", "paste:300",
-             "paste:100", "edit:0.03+paste:200"]
+    kinds = [
+        "edit:0.02",
+        "edit:0.05",
+        "edit:0.10",
+        "edit:0.20",
+        "morph:0.30",
+        "paste:300",
+        "paste:100",
+        "edit:0.03+paste:200",
+    ]
     out = []
     for i in range(n):
         src_id, src = docs[int(rng.integers(len(docs)))]

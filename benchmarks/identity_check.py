@@ -51,19 +51,56 @@ def load(name: str, limit: int) -> list[str]:
         return [json.loads(line).get("text") or "" for line in itertools.islice(fh, limit)]
 
 
-_TRICKY = (
-    list("abcxyz АБВЁЁёйЙ ΣΣσς ΟΔΟΣ İIıi ßẞ ﬁﬂ … № ½ Ⅻ Ｆｕｌｌ \u00a0\u2009\t\n-‐'’.,3 7")
-    + ["\u0301", "\u0308", "\u0323", "\u0345", "\u034f", "\u0e31", "\u1100", "\u1161", "\u11a8",
-       "가", "\U0001d400", "\U0001f600", "\u212a", "\u0130", "\u1e9e", "\u0f73", "\u09be", "\u09c7",
-       "<p>", "</p>", "<div>", "&amp;", "<br>", "\ufeff", "e\u0301", "мо\u0301локо"]
-)
+_TRICKY = list(
+    "abcxyz АБВЁЁёйЙ ΣΣσς ΟΔΟΣ İIıi ßẞ ﬁﬂ … № ½ Ⅻ Ｆｕｌｌ \u00a0\u2009\t\n-‐'’.,3 7"
+) + [
+    "\u0301",
+    "\u0308",
+    "\u0323",
+    "\u0345",
+    "\u034f",
+    "\u0e31",
+    "\u1100",
+    "\u1161",
+    "\u11a8",
+    "가",
+    "\U0001d400",
+    "\U0001f600",
+    "\u212a",
+    "\u0130",
+    "\u1e9e",
+    "\u0f73",
+    "\u09be",
+    "\u09c7",
+    "<p>",
+    "</p>",
+    "<div>",
+    "&amp;",
+    "<br>",
+    "\ufeff",
+    "e\u0301",
+    "мо\u0301локо",
+]
 
 
 def generated(count: int) -> list[str]:
     """Seeded texts of words from ordinary and tricky characters (some HTML-like)."""
     rng = random.Random(20240611)
-    words = ["молоко", "Москва", "ЁЛКА", "news", "Today", "ΟΔΥΣΣΕΥΣ", "straße", "file", "COVID-19",
-             "3.14", "северо-западный", "don't", "İstanbul"]
+    words = [
+        "молоко",
+        "Москва",
+        "ЁЛКА",
+        "news",
+        "Today",
+        "ΟΔΥΣΣΕΥΣ",
+        "straße",
+        "file",
+        "COVID-19",
+        "3.14",
+        "северо-западный",
+        "don't",
+        "İstanbul",
+    ]
     out = []
     for i in range(count):
         parts = []
@@ -128,8 +165,15 @@ def run(texts: dict[str, list[str]], num_perm: int) -> dict[str, str]:
             pipeline = Pipeline(make_spec(preset))
             for text in docs:
                 c = pipeline.canonical(text)
-                d.add(f"{corpus}/{preset}/canonical", c.buf, c.byte_starts, c.byte_ends, c.starts, c.ends,
-                      c.language)
+                d.add(
+                    f"{corpus}/{preset}/canonical",
+                    c.buf,
+                    c.byte_starts,
+                    c.byte_ends,
+                    c.starts,
+                    c.ends,
+                    c.language,
+                )
                 for (fam, bits), family in families.items():
                     for key, sspec in shinglings.items():
                         sh = shingle(c, sspec, family)
@@ -141,17 +185,27 @@ def run(texts: dict[str, list[str]], num_perm: int) -> dict[str, str]:
             pipeline = Pipeline(make_spec("plain", family=fam, bits=bits))
             for text in docs:
                 fp = pipeline.fingerprints(text)
-                d.add(f"{corpus}/pipeline/plain/{fam}{bits}", fp.values, fp.counts, fp.spec_fingerprint)
+                d.add(
+                    f"{corpus}/pipeline/plain/{fam}{bits}",
+                    fp.values,
+                    fp.counts,
+                    fp.spec_fingerprint,
+                )
         for fam in ("rabin", "xxh3"):
             spec = make_spec("plain", family=fam).replace(sketch=SketchSpec(num_perm=num_perm))
             hasher = MinHasher(spec)
             sigs = hasher.sign_texts(docs)
             by_sets = hasher.sign_many([hasher.pipeline.fingerprints(t) for t in docs])
             if not np.array_equal(sigs, by_sets):
-                raise SystemExit(f"{corpus}: sign_texts differs from sign_many of the fingerprint sets ({fam})")
+                raise SystemExit(
+                    f"{corpus}: sign_texts differs from sign_many of the fingerprint sets ({fam})"
+                )
             d.add(f"{corpus}/minhash/plain/{fam}", sigs)
-        print(f"  {corpus}: {len(docs)} documents, {time.process_time() - t0:.1f} s CPU", file=sys.stderr,
-              flush=True)
+        print(
+            f"  {corpus}: {len(docs)} documents, {time.process_time() - t0:.1f} s CPU",
+            file=sys.stderr,
+            flush=True,
+        )
     return d.hexdigests()
 
 
@@ -160,10 +214,16 @@ def total(sections: dict[str, str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--docs", type=int, default=1000, help="documents of each news/newsgroup corpus")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--docs", type=int, default=1000, help="documents of each news/newsgroup corpus"
+    )
     parser.add_argument("--ruslit", type=int, default=50, help="works of ruslit (default 50)")
-    parser.add_argument("--generated", type=int, default=400, help="generated tricky texts (default 400)")
+    parser.add_argument(
+        "--generated", type=int, default=400, help="generated tricky texts (default 400)"
+    )
     parser.add_argument("--num-perm", type=int, default=128)
     parser.add_argument("--save", type=Path, help="write the digests to this JSON file")
     parser.add_argument("--compare", type=Path, help="compare with digests saved by --save")
@@ -177,8 +237,13 @@ def main(argv: list[str] | None = None) -> int:
     digest = total(sections)
     print(f"{len(sections)} sections, {time.perf_counter() - t0:.1f} s")
     print(f"SHA-256 over all sections: {digest}")
-    result = {"args": {k: v for k, v in vars(args).items() if k in ("docs", "ruslit", "generated", "num_perm")},
-              "total": digest, "sections": sections}
+    result = {
+        "args": {
+            k: v for k, v in vars(args).items() if k in ("docs", "ruslit", "generated", "num_perm")
+        },
+        "total": digest,
+        "sections": sections,
+    }
     if args.save:
         args.save.write_text(json.dumps(result, indent=1))
         print(f"saved to {args.save}")
@@ -187,8 +252,11 @@ def main(argv: list[str] | None = None) -> int:
         if ref["args"] != result["args"]:
             print(f"different arguments: {ref['args']} vs {result['args']}")
             return 1
-        bad = [name for name in sorted(set(ref["sections"]) | set(sections))
-               if ref["sections"].get(name) != sections.get(name)]
+        bad = [
+            name
+            for name in sorted(set(ref["sections"]) | set(sections))
+            if ref["sections"].get(name) != sections.get(name)
+        ]
         if bad:
             print(f"DIFFERENT: {len(bad)} of {len(sections)} sections differ from {args.compare}:")
             for name in bad:

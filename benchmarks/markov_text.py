@@ -22,8 +22,9 @@ _END = -1  # between two source texts: the walk restarts at the start of a rando
 
 
 @nb.njit(cache=True, nogil=True)
-def _walk(successors: np.ndarray, start: np.ndarray, firsts: np.ndarray, n_words: int,
-          u: np.ndarray) -> np.ndarray:
+def _walk(
+    successors: np.ndarray, start: np.ndarray, firsts: np.ndarray, n_words: int, u: np.ndarray
+) -> np.ndarray:
     out = np.empty(n_words, dtype=np.int32)
     current = firsts[int(u[0] * firsts.shape[0])]
     out[0] = current
@@ -57,7 +58,9 @@ class MarkovText:
         current, following = current[inside], following[inside]
         order = np.argsort(current, kind="stable")
         self.successors = following[order]
-        self.start = np.searchsorted(current[order], np.arange(len(self.words) + 1)).astype(np.int64)
+        self.start = np.searchsorted(current[order], np.arange(len(self.words) + 1)).astype(
+            np.int64
+        )
         starts = np.concatenate(([0], np.flatnonzero(seq == _END)[:-1] + 1))
         self.firsts = seq[starts]
 

@@ -63,12 +63,16 @@ def load(name: str, limit: int | None) -> tuple[ClusterDataset, dict[str, int]]:
     first: dict[str, str] = {}
     for (doc_id, _), key in zip(docs, collapsed):
         first.setdefault(key, doc_id)
-    dataset = ClusterDataset(name, [Document(doc_id, text, first[key]) for (doc_id, text), key in zip(docs, collapsed)])
+    dataset = ClusterDataset(
+        name, [Document(doc_id, text, first[key]) for (doc_id, text), key in zip(docs, collapsed)]
+    )
     counts = {
         "documents": len(docs),
         "groups (whitespace collapsed)": sum(1 for c in Counter(collapsed).values() if c > 1),
         "documents in groups": sum(c for c in Counter(collapsed).values() if c > 1),
-        "groups (text stripped)": sum(1 for c in Counter(t.strip() for _, t in docs).values() if c > 1),
+        "groups (text stripped)": sum(
+            1 for c in Counter(t.strip() for _, t in docs).values() if c > 1
+        ),
         "groups (text as is)": sum(1 for c in Counter(t for _, t in docs).values() if c > 1),
     }
     return dataset, counts
@@ -85,42 +89,85 @@ def evaluate(name: str, dataset: ClusterDataset, rows: list[Entry]) -> dict[str,
     texts = dataset.texts
     results: dict[str, Any] = {}
     for entry in rows:
+
         def work(entry: Entry = entry) -> dict[str, Any]:
             features = cache.features(entry, texts, name)
             table_ = None
             if entry.spec is not None and not isinstance(entry.scorer, methods.NeighbourScorer):
                 # the fingerprints of the same spec (already computed for resemblance) give the candidates
-                set_entry = Entry("", methods.SetScorer(entry.spec, "resemblance"), "", spec=entry.spec)
+                set_entry = Entry(
+                    "", methods.SetScorer(entry.spec, "resemblance"), "", spec=entry.spec
+                )
                 table_ = cache.features(set_entry, texts, name)
-            report, _ = run.evaluate_clusters(dataset, entry.scorer, entry.spec or ours("resemblance", "plain").spec,
-                                              threshold=THRESHOLD, features=features, table=table_)
+            report, _ = run.evaluate_clusters(
+                dataset,
+                entry.scorer,
+                entry.spec or ours("resemblance", "plain").spec,
+                threshold=THRESHOLD,
+                features=features,
+                table=table_,
+            )
             return report
 
         report, seconds = timed(work)
         report["seconds"] = seconds
         results[entry.label] = report
-        log(f"[{name}] {entry.label:<30} group recall {fmt(report['group_recall'])}  direct pair recall "
+        log(
+            f"[{name}] {entry.label:<30} group recall {fmt(report['group_recall'])}  direct pair recall "
             f"{fmt(report['direct_pair_recall'])} (min {fmt(report['min_true_pair_score'])})  ARI {fmt(report['ari'])}  "
-            f"({seconds:.0f} s)")
+            f"({seconds:.0f} s)"
+        )
     return results
 
 
 def section(name: str, counts: dict[str, int], results: dict[str, Any]) -> str:
-    rows = [[label, r["true_groups"], r["groups_recovered"], r["group_recall"], r["direct_pair_recall"],
-             r["min_true_pair_score"], r["ari"], r["pair_precision"], r["predicted_clusters"], r["seconds"]]
-            for label, r in results.items()]
-    return "\n".join([
-        f"{name}: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + f". Threshold {THRESHOLD:g}. "
-        + machine_note() + ".",
-        "",
-        table(["method [preset]", "true groups", "recovered", "group recall", "direct pair recall",
-               "lowest in-group score", "ARI", "pair precision", "predicted clusters", "seconds"], rows),
-    ])
+    rows = [
+        [
+            label,
+            r["true_groups"],
+            r["groups_recovered"],
+            r["group_recall"],
+            r["direct_pair_recall"],
+            r["min_true_pair_score"],
+            r["ari"],
+            r["pair_precision"],
+            r["predicted_clusters"],
+            r["seconds"],
+        ]
+        for label, r in results.items()
+    ]
+    return "\n".join(
+        [
+            f"{name}: "
+            + ", ".join(f"{k} {v}" for k, v in counts.items())
+            + f". Threshold {THRESHOLD:g}. "
+            + machine_note()
+            + ".",
+            "",
+            table(
+                [
+                    "method [preset]",
+                    "true groups",
+                    "recovered",
+                    "group recall",
+                    "direct pair recall",
+                    "lowest in-group score",
+                    "ARI",
+                    "pair precision",
+                    "predicted clusters",
+                    "seconds",
+                ],
+                rows,
+            ),
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--limit", type=int, default=None, help="only the first N documents of each corpus")
+    parser.add_argument(
+        "--limit", type=int, default=None, help="only the first N documents of each corpus"
+    )
     parser.add_argument("--only", choices=["ru_news", "reuters"], default=None)
     parser.add_argument("--no-docs", action="store_true", help="do not touch docs/quality.md")
     parser.add_argument("--json", type=Path, default=None)
@@ -128,7 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     need_data("ru_news.jsonl.gz", "reuters21578.jsonl.gz")
     everything = {}
     failed = False
-    for key, file, lang in (("ru_news", "ru_news.jsonl.gz", "ru"), ("reuters", "reuters21578.jsonl.gz", "en")):
+    for key, file, lang in (
+        ("ru_news", "ru_news.jsonl.gz", "ru"),
+        ("reuters", "reuters21578.jsonl.gz", "en"),
+    ):
         if args.only not in (None, key):
             continue
         dataset, counts = load(file, args.limit)

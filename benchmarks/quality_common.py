@@ -64,15 +64,20 @@ def ensure_dataset(name: str, config: gen.GenerateConfig, work: Path = WORK) -> 
     meta_path = out / "meta.json"
     if meta_path.exists():
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if meta.get("params") == config.to_dict() and meta.get("generator_version") == gen.GENERATOR_VERSION:
+        if (
+            meta.get("params") == config.to_dict()
+            and meta.get("generator_version") == gen.GENERATOR_VERSION
+        ):
             log(f"[{name}] using {out}")
             return out
     log(f"[{name}] generating into {out} …")
     t0 = time.perf_counter()
     dataset = gen.generate(config)
     gen.write_dataset(dataset, out)
-    log(f"[{name}] {dataset.meta['counts']['documents']} documents, {dataset.meta['counts']['pairs']} pairs "
-        f"in {time.perf_counter() - t0:.0f} s; skipped: {dataset.meta['skipped'] or 'nothing'}")
+    log(
+        f"[{name}] {dataset.meta['counts']['documents']} documents, {dataset.meta['counts']['pairs']} pairs "
+        f"in {time.perf_counter() - t0:.0f} s; skipped: {dataset.meta['skipped'] or 'nothing'}"
+    )
     return out
 
 
@@ -92,11 +97,20 @@ class Entry:
     params: dict[str, str] = field(default_factory=dict)
 
 
-def ours(method: str, preset: str, label: str | None = None, *, k: int = 5, synonyms: str | None = None,
-         params: dict[str, str] | None = None) -> Entry:
+def ours(
+    method: str,
+    preset: str,
+    label: str | None = None,
+    *,
+    k: int = 5,
+    synonyms: str | None = None,
+    params: dict[str, str] | None = None,
+) -> Entry:
     spec = make_spec(preset, k=k, synonyms=synonyms)
     name = label or f"{method} [{preset}{'+syn' if synonyms else ''}]"
-    return Entry(name, methods.build(method, spec, params), "neardup", method, spec, dict(params or {}))
+    return Entry(
+        name, methods.build(method, spec, params), "neardup", method, spec, dict(params or {})
+    )
 
 
 _WS = re.compile(r"\s+")
@@ -108,7 +122,7 @@ def plain_shingles(text: str, k: int) -> list[bytes]:
     words = [w for w in words if w]
     if len(words) < k:
         return [" ".join(words).encode("utf-8")] if words else []
-    return [" ".join(words[i:i + k]).encode("utf-8") for i in range(len(words) - k + 1)]
+    return [" ".join(words[i : i + k]).encode("utf-8") for i in range(len(words) - k + 1)]
 
 
 class DatasketchMinHash:
@@ -130,10 +144,14 @@ class DatasketchMinHash:
         return out
 
     def score(self, features: list[Any], a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.asarray([features[i].jaccard(features[j]) for i, j in zip(a.tolist(), b.tolist())],
-                          dtype=np.float64)
+        return np.asarray(
+            [features[i].jaccard(features[j]) for i, j in zip(a.tolist(), b.tolist())],
+            dtype=np.float64,
+        )
 
-    def neighbours(self, features: list[Any], threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def neighbours(
+        self, features: list[Any], threshold: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Candidates from ``MinHashLSH(threshold)``, kept when ``jaccard`` is at least it."""
         lsh = self.datasketch.MinHashLSH(threshold=threshold, num_perm=self.num_perm)
         for i, m in enumerate(features):
@@ -147,8 +165,11 @@ class DatasketchMinHash:
                         out_i.append(i)
                         out_j.append(j)
                         out_s.append(s)
-        return (np.asarray(out_i, dtype=np.int64), np.asarray(out_j, dtype=np.int64),
-                np.asarray(out_s, dtype=np.float64))
+        return (
+            np.asarray(out_i, dtype=np.int64),
+            np.asarray(out_j, dtype=np.int64),
+            np.asarray(out_s, dtype=np.float64),
+        )
 
 
 class DatasketchLSH(DatasketchMinHash):
@@ -187,14 +208,20 @@ class SklearnTfidf:
     def score(self, features: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return methods.rowwise_cosine(features, a, b)
 
-    def neighbours(self, features: Any, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def neighbours(
+        self, features: Any, threshold: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return methods.cosine_neighbours(features, threshold)
 
 
 def theirs(lsh_threshold: float = 0.5, k: int = 5) -> list[Entry]:
     return [
         Entry(f"datasketch MinHash (k={k})", DatasketchMinHash(k), "datasketch"),
-        Entry(f"datasketch MinHashLSH t={lsh_threshold:g} (k={k})", DatasketchLSH(lsh_threshold, k), "datasketch"),
+        Entry(
+            f"datasketch MinHashLSH t={lsh_threshold:g} (k={k})",
+            DatasketchLSH(lsh_threshold, k),
+            "datasketch",
+        ),
         Entry("scikit-learn TF-IDF", SklearnTfidf(), "scikit-learn"),
     ]
 
@@ -262,5 +289,7 @@ def machine_note() -> str:
     import os
     import platform
 
-    return (f"Python {platform.python_version()}, {os.cpu_count()} cores shared with other jobs; "
-            f"{time.strftime('%Y-%m-%d')}")
+    return (
+        f"Python {platform.python_version()}, {os.cpu_count()} cores shared with other jobs; "
+        f"{time.strftime('%Y-%m-%d')}"
+    )

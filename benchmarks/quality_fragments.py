@@ -71,11 +71,12 @@ def load_texts(path: Path, min_chars: int = 1500, max_chars: int = 12000) -> lis
 
 def _grams(text: str, n: int = 8) -> set[tuple[str, ...]]:
     words = PLAIN_WORD.findall(text.lower())
-    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
-def _edit(words: list[str], seps: list[str], rate: float, pool: list[str],
-          rng: np.random.Generator) -> str:
+def _edit(
+    words: list[str], seps: list[str], rate: float, pool: list[str], rng: np.random.Generator
+) -> str:
     """Substitute or delete about ``rate`` of the words (half each); keep the separators."""
     pieces: list[str] = []
     n = len(words)
@@ -110,12 +111,12 @@ def generate(texts: list[tuple[str, str]], n_cases: int, mode: str, seed: int) -
         if len(spans) < length + 2:
             continue
         first = int(rng.integers(0, len(spans) - length))
-        frag_spans = spans[first:first + length]
+        frag_spans = spans[first : first + length]
         src_start, src_end = frag_spans[0][0], frag_spans[-1][1]
         fragment = source[src_start:src_end]
         if mode in EDIT_RATES:
             words = [source[a:b] for a, b in frag_spans]
-            seps = [source[frag_spans[t][1]:frag_spans[t + 1][0]] for t in range(length - 1)]
+            seps = [source[frag_spans[t][1] : frag_spans[t + 1][0]] for t in range(length - 1)]
             low, high = EDIT_RATES[mode]
             fragment = _edit(words, seps, float(rng.uniform(low, high)), pool, rng)
         host_words = [m.start() for m in WORD.finditer(host)]
@@ -127,8 +128,9 @@ def generate(texts: list[tuple[str, str]], n_cases: int, mode: str, seed: int) -
     return cases
 
 
-def evaluate(cases: list[Case], aligner: Aligner,
-             prepared: dict[str, Prepared] | None = None) -> tuple[FragmentScores, float, float]:
+def evaluate(
+    cases: list[Case], aligner: Aligner, prepared: dict[str, Prepared] | None = None
+) -> tuple[FragmentScores, float, float]:
     """Plagdet of the aligner's passages; also the mean absolute error of borrowed % and the
     seconds spent aligning."""
     detections: list[Fragment] = []
@@ -140,8 +142,16 @@ def evaluate(cases: list[Case], aligner: Aligner,
         result = aligner.align(case.text, [(case.source_id, source)])
         seconds += time.perf_counter() - t0
         for p in result.passages:
-            detections.append(Fragment(case.source_id, case.id, p.b_start, p.b_end - p.b_start,
-                                       p.a_start, p.a_end - p.a_start))
+            detections.append(
+                Fragment(
+                    case.source_id,
+                    case.id,
+                    p.b_start,
+                    p.b_end - p.b_start,
+                    p.a_start,
+                    p.a_end - p.a_start,
+                )
+            )
         # the true borrowed share, in the aligner's own unit (canonical tokens of the query)
         canon = aligner.pipeline.canonical(case.text)
         susp_start = case.truth.suspicious_offset
@@ -158,37 +168,59 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--sweep", action="store_true", help="try a grid of k, gap, min_tokens")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
-    parser.add_argument("--modes", default="verbatim,light",
-                        help="comma-separated: verbatim, light (5-10 %% edits), moderate (15-25 %%)")
+    parser.add_argument(
+        "--modes",
+        default="verbatim,light",
+        help="comma-separated: verbatim, light (5-10 %% edits), moderate (15-25 %%)",
+    )
     args = parser.parse_args(argv)
     if not DATA.exists():
-        print(f"no data at {DATA}: this benchmark needs ../shared/data/ru_news.jsonl.gz", file=sys.stderr)
+        print(
+            f"no data at {DATA}: this benchmark needs ../shared/data/ru_news.jsonl.gz",
+            file=sys.stderr,
+        )
         return 2
     texts = load_texts(DATA)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     unknown = [m for m in modes if m != "verbatim" and m not in EDIT_RATES]
     if unknown:
         parser.error(f"unknown mode(s): {', '.join(unknown)}")
-    suites = {mode: generate(texts, args.cases, mode, args.seed + i) for i, mode in enumerate(modes)}
+    suites = {
+        mode: generate(texts, args.cases, mode, args.seed + i) for i, mode in enumerate(modes)
+    }
     grid = [(DEFAULT_K, DEFAULT_GAP, DEFAULT_MIN_TOKENS)]
     if args.sweep:
         grid = [(k, g, m) for k in (2, 3, 4) for g in (0, 2, 4, 6, 8) for m in (4, 6, 8, 10)]
     rows = []
-    print(f"{'k':>2} {'gap':>3} {'min':>3} {'mode':>8} {'prec':>6} {'rec':>6} {'gran':>6} "
-          f"{'plagdet':>7} {'|Δ%|':>6} {'ms/pair':>7}")
+    print(
+        f"{'k':>2} {'gap':>3} {'min':>3} {'mode':>8} {'prec':>6} {'rec':>6} {'gran':>6} "
+        f"{'plagdet':>7} {'|Δ%|':>6} {'ms/pair':>7}"
+    )
     for k, gap, min_tokens in grid:
         aligner = Aligner(k=k, gap=gap, min_tokens=min_tokens)
         for mode, cases in suites.items():
             scores, err, seconds = evaluate(cases, aligner)
-            row = {"k": k, "gap": gap, "min_tokens": min_tokens, "mode": mode, **scores.to_dict(),
-                   "borrowed_abs_error": err, "ms_per_pair": 1000 * seconds / len(cases)}
+            row = {
+                "k": k,
+                "gap": gap,
+                "min_tokens": min_tokens,
+                "mode": mode,
+                **scores.to_dict(),
+                "borrowed_abs_error": err,
+                "ms_per_pair": 1000 * seconds / len(cases),
+            }
             rows.append(row)
-            print(f"{k:>2} {gap:>3} {min_tokens:>3} {mode:>8} {scores.precision:6.3f} "
-                  f"{scores.recall:6.3f} {scores.granularity:6.3f} {scores.plagdet:7.3f} "
-                  f"{100 * err:6.2f} {row['ms_per_pair']:7.1f}", flush=True)
+            print(
+                f"{k:>2} {gap:>3} {min_tokens:>3} {mode:>8} {scores.precision:6.3f} "
+                f"{scores.recall:6.3f} {scores.granularity:6.3f} {scores.plagdet:7.3f} "
+                f"{100 * err:6.2f} {row['ms_per_pair']:7.1f}",
+                flush=True,
+            )
     if args.json:
-        args.json.write_text(json.dumps({"cases_per_mode": args.cases, "seed": args.seed, "rows": rows},
-                                        indent=1), encoding="utf-8")
+        args.json.write_text(
+            json.dumps({"cases_per_mode": args.cases, "seed": args.seed, "rows": rows}, indent=1),
+            encoding="utf-8",
+        )
     return 0
 
 

@@ -104,9 +104,18 @@ def per_kind(dataset: formats.PairDataset, scores: np.ndarray) -> dict[str, dict
         levels = {}
         for level in sorted({float(v) for v in dataset.levels[mine]}):
             at = mine & (dataset.levels == level)
-            levels[f"{level:g}"] = float(np.mean(scores[at] >= point.threshold)) if math.isfinite(point.threshold) else 0.0
-        out[kind] = {"recall": point.recall, "precision": point.precision, "threshold": point.threshold,
-                     "auc": metrics.roc_auc(y[subset], scores[subset]), "levels": levels}
+            levels[f"{level:g}"] = (
+                float(np.mean(scores[at] >= point.threshold))
+                if math.isfinite(point.threshold)
+                else 0.0
+            )
+        out[kind] = {
+            "recall": point.recall,
+            "precision": point.precision,
+            "threshold": point.threshold,
+            "auc": metrics.roc_auc(y[subset], scores[subset]),
+            "levels": levels,
+        }
     return out
 
 
@@ -116,17 +125,31 @@ def evaluate(name: str, directory: Path, rows: list[Entry]) -> dict[str, Any]:
     cache = FeatureCache()
     results: dict[str, Any] = {}
     for entry in rows:
+
         def work(entry: Entry = entry) -> np.ndarray:
             features = cache.features(entry, dataset.texts, name)
             return np.asarray(entry.scorer.score(features, dataset.a, dataset.b), dtype=np.float64)
 
         scores, seconds = timed(work)
-        report = run.pair_report(dataset.labels, scores, dataset.kinds, dataset.levels,
-                                 threshold=THRESHOLD, min_precision=MIN_PRECISION)
-        results[entry.label] = {"origin": entry.origin, "seconds": seconds, "report": report,
-                                "kinds": per_kind(dataset, scores), "scores": scores}
-        log(f"[{name}] {entry.label:<36} AUC {fmt(report['auc'])}  best F1 {fmt(report['best_f1'])}  "
-            f"R@P≥{MIN_PRECISION:g} {fmt(report['recall_at_min_precision'])}  ({seconds:.1f} s)")
+        report = run.pair_report(
+            dataset.labels,
+            scores,
+            dataset.kinds,
+            dataset.levels,
+            threshold=THRESHOLD,
+            min_precision=MIN_PRECISION,
+        )
+        results[entry.label] = {
+            "origin": entry.origin,
+            "seconds": seconds,
+            "report": report,
+            "kinds": per_kind(dataset, scores),
+            "scores": scores,
+        }
+        log(
+            f"[{name}] {entry.label:<36} AUC {fmt(report['auc'])}  best F1 {fmt(report['best_f1'])}  "
+            f"R@P≥{MIN_PRECISION:g} {fmt(report['recall_at_min_precision'])}  ({seconds:.1f} s)"
+        )
     return {"dataset": dataset, "results": results}
 
 
@@ -134,28 +157,63 @@ def summary_table(results: dict[str, Any]) -> str:
     rows = []
     for label, r in results.items():
         rep = r["report"]
-        rows.append([label, rep["auc"], rep["best_f1"], rep["best_threshold"], rep["precision"], rep["recall"],
-                     rep["recall_at_min_precision"], rep["threshold_at_min_precision"], r["seconds"]])
-    return table(["method [preset]", "ROC AUC", "best F1", "at t", "P@0.5", "R@0.5",
-                  f"R@P≥{MIN_PRECISION:g}", "at t", "seconds"], rows)
+        rows.append(
+            [
+                label,
+                rep["auc"],
+                rep["best_f1"],
+                rep["best_threshold"],
+                rep["precision"],
+                rep["recall"],
+                rep["recall_at_min_precision"],
+                rep["threshold_at_min_precision"],
+                r["seconds"],
+            ]
+        )
+    return table(
+        [
+            "method [preset]",
+            "ROC AUC",
+            "best F1",
+            "at t",
+            "P@0.5",
+            "R@0.5",
+            f"R@P≥{MIN_PRECISION:g}",
+            "at t",
+            "seconds",
+        ],
+        rows,
+    )
 
 
 def kinds_table(results: dict[str, Any]) -> str:
     kinds = sorted({k for r in results.values() for k in r["kinds"]})
-    rows = [[label, *[r["kinds"].get(k, {}).get("recall") for k in kinds]] for label, r in results.items()]
+    rows = [
+        [label, *[r["kinds"].get(k, {}).get("recall") for k in kinds]]
+        for label, r in results.items()
+    ]
     return table(["method [preset]", *kinds], rows)
 
 
 def kinds_at_threshold_table(results: dict[str, Any]) -> str:
     kinds = sorted({k for r in results.values() for k in r["report"].get("by_kind", {})})
-    rows = [[label, *[r["report"]["by_kind"].get(k, {}).get("recall") for k in kinds]] for label, r in results.items()]
+    rows = [
+        [label, *[r["report"]["by_kind"].get(k, {}).get("recall") for k in kinds]]
+        for label, r in results.items()
+    ]
     return table(["method [preset]", *kinds], rows)
 
 
 def levels_table(results: dict[str, Any], kind: str) -> str:
-    levels = sorted({lv for r in results.values() for lv in r["kinds"].get(kind, {}).get("levels", {})}, key=float)
-    rows = [[label, *[r["kinds"][kind]["levels"].get(lv) for lv in levels]]
-            for label, r in results.items() if kind in r["kinds"]]
+    levels = sorted(
+        {lv for r in results.values() for lv in r["kinds"].get(kind, {}).get("levels", {})},
+        key=float,
+    )
+    rows = [
+        [label, *[r["kinds"][kind]["levels"].get(lv) for lv in levels]]
+        for label, r in results.items()
+        if kind in r["kinds"]
+    ]
     return table(["method [preset]", *[f"level {lv}" for lv in levels]], rows)
 
 
@@ -168,42 +226,70 @@ def negatives_table(results: dict[str, Any]) -> str:
     return table(["method [preset]", *[f"max score: {k}" for k in kinds]], rows)
 
 
-def draw(name: str, out: dict[str, Any], focus: list[str], kind: str, main: str, img: Path) -> list[str]:
+def draw(
+    name: str, out: dict[str, Any], focus: list[str], kind: str, main: str, img: Path
+) -> list[str]:
     dataset: formats.PairDataset = out["dataset"]
     results = out["results"]
-    series = {label: (dataset.labels, results[label]["scores"]) for label in focus if label in results}
+    series = {
+        label: (dataset.labels, results[label]["scores"]) for label in focus if label in results
+    }
     paths = [
         plots.roc(series, img / f"quality_{name}_roc.png", f"ROC — {name} (all kinds)"),
-        plots.precision_recall(series, img / f"quality_{name}_pr.png", f"Precision–recall — {name}"),
-        plots.recall_by_level({label: results[label]["kinds"][kind]["levels"] for label in focus
-                               if label in results and kind in results[label]["kinds"]},
-                              img / f"quality_{name}_{kind.replace('+', '_')}_levels.png",
-                              f"{name}, {kind}: recall at precision ≥ {MIN_PRECISION:g}"),
-        plots.score_distributions(dataset.labels, results[main]["scores"], dataset.kinds, dataset.levels,
-                                  img / f"quality_{name}_scores.png", f"{main} — scores by kind and level",
-                                  results[main]["report"]["threshold_at_min_precision"]),
+        plots.precision_recall(
+            series, img / f"quality_{name}_pr.png", f"Precision–recall — {name}"
+        ),
+        plots.recall_by_level(
+            {
+                label: results[label]["kinds"][kind]["levels"]
+                for label in focus
+                if label in results and kind in results[label]["kinds"]
+            },
+            img / f"quality_{name}_{kind.replace('+', '_')}_levels.png",
+            f"{name}, {kind}: recall at precision ≥ {MIN_PRECISION:g}",
+        ),
+        plots.score_distributions(
+            dataset.labels,
+            results[main]["scores"],
+            dataset.kinds,
+            dataset.levels,
+            img / f"quality_{name}_scores.png",
+            f"{main} — scores by kind and level",
+            results[main]["report"]["threshold_at_min_precision"],
+        ),
     ]
     return [str(p.relative_to(img.parent)) for p in paths]
 
 
-def section(name: str, directory: Path, out: dict[str, Any], images: list[str], kinds_of_interest: list[str]) -> str:
+def section(
+    name: str, directory: Path, out: dict[str, Any], images: list[str], kinds_of_interest: list[str]
+) -> str:
     meta = json.loads((directory / "meta.json").read_text(encoding="utf-8"))
     counts = meta["counts"]
     results = out["results"]
     parts = [
-        (f"Dataset: {counts['sources']} source documents, {counts['pairs']} pairs ({counts['positives']} "
-         f"positive, {counts['negatives']} negative: "
-         f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); "
-         f"generator seed {meta['params']['seed']}, corpus sha256 {meta['corpus_sha256'][:12]}…"
-         + (f"; skipped: {'; '.join(meta['skipped'])}" if meta["skipped"] else "") + ". " + machine_note() + "."),
+        (
+            f"Dataset: {counts['sources']} source documents, {counts['pairs']} pairs ({counts['positives']} "
+            f"positive, {counts['negatives']} negative: "
+            f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); "
+            f"generator seed {meta['params']['seed']}, corpus sha256 {meta['corpus_sha256'][:12]}…"
+            + (f"; skipped: {'; '.join(meta['skipped'])}" if meta["skipped"] else "")
+            + ". "
+            + machine_note()
+            + "."
+        ),
         "",
-        ("All kinds together (precision and recall at the threshold 0.5; recall at the lowest threshold "
-         f"whose precision is ≥ {MIN_PRECISION:g}):"),
+        (
+            "All kinds together (precision and recall at the threshold 0.5; recall at the lowest threshold "
+            f"whose precision is ≥ {MIN_PRECISION:g}):"
+        ),
         "",
         summary_table(results),
         "",
-        (f"Recall at precision ≥ {MIN_PRECISION:g}, per kind of edit (each kind's positives against all "
-         "negatives, each with its own threshold):"),
+        (
+            f"Recall at precision ≥ {MIN_PRECISION:g}, per kind of edit (each kind's positives against all "
+            "negatives, each with its own threshold):"
+        ),
         "",
         kinds_table(results),
         "",
@@ -213,20 +299,33 @@ def section(name: str, directory: Path, out: dict[str, Any], images: list[str], 
         "",
     ]
     for kind in kinds_of_interest:
-        parts += [f"Recall by level, kind `{kind}` (same thresholds as the row above):", "", levels_table(results, kind), ""]
-    parts += ["Highest score of each kind of negative (hard negatives are where thresholds break):", "",
-              negatives_table(results), ""]
+        parts += [
+            f"Recall by level, kind `{kind}` (same thresholds as the row above):",
+            "",
+            levels_table(results, kind),
+            "",
+        ]
+    parts += [
+        "Highest score of each kind of negative (hard negatives are where thresholds break):",
+        "",
+        negatives_table(results),
+        "",
+    ]
     parts += [f"![{Path(p).stem}]({p})" for p in images]
     return "\n".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--docs", type=int, default=120, help="source documents per dataset (default 120)")
+    parser.add_argument(
+        "--docs", type=int, default=120, help="source documents per dataset (default 120)"
+    )
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--only", choices=["ru-near", "en-near"], default=None)
     parser.add_argument("--work", type=Path, default=WORK, help="where the generated datasets go")
-    parser.add_argument("--no-docs", action="store_true", help="do not touch docs/quality.md and docs/img")
+    parser.add_argument(
+        "--no-docs", action="store_true", help="do not touch docs/quality.md and docs/img"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the reports here")
     args = parser.parse_args(argv)
     need_data("ru_news.jsonl.gz", "reuters21578.jsonl.gz")
@@ -236,36 +335,78 @@ def main(argv: list[str] | None = None) -> int:
     img = IMG if not args.no_docs else args.work / "img"
     everything: dict[str, Any] = {}
     if args.only in (None, "ru-near"):
-        config = gen.GenerateConfig(corpus=str(DATA / "ru_news.jsonl.gz"), lang="ru", task="near", docs=args.docs,
-                                    thesaurus=thesaurus, seed=args.seed, min_chars=2000, max_chars=6000,
-                                    negatives=("random", "same_source", "rare_words", "same_boilerplate"))
+        config = gen.GenerateConfig(
+            corpus=str(DATA / "ru_news.jsonl.gz"),
+            lang="ru",
+            task="near",
+            docs=args.docs,
+            thesaurus=thesaurus,
+            seed=args.seed,
+            min_chars=2000,
+            max_chars=6000,
+            negatives=("random", "same_source", "rare_words", "same_boilerplate"),
+        )
         directory = ensure_dataset("ru-near", config, args.work)
         out = evaluate("ru-near", directory, entries("ru", thesaurus))
         main_label = "resemblance [ru+syn]" if thesaurus else "resemblance [ru]"
-        focus = [main_label, "resemblance [ru]", "resemblance [plain]", "minhash [ru+syn]", "tfidf [ru+syn]",
-                 "datasketch MinHash (k=5)", "scikit-learn TF-IDF"]
+        focus = [
+            main_label,
+            "resemblance [ru]",
+            "resemblance [plain]",
+            "minhash [ru+syn]",
+            "tfidf [ru+syn]",
+            "datasketch MinHash (k=5)",
+            "scikit-learn TF-IDF",
+        ]
         kind = "inflect+synonym" if thesaurus else "inflect"
         images = draw("ru_near", out, focus, kind, main_label, img)
         everything["ru-near"] = out
         if not args.no_docs:
             update_section("ru-near", section("ru-near", directory, out, images, [kind, "mixed"]))
     if args.only in (None, "en-near"):
-        config = gen.GenerateConfig(corpus=str(DATA / "reuters21578.jsonl.gz"), lang="en", task="near",
-                                    docs=args.docs, kinds=("mixed", "reorder", "inflect", "boilerplate"),
-                                    negatives=("random", "same_topic", "rare_words", "same_boilerplate"),
-                                    seed=args.seed, min_chars=1000, max_chars=6000)
+        config = gen.GenerateConfig(
+            corpus=str(DATA / "reuters21578.jsonl.gz"),
+            lang="en",
+            task="near",
+            docs=args.docs,
+            kinds=("mixed", "reorder", "inflect", "boilerplate"),
+            negatives=("random", "same_topic", "rare_words", "same_boilerplate"),
+            seed=args.seed,
+            min_chars=1000,
+            max_chars=6000,
+        )
         directory = ensure_dataset("en-near", config, args.work)
         out = evaluate("en-near", directory, entries("en", None))
-        focus = ["resemblance [en]", "resemblance [plain]", "minhash [en]", "tfidf [en]",
-                 "datasketch MinHash (k=5)", "scikit-learn TF-IDF"]
+        focus = [
+            "resemblance [en]",
+            "resemblance [plain]",
+            "minhash [en]",
+            "tfidf [en]",
+            "datasketch MinHash (k=5)",
+            "scikit-learn TF-IDF",
+        ]
         images = draw("en_near", out, focus, "mixed", "resemblance [en]", img)
         everything["en-near"] = out
         if not args.no_docs:
-            update_section("en-near", section("en-near", directory, out, images, ["mixed", "inflect"]))
+            update_section(
+                "en-near", section("en-near", directory, out, images, ["mixed", "inflect"])
+            )
     if args.json:
-        args.json.write_text(json.dumps(
-            {name: {label: {k: v for k, v in r.items() if k != "scores"} for label, r in out["results"].items()}
-             for name, out in everything.items()}, ensure_ascii=False, indent=1, default=float), encoding="utf-8")
+        args.json.write_text(
+            json.dumps(
+                {
+                    name: {
+                        label: {k: v for k, v in r.items() if k != "scores"}
+                        for label, r in out["results"].items()
+                    }
+                    for name, out in everything.items()
+                },
+                ensure_ascii=False,
+                indent=1,
+                default=float,
+            ),
+            encoding="utf-8",
+        )
     return 0
 
 

@@ -55,12 +55,19 @@ SHARES = (0.05, 0.1, 0.2, 0.3, 0.5)
 
 
 def pair_entries() -> list[Entry]:
-    return [ours("containment", "ru"), ours("containment", "plain"), ours("resemblance", "ru"),
-            ours("collection", "ru", "collection [ru, containment]", params={"measure": "containment"}),
-            ours("minhash", "ru"), ours("tfidf", "ru")] + [e for e in theirs(0.5) if "LSH" not in e.label]
+    return [
+        ours("containment", "ru"),
+        ours("containment", "plain"),
+        ours("resemblance", "ru"),
+        ours("collection", "ru", "collection [ru, containment]", params={"measure": "containment"}),
+        ours("minhash", "ru"),
+        ours("tfidf", "ru"),
+    ] + [e for e in theirs(0.5) if "LSH" not in e.label]
 
 
-def recall_by_share(dataset: formats.PairDataset, scores: np.ndarray, kind: str) -> tuple[dict[str, float], float]:
+def recall_by_share(
+    dataset: formats.PairDataset, scores: np.ndarray, kind: str
+) -> tuple[dict[str, float], float]:
     y = dataset.labels
     kinds = np.asarray(dataset.kinds, dtype=object)
     mine = (kinds == kind) & (y == 1)
@@ -70,7 +77,11 @@ def recall_by_share(dataset: formats.PairDataset, scores: np.ndarray, kind: str)
     for share in SHARES:
         at = mine & (dataset.levels == share)
         if at.any():
-            out[f"{share:g}"] = float(np.mean(scores[at] >= point.threshold)) if math.isfinite(point.threshold) else 0.0
+            out[f"{share:g}"] = (
+                float(np.mean(scores[at] >= point.threshold))
+                if math.isfinite(point.threshold)
+                else 0.0
+            )
     return out, point.recall
 
 
@@ -83,9 +94,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     need_data("ru_news.jsonl.gz")
-    config = gen.GenerateConfig(corpus=str(DATA / "ru_news.jsonl.gz"), lang="ru", task="partial", docs=args.docs,
-                                shares=SHARES, obfuscation=(0.0, 0.1), seed=args.seed, min_chars=2000, max_chars=6000,
-                                negatives=("random", "same_source", "rare_words"))
+    config = gen.GenerateConfig(
+        corpus=str(DATA / "ru_news.jsonl.gz"),
+        lang="ru",
+        task="partial",
+        docs=args.docs,
+        shares=SHARES,
+        obfuscation=(0.0, 0.1),
+        seed=args.seed,
+        min_chars=2000,
+        max_chars=6000,
+        negatives=("random", "same_source", "rare_words"),
+    )
     directory = ensure_dataset("ru-partial", config, args.work)
     dataset = formats.read_pairs(directory / "pairs.jsonl")
     docs = formats.read_documents(directory / "documents.jsonl")
@@ -99,76 +119,176 @@ def main(argv: list[str] | None = None) -> int:
     series = {}
     results: dict[str, Any] = {"pairs": {}, "fragments": {}}
     for entry in pair_entries():
-        scores, seconds = timed(lambda entry=entry: np.asarray(  # type: ignore[misc]
-            entry.scorer.score(cache.features(entry, dataset.texts, "p"), dataset.a, dataset.b), dtype=np.float64))
-        report = run.pair_report(dataset.labels, scores, dataset.kinds, dataset.levels, min_precision=MIN_PRECISION)
+        scores, seconds = timed(
+            lambda entry=entry: np.asarray(  # type: ignore[misc]
+                entry.scorer.score(cache.features(entry, dataset.texts, "p"), dataset.a, dataset.b),
+                dtype=np.float64,
+            )
+        )
+        report = run.pair_report(
+            dataset.labels, scores, dataset.kinds, dataset.levels, min_precision=MIN_PRECISION
+        )
         verbatim, r_verbatim = recall_by_share(dataset, scores, "partial")
         edited, r_edited = recall_by_share(dataset, scores, "partial-edited")
         by_share[entry.label] = verbatim
         series[entry.label] = (dataset.labels, scores)
-        pair_rows.append([entry.label, report["auc"], report["best_f1"], report["best_threshold"],
-                          report["recall_at_min_precision"], r_verbatim, r_edited, *verbatim.values(), seconds])
-        results["pairs"][entry.label] = {"report": report, "verbatim_by_share": verbatim, "edited_by_share": edited}
-        log(f"[ru-partial] {entry.label:<28} AUC {fmt(report['auc'])}  R@P≥{MIN_PRECISION:g} "
-            f"{fmt(report['recall_at_min_precision'])}  by share {verbatim}")
+        pair_rows.append(
+            [
+                entry.label,
+                report["auc"],
+                report["best_f1"],
+                report["best_threshold"],
+                report["recall_at_min_precision"],
+                r_verbatim,
+                r_edited,
+                *verbatim.values(),
+                seconds,
+            ]
+        )
+        results["pairs"][entry.label] = {
+            "report": report,
+            "verbatim_by_share": verbatim,
+            "edited_by_share": edited,
+        }
+        log(
+            f"[ru-partial] {entry.label:<28} AUC {fmt(report['auc'])}  R@P≥{MIN_PRECISION:g} "
+            f"{fmt(report['recall_at_min_precision'])}  by share {verbatim}"
+        )
 
-    examine = list(dict.fromkeys([(c.source_id, c.suspicious_id) for c in cases]
-                                 + [(dataset.ids[a], dataset.ids[b]) for a, b, label in
-                                    zip(dataset.a.tolist(), dataset.b.tolist(), dataset.labels.tolist()) if label == 0]))
+    examine = list(
+        dict.fromkeys(
+            [(c.source_id, c.suspicious_id) for c in cases]
+            + [
+                (dataset.ids[a], dataset.ids[b])
+                for a, b, label in zip(
+                    dataset.a.tolist(), dataset.b.tolist(), dataset.labels.tolist()
+                )
+                if label == 0
+            ]
+        )
+    )
     fragment_rows = []
     level_rows = []
     ru = make_spec("ru")
-    for label, name, spec, params in (("align [ru]", "align", ru, {}),
-                                      ("align [plain]", "align", make_spec("plain"), {}),
-                                      ("shingle-spans [ru] (baseline)", "shingle-spans", make_spec("ru", k=3), {})):
+    for label, name, spec, params in (
+        ("align [ru]", "align", ru, {}),
+        ("align [plain]", "align", make_spec("plain"), {}),
+        ("shingle-spans [ru] (baseline)", "shingle-spans", make_spec("ru", k=3), {}),
+    ):
         if not methods.FRAGMENT_METHODS[name].available():
             continue
         detector = methods.build_fragments(name, spec, params)
-        detections, seconds = timed(lambda detector=detector: run.detect_all(detector, docs, examine))  # type: ignore[misc]
+        detections, seconds = timed(
+            lambda detector=detector: run.detect_all(detector, docs, examine)
+        )  # type: ignore[misc]
         report = run.fragment_report(cases, detections, len(examine))
         results["fragments"][label] = report
-        fragment_rows.append([label, report["cases"], report["detections"], report["precision"], report["recall"],
-                              report["granularity"], report["plagdet"], seconds])
+        fragment_rows.append(
+            [
+                label,
+                report["cases"],
+                report["detections"],
+                report["precision"],
+                report["recall"],
+                report["granularity"],
+                report["plagdet"],
+                seconds,
+            ]
+        )
         for kind, rows in report.get("by_level", {}).items():
             for level, row in rows.items():
-                level_rows.append([label, kind, level, row["precision"], row["recall"], row["granularity"],
-                                   row["plagdet"]])
-        log(f"[ru-partial] {label:<30} plagdet {fmt(report['plagdet'])}  P {fmt(report['precision'])}  "
-            f"R {fmt(report['recall'])}  gran {fmt(report['granularity'])}  ({seconds:.0f} s)")
+                level_rows.append(
+                    [
+                        label,
+                        kind,
+                        level,
+                        row["precision"],
+                        row["recall"],
+                        row["granularity"],
+                        row["plagdet"],
+                    ]
+                )
+        log(
+            f"[ru-partial] {label:<30} plagdet {fmt(report['plagdet'])}  P {fmt(report['precision'])}  "
+            f"R {fmt(report['recall'])}  gran {fmt(report['granularity'])}  ({seconds:.0f} s)"
+        )
 
     img = IMG if not args.no_docs else args.work / "img"
     images = [
         plots.roc(series, img / "quality_ru_partial_roc.png", "ROC — Russian partial copies"),
-        plots.recall_by_level(by_share, img / "quality_ru_partial_shares.png",
-                              f"verbatim partial copies: recall at precision ≥ {MIN_PRECISION:g}",
-                              xlabel="share of the source pasted"),
+        plots.recall_by_level(
+            by_share,
+            img / "quality_ru_partial_shares.png",
+            f"verbatim partial copies: recall at precision ≥ {MIN_PRECISION:g}",
+            xlabel="share of the source pasted",
+        ),
     ]
     counts = meta["counts"]
     shares_header = [f"share {s:g}" for s in SHARES]
-    body = "\n".join([
-        (f"Dataset: {counts['sources']} source documents, {counts['fragments']} pasted fragments (shares "
-         f"{', '.join(f'{s:g}' for s in SHARES)}; verbatim and with 10 % of the words edited), {counts['pairs']} "
-         f"pairs ({counts['negatives']} negative: "
-         f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); "
-         f"generator seed {meta['params']['seed']}. {machine_note()}."),
-        "",
-        (f"Pairs (recall at precision ≥ {MIN_PRECISION:g}; the share columns: verbatim copies at the "
-         "verbatim kind's threshold):"),
-        "",
-        table(["method [preset]", "ROC AUC", "best F1", "at t", f"R@P≥{MIN_PRECISION:g} (all)", "R verbatim",
-               "R edited", *shares_header, "seconds"], pair_rows),
-        "",
-        f"Fragments (PAN measures; {len(examine)} document pairs examined, the negatives included):",
-        "",
-        table(["detector [preset]", "cases", "detections", "precision", "recall", "granularity", "plagdet",
-               "seconds"], fragment_rows),
-        "",
-        "By kind and share of the source pasted:",
-        "",
-        table(["detector [preset]", "kind", "share", "precision", "recall", "granularity", "plagdet"], level_rows),
-        "",
-        *[f"![{p.stem}]({p.relative_to(img.parent)})" for p in images],
-    ])
+    body = "\n".join(
+        [
+            (
+                f"Dataset: {counts['sources']} source documents, {counts['fragments']} pasted fragments (shares "
+                f"{', '.join(f'{s:g}' for s in SHARES)}; verbatim and with 10 % of the words edited), {counts['pairs']} "
+                f"pairs ({counts['negatives']} negative: "
+                f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); "
+                f"generator seed {meta['params']['seed']}. {machine_note()}."
+            ),
+            "",
+            (
+                f"Pairs (recall at precision ≥ {MIN_PRECISION:g}; the share columns: verbatim copies at the "
+                "verbatim kind's threshold):"
+            ),
+            "",
+            table(
+                [
+                    "method [preset]",
+                    "ROC AUC",
+                    "best F1",
+                    "at t",
+                    f"R@P≥{MIN_PRECISION:g} (all)",
+                    "R verbatim",
+                    "R edited",
+                    *shares_header,
+                    "seconds",
+                ],
+                pair_rows,
+            ),
+            "",
+            f"Fragments (PAN measures; {len(examine)} document pairs examined, the negatives included):",
+            "",
+            table(
+                [
+                    "detector [preset]",
+                    "cases",
+                    "detections",
+                    "precision",
+                    "recall",
+                    "granularity",
+                    "plagdet",
+                    "seconds",
+                ],
+                fragment_rows,
+            ),
+            "",
+            "By kind and share of the source pasted:",
+            "",
+            table(
+                [
+                    "detector [preset]",
+                    "kind",
+                    "share",
+                    "precision",
+                    "recall",
+                    "granularity",
+                    "plagdet",
+                ],
+                level_rows,
+            ),
+            "",
+            *[f"![{p.stem}]({p.relative_to(img.parent)})" for p in images],
+        ]
+    )
     if not args.no_docs:
         update_section("ru-partial", body)
     else:

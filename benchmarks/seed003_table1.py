@@ -27,25 +27,34 @@ from neardup.pipeline import Pipeline, make_spec
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "seed003_news.jsonl"
 
 #: Table 1 of seed 003, as printed.
-PAPER_SHINGLES = np.array([
-    [1, 0.5667, 0.0000, 0.0000],
-    [0.9153, 1, 0.0000, 0.0000],
-    [0.0000, 0.0000, 1, 0.0000],
-    [0.0000, 0.0000, 0.0000, 1],
-])
-PAPER_TFIDF = np.array([
-    [1, 0.69504, 0.04154, 0.01418],
-    [0.69504, 1, 0.02198, 0.01214],
-    [0.04154, 0.02198, 1, 0.04032],
-    [0.01418, 0.01214, 0.04032, 1],
-])
+PAPER_SHINGLES = np.array(
+    [
+        [1, 0.5667, 0.0000, 0.0000],
+        [0.9153, 1, 0.0000, 0.0000],
+        [0.0000, 0.0000, 1, 0.0000],
+        [0.0000, 0.0000, 0.0000, 1],
+    ]
+)
+PAPER_TFIDF = np.array(
+    [
+        [1, 0.69504, 0.04154, 0.01418],
+        [0.69504, 1, 0.02198, 0.01214],
+        [0.04154, 0.02198, 1, 0.04032],
+        [0.01418, 0.01214, 0.04032, 1],
+    ]
+)
 
 #: The runs: a label, the matrix method, the preset, and options.
 RUNS: list[tuple[str, str, str, dict[str, object]]] = [
     ("shingles k=4, containment, preset ru", "containment", "ru", {}),
     ("shingles k=4, containment, preset plain", "containment", "plain", {}),
     ("TF-IDF cosine, preset ru, smooth idf (default)", "tfidf", "ru", {"idf": "smooth"}),
-    ("TF-IDF cosine, preset ru, paper idf ln(N/df), binary tf", "tfidf", "ru", {"idf": "paper", "binary": True}),
+    (
+        "TF-IDF cosine, preset ru, paper idf ln(N/df), binary tf",
+        "tfidf",
+        "ru",
+        {"idf": "paper", "binary": True},
+    ),
     ("TF-IDF cosine, preset ru, paper idf ln(N/df), raw tf", "tfidf", "ru", {"idf": "paper"}),
 ]
 
@@ -83,8 +92,11 @@ def _fmt(matrix: np.ndarray, digits: int) -> list[list[str]]:
 
 def as_text(results: dict[str, np.ndarray], ids: list[str]) -> str:
     lines = []
-    for label, matrix in [("PAPER: shingles k=4 (Table 1, left)", PAPER_SHINGLES),
-                          ("PAPER: TF-IDF (Table 1, right)", PAPER_TFIDF), *results.items()]:
+    for label, matrix in [
+        ("PAPER: shingles k=4 (Table 1, left)", PAPER_SHINGLES),
+        ("PAPER: TF-IDF (Table 1, right)", PAPER_TFIDF),
+        *results.items(),
+    ]:
         lines.append(label)
         lines.append("      " + " ".join(f"{i:>8}" for i in ids))
         for i, row in zip(ids, _fmt(matrix, 5)):
@@ -111,15 +123,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DATA)
     args = parser.parse_args(argv)
     if not args.data.exists():
-        print(f"no data at {args.data}: this needs ../shared/data/seed003_news.jsonl", file=sys.stderr)
+        print(
+            f"no data at {args.data}: this needs ../shared/data/seed003_news.jsonl", file=sys.stderr
+        )
         return 2
     ids, texts = load(args.data)
     results = run(texts)
     print(as_markdown(results, ids) if args.markdown else as_text(results, ids))
     for preset in ("ru", "plain"):
         s1, s2, shared = shingle_counts(texts, preset)
-        print(f"preset {preset}: |S1| = {s1}, |S2| = {s2}, |S1 ∩ S2| = {shared}: "
-              f"C(1 in 2) = {shared / s1:.4f}, C(2 in 1) = {shared / s2:.4f}")
+        print(
+            f"preset {preset}: |S1| = {s1}, |S2| = {s2}, |S1 ∩ S2| = {shared}: "
+            f"C(1 in 2) = {shared / s1:.4f}, C(2 in 1) = {shared / s2:.4f}"
+        )
     return 0
 
 

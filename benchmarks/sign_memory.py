@@ -84,8 +84,12 @@ def corpus_size() -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=10, help="rounds over ruslit + ru_news (default 10)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=10, help="rounds over ruslit + ru_news (default 10)"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     args = parser.parse_args(argv)
     missing = [str(p) for p in FILES if not p.exists()]
@@ -93,14 +97,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"missing data: {', '.join(missing)}", file=sys.stderr)
         return 2
     docs, chars = corpus_size()
-    print(f"one round: {docs} documents, {chars / 1e6:.0f} M characters of JSON; {args.repeat} rounds "
-          f"≈ {args.repeat * chars / 1e6:.0f} M characters (as Python str at 2 bytes per Cyrillic "
-          f"character ≈ {args.repeat * chars * 2 / 1e9:.1f} GB)", flush=True)
+    print(
+        f"one round: {docs} documents, {chars / 1e6:.0f} M characters of JSON; {args.repeat} rounds "
+        f"≈ {args.repeat * chars / 1e6:.0f} M characters (as Python str at 2 bytes per Cyrillic "
+        f"character ≈ {args.repeat * chars * 2 / 1e9:.1f} GB)",
+        flush=True,
+    )
     exe = Path(sys.executable).with_name("neardup")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "sigs"
-        cmd = [str(exe), "sign", *[str(p) for p in FILES] * args.repeat, "-o", str(out),
-               "--preset", "plain", "--jobs", str(args.jobs), "-q"]
+        cmd = [
+            str(exe),
+            "sign",
+            *[str(p) for p in FILES] * args.repeat,
+            "-o",
+            str(out),
+            "--preset",
+            "plain",
+            "--jobs",
+            str(args.jobs),
+            "-q",
+        ]
         start = time.perf_counter()
         proc = subprocess.Popen(cmd)
         peak_pss = peak_rss = 0.0
@@ -125,11 +142,15 @@ def main(argv: list[str] | None = None) -> int:
     print("time (s)  command + workers: PSS (MB)  summed RSS (MB)")
     for t, pss, rss in samples[::step]:
         print(f"{t:8.1f}  {pss:26.1f}  {rss:15.1f}")
-    print(f"signed {len(sigs)} documents in {elapsed:.0f} s ({args.jobs} jobs); signature directory "
-          f"{size_mb:.0f} MB")
-    print(f"peak memory of the command + workers together: PSS {peak_pss:.0f} MB (summed RSS "
-          f"{peak_rss:.0f} MB, shared pages counted per process); largest single process RSS "
-          f"{single_peak:.0f} MB")
+    print(
+        f"signed {len(sigs)} documents in {elapsed:.0f} s ({args.jobs} jobs); signature directory "
+        f"{size_mb:.0f} MB"
+    )
+    print(
+        f"peak memory of the command + workers together: PSS {peak_pss:.0f} MB (summed RSS "
+        f"{peak_rss:.0f} MB, shared pages counted per process); largest single process RSS "
+        f"{single_peak:.0f} MB"
+    )
     return 0
 
 

@@ -61,8 +61,16 @@ def python_shingles(text: str) -> list[str]:
 
 
 class Result:
-    def __init__(self, name: str, docs: int, nbytes: int, seconds: float, note: str = "",
-                 cpu: float | None = None, single: bool = True) -> None:
+    def __init__(
+        self,
+        name: str,
+        docs: int,
+        nbytes: int,
+        seconds: float,
+        note: str = "",
+        cpu: float | None = None,
+        single: bool = True,
+    ) -> None:
         self.name = name
         self.docs = docs
         self.nbytes = nbytes
@@ -87,8 +95,14 @@ class Result:
 REPEAT = 1
 
 
-def timed(name: str, texts: list[str], run: Callable[[list[str]], Any], note: str = "",
-          repeat: int | None = None, in_process: bool = True) -> Result:
+def timed(
+    name: str,
+    texts: list[str],
+    run: Callable[[list[str]], Any],
+    note: str = "",
+    repeat: int | None = None,
+    in_process: bool = True,
+) -> Result:
     """Best wall-clock time of ``repeat`` runs (this process's CPU time is printed too: on a
     shared machine, wall time above CPU time means the process waited for a core)."""
     nbytes = sum(len(t.encode("utf-8")) for t in texts)
@@ -108,8 +122,11 @@ def timed(name: str, texts: list[str], run: Callable[[list[str]], Any], note: st
     if out is not None and hasattr(out, "shape"):
         assert out.shape[0] == len(texts), (name, out.shape)
     result = Result(name, len(texts), nbytes, best, note, cpu, single=in_process)
-    print(f"  {name:44s} {result.docs_per_s:9.1f} docs/s {result.mb_per_s:7.2f} MB/s "
-          f"({len(texts)} docs, {best:.2f} s wall, {cpu:.2f} s CPU in this process)", flush=True)
+    print(
+        f"  {name:44s} {result.docs_per_s:9.1f} docs/s {result.mb_per_s:7.2f} MB/s "
+        f"({len(texts)} docs, {best:.2f} s wall, {cpu:.2f} s CPU in this process)",
+        flush=True,
+    )
     return result
 
 
@@ -129,12 +146,23 @@ def neardup_runs(texts: list[str], family: str, jobs_runs: bool) -> list[Result]
 
     results = [timed(f"neardup {family}, 1 core", texts, one_core)]
     if jobs_runs:
-        results.append(timed(f"neardup {family}, --jobs 2 (processes)", texts,
-                             lambda b: sign_all(spec, b, jobs=2, batch_size=256, executor="process"),
-                             note="worker start-up included; CPU s includes the workers", in_process=False))
-        results.append(timed(f"neardup {family}, --jobs 2 (threads)", texts,
-                             lambda b: sign_all(spec, b, jobs=2, batch_size=256, executor="thread"),
-                             in_process=False))
+        results.append(
+            timed(
+                f"neardup {family}, --jobs 2 (processes)",
+                texts,
+                lambda b: sign_all(spec, b, jobs=2, batch_size=256, executor="process"),
+                note="worker start-up included; CPU s includes the workers",
+                in_process=False,
+            )
+        )
+        results.append(
+            timed(
+                f"neardup {family}, --jobs 2 (threads)",
+                texts,
+                lambda b: sign_all(spec, b, jobs=2, batch_size=256, executor="thread"),
+                in_process=False,
+            )
+        )
     return results
 
 
@@ -146,7 +174,9 @@ def breakdown(texts: list[str], family: str) -> str:
     from neardup.sketch.minhash import MinHasher, pack
     from neardup.spec import SketchSpec
 
-    hasher = MinHasher(make_spec("plain", k=K, family=family).replace(sketch=SketchSpec(num_perm=NUM_PERM)))
+    hasher = MinHasher(
+        make_spec("plain", k=K, family=family).replace(sketch=SketchSpec(num_perm=NUM_PERM))
+    )
     pipeline = hasher.pipeline
     hasher.sign_texts(texts[:20])
     best = {"analyzer": 1e9, "shingle fingerprints": 1e9, "MinHash kernel": 1e9}
@@ -158,7 +188,9 @@ def breakdown(texts: list[str], family: str) -> str:
         analyzer = time.process_time() - t
         t = time.process_time()
         hashes = [pipeline.shingles(text).hashes for text in texts]
-        best["shingle fingerprints"] = min(best["shingle fingerprints"], time.process_time() - t - analyzer)
+        best["shingle fingerprints"] = min(
+            best["shingle fingerprints"], time.process_time() - t - analyzer
+        )
         best["analyzer"] = min(best["analyzer"], analyzer)
         flat, offsets = pack(hashes)
         t = time.process_time()
@@ -166,7 +198,9 @@ def breakdown(texts: list[str], family: str) -> str:
         best["MinHash kernel"] = min(best["MinHash kernel"], time.process_time() - t)
     total = sum(best.values())
     shingles = sum(h.shape[0] for h in hashes) / len(texts)
-    parts = ", ".join(f"{name} {sec / len(texts) * 1e6:.0f} µs ({sec / total:.0%})" for name, sec in best.items())
+    parts = ", ".join(
+        f"{name} {sec / len(texts) * 1e6:.0f} µs ({sec / total:.0%})" for name, sec in best.items()
+    )
     line = f"where a document's CPU time goes ({family}, {shingles:.0f} shingles per document): {parts}"
     print(line, flush=True)
     return line
@@ -184,11 +218,15 @@ def rensa_runs(texts: list[str]) -> list[Result]:
         return out
 
     def matrix(batch: list[str]) -> Any:
-        return RMinHash.digest_matrix_from_token_sets((python_shingles(t) for t in batch), NUM_PERM, 42)
+        return RMinHash.digest_matrix_from_token_sets(
+            (python_shingles(t) for t in batch), NUM_PERM, 42
+        )
 
     per_doc(texts[:20])
-    return [timed("rensa RMinHash update+digest", texts, per_doc),
-            timed("rensa digest_matrix_from_token_sets", texts, matrix)]
+    return [
+        timed("rensa RMinHash update+digest", texts, per_doc),
+        timed("rensa digest_matrix_from_token_sets", texts, matrix),
+    ]
 
 
 def datasketch_runs(texts: list[str]) -> list[Result]:
@@ -202,29 +240,38 @@ def datasketch_runs(texts: list[str]) -> list[Result]:
             m.digest()
 
     def bulk(batch: list[str]) -> None:
-        for m in MinHash.bulk([[s.encode("utf-8") for s in python_shingles(t)] for t in batch],
-                              num_perm=NUM_PERM):
+        for m in MinHash.bulk(
+            [[s.encode("utf-8") for s in python_shingles(t)] for t in batch], num_perm=NUM_PERM
+        ):
             m.digest()
 
-    return [timed("datasketch MinHash, update per shingle", texts, default, repeat=1),
-            timed("datasketch MinHash.bulk", texts, bulk)]
+    return [
+        timed("datasketch MinHash, update per shingle", texts, default, repeat=1),
+        timed("datasketch MinHash.bulk", texts, bulk),
+    ]
 
 
 def table(results: list[Result], refs: dict[str, Result]) -> str:
     """Wall-clock rates, and ratios by CPU time of this process (fairer on a shared machine,
     where wall time includes waiting for a core; not available for worker-process runs)."""
     heads = " | ".join(f"× {name} (CPU)" for name in refs)
-    lines = [f"| engine | docs | wall s | CPU s | docs/s | MB/s | docs per CPU-s | {heads} | note |",
-             "|---|---:|---:|---:|---:|---:|---:|" + "---:|" * len(refs) + "---|"]
+    lines = [
+        f"| engine | docs | wall s | CPU s | docs/s | MB/s | docs per CPU-s | {heads} | note |",
+        "|---|---:|---:|---:|---:|---:|---:|" + "---:|" * len(refs) + "---|",
+    ]
     for r in results:
         per_cpu = r.docs_per_cpu_s
         ratios = " | ".join(
-            f"{per_cpu / ref.docs_per_cpu_s:.2f}" if r.single and per_cpu and ref.docs_per_cpu_s else "—"
+            f"{per_cpu / ref.docs_per_cpu_s:.2f}"
+            if r.single and per_cpu and ref.docs_per_cpu_s
+            else "—"
             for ref in refs.values()
         )
-        lines.append(f"| {r.name} | {r.docs} | {r.seconds:.2f} | {f'{r.cpu:.2f}' if r.cpu else '—'} | "
-                     f"{r.docs_per_s:,.0f} | {r.mb_per_s:.2f} | {f'{per_cpu:,.0f}' if per_cpu else '—'} | "
-                     f"{ratios} | {r.note} |")
+        lines.append(
+            f"| {r.name} | {r.docs} | {r.seconds:.2f} | {f'{r.cpu:.2f}' if r.cpu else '—'} | "
+            f"{r.docs_per_s:,.0f} | {r.mb_per_s:.2f} | {f'{per_cpu:,.0f}' if per_cpu else '—'} | "
+            f"{ratios} | {r.note} |"
+        )
     return "\n".join(lines)
 
 
@@ -238,13 +285,21 @@ def chart(results: list[Result], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(8.5, 0.5 * len(results) + 1.5), dpi=110)
     names = [r.name for r in results][::-1]
     speeds = [r.docs_per_s for r in results][::-1]
-    colors = ["tab:blue" if n.startswith("neardup") else "tab:orange" if n.startswith("rensa") else "tab:grey"
-              for n in names]
+    colors = [
+        "tab:blue"
+        if n.startswith("neardup")
+        else "tab:orange"
+        if n.startswith("rensa")
+        else "tab:grey"
+        for n in names
+    ]
     bars = ax.barh(names, speeds, color=colors)
     ax.bar_label(bars, labels=[f"{s:,.0f}" for s in speeds], padding=3, fontsize=8)
     ax.set_xscale("log")
-    ax.set_xlabel("documents per second (log scale), ru_news, 128 functions, word 5-grams;\n"
-                  "datasketch on the first documents only")
+    ax.set_xlabel(
+        "documents per second (log scale), ru_news, 128 functions, word 5-grams;\n"
+        "datasketch on the first documents only"
+    )
     ax.set_title("MinHash signing, raw text → signature")
     fig.tight_layout()
     fig.savefig(path)
@@ -260,21 +315,32 @@ def update_docs(markdown: str) -> None:
     b = text.index(end)
     # keep hand-written notes (the memory run, conclusions) that follow this marker
     keep = "<!-- signing: notes -->"
-    notes = text[text.index(keep, a, b):b] if keep in text[a:b] else ""
+    notes = text[text.index(keep, a, b) : b] if keep in text[a:b] else ""
     doc.write_text(text[:a] + "\n" + markdown.strip() + "\n\n" + notes + text[b:], encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
     global REPEAT
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--limit", type=int, default=None, help="documents of ru_news (default: all)")
-    parser.add_argument("--subset", type=int, default=500,
-                        help="documents for the datasketch comparison, run by every engine (default 500)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--limit", type=int, default=None, help="documents of ru_news (default: all)"
+    )
+    parser.add_argument(
+        "--subset",
+        type=int,
+        default=500,
+        help="documents for the datasketch comparison, run by every engine (default 500)",
+    )
     parser.add_argument("--repeat", type=int, default=2, help="best of this many runs (default 2)")
     parser.add_argument("--no-jobs", action="store_true", help="skip the two-core runs")
     parser.add_argument("--chart", type=Path, default=ROOT / "docs" / "img" / "sign_speed.png")
-    parser.add_argument("--update-docs", action="store_true",
-                        help="write the tables into the signing section of docs/benchmarks.md")
+    parser.add_argument(
+        "--update-docs",
+        action="store_true",
+        help="write the tables into the signing section of docs/benchmarks.md",
+    )
     args = parser.parse_args(argv)
     REPEAT = max(1, args.repeat)
     if not DATA.exists():
@@ -285,8 +351,11 @@ def main(argv: list[str] | None = None) -> int:
     mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
     sub_mb = sum(len(t.encode("utf-8")) for t in subset) / 1e6
     load_before = os.getloadavg()
-    print(f"{len(texts)} documents, {mb:.1f} MB of UTF-8; Python {platform.python_version()}, "
-          f"{os.cpu_count()} CPUs, load average {load_before[0]:.2f}", flush=True)
+    print(
+        f"{len(texts)} documents, {mb:.1f} MB of UTF-8; Python {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs, load average {load_before[0]:.2f}",
+        flush=True,
+    )
     print(f"all {len(texts)} documents:")
     results: list[Result] = []
     for family in ("rabin", "xxh3"):
@@ -315,28 +384,37 @@ def main(argv: list[str] | None = None) -> int:
     def ratio(a: Result, b: Result) -> str:
         wall = a.docs_per_s / b.docs_per_s
         if a.single and b.single and a.docs_per_cpu_s and b.docs_per_cpu_s:
-            return f"{a.docs_per_cpu_s / b.docs_per_cpu_s:.2f}× by CPU time ({wall:.2f}× by wall time)"
+            return (
+                f"{a.docs_per_cpu_s / b.docs_per_cpu_s:.2f}× by CPU time ({wall:.2f}× by wall time)"
+            )
         return f"{wall:.2f}× by wall time"
 
     for family in ("rabin", "xxh3"):
         single = one[f"neardup {family}, 1 core"]
         sub_single = sub[f"neardup {family}, 1 core"]
-        line = (f"neardup {family}, 1 core: {ratio(single, rensa_results[0])} rensa update+digest; "
-                f"{ratio(single, rensa_results[1])} rensa digest matrix; on the subset "
-                f"{ratio(sub_single, ds_results[0])} datasketch default, "
-                f"{ratio(sub_single, ds_results[1])} datasketch bulk")
+        line = (
+            f"neardup {family}, 1 core: {ratio(single, rensa_results[0])} rensa update+digest; "
+            f"{ratio(single, rensa_results[1])} rensa digest matrix; on the subset "
+            f"{ratio(sub_single, ds_results[0])} datasketch default, "
+            f"{ratio(sub_single, ds_results[1])} datasketch bulk"
+        )
         for mode in ("processes", "threads"):
             r = one.get(f"neardup {family}, --jobs 2 ({mode})")
             if r:
                 line += f"; --jobs 2 {mode}: {r.docs_per_s / single.docs_per_s:.2f}× one core (wall time)"
         summary.append(line)
         print(line)
-    print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (a shared machine adds noise)")
+    print(
+        f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (a shared machine adds noise)"
+    )
     chart(results + [r for r in sub_results if r.name.startswith("datasketch")], args.chart)
     print(f"chart written to {args.chart}")
     if args.update_docs:
-        command = "`.venv/bin/python benchmarks/sign_speed.py" + (
-            f" --limit {args.limit}" if args.limit else "") + " --update-docs`"
+        command = (
+            "`.venv/bin/python benchmarks/sign_speed.py"
+            + (f" --limit {args.limit}" if args.limit else "")
+            + " --update-docs`"
+        )
         update_docs(
             "## MinHash signing against rensa and datasketch (issue 3)\n\n"
             f"Raw text → 128 minhashes of lowercase word 5-grams, on ru_news. neardup: `plain` preset "
@@ -347,10 +425,14 @@ def main(argv: list[str] | None = None) -> int:
             f"{load_before[0]:.2f} before and {load_after[0]:.2f} after: the 2-core machine was shared "
             "with other work, so the figures are noisy and the two-core runs could not have both "
             f"cores to themselves.\n\nAll {len(texts)} documents ({mb:.1f} MB):\n\n"
-            + md_all + f"\n\nThe first {len(subset)} documents ({sub_mb:.1f} MB), every engine on the same "
-            "texts (datasketch is too slow for the whole corpus):\n\n" + md_sub + "\n\n"
+            + md_all
+            + f"\n\nThe first {len(subset)} documents ({sub_mb:.1f} MB), every engine on the same "
+            "texts (datasketch is too slow for the whole corpus):\n\n"
+            + md_sub
+            + "\n\n"
             + "\n".join(f"- {line}" for line in summary + stages)
-            + "\n\n![signing speed](img/sign_speed.png)\n")
+            + "\n\n![signing speed](img/sign_speed.png)\n"
+        )
         print("docs/benchmarks.md updated")
     return 0
 

@@ -60,7 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="plain")
     parser.add_argument("--family", default="rabin")
     parser.add_argument("--bits", type=int, default=64)
-    parser.add_argument("--stages", default="canonical,shingles,from_hashes,fingerprints,sign_texts")
+    parser.add_argument(
+        "--stages", default="canonical,shingles,from_hashes,fingerprints,sign_texts"
+    )
     args = parser.parse_args(argv)
     from neardup.pipeline import Pipeline, make_spec
     from neardup.shingles import shingle
@@ -92,13 +94,18 @@ def main(argv: list[str] | None = None) -> int:
     }
     n = len(texts)
     mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
-    print(f"{n} documents ({mb:.1f} MB), preset {args.preset}, {args.family} {args.bits}, "
-          f"{np.mean([h.shape[0] for h in hashes]):.0f} shingles per document; "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"{n} documents ({mb:.1f} MB), preset {args.preset}, {args.family} {args.bits}, "
+        f"{np.mean([h.shape[0] for h in hashes]):.0f} shingles per document; "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
     for name in args.stages.split(","):
         med, times = median_cpu(stages[name], args.repeat)
-        print(f"  {name:13s} {med / n * 1e6:8.1f} µs/doc  {mb / med:7.1f} MB/s per CPU s   "
-              f"(runs: {', '.join(f'{t / n * 1e6:.0f}' for t in times)})", flush=True)
+        print(
+            f"  {name:13s} {med / n * 1e6:8.1f} µs/doc  {mb / med:7.1f} MB/s per CPU s   "
+            f"(runs: {', '.join(f'{t / n * 1e6:.0f}' for t in times)})",
+            flush=True,
+        )
     print(f"load average after {os.getloadavg()[0]:.2f}")
     return 0
 

@@ -23,10 +23,25 @@ from markov_text import MarkovText
 
 #: What a variant is, drawn uniformly (the first word edits keep it near-identical, the last
 #: are far enough that only containment or nothing finds them).
-VARIANT_KINDS = (("edit", 0.02), ("edit", 0.1), ("edit", 0.3), ("edit", 0.5), ("morph", 0.3), ("paste", 300))
+VARIANT_KINDS = (
+    ("edit", 0.02),
+    ("edit", 0.1),
+    ("edit", 0.3),
+    ("edit", 0.5),
+    ("morph", 0.3),
+    ("paste", 300),
+)
 #: Queries, in rotation: variants of stored documents, and two kinds of new text.
-QUERY_KINDS = (("edit", 0.02), ("edit", 0.05), ("edit", 0.1), ("edit", 0.2), ("paste", 300), ("paste", 100),
-               ("edit", 0.5), ("new", 0))
+QUERY_KINDS = (
+    ("edit", 0.02),
+    ("edit", 0.05),
+    ("edit", 0.1),
+    ("edit", 0.2),
+    ("paste", 300),
+    ("paste", 100),
+    ("edit", 0.5),
+    ("new", 0),
+)
 DUP_RATE = 0.3
 
 
@@ -40,8 +55,10 @@ class WebCorpus:
         self.seed = seed
         self.dup_rate = dup_rate
         langs = [language(i) for i, _ in real]
-        self.models = {lang: MarkovText(t for (_, t), l in zip(real, langs) if l == lang)
-                       for lang in sorted(set(langs))}
+        self.models = {
+            lang: MarkovText(t for (_, t), l in zip(real, langs) if l == lang)
+            for lang in sorted(set(langs))
+        }
         self.langs = langs
         self.lengths = np.array([len(t.split()) for _, t in real], dtype=np.int64)
         self.vocab = cd.vocabulary([t for _, t in real[:3000]])
@@ -72,7 +89,11 @@ class WebCorpus:
         if kind == "new":
             return f"q{j}:new", self._new(rng), "new"
         src = int(rng.integers(n_docs))
-        return f"q{j}:{kind}{arg}:of:{self._name(src)}", self._variant(kind, arg, src, n_docs, rng), f"{kind}{arg}"
+        return (
+            f"q{j}:{kind}{arg}:of:{self._name(src)}",
+            self._variant(kind, arg, src, n_docs, rng),
+            f"{kind}{arg}",
+        )
 
     def _name(self, i: int) -> str:
         return self.real[i][0] if i < self.n_real else f"w{i}"
@@ -81,7 +102,9 @@ class WebCorpus:
         r = int(rng.integers(self.n_real))
         return self.models[self.langs[r]].generate(int(self.lengths[r]), rng)
 
-    def _variant(self, kind: str, arg: float, source: int, below: int, rng: np.random.Generator) -> str:
+    def _variant(
+        self, kind: str, arg: float, source: int, below: int, rng: np.random.Generator
+    ) -> str:
         text = self.doc(source)[1]
         if kind == "edit":
             return cd.edit(text, float(arg), rng, self.vocab)

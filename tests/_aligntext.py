@@ -16,7 +16,9 @@ def _vocabulary(size: int = 3000, seed: int = 11) -> list[str]:
     seen: set[str] = set()
     out: list[str] = []
     while len(out) < size:
-        w = "".join(_SYLLABLES[int(i)] for i in rng.integers(0, len(_SYLLABLES), int(rng.integers(2, 5))))
+        w = "".join(
+            _SYLLABLES[int(i)] for i in rng.integers(0, len(_SYLLABLES), int(rng.integers(2, 5)))
+        )
         if w not in seen:
             seen.add(w)
             out.append(w)

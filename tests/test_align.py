@@ -13,7 +13,7 @@ from neardup.errors import ConfigurationError
 from neardup.pipeline import make_spec
 from tests._aligntext import ESSAY, OTHER, VOCAB, text, words
 
-FRAGMENT = ESSAY[ESSAY.index("Старые"):ESSAY.index("Опытный") - 1]  # two whole sentences
+FRAGMENT = ESSAY[ESSAY.index("Старые") : ESSAY.index("Опытный") - 1]  # two whole sentences
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +34,8 @@ def test_verbatim_copy_is_one_passage_with_exact_spans(aligner: Aligner) -> None
     # the passage runs from the first to the last content word of the pasted sentences
     assert p.a_text == FRAGMENT.rstrip(".")
     assert p.b_text == FRAGMENT.rstrip(".")
-    assert query[p.a_start:p.a_end] == p.a_text
-    assert ESSAY[p.b_start:p.b_end] == p.b_text
+    assert query[p.a_start : p.a_end] == p.a_text
+    assert ESSAY[p.b_start : p.b_end] == p.b_text
     assert p.b_start == ESSAY.index("Старые")
     assert p.similarity == 1.0 and p.a_changed == () and p.b_changed == ()
     assert p.matched_a == p.tokens_a == p.tokens_b
@@ -68,8 +68,12 @@ def test_light_edits_keep_one_passage_and_lower_similarity(aligner: Aligner) -> 
     # closer than k are unmatched too: no k-word shingle fits between them)
     changed_a = " | ".join(query[a:b] for a, b in p.a_changed)
     changed_b = " | ".join(ESSAY[a:b] for a, b in p.b_changed)
-    assert changed_a.startswith("большие | ") and "ранним" in changed_a and changed_a.endswith("стоит")
-    assert changed_b.startswith("крепкие | ") and "утром" in changed_b and changed_b.endswith("лежит")
+    assert (
+        changed_a.startswith("большие | ") and "ранним" in changed_a and changed_a.endswith("стоит")
+    )
+    assert (
+        changed_b.startswith("крепкие | ") and "утром" in changed_b and changed_b.endswith("лежит")
+    )
     assert "дубы" not in changed_a
     # with no gap allowed, the changed words cut the passage (or shrink it)
     strict = Aligner(gap=0).pair(query, ESSAY)
@@ -88,7 +92,9 @@ def test_several_sources_borrowed_per_source_and_total(plain: Aligner) -> None:
     w1, w2 = src1.split(), src2.split()
     filler = words(100, seed=3)
     query_words = filler[:40] + w1[100:160] + filler[40:70] + w2[10:50] + filler[70:]
-    result = plain.align(" ".join(query_words), {"one": src1, "two": src2, "none": text(200, seed=4)})
+    result = plain.align(
+        " ".join(query_words), {"one": src1, "two": src2, "none": text(200, seed=4)}
+    )
     assert [s.id for s in result.sources] == ["one", "two", "none"]
     one, two, none = result.sources
     n = len(query_words)
@@ -113,14 +119,22 @@ def test_total_borrowed_counts_overlapping_sources_once(plain: Aligner) -> None:
 def test_html_input_spans_point_into_the_html(plain: Aligner) -> None:
     body = text(80, seed=8).split()
     copied = body[20:50]
-    html_doc = ("<!DOCTYPE html><html><head><title>t</title><style>p{}</style></head><body><p>"
-                + " ".join(body[:20]) + " <b>" + " ".join(copied[:10]) + "</b> "
-                + " ".join(copied[10:]) + " &amp; " + " ".join(body[50:]) + "</p></body></html>")
+    html_doc = (
+        "<!DOCTYPE html><html><head><title>t</title><style>p{}</style></head><body><p>"
+        + " ".join(body[:20])
+        + " <b>"
+        + " ".join(copied[:10])
+        + "</b> "
+        + " ".join(copied[10:])
+        + " &amp; "
+        + " ".join(body[50:])
+        + "</p></body></html>"
+    )
     query = text(40, seed=9) + " " + " ".join(copied) + " " + text(40, seed=10)
     result = plain.pair(html_doc, query)
     assert len(result.passages) == 1
     p = result.passages[0]
-    assert html_doc[p.a_start:p.a_end] == p.a_text
+    assert html_doc[p.a_start : p.a_end] == p.a_text
     assert p.a_text.startswith(copied[0]) and p.a_text.endswith(copied[-1])
     assert "</b>" in p.a_text  # the span is of the HTML as given, markup included
     assert p.b_text == " ".join(copied)
@@ -147,8 +161,10 @@ def test_prepared_texts_are_reused_and_checked(aligner: Aligner) -> None:
         Aligner(k=4).pair(ESSAY, prepared)
 
 
-@pytest.mark.parametrize("bad", [{"k": 0}, {"gap": -1}, {"min_tokens": 0}, {"max_occurrences": 0},
-                                 {"k": 2.5}, {"gap": True}])
+@pytest.mark.parametrize(
+    "bad",
+    [{"k": 0}, {"gap": -1}, {"min_tokens": 0}, {"max_occurrences": 0}, {"k": 2.5}, {"gap": True}],
+)
 def test_bad_parameters_are_configuration_errors(bad: dict[str, object]) -> None:
     with pytest.raises(ConfigurationError):
         Aligner(**bad)  # type: ignore[arg-type]
@@ -187,8 +203,11 @@ def test_alignment_is_deterministic(plain: Aligner) -> None:
 # --- the kernels -----------------------------------------------------------------------------
 
 
-@given(st.lists(st.integers(0, 6), max_size=40), st.lists(st.integers(0, 6), max_size=40),
-       st.integers(1, 5))
+@given(
+    st.lists(st.integers(0, 6), max_size=40),
+    st.lists(st.integers(0, 6), max_size=40),
+    st.integers(1, 5),
+)
 @settings(max_examples=60, deadline=None)
 def test_find_seeds_is_every_equal_pair(qa: list[int], sb: list[int], cap: int) -> None:
     query = np.array(qa, dtype=np.uint64)
@@ -196,7 +215,9 @@ def test_find_seeds_is_every_equal_pair(qa: list[int], sb: list[int], cap: int) 
     order = np.argsort(source, kind="stable").astype(np.int64)
     si, sj = kernels.find_seeds(query, source[order], order, cap)
     counts = {v: sb.count(v) for v in set(sb)}
-    expected = [(i, j) for i, x in enumerate(qa) for j, y in enumerate(sb) if x == y and counts[y] <= cap]
+    expected = [
+        (i, j) for i, x in enumerate(qa) for j, y in enumerate(sb) if x == y and counts[y] <= cap
+    ]
     assert list(zip(si.tolist(), sj.tolist())) == expected
 
 
@@ -220,11 +241,19 @@ def test_chain_seeds_prefers_the_diagonal_over_a_repeat() -> None:
 
 
 def test_select_non_overlapping_keeps_the_best() -> None:
-    keep = kernels.select_non_overlapping(np.array([0, 5, 12], dtype=np.int64),
-                                          np.array([10, 15, 20], dtype=np.int64),
-                                          np.array([10, 20, 5], dtype=np.int64), 20)
+    keep = kernels.select_non_overlapping(
+        np.array([0, 5, 12], dtype=np.int64),
+        np.array([10, 15, 20], dtype=np.int64),
+        np.array([10, 20, 5], dtype=np.int64),
+        20,
+    )
     assert keep.tolist() == [False, True, False]
-    assert kernels.covered_tokens(np.array([0, 5], dtype=np.int64), np.array([10, 15], dtype=np.int64), 20) == 15
+    assert (
+        kernels.covered_tokens(
+            np.array([0, 5], dtype=np.int64), np.array([10, 15], dtype=np.int64), 20
+        )
+        == 15
+    )
 
 
 # --- the property: every span is exactly what the passage says, HTML included -------------------
@@ -251,12 +280,18 @@ def _render(tokens: list[str], style: list[int], html: bool) -> str:
 )
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_passage_spans_map_exactly_to_the_inputs(
-    source_idx: list[int], host_idx: list[int], copy: tuple[int, int], at: int,
-    edits: list[tuple[int, int]], style: list[int], html: bool, gap: int,
+    source_idx: list[int],
+    host_idx: list[int],
+    copy: tuple[int, int],
+    at: int,
+    edits: list[tuple[int, int]],
+    style: list[int],
+    html: bool,
+    gap: int,
 ) -> None:
     source = [VOCAB[i] for i in source_idx]
     start = min(copy[0], len(source) - 1)
-    fragment = source[start:start + copy[1]]
+    fragment = source[start : start + copy[1]]
     for pos, word in edits:
         if pos < len(fragment):
             fragment[pos] = VOCAB[word]
@@ -273,26 +308,35 @@ def test_passage_spans_map_exactly_to_the_inputs(
     last_end = -1
     for p in result.passages:
         assert 0 <= p.a_start < p.a_end <= len(text_a) and 0 <= p.b_start < p.b_end <= len(text_b)
-        assert text_a[p.a_start:p.a_end] == p.a_text
-        assert text_b[p.b_start:p.b_end] == p.b_text
+        assert text_a[p.a_start : p.a_end] == p.a_text
+        assert text_b[p.b_start : p.b_end] == p.b_text
         # spans are those of the first and last token, and the tokens are the words in the input
         (a0, a1), (b0, b1) = p.a_tokens, p.b_tokens
         assert (p.a_start, p.a_end) == (ca.starts[a0], ca.ends[a1 - 1])
         assert (p.b_start, p.b_end) == (cb.starts[b0], cb.ends[b1 - 1])
-        assert text_a[ca.starts[a0]:ca.ends[a0]] == terms_a[a0]
-        assert text_b[cb.ends[b1 - 1] - len(terms_b[b1 - 1]):cb.ends[b1 - 1]] == terms_b[b1 - 1]
+        assert text_a[ca.starts[a0] : ca.ends[a0]] == terms_a[a0]
+        assert text_b[cb.ends[b1 - 1] - len(terms_b[b1 - 1]) : cb.ends[b1 - 1]] == terms_b[b1 - 1]
         # a passage starts and ends with a matching shingle of k = 2 words
-        assert terms_a[a0:a0 + 2] == terms_b[b0:b0 + 2]
-        assert terms_a[a1 - 2:a1] == terms_b[b1 - 2:b1]
+        assert terms_a[a0 : a0 + 2] == terms_b[b0 : b0 + 2]
+        assert terms_a[a1 - 2 : a1] == terms_b[b1 - 2 : b1]
         assert 0.0 < p.similarity <= 1.0
-        for changed, lo, hi, canon in ((p.a_changed, p.a_start, p.a_end, ca), (p.b_changed, p.b_start, p.b_end, cb)):
+        for changed, lo, hi, canon in (
+            (p.a_changed, p.a_start, p.a_end, ca),
+            (p.b_changed, p.b_start, p.b_end, cb),
+        ):
             for x, y in changed:  # edited words: whole tokens strictly inside the passage
-                assert lo < x < y < hi and x in set(canon.starts.tolist()) and y in set(canon.ends.tolist())
+                assert (
+                    lo < x < y < hi
+                    and x in set(canon.starts.tolist())
+                    and y in set(canon.ends.tolist())
+                )
         assert (p.similarity == 1.0) == (not p.a_changed and not p.b_changed)
         assert p.a_start >= last_end  # passages of one source do not overlap in the query
         last_end = p.a_end
     if not edits and len(fragment) >= 3:
         # a verbatim copy of 3+ words is inside one passage
         first_tok = len(host[:at])
-        assert any(p.a_tokens[0] <= first_tok and p.a_tokens[1] >= first_tok + len(fragment)
-                   for p in result.passages)
+        assert any(
+            p.a_tokens[0] <= first_tok and p.a_tokens[1] >= first_tok + len(fragment)
+            for p in result.passages
+        )

@@ -98,7 +98,9 @@ def test_expectations_match_a_simulation() -> None:
 
 @pytest.mark.parametrize("bits", [32, 48, 64])
 @pytest.mark.parametrize("lam", [1e-9, 0.9999e-3, 1.0001e-3, 0.05, 2.0])
-def test_expectations_are_exact_on_both_sides_of_the_series_threshold(bits: int, lam: float) -> None:
+def test_expectations_are_exact_on_both_sides_of_the_series_threshold(
+    bits: int, lam: float
+) -> None:
     """Against 40-digit decimal arithmetic: M(1 - e^-λ(1 + λ)) and M(λ - 1 + e^-λ)."""
     with localcontext() as ctx:
         ctx.prec = 40
@@ -112,7 +114,9 @@ def test_expectations_are_exact_on_both_sides_of_the_series_threshold(bits: int,
 
 
 def test_expectations_agree_with_the_pair_count_for_small_load() -> None:
-    assert expected_shared_values(10**7, 64) == pytest.approx(expected_collisions(10**7, 64), rel=1e-6)
+    assert expected_shared_values(10**7, 64) == pytest.approx(
+        expected_collisions(10**7, 64), rel=1e-6
+    )
     assert expected_lost(10**7, 64) == pytest.approx(expected_collisions(10**7, 64), rel=1e-6)
 
 
@@ -124,7 +128,10 @@ def test_equal_runs_counts_pairs_values_and_losses() -> None:
     values64 = np.sort(rng.integers(0, 50, size=300).astype(np.uint64))
     runs = Counter(values64.tolist()).values()
     assert kernels.equal_runs(values64) == (
-        sum(r * (r - 1) // 2 for r in runs), sum(r > 1 for r in runs), sum(r - 1 for r in runs))
+        sum(r * (r - 1) // 2 for r in runs),
+        sum(r > 1 for r in runs),
+        sum(r - 1 for r in runs),
+    )
 
 
 # --- the identity table ---------------------------------------------------------------------
@@ -138,7 +145,11 @@ def test_insert_new_marks_first_occurrences_and_grows() -> None:
     hi = np.concatenate([hi, hi[:1000], hi[:500]])
     lo = np.concatenate([lo, lo[:1000], lo[:500] ^ np.uint64(1)])
     cap = 8
-    table_hi, table_lo, used = (np.zeros(cap, np.uint64), np.zeros(cap, np.uint64), np.zeros(cap, np.bool_))
+    table_hi, table_lo, used = (
+        np.zeros(cap, np.uint64),
+        np.zeros(cap, np.uint64),
+        np.zeros(cap, np.bool_),
+    )
     table_hi, table_lo, used = kernels.rehash(table_hi, table_lo, used, 1 << 14)
     new, added = kernels.insert_new(table_hi, table_lo, used, hi, lo, 10**9)
     seen: set[tuple[int, int]] = set()
@@ -153,7 +164,11 @@ def test_insert_new_marks_first_occurrences_and_grows() -> None:
     again, added = kernels.insert_new(table_hi, table_lo, used, hi, lo, 10**9)
     assert added == 0 and not again.any()
     # the limit stops adding
-    fresh = [np.zeros(1 << 14, np.uint64), np.zeros(1 << 14, np.uint64), np.zeros(1 << 14, np.bool_)]
+    fresh = [
+        np.zeros(1 << 14, np.uint64),
+        np.zeros(1 << 14, np.uint64),
+        np.zeros(1 << 14, np.bool_),
+    ]
     new, added = kernels.insert_new(*fresh, hi, lo, 100)
     assert added == 100 and new.sum() == 100 and new[:100].all()
 
@@ -198,13 +213,27 @@ TEXTS = [
 ]
 
 
-@pytest.mark.parametrize(("unit", "k", "step"), [("word", 5, 1), ("word", 3, 2), ("word", 2, 4),
-                                                 ("char", 7, 1), ("char", 4, 3)])
+@pytest.mark.parametrize(
+    ("unit", "k", "step"),
+    [("word", 5, 1), ("word", 3, 2), ("word", 2, 4), ("char", 7, 1), ("char", 4, 3)],
+)
 @pytest.mark.parametrize("family", ["rabin:64", "rabin:32", "crc32", "crc64:48", "xxh3:64:3"])
-def test_chunk_hashes_equal_the_pipeline_per_document(unit: str, k: int, step: int, family: str) -> None:
+def test_chunk_hashes_equal_the_pipeline_per_document(
+    unit: str, k: int, step: int, family: str
+) -> None:
     spec = parse_family(family)
-    pipeline = Pipeline(make_spec("plain", unit=unit, k=k, step=step, family=spec.family,
-                                  bits=spec.bits, seed=spec.seed, html="never"))
+    pipeline = Pipeline(
+        make_spec(
+            "plain",
+            unit=unit,
+            k=k,
+            step=step,
+            family=spec.family,
+            bits=spec.bits,
+            seed=spec.seed,
+            html="never",
+        )
+    )
     chunk = ShingleChunk.of(pipeline, TEXTS)
     got = chunk.hashes(HashFamily(spec), k)
     per_doc = [pipeline.shingles(t).hashes for t in TEXTS]
@@ -231,8 +260,9 @@ def test_counts_equal_brute_force_on_words_with_real_collisions() -> None:
     texts = [" ".join(words[i : i + 5000]) for i in range(0, len(words), 5000)]
     texts += [" ".join(words[:20000]), " ".join(words[::7])]
     families = parse_families(["rabin:32,crc32,xxh3:32,crc64:40,rabin:64"])
-    report = count_collisions(texts, make_spec("plain", k=1, html="never"), families,
-                              chunk_chars=400_000)
+    report = count_collisions(
+        texts, make_spec("plain", k=1, html="never"), families, chunk_chars=400_000
+    )
     assert report.distinct == len(distinct)
     assert report.shingles == sum(len(t.split()) for t in texts)
     found_32 = 0
@@ -284,13 +314,21 @@ def test_distinct_shingles_of_the_ru_preset_match_their_text() -> None:
 
 
 def test_iter_corpus_reads_jsonl_gz_text_files_and_directories(tmp_path: Path) -> None:
-    records = [{"id": 1, "text": "первый текст"}, {"id": 2, "text": None}, {"id": 3, "body": "x", "text": "третий"}]
-    (tmp_path / "a.jsonl").write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n\n")
+    records = [
+        {"id": 1, "text": "первый текст"},
+        {"id": 2, "text": None},
+        {"id": 3, "body": "x", "text": "третий"},
+    ]
+    (tmp_path / "a.jsonl").write_text(
+        "\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n\n"
+    )
     with gzip.open(tmp_path / "b.jsonl.gz", "wt", encoding="utf-8") as fh:
         fh.write(json.dumps({"text": "сжатый"}, ensure_ascii=False) + "\n")
     sub = tmp_path / "texts"
     sub.mkdir()
-    (sub / "one.txt").write_bytes("Текст в cp1251, довольно длинный для определения кодировки.".encode("cp1251"))
+    (sub / "one.txt").write_bytes(
+        "Текст в cp1251, довольно длинный для определения кодировки.".encode("cp1251")
+    )
     files = corpus_files([tmp_path / "a.jsonl", tmp_path / "b.jsonl.gz", sub])
     consumed: list[int] = []
     texts = list(iter_corpus(files, progress=consumed.append))
@@ -301,12 +339,15 @@ def test_iter_corpus_reads_jsonl_gz_text_files_and_directories(tmp_path: Path) -
     assert list(iter_corpus([tmp_path / "c.jsonl"], text_field="body")) == ["другое поле"]
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    ('{"text": "ok"}\nnot json\n', "line 2: not JSON"),
-    ('{"id": 1}\n', "line 1: no 'text' field"),
-    ('{"text": 5}\n', "is not a string"),
-    ('[1, 2]\n', "no 'text' field"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"text": "ok"}\nnot json\n', "line 2: not JSON"),
+        ('{"id": 1}\n', "line 1: no 'text' field"),
+        ('{"text": 5}\n', "is not a string"),
+        ("[1, 2]\n", "no 'text' field"),
+    ],
+)
 def test_iter_corpus_says_which_line_is_bad(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text(content)
@@ -333,7 +374,9 @@ def test_collisions_on_ru_news_and_ruslit_agree_with_the_birthday_bound() -> Non
     if not all(f.exists() for f in files):
         pytest.skip(f"the corpora are not in {DATA}")
     started = time.perf_counter()
-    counter = CollisionCounter(make_spec("plain", k=5), parse_families(DEFAULT_FAMILIES), limit=PAPER_N)
+    counter = CollisionCounter(
+        make_spec("plain", k=5), parse_families(DEFAULT_FAMILIES), limit=PAPER_N
+    )
     counter.add_all(iter_corpus(files))
     report = counter.report()
     seconds = time.perf_counter() - started
@@ -346,5 +389,7 @@ def test_collisions_on_ru_news_and_ruslit_agree_with_the_birthday_bound() -> Non
         else:
             # 48 bits: 0.19 pairs expected, P(3 or more) ≈ 0.001; wider: far fewer
             assert count.pairs <= 2, count.label
-    print(f"\n{report.documents} documents, {report.distinct} distinct shingles, {seconds:.1f} s: "
-          + ", ".join(f"{c.label} {c.pairs}" for c in report.families))
+    print(
+        f"\n{report.documents} documents, {report.distinct} distinct shingles, {seconds:.1f} s: "
+        + ", ".join(f"{c.label} {c.pairs}" for c in report.families)
+    )

@@ -47,7 +47,9 @@ def test_golden_vectors(family: str, bits: int, seed: int) -> None:
 def test_golden_vectors_match_the_definition(family: str, bits: int, seed: int) -> None:
     spec = FingerprintSpec(family=family, bits=bits, seed=seed)
     shingles = ["белая берёза под", "берёза под моим", "под моим окном"]
-    assert [reference_fingerprint(spec, s.encode()) for s in shingles] == GOLDEN[(family, bits, seed)]
+    assert [reference_fingerprint(spec, s.encode()) for s in shingles] == GOLDEN[
+        (family, bits, seed)
+    ]
 
 
 def test_same_values_in_another_process() -> None:
@@ -60,16 +62,27 @@ def test_same_values_in_another_process() -> None:
     assert out.stdout.strip() == str(GOLDEN[("rabin", 64, 0)])
 
 
-WORDS = st.lists(st.text(alphabet="абвгдеёжзийклмн xyz0123456789", min_size=1, max_size=12)
-                 .map(lambda w: w.replace(" ", "") or "ы"), min_size=1, max_size=30)
+WORDS = st.lists(
+    st.text(alphabet="абвгдеёжзийклмн xyz0123456789", min_size=1, max_size=12).map(
+        lambda w: w.replace(" ", "") or "ы"
+    ),
+    min_size=1,
+    max_size=30,
+)
 
 
 @settings(max_examples=60, deadline=None)
-@given(words=WORDS, k=st.integers(1, 6), step=st.integers(1, 7),
-       family=st.sampled_from(["rabin", "crc32", "crc64", "xxh3"]), bits=st.integers(32, 64),
-       seed=st.integers(0, 2**64 - 1))
-def test_rolling_kernels_equal_definition(words: list[str], k: int, step: int, family: str,
-                                          bits: int, seed: int) -> None:
+@given(
+    words=WORDS,
+    k=st.integers(1, 6),
+    step=st.integers(1, 7),
+    family=st.sampled_from(["rabin", "crc32", "crc64", "xxh3"]),
+    bits=st.integers(32, 64),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_rolling_kernels_equal_definition(
+    words: list[str], k: int, step: int, family: str, bits: int, seed: int
+) -> None:
     if family == "crc32":
         bits = 32
     if family not in ("rabin", "xxh3"):
@@ -87,7 +100,7 @@ def test_rolling_kernels_equal_definition(words: list[str], k: int, step: int, f
     )
     for f, value in zip(first.tolist(), got.tolist()):
         last = min(f + k, len(words)) - 1
-        assert value == reference_fingerprint(spec, text[starts[f]:ends[last]])
+        assert value == reference_fingerprint(spec, text[starts[f] : ends[last]])
         assert value < 2**bits
 
 

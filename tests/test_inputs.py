@@ -47,8 +47,11 @@ def test_text_files_and_folders(tmp_path: Path) -> None:
 
 
 def test_jsonl_gz_and_fields(tmp_path: Path) -> None:
-    path = _write_jsonl(tmp_path / "d.jsonl.gz", [{"doc": "x1", "body": "one"}, {"doc": "x2", "body": None}],
-                        gz=True)
+    path = _write_jsonl(
+        tmp_path / "d.jsonl.gz",
+        [{"doc": "x1", "body": "one"}, {"doc": "x2", "body": None}],
+        gz=True,
+    )
     docs = list(read_jsonl(path, id_field="doc", text_field="body"))
     assert [(d.id, d.text) for d in docs] == [("x1", "one"), ("x2", "")]
 
@@ -59,7 +62,7 @@ def test_jsonl_gz_and_fields(tmp_path: Path) -> None:
         (['{"id": 1, "text": "a"}', '{"id": 2, "text": '], r"line 2: not valid JSON"),
         (['{"id": 1}'], r"line 1: no text field 'text' \(fields: id\)"),
         (['{"text": "a"}'], r"no id field 'id'"),
-        (['[1, 2]'], r"expected a JSON object"),
+        (["[1, 2]"], r"expected a JSON object"),
         (['{"id": 1, "text": 5}'], r"must be a string"),
         (['{"id": true, "text": "a"}'], r"string or an integer"),
     ],
@@ -76,8 +79,10 @@ def test_csv(tmp_path: Path) -> None:
     path = tmp_path / "d.csv"
     path.write_text('id,text,src\n1,"hello, world",a\n2,"multi\nline",b\n', encoding="utf-8")
     docs = list(iter_inputs([path]))
-    assert [(d.id, d.text, d.meta) for d in docs] == [("1", "hello, world", {"src": "a"}),
-                                                       ("2", "multi\nline", {"src": "b"})]
+    assert [(d.id, d.text, d.meta) for d in docs] == [
+        ("1", "hello, world", {"src": "a"}),
+        ("2", "multi\nline", {"src": "b"}),
+    ]
     bad = tmp_path / "bad.csv"
     bad.write_text("name,body\nx,y\n", encoding="utf-8")
     with pytest.raises(DatasetError, match="no column 'id'"):
@@ -91,7 +96,10 @@ def test_parquet(tmp_path: Path) -> None:
     path = tmp_path / "d.parquet"
     pq.write_table(pa.table({"id": ["a", "b"], "text": ["one", "two"], "n": [1, 2]}), path)
     docs = list(iter_inputs([path]))
-    assert [(d.id, d.text, d.meta) for d in docs] == [("a", "one", {"n": 1}), ("b", "two", {"n": 2})]
+    assert [(d.id, d.text, d.meta) for d in docs] == [
+        ("a", "one", {"n": 1}),
+        ("b", "two", {"n": 2}),
+    ]
     with pytest.raises(DatasetError, match="no column 'body'"):
         list(iter_inputs([path], text_field="body"))
     junk = tmp_path / "junk.parquet"

@@ -44,7 +44,9 @@ def test_the_matrix_agrees_with_pairwise_compare() -> None:
     for i in range(len(texts)):
         for j in range(len(texts)):
             if i != j:
-                assert r.matrix[i, j] == pytest.approx(pipeline.compare(texts[i], texts[j]).containment_ab)
+                assert r.matrix[i, j] == pytest.approx(
+                    pipeline.compare(texts[i], texts[j]).containment_ab
+                )
 
 
 def test_empty_text_scores_zero_even_against_itself() -> None:
@@ -104,7 +106,11 @@ def test_heat_map(tmp_path: Path) -> None:
 def test_seed003_table1_structure() -> None:
     if not SEED003.exists():
         pytest.skip(f"no seed 003 texts at {SEED003} (../shared/data is not there)")
-    docs = [json.loads(line) for line in SEED003.read_text(encoding="utf-8").splitlines() if line.strip()]
+    docs = [
+        json.loads(line)
+        for line in SEED003.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     texts = [d["text"] for d in docs]
     c = similarity_matrix(texts, method="containment", spec=make_spec("ru", k=4)).matrix
     # texts 1 and 2 similar, asymmetric: nearly all of 2 is in 1 (paper 0.9153), about half of
@@ -121,5 +127,8 @@ def test_seed003_table1_structure() -> None:
     others = [t[i, j] for i in range(4) for j in range(4) if i != j and {i, j} != {0, 1}]
     assert max(others) < t[0, 1] / 3
     paper = similarity_matrix(texts, method="tfidf", idf="paper", binary=True).matrix
-    assert abs(paper[0, 1] - 0.69504) < 0.1 and max(paper[i, j] for i in range(4) for j in range(4)
-                                                   if i != j and {i, j} != {0, 1}) < 0.06
+    assert (
+        abs(paper[0, 1] - 0.69504) < 0.1
+        and max(paper[i, j] for i in range(4) for j in range(4) if i != j and {i, j} != {0, 1})
+        < 0.06
+    )

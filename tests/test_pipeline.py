@@ -37,8 +37,10 @@ def test_cp1251_koi8_utf16_twins_have_identical_fingerprints(tmp_path) -> None: 
 def test_html_page_and_its_text_have_identical_fingerprints() -> None:
     for preset in ("ru", "plain"):
         pipeline = Pipeline(make_spec(preset))
-        assert (pipeline.fingerprints(PAGE).values.tolist()
-                == pipeline.fingerprints(PARAGRAPH).values.tolist()), preset
+        assert (
+            pipeline.fingerprints(PAGE).values.tolist()
+            == pipeline.fingerprints(PARAGRAPH).values.tolist()
+        ), preset
 
 
 def test_html_spans_point_at_the_words_inside_the_html() -> None:

@@ -6,12 +6,32 @@ import neardup
 
 
 def test_all_is_pinned() -> None:
-    assert sorted(neardup.__all__) == sorted([
-        "AnalyzerSpec", "ChainSpec", "Component", "ConfigurationError", "DecodeError",
-        "FingerprintSpec", "Fingerprints", "InputError", "Measures", "MissingDependencyError",
-        "NeardupError", "NotFoundError", "NotSupportedError", "Pipeline", "ShingleSpec", "Spec",
-        "SpecError", "SpecMismatchError", "StorageError", "__version__", "compare", "make_spec",
-    ])
+    assert sorted(neardup.__all__) == sorted(
+        [
+            "AnalyzerSpec",
+            "ChainSpec",
+            "Component",
+            "ConfigurationError",
+            "DecodeError",
+            "FingerprintSpec",
+            "Fingerprints",
+            "InputError",
+            "Measures",
+            "MissingDependencyError",
+            "NeardupError",
+            "NotFoundError",
+            "NotSupportedError",
+            "Pipeline",
+            "ShingleSpec",
+            "Spec",
+            "SpecError",
+            "SpecMismatchError",
+            "StorageError",
+            "__version__",
+            "compare",
+            "make_spec",
+        ]
+    )
     for name in neardup.__all__:
         assert hasattr(neardup, name), name
 

@@ -22,7 +22,9 @@ def _alignment(*, hostile: bool = False, overlapping: bool = False) -> Alignment
     aligner = Aligner(make_spec("plain"))
     src = text(200, seed=21)
     body = src.split()
-    query = " ".join(words(30, seed=22) + body[40:90] + words(20, seed=23) + body[120:150] + words(10, seed=24))
+    query = " ".join(
+        words(30, seed=22) + body[40:90] + words(20, seed=23) + body[120:150] + words(10, seed=24)
+    )
     source_text = src
     if hostile:
         query = HOSTILE + "\n" + query + "\n" + HOSTILE
@@ -78,8 +80,17 @@ def test_json_has_every_passage_and_the_shares() -> None:
     passages = data["sources"][0]["passages"]
     assert len(passages) == 2
     for p in passages:
-        assert data["text"][p["a_start"]:p["a_end"]] == p["a_text"]
-        assert set(p) >= {"a_start", "a_end", "b_start", "b_end", "similarity", "tokens_a", "a_text", "b_text"}
+        assert data["text"][p["a_start"] : p["a_end"]] == p["a_text"]
+        assert set(p) >= {
+            "a_start",
+            "a_end",
+            "b_start",
+            "b_end",
+            "similarity",
+            "tokens_a",
+            "a_text",
+            "b_text",
+        }
 
 
 def test_html_shows_every_character_once_and_links_resolve() -> None:
@@ -106,13 +117,35 @@ def test_html_escapes_everything_and_has_no_script_or_external_resource() -> Non
     page = render_html(result, title='<title> & "t"', query_title="<b>q</b>")
     assert "<script" not in page.lower()
     assert "<img" not in page  # the <img …> of the text is text, not a tag
-    assert html.escape('<script>window.__pwned = 1</script>', quote=False) in page
+    assert html.escape("<script>window.__pwned = 1</script>", quote=False) in page
     assert "&lt;b&gt;q&lt;/b&gt;" in page and "&lt;title&gt; &amp; &quot;t&quot;" in page
     assert 'src "&lt;one&gt;"' in page or "src &quot;&lt;one&gt;&quot;" in page
     parsed = _parse(page)
-    assert set(parsed.tags) <= {"html", "head", "meta", "title", "style", "body", "header", "h1", "p", "b",
-                                "span", "table", "thead", "tr", "th", "tbody", "td", "a", "main",
-                                "section", "h2", "pre", "div"}
+    assert set(parsed.tags) <= {
+        "html",
+        "head",
+        "meta",
+        "title",
+        "style",
+        "body",
+        "header",
+        "h1",
+        "p",
+        "b",
+        "span",
+        "table",
+        "thead",
+        "tr",
+        "th",
+        "tbody",
+        "td",
+        "a",
+        "main",
+        "section",
+        "h2",
+        "pre",
+        "div",
+    }
     assert parsed.pres[0] == result.text
     assert not re.search(r"(src|href)=\"(https?:)?//", page)
     assert "Content-Security-Policy" in page

@@ -22,13 +22,22 @@ from neardup.report import write_html
 from tests._aligntext import text, words
 
 CHROMIUM = os.environ.get("NEARDUP_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SCRIPT = "<script>window.__pwned = 1</script>"
 HANDLER = '<img src="x" onerror="window.__pwned2 = 1">'
 
 sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install playwright; no `playwright install`)")
+    "playwright.sync_api",
+    reason="playwright is not installed (pip install playwright; no `playwright install`)",
+)
 if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)) and not shutil.which("chromium"):
     pytest.skip(f"no chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
 
@@ -38,9 +47,18 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
     source = text(1500, seed=31)
     body = source.split()
     # the second passage comes from the end of a long source: reaching it needs a scroll
-    query = (SCRIPT + "\n" + " ".join(words(60, seed=32) + body[100:160]) + "\n" + HANDLER + "\n"
-             + " ".join(words(40, seed=33) + body[1400:1450] + words(30, seed=34)))
-    alignment = Aligner(make_spec("plain")).align(query, [("source <b>1</b>", SCRIPT + " " + source)])
+    query = (
+        SCRIPT
+        + "\n"
+        + " ".join(words(60, seed=32) + body[100:160])
+        + "\n"
+        + HANDLER
+        + "\n"
+        + " ".join(words(40, seed=33) + body[1400:1450] + words(30, seed=34))
+    )
+    alignment = Aligner(make_spec("plain")).align(
+        query, [("source <b>1</b>", SCRIPT + " " + source)]
+    )
     n = len(alignment.passages)
     assert n == 2
     path = tmp_path_factory.mktemp("report") / "report.html"
@@ -87,12 +105,16 @@ def test_report_in_chromium(report: tuple[Path, int], tmp_path: Path) -> None:
 
             # clicking the query's second passage brings its counterpart into view
             def in_view(selector: str, pane: str) -> bool:
-                return bool(page.evaluate(
-                    """([sel, pane]) => {
+                return bool(
+                    page.evaluate(
+                        """([sel, pane]) => {
                         const t = document.querySelector(sel).nextElementSibling.getBoundingClientRect();
                         const p = document.querySelector(pane).getBoundingClientRect();
                         return t.top >= p.top && t.top < p.bottom;
-                    }""", [selector, pane]))
+                    }""",
+                        [selector, pane],
+                    )
+                )
 
             target = "#b-0-2"
             assert not in_view(target, ".sources")

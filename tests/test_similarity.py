@@ -12,8 +12,9 @@ from neardup.similarity import Fingerprints, compare
 
 
 def fps(values: list[int], multiset: bool = False, spec: str = "") -> Fingerprints:
-    return Fingerprints.from_hashes(np.array(values, dtype=np.uint64), multiset=multiset,
-                                    spec_fingerprint=spec)
+    return Fingerprints.from_hashes(
+        np.array(values, dtype=np.uint64), multiset=multiset, spec_fingerprint=spec
+    )
 
 
 def test_known_values() -> None:

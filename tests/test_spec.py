@@ -25,10 +25,16 @@ def test_plain_spec_fingerprint_is_pinned() -> None:
 def test_every_parameter_changes_the_fingerprint() -> None:
     base = make_spec("plain")
     variants = [
-        make_spec("ru"), make_spec("plain", k=4), make_spec("plain", step=2),
-        make_spec("plain", unit="char"), make_spec("plain", family="xxh3"),
-        make_spec("plain", bits=56), make_spec("plain", seed=1), make_spec("plain", multiset=True),
-        make_spec("plain", html="never"), make_spec("plain", stop_words=("и",)),
+        make_spec("ru"),
+        make_spec("plain", k=4),
+        make_spec("plain", step=2),
+        make_spec("plain", unit="char"),
+        make_spec("plain", family="xxh3"),
+        make_spec("plain", bits=56),
+        make_spec("plain", seed=1),
+        make_spec("plain", multiset=True),
+        make_spec("plain", html="never"),
+        make_spec("plain", stop_words=("и",)),
     ]
     prints = {v.fingerprint() for v in variants}
     assert base.fingerprint() not in prints

@@ -53,7 +53,8 @@ def test_hand_computed_cosine_with_smooth_idf() -> None:
     expected = 1.0 / (1.0 + w * w)  # (1·1) / (|(1, w)| · |(1, w)|)
     assert similarity(["a", "b"], ["a", "c"]) == pytest.approx(expected)
     assert similarity(["a", "b"], ["a", "c"], idf="plain") == pytest.approx(
-        1.0 / (1.0 + (math.log(2.0) + 1.0) ** 2))
+        1.0 / (1.0 + (math.log(2.0) + 1.0) ** 2)
+    )
 
 
 def test_paper_idf_gives_no_weight_to_terms_in_every_document() -> None:
@@ -109,11 +110,15 @@ def test_rerank_uses_the_callers_document_frequencies() -> None:
     query = ["rare", "common"]
     candidates = {"has-rare": ["rare", "x"], "has-common": ["common", "y"], "nothing": ["z"]}
     # in a big collection "common" is everywhere and "rare" is rare: the rare match wins
-    ranked = rerank(query, candidates, df={"common": 990, "rare": 2, "x": 5, "y": 5, "z": 5}, n_docs=1000)
+    ranked = rerank(
+        query, candidates, df={"common": 990, "rare": 2, "x": 5, "y": 5, "z": 5}, n_docs=1000
+    )
     assert [i for i, _ in ranked] == ["has-rare", "has-common", "nothing"]
     assert ranked[-1][1] == 0.0
     # with the frequencies the other way round, so is the order
-    flipped = rerank(query, candidates, df={"common": 2, "rare": 990, "x": 5, "y": 5, "z": 5}, n_docs=1000)
+    flipped = rerank(
+        query, candidates, df={"common": 2, "rare": 990, "x": 5, "y": 5, "z": 5}, n_docs=1000
+    )
     assert [i for i, _ in flipped][:2] == ["has-common", "has-rare"]
     assert rerank(query, {}, df={}, n_docs=0) == []
     assert rerank(ESSAY, [("same", ESSAY)], df={}, n_docs=10)[0][1] == pytest.approx(1.0)
@@ -122,8 +127,11 @@ def test_rerank_uses_the_callers_document_frequencies() -> None:
 def test_idf_weights_formulas() -> None:
     df = {"a": 9, "b": 1}
     assert idf_weights(df, 9, ["a", "b", "new"], "smooth") == pytest.approx(
-        [math.log(10 / 10) + 1, math.log(10 / 2) + 1, math.log(10 / 1) + 1])
-    assert idf_weights(df, 9, ["a", "b", "new"], "paper") == pytest.approx([0.0, math.log(9), math.log(9)])
+        [math.log(10 / 10) + 1, math.log(10 / 2) + 1, math.log(10 / 1) + 1]
+    )
+    assert idf_weights(df, 9, ["a", "b", "new"], "paper") == pytest.approx(
+        [0.0, math.log(9), math.log(9)]
+    )
     assert idf_weights({"a": 20}, 9, ["a"], "paper")[0] == 0.0  # stale counts never go negative
 
 

@@ -215,8 +215,9 @@ class Prepared:
         return len(self.canonical)
 
 
-def _unmatched_spans(canonical: Canonical, matched: npt.NDArray[np.bool_], first: int,
-                     end: int) -> tuple[tuple[int, int], ...]:
+def _unmatched_spans(
+    canonical: Canonical, matched: npt.NDArray[np.bool_], first: int, end: int
+) -> tuple[tuple[int, int], ...]:
     """Character spans of the runs of unmatched tokens in ``[first, end)``."""
     free = ~matched[first:end]
     if not free.any():
@@ -248,8 +249,12 @@ class Aligner:
         min_tokens: int = DEFAULT_MIN_TOKENS,
         max_occurrences: int = DEFAULT_MAX_OCCURRENCES,
     ) -> None:
-        for name, value, low in (("k", k, 1), ("gap", gap, 0), ("min_tokens", min_tokens, 1),
-                                 ("max_occurrences", max_occurrences, 1)):
+        for name, value, low in (
+            ("k", k, 1),
+            ("gap", gap, 0),
+            ("min_tokens", min_tokens, 1),
+            ("max_occurrences", max_occurrences, 1),
+        ):
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ConfigurationError(f"{name} must be an integer ≥ {low}, got {value!r}")
         self.spec = spec
@@ -267,8 +272,12 @@ class Aligner:
 
     @property
     def params(self) -> dict[str, int]:
-        return {"k": self.k, "gap": self.gap, "min_tokens": self.min_tokens,
-                "max_occurrences": self.max_occurrences}
+        return {
+            "k": self.k,
+            "gap": self.gap,
+            "min_tokens": self.min_tokens,
+            "max_occurrences": self.max_occurrences,
+        }
 
     @property
     def pipeline(self) -> Pipeline:
@@ -279,19 +288,25 @@ class Aligner:
         """Analyze ``text`` once for alignment (a :class:`Prepared` passes through)."""
         if isinstance(text, Prepared):
             if text.spec_fingerprint != self._pipeline.spec_fingerprint:
-                raise ConfigurationError("this text was prepared by an aligner with another analyzer or k")
+                raise ConfigurationError(
+                    "this text was prepared by an aligner with another analyzer or k"
+                )
             return text
         source = as_text(text)
         canonical = self._pipeline.canonical(source)
         hashes = shingle(canonical, self._align_spec.shingles, self._pipeline.family).hashes
         order = np.argsort(hashes, kind="stable").astype(np.int64)
-        return Prepared(source, canonical, hashes, hashes[order], order, self._pipeline.spec_fingerprint)
+        return Prepared(
+            source, canonical, hashes, hashes[order], order, self._pipeline.spec_fingerprint
+        )
 
     def _passages(self, a: Prepared, b: Prepared, source_id: str) -> tuple[Passage, ...]:
         """The passages of ``a`` that come from ``b``, in query order."""
         if len(a.hashes) == 0 or len(b.hashes) == 0:
             return ()
-        seeds_i, seeds_j = kernels.find_seeds(a.hashes, b.sorted_hashes, b.order, self.max_occurrences)
+        seeds_i, seeds_j = kernels.find_seeds(
+            a.hashes, b.sorted_hashes, b.order, self.max_occurrences
+        )
         if seeds_i.shape[0] == 0:
             return ()
         n_a, n_b = len(a.canonical), len(b.canonical)
@@ -302,8 +317,9 @@ class Aligner:
         if not kept.any():
             return ()
         candidates = np.flatnonzero(kept)
-        best = kernels.select_non_overlapping(a_first[candidates], a_end[candidates],
-                                              m_a[candidates] + m_b[candidates], n_a)
+        best = kernels.select_non_overlapping(
+            a_first[candidates], a_end[candidates], m_a[candidates] + m_b[candidates], n_a
+        )
         kept[:] = False
         kept[candidates[best]] = True
         mask_a = kernels.matched_mask(seeds_i, seed_chain, kept, self.k, n_a)
@@ -317,14 +333,25 @@ class Aligner:
             s0, e0 = int(ca.starts[af]), int(ca.ends[ae - 1])
             s1, e1 = int(cb.starts[bf]), int(cb.ends[be - 1])
             ma, mb = int(m_a[c]), int(m_b[c])
-            passages.append(Passage(
-                source=source_id, number=number, a_start=s0, a_end=e0, b_start=s1, b_end=e1,
-                a_tokens=(af, ae), b_tokens=(bf, be), matched_a=ma, matched_b=mb,
-                similarity=(ma + mb) / ((ae - af) + (be - bf)),
-                a_text=a.text[s0:e0], b_text=b.text[s1:e1],
-                a_changed=_unmatched_spans(ca, mask_a, af, ae),
-                b_changed=_unmatched_spans(cb, mask_b, bf, be),
-            ))
+            passages.append(
+                Passage(
+                    source=source_id,
+                    number=number,
+                    a_start=s0,
+                    a_end=e0,
+                    b_start=s1,
+                    b_end=e1,
+                    a_tokens=(af, ae),
+                    b_tokens=(bf, be),
+                    matched_a=ma,
+                    matched_b=mb,
+                    similarity=(ma + mb) / ((ae - af) + (be - bf)),
+                    a_text=a.text[s0:e0],
+                    b_text=b.text[s1:e1],
+                    a_changed=_unmatched_spans(ca, mask_a, af, ae),
+                    b_changed=_unmatched_spans(cb, mask_b, bf, be),
+                )
+            )
         return tuple(passages)
 
     def align(
@@ -352,19 +379,36 @@ class Aligner:
             b_end = np.array([p.b_tokens[1] for p in passages], dtype=np.int64)
             covered = kernels.covered_tokens(first, end, n_a) if passages else 0
             used = kernels.covered_tokens(b_first, b_end, len(b.canonical)) if passages else 0
-            matches.append(SourceMatch(
-                id=str(source_id), text=b.text, passages=passages, tokens=len(b.canonical),
-                borrowed=covered / n_a if n_a else 0.0,
-                source_used=used / len(b.canonical) if len(b.canonical) else 0.0,
-            ))
+            matches.append(
+                SourceMatch(
+                    id=str(source_id),
+                    text=b.text,
+                    passages=passages,
+                    tokens=len(b.canonical),
+                    borrowed=covered / n_a if n_a else 0.0,
+                    source_used=used / len(b.canonical) if len(b.canonical) else 0.0,
+                )
+            )
             all_first.extend(first.tolist())
             all_end.extend(end.tolist())
-        total = kernels.covered_tokens(np.array(all_first, dtype=np.int64),
-                                       np.array(all_end, dtype=np.int64), n_a) if all_first else 0
-        return Alignment(text=a.text, tokens=n_a, sources=tuple(matches),
-                         borrowed=total / n_a if n_a else 0.0, params=self.params)
+        total = (
+            kernels.covered_tokens(
+                np.array(all_first, dtype=np.int64), np.array(all_end, dtype=np.int64), n_a
+            )
+            if all_first
+            else 0
+        )
+        return Alignment(
+            text=a.text,
+            tokens=n_a,
+            sources=tuple(matches),
+            borrowed=total / n_a if n_a else 0.0,
+            params=self.params,
+        )
 
-    def pair(self, a: TextLike | Prepared, b: TextLike | Prepared, *, source_id: str = "B") -> Alignment:
+    def pair(
+        self, a: TextLike | Prepared, b: TextLike | Prepared, *, source_id: str = "B"
+    ) -> Alignment:
         """Align text ``a`` against one source ``b`` (``neardup compare --fragments``)."""
         return self.align(a, [(source_id, b)])
 

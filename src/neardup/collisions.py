@@ -82,7 +82,14 @@ PAPER_SHINGLES = 10_376_876
 
 #: The families and widths counted by default.
 DEFAULT_FAMILIES: tuple[str, ...] = (
-    "rabin:32", "rabin:48", "rabin:56", "rabin:64", "crc32", "crc64", "xxh3:32", "xxh3:64",
+    "rabin:32",
+    "rabin:48",
+    "rabin:56",
+    "rabin:64",
+    "crc32",
+    "crc64",
+    "xxh3:32",
+    "xxh3:64",
 )
 
 #: Seeds of the two halves of the shingle identity (fixed: results must not depend on a run).
@@ -116,8 +123,12 @@ class BoundRow:
             "paper": None,
         }
         if paper is not None:
-            out["paper"] = {"likely_at": paper[0], "shingles_for_probability": {
-                _pkey(p): v for p, v in zip(PROBABILITIES, paper[1:]) if p in self.shingles}}
+            out["paper"] = {
+                "likely_at": paper[0],
+                "shingles_for_probability": {
+                    _pkey(p): v for p, v in zip(PROBABILITIES, paper[1:]) if p in self.shingles
+                },
+            }
         return out
 
 
@@ -178,10 +189,14 @@ def parse_family(text: str) -> FingerprintSpec:
     parts = text.strip().split(":")
     name = parts[0].strip().lower()
     if not name or len(parts) > 3:
-        raise InputError(f"bad family {text!r}: expected FAMILY[:BITS[:SEED]], e.g. rabin:32 or crc64")
+        raise InputError(
+            f"bad family {text!r}: expected FAMILY[:BITS[:SEED]], e.g. rabin:32 or crc64"
+        )
     if name not in FAMILY_WIDTHS:
-        raise InputError(f"bad family {text!r}: unknown family {name!r}; expected one of "
-                         f"{', '.join(FAMILY_WIDTHS)}")
+        raise InputError(
+            f"bad family {text!r}: unknown family {name!r}; expected one of "
+            f"{', '.join(FAMILY_WIDTHS)}"
+        )
     try:
         bits = int(parts[1]) if len(parts) > 1 else (32 if name == "crc32" else 64)
         seed = int(parts[2]) if len(parts) > 2 else 0
@@ -240,7 +255,10 @@ def _is_jsonl(path: Path) -> bool:
 
 
 def iter_corpus(
-    files: Sequence[Path], *, text_field: str = "text", progress: Callable[[int], None] | None = None
+    files: Sequence[Path],
+    *,
+    text_field: str = "text",
+    progress: Callable[[int], None] | None = None,
 ) -> Iterator[str]:
     """The texts of a corpus: one per line of a JSONL(.gz) file (its ``text_field``), one per
     other file (decoded with charset detection). ``progress`` gets the bytes of the files
@@ -345,15 +363,25 @@ class ShingleChunk:
             return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
         buf = np.concatenate(bufs) if bufs else np.zeros(0, dtype=np.uint8)
-        return cls(buf, cat(byte_starts), cat(byte_ends), cat(firsts), cat(span_starts),
-                   cat(span_ends), len(texts))
+        return cls(
+            buf,
+            cat(byte_starts),
+            cat(byte_ends),
+            cat(firsts),
+            cat(span_starts),
+            cat(span_ends),
+            len(texts),
+        )
 
     def hashes(self, family: HashFamily, k: int) -> U64:
         """Every shingle's fingerprint under ``family``: rolled word shingles, then spans."""
         parts = []
         if self.first_tokens.shape[0]:
-            parts.append(family.word_shingles(self.buf, self.byte_starts, self.byte_ends,
-                                              self.first_tokens, k))
+            parts.append(
+                family.word_shingles(
+                    self.buf, self.byte_starts, self.byte_ends, self.first_tokens, k
+                )
+            )
         if self.span_starts.shape[0]:
             parts.append(family.spans(self.buf, self.span_starts, self.span_ends))
         if not parts:
@@ -446,8 +474,9 @@ class CollisionCounter:
     shingles (the first ones in reading order).
     """
 
-    def __init__(self, spec: Spec, families: Sequence[FingerprintSpec], *,
-                 limit: int | None = None) -> None:
+    def __init__(
+        self, spec: Spec, families: Sequence[FingerprintSpec], *, limit: int | None = None
+    ) -> None:
         if limit is not None and limit <= 0:
             raise InputError(f"the shingle limit must be positive, got {limit}")
         if not families:
@@ -482,7 +511,8 @@ class CollisionCounter:
         while (self.distinct + extra) * 10 > capacity * 7:
             capacity *= 2
         self._table_hi, self._table_lo, self._used = kernels.rehash(
-            self._table_hi, self._table_lo, self._used, capacity)
+            self._table_hi, self._table_lo, self._used, capacity
+        )
 
     def add(self, texts: Sequence[str]) -> None:
         """Analyze, shingle and hash a chunk of documents; keep its new distinct shingles."""
@@ -512,8 +542,13 @@ class CollisionCounter:
         self.seconds["hashing"] += (t2 - t1) + (t4 - t3)
         self.seconds["dedup"] += t3 - t2
 
-    def add_all(self, texts: Iterable[str], *, chunk_chars: int = CHUNK_CHARS,
-                progress: Callable[[int], None] | None = None) -> None:
+    def add_all(
+        self,
+        texts: Iterable[str],
+        *,
+        chunk_chars: int = CHUNK_CHARS,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
         """:meth:`add` every text, a chunk of about ``chunk_chars`` characters at a time,
         until the limit; ``progress`` gets the number of distinct shingles after each chunk."""
         batch: list[str] = []
@@ -544,15 +579,27 @@ class CollisionCounter:
             pairs, shared, lost = kernels.equal_runs(values)
             seconds = time.perf_counter() - t0
             self.seconds["counting"] += seconds
-            counts.append(FamilyCount(spec, int(values.shape[0]), int(pairs), int(shared),
-                                      int(lost), seconds))
-        return CollisionReport(self.spec, self.documents, self.shingles, self.distinct,
-                               self.full, counts, dict(self.seconds))
+            counts.append(
+                FamilyCount(spec, int(values.shape[0]), int(pairs), int(shared), int(lost), seconds)
+            )
+        return CollisionReport(
+            self.spec,
+            self.documents,
+            self.shingles,
+            self.distinct,
+            self.full,
+            counts,
+            dict(self.seconds),
+        )
 
 
 def count_collisions(
-    texts: Iterable[str], spec: Spec, families: Sequence[FingerprintSpec] | Sequence[str], *,
-    limit: int | None = None, chunk_chars: int = CHUNK_CHARS,
+    texts: Iterable[str],
+    spec: Spec,
+    families: Sequence[FingerprintSpec] | Sequence[str],
+    *,
+    limit: int | None = None,
+    chunk_chars: int = CHUNK_CHARS,
 ) -> CollisionReport:
     """Collisions of each family over the distinct shingles of ``texts`` (see the module)."""
     specs = [parse_family(f) if isinstance(f, str) else f for f in families]

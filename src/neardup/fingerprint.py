@@ -111,8 +111,16 @@ class HashFamily:
         """Fingerprints of the word shingles starting at ``first_tokens`` (``k`` tokens each)."""
         if self.spec.family == "rabin":
             return hashing.rabin_word_shingles_table(
-                buf, byte_starts, byte_ends, first_tokens, k,
-                self._table, self._power, self._space_power, self.bits, self._c,
+                buf,
+                byte_starts,
+                byte_ends,
+                first_tokens,
+                k,
+                self._table,
+                self._power,
+                self._space_power,
+                self.bits,
+                self._c,
             )
         last = np.minimum(first_tokens + k, byte_starts.shape[0]) - 1
         return self.spans(buf, byte_starts[first_tokens], byte_ends[last])

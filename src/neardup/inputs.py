@@ -60,8 +60,9 @@ def _open_text(path: Path) -> IO[str]:
 
 def _as_id(value: Any, where: str, id_field: str) -> str:
     if isinstance(value, bool) or value is None or not isinstance(value, str | int):
-        raise DatasetError(f"{where}: the id field {id_field!r} must be a string or an integer, "
-                           f"got {value!r}")
+        raise DatasetError(
+            f"{where}: the id field {id_field!r} must be a string or an integer, got {value!r}"
+        )
     text = str(value)
     if not text:
         raise DatasetError(f"{where}: the id field {id_field!r} is empty")
@@ -72,23 +73,29 @@ def _record(obj: Any, where: str, id_field: str, text_field: str) -> InputDoc:
     if not isinstance(obj, dict):
         raise DatasetError(f"{where}: expected a JSON object, got {type(obj).__name__}")
     if id_field not in obj:
-        raise DatasetError(f"{where}: no id field {id_field!r} (fields: {', '.join(sorted(obj)) or 'none'}); "
-                           "choose one with --id-field")
+        raise DatasetError(
+            f"{where}: no id field {id_field!r} (fields: {', '.join(sorted(obj)) or 'none'}); "
+            "choose one with --id-field"
+        )
     if text_field not in obj:
-        raise DatasetError(f"{where}: no text field {text_field!r} (fields: "
-                           f"{', '.join(sorted(obj)) or 'none'}); choose one with --text-field")
+        raise DatasetError(
+            f"{where}: no text field {text_field!r} (fields: "
+            f"{', '.join(sorted(obj)) or 'none'}); choose one with --text-field"
+        )
     text = obj[text_field]
     if text is None:
         text = ""
     if not isinstance(text, str):
-        raise DatasetError(f"{where}: the text field {text_field!r} must be a string, got "
-                           f"{type(text).__name__}")
+        raise DatasetError(
+            f"{where}: the text field {text_field!r} must be a string, got {type(text).__name__}"
+        )
     meta = {k: v for k, v in obj.items() if k not in (id_field, text_field)}
     return InputDoc(_as_id(obj[id_field], where, id_field), text, meta)
 
 
-def read_jsonl(path: str | os.PathLike[str], *, id_field: str = "id",
-               text_field: str = "text") -> Iterator[InputDoc]:
+def read_jsonl(
+    path: str | os.PathLike[str], *, id_field: str = "id", text_field: str = "text"
+) -> Iterator[InputDoc]:
     """Records of a JSON Lines file (gzipped when the name ends in ``.gz``); blank lines skipped."""
     p = Path(path)
     with _open_text(p) as fh:
@@ -100,15 +107,17 @@ def read_jsonl(path: str | os.PathLike[str], *, id_field: str = "id",
                 try:
                     obj = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise DatasetError(f"{p}, line {lineno}: not valid JSON ({exc.msg} at column "
-                                       f"{exc.colno})") from None
+                    raise DatasetError(
+                        f"{p}, line {lineno}: not valid JSON ({exc.msg} at column {exc.colno})"
+                    ) from None
                 yield _record(obj, f"{p}, line {lineno}", id_field, text_field)
         except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, OSError) as exc:
             raise DatasetError(f"{p}, after line {lineno}: cannot read the file ({exc})") from None
 
 
-def read_csv(path: str | os.PathLike[str], *, id_field: str = "id",
-             text_field: str = "text") -> Iterator[InputDoc]:
+def read_csv(
+    path: str | os.PathLike[str], *, id_field: str = "id", text_field: str = "text"
+) -> Iterator[InputDoc]:
     """Rows of a CSV file with a header row (gzipped when the name ends in ``.gz``)."""
     p = Path(path)
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
@@ -122,10 +131,13 @@ def read_csv(path: str | os.PathLike[str], *, id_field: str = "id",
             if missing:
                 raise DatasetError(
                     f"{p}: the header has no column {missing[0]!r} (columns: "
-                    f"{', '.join(reader.fieldnames)}); choose with --id-field/--text-field")
+                    f"{', '.join(reader.fieldnames)}); choose with --id-field/--text-field"
+                )
             for row_no, row in enumerate(reader, 2):
                 if None in row:
-                    raise DatasetError(f"{p}, line {reader.line_num}: more fields than the header has")
+                    raise DatasetError(
+                        f"{p}, line {reader.line_num}: more fields than the header has"
+                    )
                 yield _record(dict(row), f"{p}, line {reader.line_num}", id_field, text_field)
         except csv.Error as exc:
             raise DatasetError(f"{p}, row {row_no}: malformed CSV ({exc})") from None
@@ -133,8 +145,9 @@ def read_csv(path: str | os.PathLike[str], *, id_field: str = "id",
             raise DatasetError(f"{p}: cannot read the file ({exc})") from None
 
 
-def read_parquet(path: str | os.PathLike[str], *, id_field: str = "id",
-                 text_field: str = "text") -> Iterator[InputDoc]:
+def read_parquet(
+    path: str | os.PathLike[str], *, id_field: str = "id", text_field: str = "text"
+) -> Iterator[InputDoc]:
     """Rows of a Parquet file, one record batch at a time (needs ``neardup[parquet]``)."""
     pq = require("pyarrow.parquet", "parquet")
     p = Path(path)
@@ -147,8 +160,10 @@ def read_parquet(path: str | os.PathLike[str], *, id_field: str = "id",
     names = file.schema_arrow.names
     missing = [f for f in (id_field, text_field) if f not in names]
     if missing:
-        raise DatasetError(f"{p}: no column {missing[0]!r} (columns: {', '.join(names)}); "
-                           "choose with --id-field/--text-field")
+        raise DatasetError(
+            f"{p}: no column {missing[0]!r} (columns: {', '.join(names)}); "
+            "choose with --id-field/--text-field"
+        )
     row = 0
     for batch in file.iter_batches(batch_size=1024):
         for obj in batch.to_pylist():
@@ -167,8 +182,11 @@ def read_text_file(path: str | os.PathLike[str], doc_id: str | None = None) -> I
         raise DecodeError(f"{p}: {exc}") from None
     except OSError as exc:
         raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
-    return InputDoc(doc_id if doc_id is not None else p.as_posix(), decoded.text,
-                    {"path": p.as_posix(), "encoding": decoded.encoding})
+    return InputDoc(
+        doc_id if doc_id is not None else p.as_posix(),
+        decoded.text,
+        {"path": p.as_posix(), "encoding": decoded.encoding},
+    )
 
 
 def _walk(folder: Path) -> Iterator[Path]:
@@ -187,8 +205,13 @@ def _read_dataset(path: Path, fmt: str, id_field: str, text_field: str) -> Itera
     return read_parquet(path, id_field=id_field, text_field=text_field)
 
 
-def iter_inputs(paths: Iterable[str | os.PathLike[str]], *, id_field: str = "id",
-                text_field: str = "text", fmt: str | None = None) -> Iterator[InputDoc]:
+def iter_inputs(
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    id_field: str = "id",
+    text_field: str = "text",
+    fmt: str | None = None,
+) -> Iterator[InputDoc]:
     """Every document of the given files and folders, in order (folders sorted, recursive).
 
     ``fmt`` (``text``, ``jsonl``, ``csv``, ``parquet``) forces how files are read; by default
@@ -215,16 +238,24 @@ def iter_inputs(paths: Iterable[str | os.PathLike[str]], *, id_field: str = "id"
             yield from _read_dataset(path, kind, id_field, text_field)
 
 
-def count_inputs(paths: Iterable[str | os.PathLike[str]], *, id_field: str = "id",
-                 text_field: str = "text", fmt: str | None = None) -> list[str]:
+def count_inputs(
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    id_field: str = "id",
+    text_field: str = "text",
+    fmt: str | None = None,
+) -> list[str]:
     """The ids of every document the paths hold, without decoding text files (a pre-flight pass)."""
     ids: list[str] = []
     for raw in paths:
         path = Path(raw)
         if not path.exists():
             raise InputError(f"no such file or folder: {path}")
-        files = [(f, f.relative_to(path).as_posix()) for f in _walk(path)] if path.is_dir() else [
-            (path, path.as_posix())]
+        files = (
+            [(f, f.relative_to(path).as_posix()) for f in _walk(path)]
+            if path.is_dir()
+            else [(path, path.as_posix())]
+        )
         for file, doc_id in files:
             kind = fmt or dataset_format(file) or "text"
             if kind == "text":

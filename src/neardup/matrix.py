@@ -52,8 +52,13 @@ class SimilarityMatrix:
 
     def to_dict(self, *, digits: int | None = 6) -> dict[str, Any]:
         values = self.matrix if digits is None else np.round(self.matrix, digits)
-        return {"ids": list(self.ids), "matrix": values.tolist(), "method": self.method,
-                "symmetric": self.symmetric, "params": dict(self.params)}
+        return {
+            "ids": list(self.ids),
+            "matrix": values.tolist(),
+            "method": self.method,
+            "symmetric": self.symmetric,
+            "params": dict(self.params),
+        }
 
     def to_csv(self, *, digits: int = 6) -> str:
         """A CSV table: a header of ids, then one row per text starting with its id."""
@@ -105,7 +110,9 @@ def similarity_matrix(
     """
     if method not in METHODS:
         raise ConfigurationError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
-    names = tuple(str(i) for i in ids) if ids is not None else tuple(str(i) for i in range(len(texts)))
+    names = (
+        tuple(str(i) for i in ids) if ids is not None else tuple(str(i) for i in range(len(texts)))
+    )
     if len(names) != len(texts):
         raise InputError(f"{len(names)} ids for {len(texts)} texts")
     spec = spec if spec is not None else make_spec("ru")
@@ -121,10 +128,18 @@ def similarity_matrix(
                 progress(1)
         params.update({"idf": idf, "binary": binary, "preset": spec.analyzer.preset})
         del params["spec_fingerprint"]  # shingles and hashes play no part
-        return SimilarityMatrix(names, cosine_matrix_of_rows(model.fit_transform(terms)), method, params)
+        return SimilarityMatrix(
+            names, cosine_matrix_of_rows(model.fit_transform(terms)), method, params
+        )
     pipeline = Pipeline(spec.replace(sketch=None))
-    params.update({"preset": spec.analyzer.preset, "unit": spec.shingles.unit, "k": spec.shingles.k,
-                   "step": spec.shingles.step})
+    params.update(
+        {
+            "preset": spec.analyzer.preset,
+            "unit": spec.shingles.unit,
+            "k": spec.shingles.k,
+            "step": spec.shingles.step,
+        }
+    )
     if method == "minhash":
         from neardup.sketch.minhash import MinHasher
 
@@ -155,16 +170,26 @@ def similarity_matrix(
     offsets = np.zeros(len(fps) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     values = np.concatenate([f.values for f in fps]) if fps else np.zeros(0, dtype=np.uint64)
-    counts = (np.concatenate([f.counts if f.counts is not None else np.ones(len(f), dtype=np.int64)
-                              for f in fps]) if fps else np.zeros(0, dtype=np.int64))
+    counts = (
+        np.concatenate(
+            [f.counts if f.counts is not None else np.ones(len(f), dtype=np.int64) for f in fps]
+        )
+        if fps
+        else np.zeros(0, dtype=np.int64)
+    )
     shared = pairwise_intersections(values, counts, offsets)
     matrix = set_measure_matrix(shared, method)
     np.fill_diagonal(matrix, (np.diag(shared) > 0).astype(np.float64))
     return SimilarityMatrix(names, matrix, method, params)
 
 
-def plot_heatmap(result: SimilarityMatrix, path: str | os.PathLike[str], *, title: str | None = None,
-                 annotate: bool | None = None) -> None:
+def plot_heatmap(
+    result: SimilarityMatrix,
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    annotate: bool | None = None,
+) -> None:
     """Draw the matrix as a heat map (matplotlib, ``neardup[plot]``) into ``path`` (PNG, SVG,
     PDF by the suffix). Cells carry their values when there are at most 20 texts."""
     require("matplotlib", "plot")
@@ -186,8 +211,15 @@ def plot_heatmap(result: SimilarityMatrix, path: str | os.PathLike[str], *, titl
         for i in range(n):
             for j in range(n):
                 value = result.matrix[i, j]
-                ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7,
-                        color="black" if value > 0.6 else "white")
+                ax.text(
+                    j,
+                    i,
+                    f"{value:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="black" if value > 0.6 else "white",
+                )
     ax.set_title(title or f"{result.method} ({'symmetric' if result.symmetric else 'asymmetric'})")
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     fig.tight_layout()

@@ -28,10 +28,25 @@ from rich.text import Text
 from neardup.align import Alignment, Passage
 
 #: Background colours of the sources' passages (HTML), cycled.
-HTML_COLOURS = ("#ffe08a", "#a8e6cf", "#ffb3c1", "#b5d8ff", "#d7c4f2", "#ffd1a1", "#c8f0a0", "#f0c8e8")
+HTML_COLOURS = (
+    "#ffe08a",
+    "#a8e6cf",
+    "#ffb3c1",
+    "#b5d8ff",
+    "#d7c4f2",
+    "#ffd1a1",
+    "#c8f0a0",
+    "#f0c8e8",
+)
 #: rich styles of the sources' passages (terminal), cycled.
-TERMINAL_STYLES = ("black on yellow", "black on green", "black on magenta", "black on cyan",
-                   "black on bright_blue", "black on bright_red")
+TERMINAL_STYLES = (
+    "black on yellow",
+    "black on green",
+    "black on magenta",
+    "black on cyan",
+    "black on bright_blue",
+    "black on bright_red",
+)
 #: Laid over the words of a passage that no matching shingle covers (the edited words).
 CHANGED_STYLE = "italic underline"
 
@@ -58,14 +73,26 @@ def _highlighted(text: str, spans: Sequence[tuple[int, int, str]]) -> Text:
 def passages_table(alignment: Alignment, *, title: str | None = None) -> Table:
     """One row per passage: source, spans in both texts, tokens, similarity."""
     table = Table(title=title, show_header=True)
-    for col, justify in (("source", "left"), ("#", "right"), ("query chars", "right"),
-                         ("source chars", "right"), ("tokens", "right"), ("similarity", "right")):
+    for col, justify in (
+        ("source", "left"),
+        ("#", "right"),
+        ("query chars", "right"),
+        ("source chars", "right"),
+        ("tokens", "right"),
+        ("similarity", "right"),
+    ):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for index, match in enumerate(alignment.sources):
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         for p in match.passages:
-            table.add_row(Text(match.id, style=style), str(p.number), f"{p.a_start}–{p.a_end}",
-                          f"{p.b_start}–{p.b_end}", f"{p.tokens_a}/{p.tokens_b}", f"{p.similarity:.3f}")
+            table.add_row(
+                Text(match.id, style=style),
+                str(p.number),
+                f"{p.a_start}–{p.a_end}",
+                f"{p.b_start}–{p.b_end}",
+                f"{p.tokens_a}/{p.tokens_b}",
+                f"{p.similarity:.3f}",
+            )
     return table
 
 
@@ -75,9 +102,11 @@ def _count(n: int, noun: str) -> str:
 
 def summary_line(alignment: Alignment) -> str:
     n = sum(len(s.passages) for s in alignment.sources)
-    return (f"borrowed {100 * alignment.borrowed:.1f} %, uniqueness {100 * alignment.uniqueness:.1f} % "
-            f"({_count(n, 'passage')} from {_count(len(alignment.sources), 'source')}; "
-            f"{alignment.tokens} query tokens)")
+    return (
+        f"borrowed {100 * alignment.borrowed:.1f} %, uniqueness {100 * alignment.uniqueness:.1f} % "
+        f"({_count(n, 'passage')} from {_count(len(alignment.sources), 'source')}; "
+        f"{alignment.tokens} query tokens)"
+    )
 
 
 def print_terminal(
@@ -94,15 +123,20 @@ def print_terminal(
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         query_spans.extend((p.a_start, p.a_end, style) for p in match.passages)
         query_spans.extend((s, e, CHANGED_STYLE) for p in match.passages for s, e in p.a_changed)
-    console.print(Panel(_highlighted(alignment.text, query_spans), title=Text(query_title),
-                        title_align="left"))
+    console.print(
+        Panel(
+            _highlighted(alignment.text, query_spans), title=Text(query_title), title_align="left"
+        )
+    )
     if show_sources:
         for index, match in enumerate(alignment.sources):
             style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
             spans = [(p.b_start, p.b_end, style) for p in match.passages]
             spans += [(s, e, CHANGED_STYLE) for p in match.passages for s, e in p.b_changed]
-            title = Text(f"{match.id}: {100 * match.borrowed:.1f} % of the query, "
-                         f"{100 * match.source_used:.1f} % of this text")
+            title = Text(
+                f"{match.id}: {100 * match.borrowed:.1f} % of the query, "
+                f"{100 * match.source_used:.1f} % of this text"
+            )
             console.print(Panel(_highlighted(match.text, spans), title=title, title_align="left"))
     console.print(passages_table(alignment))
     console.print(Text(summary_line(alignment)))
@@ -178,8 +212,10 @@ def _marked_text(text: str, marks: Sequence[_Mark]) -> str:
         if any(a <= x and y <= b for a, b in first.changed):
             cls += " chg"
         title = html.escape("; ".join(m.title for m in covering), quote=True)
-        out.append(f'<a class="{cls}" href="#{first.target}" data-anchor="{first.anchor}" '
-                   f'style="background:{first.colour}" title="{title}">{piece}</a>')
+        out.append(
+            f'<a class="{cls}" href="#{first.target}" data-anchor="{first.anchor}" '
+            f'style="background:{first.colour}" title="{title}">{piece}</a>'
+        )
     if len(text) in starting:  # an empty passage at the very end cannot happen, but be exact
         out.extend(f'<span class="anchor" id="{m.anchor}"></span>' for m in starting[len(text)])
     return "".join(out)
@@ -208,13 +244,33 @@ def render_html(
         source_marks: list[_Mark] = []
         for p in match.passages:
             label = f"{match.id} #{p.number}: similarity {p.similarity:.3f}, {p.tokens_a} tokens"
-            query_marks.append(_Mark(p.a_start, p.a_end, _pid("a", si, p.number), _pid("b", si, p.number),
-                                     colour, label, p.a_changed))
-            source_marks.append(_Mark(p.b_start, p.b_end, _pid("b", si, p.number), _pid("a", si, p.number),
-                                      colour, label, p.b_changed))
+            query_marks.append(
+                _Mark(
+                    p.a_start,
+                    p.a_end,
+                    _pid("a", si, p.number),
+                    _pid("b", si, p.number),
+                    colour,
+                    label,
+                    p.a_changed,
+                )
+            )
+            source_marks.append(
+                _Mark(
+                    p.b_start,
+                    p.b_end,
+                    _pid("b", si, p.number),
+                    _pid("a", si, p.number),
+                    colour,
+                    label,
+                    p.b_changed,
+                )
+            )
             rows.append(_passage_row(si, match.id, p, colour))
-        heading = (f"source {esc(match.id)} — {100 * match.borrowed:.1f} % of the query, "
-                   f"{100 * match.source_used:.1f} % of this text, {_count(len(match.passages), 'passage')}")
+        heading = (
+            f"source {esc(match.id)} — {100 * match.borrowed:.1f} % of the query, "
+            f"{100 * match.source_used:.1f} % of this text, {_count(len(match.passages), 'passage')}"
+        )
         source_sections.append(
             f'<section class="pane source" id="source-{si}"><h2>{heading}</h2>'
             f'<pre class="text">{_marked_text(match.text, source_marks)}</pre></section>'
@@ -223,17 +279,20 @@ def render_html(
     n_passages = sum(len(s.passages) for s in alignment.sources)
     table = ""
     if rows:
-        table = ('<table class="passages"><thead><tr><th>source</th><th>#</th><th>query chars</th>'
-                 '<th>source chars</th><th>tokens</th><th>similarity</th></tr></thead><tbody>'
-                 + "".join(rows) + "</tbody></table>")
+        table = (
+            '<table class="passages"><thead><tr><th>source</th><th>#</th><th>query chars</th>'
+            "<th>source chars</th><th>tokens</th><th>similarity</th></tr></thead><tbody>"
+            + "".join(rows)
+            + "</tbody></table>"
+        )
     params = ", ".join(f"{esc(k)}={v}" for k, v in alignment.params.items())
     return (
         "<!DOCTYPE html>\n"
         '<html lang="ru"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        "<meta name=\"referrer\" content=\"no-referrer\">"
+        '<meta name="referrer" content="no-referrer">'
         # defence in depth: the page has no script and loads nothing, so forbid both
-        "<meta http-equiv=\"Content-Security-Policy\" "
+        '<meta http-equiv="Content-Security-Policy" '
         "content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
         f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>"
         f"<header><h1>{esc(title)}</h1>"
@@ -251,10 +310,12 @@ def render_html(
 
 def _passage_row(si: int, source_id: str, p: Passage, colour: str) -> str:
     a, b = _pid("a", si, p.number), _pid("b", si, p.number)
-    return (f'<tr><td class="src"><span style="background:{colour}">{html.escape(source_id)}</span></td>'
-            f"<td>{p.number}</td><td><a href=\"#{a}\">{p.a_start}–{p.a_end}</a></td>"
-            f"<td><a href=\"#{b}\">{p.b_start}–{p.b_end}</a></td>"
-            f"<td>{p.tokens_a}/{p.tokens_b}</td><td>{p.similarity:.3f}</td></tr>")
+    return (
+        f'<tr><td class="src"><span style="background:{colour}">{html.escape(source_id)}</span></td>'
+        f'<td>{p.number}</td><td><a href="#{a}">{p.a_start}–{p.a_end}</a></td>'
+        f'<td><a href="#{b}">{p.b_start}–{p.b_end}</a></td>'
+        f"<td>{p.tokens_a}/{p.tokens_b}</td><td>{p.similarity:.3f}</td></tr>"
+    )
 
 
 def write_html(alignment: Alignment, path: Any, **options: Any) -> None:

@@ -68,7 +68,9 @@ def shingle_hashes(canonical: Canonical, spec: ShingleSpec, family: HashFamily) 
     MinHash signing needs."""
     if spec.unit == "word":
         first = word_shingle_starts(len(canonical), spec.k, spec.step)
-        return family.word_shingles(canonical.buf, canonical.byte_starts, canonical.byte_ends, first, spec.k)
+        return family.word_shingles(
+            canonical.buf, canonical.byte_starts, canonical.byte_ends, first, spec.k
+        )
     byte_starts, byte_ends, _, _ = char_shingle_spans(canonical.buf, spec.k, spec.step)
     return family.spans(canonical.buf, byte_starts, byte_ends)
 

@@ -45,7 +45,9 @@ class Fingerprints:
         return int(self.counts.sum()) if self.counts is not None else len(self)
 
     @classmethod
-    def from_hashes(cls, hashes: U64, *, multiset: bool = False, spec_fingerprint: str = "") -> Fingerprints:
+    def from_hashes(
+        cls, hashes: U64, *, multiset: bool = False, spec_fingerprint: str = ""
+    ) -> Fingerprints:
         """The sorted distinct values of ``hashes`` (what ``np.unique`` gives, with counts
         for a multiset; :mod:`neardup._sorted`, several times faster than ``np.unique``)."""
         hashes = np.asarray(hashes, dtype=np.uint64)

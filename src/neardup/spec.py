@@ -27,7 +27,9 @@ def _freeze(value: Any) -> ParamValue:
         return tuple(_freeze(v) for v in value)
     if isinstance(value, str | int | float | bool) or value is None:
         return value
-    raise ConfigurationError(f"component parameters must be plain values, got {type(value).__name__}")
+    raise ConfigurationError(
+        f"component parameters must be plain values, got {type(value).__name__}"
+    )
 
 
 def _thaw(value: ParamValue) -> Any:
@@ -187,7 +189,12 @@ class FingerprintSpec:
             raise SpecError(f"{self.family} is a fixed standard function and takes no seed")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"family": self.family, "bits": self.bits, "seed": self.seed, "multiset": self.multiset}
+        return {
+            "family": self.family,
+            "bits": self.bits,
+            "seed": self.seed,
+            "multiset": self.multiset,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> FingerprintSpec:
@@ -387,14 +394,24 @@ class IndexSpec:
 
     def __post_init__(self) -> None:
         if self.policy not in INDEX_POLICIES:
-            raise SpecError(f"policy must be one of {', '.join(INDEX_POLICIES)}, got {self.policy!r}")
+            raise SpecError(
+                f"policy must be one of {', '.join(INDEX_POLICIES)}, got {self.policy!r}"
+            )
         if self.measure not in INDEX_MEASURES:
-            raise SpecError(f"measure must be one of {', '.join(INDEX_MEASURES)}, got {self.measure!r}")
-        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int | float) or not (
-            0.0 < float(self.threshold) <= 1.0
+            raise SpecError(
+                f"measure must be one of {', '.join(INDEX_MEASURES)}, got {self.measure!r}"
+            )
+        if (
+            isinstance(self.threshold, bool)
+            or not isinstance(self.threshold, int | float)
+            or not (0.0 < float(self.threshold) <= 1.0)
         ):
             raise SpecError(f"threshold must be a number in (0, 1], got {self.threshold!r}")
-        if isinstance(self.group_cap, bool) or not isinstance(self.group_cap, int) or self.group_cap < 1:
+        if (
+            isinstance(self.group_cap, bool)
+            or not isinstance(self.group_cap, int)
+            or self.group_cap < 1
+        ):
             raise SpecError(f"group_cap must be a positive integer, got {self.group_cap!r}")
         if self.candidates not in CANDIDATE_METHODS:
             raise SpecError(
@@ -407,10 +424,14 @@ class IndexSpec:
             or not isinstance(self.max_candidates, int)
             or self.max_candidates < 1
         ):
-            raise SpecError(f"max_candidates must be a positive integer, got {self.max_candidates!r}")
+            raise SpecError(
+                f"max_candidates must be a positive integer, got {self.max_candidates!r}"
+            )
         cap = self.max_postings_per_sample
         if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
-            raise SpecError(f"max_postings_per_sample must be a non-negative integer (0: no limit), got {cap!r}")
+            raise SpecError(
+                f"max_postings_per_sample must be a non-negative integer (0: no limit), got {cap!r}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

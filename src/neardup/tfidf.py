@@ -125,8 +125,14 @@ class TfidfModel:
     def _new_vectorizer(self) -> Any:
         text = require("sklearn.feature_extraction.text", "tfidf")
         return text.TfidfVectorizer(  # type: ignore[attr-defined]
-            analyzer=_identity, lowercase=False, binary=self.binary, norm="l2", use_idf=True,
-            smooth_idf=self.idf == "smooth", sublinear_tf=self.sublinear_tf, dtype=np.float64,
+            analyzer=_identity,
+            lowercase=False,
+            binary=self.binary,
+            norm="l2",
+            use_idf=True,
+            smooth_idf=self.idf == "smooth",
+            sublinear_tf=self.sublinear_tf,
+            dtype=np.float64,
         )
 
     def fit(self, documents: Iterable[Document]) -> TfidfModel:
@@ -209,8 +215,11 @@ def similarity(
     sublinear_tf: bool = False,
 ) -> float:
     """TF-IDF cosine of a text and a reference text, IDF over the two of them."""
-    return float(cosine_matrix([reference, text], spec=spec, idf=idf, binary=binary,
-                               sublinear_tf=sublinear_tf)[0, 1])
+    return float(
+        cosine_matrix(
+            [reference, text], spec=spec, idf=idf, binary=binary, sublinear_tf=sublinear_tf
+        )[0, 1]
+    )
 
 
 def reference_similarities(
@@ -224,12 +233,15 @@ def reference_similarities(
 ) -> F64:
     """Cosine of the reference text with each document, IDF over the reference and the set
     (seed 003's "text-etalon" against an array of documents)."""
-    matrix = cosine_matrix([reference, *documents], spec=spec, idf=idf, binary=binary,
-                           sublinear_tf=sublinear_tf)
+    matrix = cosine_matrix(
+        [reference, *documents], spec=spec, idf=idf, binary=binary, sublinear_tf=sublinear_tf
+    )
     return matrix[0, 1:].copy()
 
 
-def idf_weights(df: Mapping[str, int], n_docs: int, terms: Sequence[str], idf: IdfMode = "smooth") -> F64:
+def idf_weights(
+    df: Mapping[str, int], n_docs: int, terms: Sequence[str], idf: IdfMode = "smooth"
+) -> F64:
     """IDF of ``terms`` from collection counts; a term the counts do not know has df 0.
 
     With ``plain`` and ``paper`` a df of 0 is taken as 1 (the query itself holds the term).
@@ -237,7 +249,9 @@ def idf_weights(df: Mapping[str, int], n_docs: int, terms: Sequence[str], idf: I
     _check_idf(idf)
     if n_docs < 0:
         raise InputError(f"n_docs must be ≥ 0, got {n_docs}")
-    counts = np.fromiter((max(int(df.get(t, 0)), 0) for t in terms), dtype=np.float64, count=len(terms))
+    counts = np.fromiter(
+        (max(int(df.get(t, 0)), 0) for t in terms), dtype=np.float64, count=len(terms)
+    )
     if idf == "smooth":
         return np.log((1.0 + n_docs) / (1.0 + counts)) + 1.0
     counts = np.maximum(counts, 1.0)
@@ -301,7 +315,9 @@ class DocumentFrequencies:
         distinct = set(terms)
         missing = [t for t in distinct if self.df.get(t, 0) <= 0]
         if missing or self.n_docs <= 0:
-            raise InputError(f"removing a document that was not added (unknown terms: {missing[:5]})")
+            raise InputError(
+                f"removing a document that was not added (unknown terms: {missing[:5]})"
+            )
         self.df.subtract(distinct)
         for t in distinct:
             if self.df[t] <= 0:
@@ -323,4 +339,3 @@ class DocumentFrequencies:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(f"document frequencies need n_docs and a df mapping: {exc}") from None
         return out
-

@@ -43,7 +43,9 @@ def test_reduce_sum_of_table_values(bits: int) -> None:
         if rng.random() < 0.2:
             values = [p - 1] * count  # the largest sums
         total = sum(values)
-        got = hashing._reduce_sum(np.uint64(total >> 64), np.uint64(total & (2**64 - 1)), bits, np.uint64(c))
+        got = hashing._reduce_sum(
+            np.uint64(total >> 64), np.uint64(total & (2**64 - 1)), bits, np.uint64(c)
+        )
         assert int(got) == total % p
 
 
@@ -81,9 +83,12 @@ WORDS = st.lists(
 
 
 @settings(max_examples=150, deadline=None)
-@given(WORDS, st.integers(1, 7), st.integers(1, 8), st.sampled_from(WIDTHS), st.integers(0, 2**64 - 1))
-def test_word_shingles_by_prefixes_equal_rolling(words: list[bytes], k: int, step: int, bits: int,
-                                                 seed: int) -> None:
+@given(
+    WORDS, st.integers(1, 7), st.integers(1, 8), st.sampled_from(WIDTHS), st.integers(0, 2**64 - 1)
+)
+def test_word_shingles_by_prefixes_equal_rolling(
+    words: list[bytes], k: int, step: int, bits: int, seed: int
+) -> None:
     fam = _family(bits, seed)
     buf, starts, ends = _stream(words)
     first = word_shingle_starts(len(words), k, step)
@@ -100,7 +105,11 @@ def test_word_shingles_of_documents_laid_end_to_end() -> None:
     # neardup.collisions concatenates documents' streams with no space between them; shingles
     # never cross a document, so the values are those of each document alone
     fam = _family(64, seed=5)
-    docs = [[b"alpha", b"beta", b"gamma", b"delta"], [b"x" * 200, b"y", b"z", b"w", b"v"], [b"one", b"two"]]
+    docs = [
+        [b"alpha", b"beta", b"gamma", b"delta"],
+        [b"x" * 200, b"y", b"z", b"w", b"v"],
+        [b"one", b"two"],
+    ]
     bufs, bs, be, firsts, wants = [], [], [], [], []
     offset = n_tok = 0
     for words in docs:
@@ -116,7 +125,9 @@ def test_word_shingles_of_documents_laid_end_to_end() -> None:
     buf = np.concatenate(bufs)
     # shingles per document: the last one may be shorter at a document's end in the
     # concatenation, so compare only full shingles, as neardup.collisions makes them
-    got = fam.word_shingles(buf, np.concatenate(bs), np.concatenate(be), np.concatenate(firsts[:2]), 3)
+    got = fam.word_shingles(
+        buf, np.concatenate(bs), np.concatenate(be), np.concatenate(firsts[:2]), 3
+    )
     assert np.array_equal(got, np.concatenate(wants[:2]))
 
 

@@ -61,7 +61,9 @@ def test_multiset_kernel_is_minhash_of_the_expanded_set() -> None:
             expanded.append(x if j == 0 else splitmix64(x ^ splitmix64((j * gamma) & MASK)))
     assert got[0].tolist() == reference_signature(expanded, 24)
     # counts of one are the plain set signature
-    ones = k.minhash_flat_multiset(values, np.ones(3, dtype=np.int64), np.array([0, 3], dtype=np.int64), seeds)
+    ones = k.minhash_flat_multiset(
+        values, np.ones(3, dtype=np.int64), np.array([0, 3], dtype=np.int64), seeds
+    )
     assert ones.tolist() == k.minhash_flat(values, np.array([0, 3], dtype=np.int64), seeds).tolist()
 
 
@@ -79,7 +81,9 @@ def test_band_keys_match_reference_and_accept_uint32() -> None:
     keys = k.band_keys(sigs, 4, 3, seeds)
     for d in range(3):
         for b in range(4):
-            assert int(keys[d, b]) == _band_key_reference(sigs[d, 3 * b : 3 * b + 3].tolist(), int(seeds[b]))
+            assert int(keys[d, b]) == _band_key_reference(
+                sigs[d, 3 * b : 3 * b + 3].tolist(), int(seeds[b])
+            )
     small = (sigs >> np.uint64(32)).astype(np.uint32)
     keys32 = k.band_keys(small, 4, 3, seeds)
     assert int(keys32[1, 2]) == _band_key_reference(small[1, 6:9].tolist(), 33)
@@ -90,7 +94,10 @@ def test_pair_keys_cover_every_pair_in_order() -> None:
     seed = np.uint64(9)
     out = k.pair_keys(keys, seed)
     assert out.shape == (1, 6)
-    expected = [splitmix64(splitmix64(i ^ 9) ^ j) for i, j in ((1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))]
+    expected = [
+        splitmix64(splitmix64(i ^ 9) ^ j)
+        for i, j in ((1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))
+    ]
     assert out[0].tolist() == expected
 
 

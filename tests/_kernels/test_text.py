@@ -26,7 +26,9 @@ def test_class_table_is_the_head_of_char_classes() -> None:
     assert np.array_equal(tk.class_table(cf.FAST_DOMAIN), tk.char_classes()[: cf.FAST_DOMAIN])
 
 
-@pytest.mark.parametrize(("hyphens", "numbers"), [(True, True), (False, True), (True, False), (False, False)])
+@pytest.mark.parametrize(
+    ("hyphens", "numbers"), [(True, True), (False, True), (True, False), (False, False)]
+)
 @settings(max_examples=100, deadline=None)
 @given(text=st.lists(st.sampled_from(CHARS), max_size=60).map("".join))
 def test_fused_words_equals_tokenize_and_encode(hyphens: bool, numbers: bool, text: str) -> None:
@@ -61,5 +63,7 @@ def test_expanding_characters_map_back_to_their_source() -> None:
 def test_marked_code_points_send_the_text_back() -> None:
     table, offsets = cf.fused_table(("nfkc", "lowercase"))  # type: ignore[misc]
     for text in ("ok Σ", "… then Σ", "\U00020000", "е\u0301"):
-        ok, buf, *_ = tk.fused_words(tk.code_points(text), table, cf.FAST_DOMAIN, offsets, True, True, False)
+        ok, buf, *_ = tk.fused_words(
+            tk.code_points(text), table, cf.FAST_DOMAIN, offsets, True, True, False
+        )
         assert not ok and buf.shape == (0,)

@@ -26,7 +26,9 @@ def test_word_forms_are_one_under_ru_and_differ_under_plain() -> None:
     ru = Pipeline(make_spec("ru", k=3))
     plain = Pipeline(make_spec("plain", k=3))
     assert ru.compare(SEED_004_A, SEED_004_B).resemblance == 1.0
-    assert ru.fingerprints(SEED_004_A).values.tolist() == ru.fingerprints(SEED_004_B).values.tolist()
+    assert (
+        ru.fingerprints(SEED_004_A).values.tolist() == ru.fingerprints(SEED_004_B).values.tolist()
+    )
     assert plain.compare(SEED_004_A, SEED_004_B).resemblance == 0.0
 
 
@@ -60,7 +62,13 @@ def test_normalization_choices() -> None:
     # stress marks go (ru); a lone hyphen or dash separates.
     assert terms("plain", "ﬁle № 5") == ["file", "no", "5"]
     assert terms("plain", "северо-западный ветер — 3,14 и 2.5 COVID-19") == [
-        "северо-западный", "ветер", "3,14", "и", "2.5", "covid-19"]
+        "северо-западный",
+        "ветер",
+        "3,14",
+        "и",
+        "2.5",
+        "covid-19",
+    ]
     assert terms("ru", "мо́локо") == ["молоко"]
     assert terms("plain", "Год 2024", numbers=False) == ["год"]
     assert terms("plain", "don't stop") == ["don't", "stop"]
@@ -76,12 +84,21 @@ def test_synonyms_from_csv_and_mythes(tmp_path) -> None:  # type: ignore[no-unty
     csv_file.write_text("большой,огромный,крупный\nдом,здание\n", encoding="utf-8")
     assert terms("ru", "огромное здание", synonyms=str(csv_file)) == ["большой", "дом"]
     mythes = tmp_path / "th_test.dat"
-    mythes.write_text("UTF-8\nдом|1\n(сущ.)|здание|строение\nбольшой|2\n(прил.)|огромный|крупный\n"
-                      "(прил.)|взрослый\n", encoding="utf-8")
-    assert terms("ru", "огромное строение взрослый", synonyms=str(mythes)) == ["большой", "дом", "большой"]
+    mythes.write_text(
+        "UTF-8\nдом|1\n(сущ.)|здание|строение\nбольшой|2\n(прил.)|огромный|крупный\n"
+        "(прил.)|взрослый\n",
+        encoding="utf-8",
+    )
+    assert terms("ru", "огромное строение взрослый", synonyms=str(mythes)) == [
+        "большой",
+        "дом",
+        "большой",
+    ]
     labelled = tmp_path / "th_labels.dat"
-    labelled.write_text("UTF-8\nдобрый|3\n(синоним)|хороший\n(антоним)|злой\n(связанный термин)|доброта\n",
-                        encoding="utf-8")
+    labelled.write_text(
+        "UTF-8\nдобрый|3\n(синоним)|хороший\n(антоним)|злой\n(связанный термин)|доброта\n",
+        encoding="utf-8",
+    )
     assert terms("ru", "хороший злой", synonyms=str(labelled)) == ["добрый", "злой"]
     koi = tmp_path / "th_koi.dat"
     koi.write_bytes("KOI8-R\nдом|1\n(сущ.)|здание\n".encode("koi8-r"))
@@ -96,7 +113,11 @@ def test_spans_point_at_the_original_words() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("абвгдеёжАБВЁabcXYZ019 -.,\u00a0…ﬁİ\u0301<>&;")), max_size=80))
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("абвгдеёжАБВЁabcXYZ019 -.,\u00a0…ﬁİ\u0301<>&;")), max_size=80
+    )
+)
 def test_plain_spans_hold_the_token_text(text: str) -> None:
     canonical = Analyzer(preset("plain", html="never")).canonical(text)
     for term, a, b in zip(canonical.terms, canonical.starts.tolist(), canonical.ends.tolist()):
@@ -123,7 +144,11 @@ def test_steps_and_char_shingles() -> None:
     assert len(Pipeline(make_spec("plain", k=3, step=3)).shingles(text)) == 2
     chars = Pipeline(make_spec("plain", unit="char", k=4)).shingles("Ёж  ест!")
     assert len(chars) == len("ёж ест") - 4 + 1
-    assert [("Ёж  ест!")[a:b] for a, b in zip(chars.starts, chars.ends)] == ["Ёж  ест", "Ёж  ест", "ест"]
+    assert [("Ёж  ест!")[a:b] for a, b in zip(chars.starts, chars.ends)] == [
+        "Ёж  ест",
+        "Ёж  ест",
+        "ест",
+    ]
 
 
 def test_unknown_components_are_refused() -> None:
@@ -139,4 +164,8 @@ def test_unknown_components_are_refused() -> None:
 
 def test_words_pymorphy_cannot_parse_are_kept_as_they_are() -> None:
     # pymorphy3 raises on characters without a Unicode name (Tangut); the word stays itself
-    assert terms("ru", "слово \U00017000\U00017001 тексты") == ["слово", "\U00017000\U00017001", "текст"]
+    assert terms("ru", "слово \U00017000\U00017001 тексты") == [
+        "слово",
+        "\U00017000\U00017001",
+        "текст",
+    ]

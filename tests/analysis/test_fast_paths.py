@@ -71,7 +71,9 @@ def reference_strip_marks(text: str) -> tuple[str, tuple[list[int], list[int]] |
     return "".join(out), _reference_pieces_map(pieces)
 
 
-def same(got: tuple[str, OffsetMap | None], want: tuple[str, tuple[list[int], list[int]] | None]) -> None:
+def same(
+    got: tuple[str, OffsetMap | None], want: tuple[str, tuple[list[int], list[int]] | None]
+) -> None:
     assert got[0] == want[0]
     if want[1] is None:
         assert got[1] is None
@@ -106,7 +108,9 @@ def test_hand_picked_cases() -> None:
 
 
 ALPHABET = st.sampled_from(
-    list("abc йёЁ…ﬁ№½ⅫＡ\u00a0\u2009\u0301\u0308\u0323\u0304\u0345\u1100\u1161\u11a8가\u0e31\u0e48\n-")
+    list(
+        "abc йёЁ…ﬁ№½ⅫＡ\u00a0\u2009\u0301\u0308\u0323\u0304\u0345\u1100\u1161\u11a8가\u0e31\u0e48\n-"
+    )
     + ["\u0915\u093c", "\u0627\u0653", "e\u0301"]
 )
 
@@ -137,7 +141,9 @@ def test_from_pieces_is_the_piecewise_map() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab йё-'.,3 \u0301\u00a0\n𝐀ﬁ\U00010330")), max_size=60))
+@given(
+    st.text(alphabet=st.sampled_from(list("ab йё-'.,3 \u0301\u00a0\n𝐀ﬁ\U00010330")), max_size=60)
+)
 def test_terms_split_from_the_joined_tokens_equal_the_slices(text: str) -> None:
     from neardup._kernels import text as tk
 
@@ -182,7 +188,13 @@ def test_lookup_many_parses_each_new_word_once_and_counts_hits() -> None:
     assert cache.lookup_many([]) == []
     # a full cache is emptied, and the answers stay the same
     small = MorphCache(_FakeAnalyzer(), max_size=2)
-    assert [e[0] for e in small.lookup_many(["x", "y", "z", "x", "y"])] == ["x1", "y1", "z1", "x1", "y1"]
+    assert [e[0] for e in small.lookup_many(["x", "y", "z", "x", "y"])] == [
+        "x1",
+        "y1",
+        "z1",
+        "x1",
+        "y1",
+    ]
 
 
 # --- the fused char filters + tokenizer (analyzer fast path) --------------------------------
@@ -217,7 +229,13 @@ def _analyzers(name: str) -> tuple[object, object]:
         from neardup.analysis.presets import preset
 
         preset_name, _, option = name.partition(":")
-        options = {"numbers": False} if option == "nonumbers" else {"html": "never"} if option == "nohtml" else {}
+        options = (
+            {"numbers": False}
+            if option == "nonumbers"
+            else {"html": "never"}
+            if option == "nohtml"
+            else {}
+        )
         fast = Analyzer(preset(preset_name, **options))
         _ANALYZERS[name] = (fast, _general_only(fast))
     return _ANALYZERS[name]
@@ -250,9 +268,31 @@ def test_fused_path_equals_the_filters_on_hand_picked_text(name: str) -> None:
 
 FUSED_ALPHABET = st.sampled_from(
     list("abcXYZ АБВгдеЁёЙй ΣσςΑ İIıiẞß ﬁﬂ…№½Ⅻ™㎏Ｆ\u00a0\u2009\n\t-‐'’.,37µΩ\u00b4\u00b3")
-    + ["\u0301", "\u0308", "\u0345", "\u034f", "\u0e31", "\u1100", "\u1161", "\u11a8", "가",
-       "\U0001d400", "\U0001f600", "\u212a", "\u0f73", "\u09be", "\u09c7", "<p>", "&amp;", "\ufeff",
-       "ра", "мир", "the", "word", "СЛОВО"]
+    + [
+        "\u0301",
+        "\u0308",
+        "\u0345",
+        "\u034f",
+        "\u0e31",
+        "\u1100",
+        "\u1161",
+        "\u11a8",
+        "가",
+        "\U0001d400",
+        "\U0001f600",
+        "\u212a",
+        "\u0f73",
+        "\u09be",
+        "\u09c7",
+        "<p>",
+        "&amp;",
+        "\ufeff",
+        "ра",
+        "мир",
+        "the",
+        "word",
+        "СЛОВО",
+    ]
 )
 
 
@@ -266,12 +306,19 @@ def test_fused_path_equals_the_filters_on_tricky_text(name: str, text: str) -> N
 
 # ru: the Basic Multilingual Plane only, since pymorphy3 fails on letters unicodedata cannot
 # name (Tangut, U+17000...), on either path
-@pytest.mark.parametrize(("name", "alphabet"), [("plain", st.characters()), ("en", st.characters()),
-                                                ("ru", st.characters(max_codepoint=0xFFFF))])
+@pytest.mark.parametrize(
+    ("name", "alphabet"),
+    [
+        ("plain", st.characters()),
+        ("en", st.characters()),
+        ("ru", st.characters(max_codepoint=0xFFFF)),
+    ],
+)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_fused_path_equals_the_filters_on_any_text(name: str, alphabet: st.SearchStrategy[str],
-                                                   data: st.DataObject) -> None:
+def test_fused_path_equals_the_filters_on_any_text(
+    name: str, alphabet: st.SearchStrategy[str], data: st.DataObject
+) -> None:
     text = data.draw(st.text(alphabet=alphabet, max_size=60))
     fast, slow = _analyzers(name)
     _same_canonical(fast.canonical(text), slow.canonical(text))  # type: ignore[attr-defined]
@@ -281,20 +328,31 @@ def test_fused_path_is_taken_for_ordinary_text_and_left_for_the_rest() -> None:
     fast, _ = _analyzers("plain")
     chain = next(iter(fast._chains.values()))  # type: ignore[attr-defined]
     assert chain.fast_scan("Обычный текст, № 5… ﬁ\u00a0x") is not None
-    for text in ("ΟΔΥΣΣΕΥΣ", "İ", "е\u0301", "\u1100\u1161", "\U00020000", "<html><body>x</body></html>"):
+    for text in (
+        "ΟΔΥΣΣΕΥΣ",
+        "İ",
+        "е\u0301",
+        "\u1100\u1161",
+        "\U00020000",
+        "<html><body>x</body></html>",
+    ):
         assert chain.fast_scan(text) is None, text
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(st.lists(ALPHABET, max_size=40).map("".join), st.lists(FUSED_ALPHABET, max_size=40).map("".join),
-                 st.text(max_size=40)))
+@given(
+    st.one_of(
+        st.lists(ALPHABET, max_size=40).map("".join),
+        st.lists(FUSED_ALPHABET, max_size=40).map("".join),
+        st.text(max_size=40),
+    )
+)
 def test_is_nfkc_equals_is_normalized(text: str) -> None:
     assert cf.is_nfkc(text) == unicodedata.is_normalized("NFKC", text)
 
 
 def test_is_nfkc_on_hand_picked_cases() -> None:
-    for text in CASES + FUSED_CASES + ["가", "ä", "ä́", "́a", "xཱི",
-                                       "ো", "ୋ", "ẹ́", "ẹ́"]:
+    for text in CASES + FUSED_CASES + ["가", "ä", "ä́", "́a", "xཱི", "ো", "ୋ", "ẹ́", "ẹ́"]:
         assert cf.is_nfkc(text) == unicodedata.is_normalized("NFKC", text), repr(text)
 
 
@@ -311,8 +369,16 @@ def test_nfkc_safe_characters_keep_any_text_normalized() -> None:
         assert unicodedata.is_normalized("NFKC", text)
 
 
-@pytest.mark.parametrize("filters", [("nfkc", "lowercase"), ("nfkc", "lowercase", "strip_marks", "yo"),
-                                     ("lowercase", "nfkc"), ("yo",), ()])
+@pytest.mark.parametrize(
+    "filters",
+    [
+        ("nfkc", "lowercase"),
+        ("nfkc", "lowercase", "strip_marks", "yo"),
+        ("lowercase", "nfkc"),
+        ("yo",),
+        (),
+    ],
+)
 def test_fused_table_maps_each_character_as_the_filters_do(filters: tuple[str, ...]) -> None:
     """Every code point of the domain the table maps on its own, checked against the filter
     functions run on the character alone (every 7th code point, and all of Latin-1,
@@ -320,9 +386,16 @@ def test_fused_table_maps_each_character_as_the_filters_do(filters: tuple[str, .
     from neardup._kernels import text as tk
 
     table, offsets = cf.fused_table(filters)  # type: ignore[misc]
-    functions = {"nfkc": cf.nfkc, "lowercase": cf.lowercase, "yo": cf.yo_to_ye, "strip_marks": cf.strip_marks}
+    functions = {
+        "nfkc": cf.nfkc,
+        "lowercase": cf.lowercase,
+        "yo": cf.yo_to_ye,
+        "strip_marks": cf.strip_marks,
+    }
     classes = tk.char_classes()
-    points = sorted(set(range(0, cf.FAST_DOMAIN, 7)) | set(range(0x500)) | set(range(0x1F00, 0x2200)))
+    points = sorted(
+        set(range(0, cf.FAST_DOMAIN, 7)) | set(range(0x500)) | set(range(0x1F00, 0x2200))
+    )
     for cp in points:
         entry = int(table[cp])
         if entry & int(tk.FUSED_GENERAL):
@@ -347,12 +420,25 @@ def test_no_character_lowercases_to_a_tag_opener() -> None:
     no character lowercases to one."""
     import sys
 
-    assert not [cp for cp in range(sys.maxunicode + 1)
-                if not 0xD800 <= cp < 0xE000 and cp != 0x3C and "<" in chr(cp).lower()]
+    assert not [
+        cp
+        for cp in range(sys.maxunicode + 1)
+        if not 0xD800 <= cp < 0xE000 and cp != 0x3C and "<" in chr(cp).lower()
+    ]
 
 
-@pytest.mark.parametrize("text", ["plain text", "a < b", "<p>x</p><p>y</p><br>", "<!DOCTYPE html>",
-                                  " \ufeff<html>", "x" * 3000 + "<p></p><p></p><p></p>", "<?xml?><html>"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "plain text",
+        "a < b",
+        "<p>x</p><p>y</p><br>",
+        "<!DOCTYPE html>",
+        " \ufeff<html>",
+        "x" * 3000 + "<p></p><p></p><p></p>",
+        "<?xml?><html>",
+    ],
+)
 def test_might_be_html_agrees_with_looks_like_html(text: str) -> None:
     from neardup.analysis.html import looks_like_html
 
@@ -384,7 +470,9 @@ _DATA = __import__("pathlib").Path(__file__).resolve().parents[3] / "shared" / "
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (_DATA / "ru_news.jsonl.gz").exists(), reason=f"the corpora are not in {_DATA}")
+@pytest.mark.skipif(
+    not (_DATA / "ru_news.jsonl.gz").exists(), reason=f"the corpora are not in {_DATA}"
+)
 @pytest.mark.parametrize("name", ["plain", "ru", "en", "auto"])
 def test_fused_path_equals_the_filters_on_real_corpora(name: str) -> None:
     import gzip

@@ -64,7 +64,9 @@ def test_entities_decoded_and_mapped_to_entity_span() -> None:
     assert html[omap.starts[i] : omap.ends[i]] == "&amp;"
     i = text.index("\xa0")
     assert html[omap.starts[i] : omap.ends[i]] == "&nbsp;"
-    for k, ref in zip(range(text.index("П"), text.index("П") + 3), ["&#1055;", "&#x41F;", "&#X440;"]):
+    for k, ref in zip(
+        range(text.index("П"), text.index("П") + 3), ["&#1055;", "&#x41F;", "&#X440;"]
+    ):
         assert html[omap.starts[k] : omap.ends[k]] == ref
     i = text.index("©")
     assert html[omap.starts[i] : omap.ends[i]] == "&copy"
@@ -134,10 +136,23 @@ def test_empty_and_plain_text() -> None:
 # --------------------------------------------------------------------------- property
 
 _ENTITIES = ["&amp;", "&lt;", "&gt;", "&quot;", "&nbsp;", "&#1055;", "&#x44F;", "&copy;", "&mdash;"]
-_INLINE = ["<b>", "</b>", "<i>", "</i>", '<span class="x">', "</span>", '<a href="/p?a=1&amp;b=2">', "</a>"]
+_INLINE = [
+    "<b>",
+    "</b>",
+    "<i>",
+    "</i>",
+    '<span class="x">',
+    "</span>",
+    '<a href="/p?a=1&amp;b=2">',
+    "</a>",
+]
 _BLOCK = ["<p>", "</p>", "<div>", "</div>", "<br>", "<br/>", "<li>", "<h2>", "</h2>", "<tr>"]
 _TOKENS = st.one_of(
-    st.text(st.sampled_from("абвгдеёжзийклмнопрстуфхцчшщъыьэюяABCxyz0123456789.,"), min_size=1, max_size=8),
+    st.text(
+        st.sampled_from("абвгдеёжзийклмнопрстуфхцчшщъыьэюяABCxyz0123456789.,"),
+        min_size=1,
+        max_size=8,
+    ),
     st.sampled_from([" ", "  ", "\n", "\t "]),
     st.sampled_from(_ENTITIES),
     st.sampled_from(_INLINE),
@@ -196,8 +211,12 @@ def test_main_content_keeps_article_drops_boilerplate() -> None:
     pytest.importorskip("trafilatura")
     text, omap = html_to_text(PAGE, main_content=True)
     _check_map(PAGE, text, omap)
-    for needle in ["гуляли по старой набережной", "играл на\xa0скрипке", "чай с лимоном",
-                   "в следующие выходные"]:
+    for needle in [
+        "гуляли по старой набережной",
+        "играл на\xa0скрипке",
+        "чай с лимоном",
+        "в следующие выходные",
+    ]:
         assert needle in text
     for junk in ["Главная", "Контакты", "Читайте также", "Все права защищены", "Реклама"]:
         assert junk not in text

@@ -13,11 +13,32 @@ import pytest
 from neardup.cli.main import main
 
 ROW_KEYS = {"bits", "range", "likely_at", "shingles_for_probability", "paper"}
-REPORT_KEYS = {"documents", "shingles", "distinct_shingles", "limit_reached", "spec", "spec_fingerprint",
-               "families", "seconds"}
-FAMILY_KEYS = {"family", "hash", "bits", "seed", "distinct_shingles", "colliding_pairs", "expected_pairs",
-               "z", "shared_values", "expected_shared_values", "lost", "expected_lost", "paper_pairs",
-               "seconds"}
+REPORT_KEYS = {
+    "documents",
+    "shingles",
+    "distinct_shingles",
+    "limit_reached",
+    "spec",
+    "spec_fingerprint",
+    "families",
+    "seconds",
+}
+FAMILY_KEYS = {
+    "family",
+    "hash",
+    "bits",
+    "seed",
+    "distinct_shingles",
+    "colliding_pairs",
+    "expected_pairs",
+    "z",
+    "shared_values",
+    "expected_shared_values",
+    "lost",
+    "expected_lost",
+    "paper_pairs",
+    "seconds",
+}
 
 SENTENCES = [
     "Белая берёза под моим окном принакрылась снегом, точно серебром.",
@@ -64,7 +85,9 @@ def test_without_corpus_json_has_stable_keys(capsys: pytest.CaptureFixture[str])
 
 
 def test_custom_widths_and_probabilities(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "collisions", "--json", "--widths", "16,128", "--probabilities", "0.5")
+    code, out, _ = run(
+        capsys, "collisions", "--json", "--widths", "16,128", "--probabilities", "0.5"
+    )
     assert code == 0
     rows = json.loads(out)["rows"]
     assert [r["bits"] for r in rows] == [16, 128]
@@ -72,21 +95,38 @@ def test_custom_widths_and_probabilities(capsys: pytest.CaptureFixture[str]) -> 
     assert rows[0]["paper"] is None and rows[1]["range"] == 2**128
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--widths", "0"], "width"),
-    (["--widths", "513"], "from 1 to 512 bits"),
-    (["--widths", "32,x"], "--widths must be"),
-    (["--probabilities", "1.5"], "probability must be in"),
-])
-def test_bad_table_options_exit_2(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--widths", "0"], "width"),
+        (["--widths", "513"], "from 1 to 512 bits"),
+        (["--widths", "32,x"], "--widths must be"),
+        (["--probabilities", "1.5"], "probability must be in"),
+    ],
+)
+def test_bad_table_options_exit_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
     code, out, err = run(capsys, "collisions", *args)
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
 
 
 def test_corpus_json(capsys: pytest.CaptureFixture[str], corpus: Path) -> None:
-    code, out, _ = run(capsys, "collisions", str(corpus), "--json", "--preset", "plain", "-k", "3",
-                       "--families", "rabin:32,crc32", "--families", "xxh3:64:5")
+    code, out, _ = run(
+        capsys,
+        "collisions",
+        str(corpus),
+        "--json",
+        "--preset",
+        "plain",
+        "-k",
+        "3",
+        "--families",
+        "rabin:32,crc32",
+        "--families",
+        "xxh3:64:5",
+    )
     assert code == 0
     data = json.loads(out)
     assert set(data) == REPORT_KEYS
@@ -102,27 +142,43 @@ def test_corpus_json(capsys: pytest.CaptureFixture[str], corpus: Path) -> None:
     assert data["families"][1]["paper_pairs"] == 12320
 
 
-def test_corpus_table_and_limit(capsys: pytest.CaptureFixture[str], corpus: Path, tmp_path: Path) -> None:
+def test_corpus_table_and_limit(
+    capsys: pytest.CaptureFixture[str], corpus: Path, tmp_path: Path
+) -> None:
     texts = tmp_path / "texts"
     texts.mkdir()
     (texts / "a.txt").write_text(SENTENCES[0], encoding="utf-8")
-    code, out, _ = run(capsys, "collisions", str(corpus), str(texts), "--preset", "plain",
-                       "--limit-shingles", "7", "--families", "crc32,crc64")
+    code, out, _ = run(
+        capsys,
+        "collisions",
+        str(corpus),
+        str(texts),
+        "--preset",
+        "plain",
+        "--limit-shingles",
+        "7",
+        "--families",
+        "crc32,crc64",
+    )
     assert code == 0
     assert "Collisions over 7 distinct shingles" in out
     assert "(limit reached)" in out and "12,320" in out
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["missing.jsonl"], "no such file or directory: missing.jsonl"),
-    (["{corpus}", "--families", "md5"], "unknown family 'md5'"),
-    (["{corpus}", "--families", "rabin:x"], "BITS and SEED must be integers"),
-    (["{corpus}", "--families", "rabin:72"], "rabin takes a width of 32 to 64 bits, got 72"),
-    (["{corpus}", "--families", "crc32:48"], "crc32 takes a width of 32 bits"),
-    (["{corpus}", "--text-field", "body"], "no 'body' field"),
-])
-def test_bad_input_exits_2_with_a_message(capsys: pytest.CaptureFixture[str], corpus: Path,
-                                          args: list[str], message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.jsonl"], "no such file or directory: missing.jsonl"),
+        (["{corpus}", "--families", "md5"], "unknown family 'md5'"),
+        (["{corpus}", "--families", "rabin:x"], "BITS and SEED must be integers"),
+        (["{corpus}", "--families", "rabin:72"], "rabin takes a width of 32 to 64 bits, got 72"),
+        (["{corpus}", "--families", "crc32:48"], "crc32 takes a width of 32 bits"),
+        (["{corpus}", "--text-field", "body"], "no 'body' field"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(
+    capsys: pytest.CaptureFixture[str], corpus: Path, args: list[str], message: str
+) -> None:
     code, out, err = run(capsys, "collisions", *(a.format(corpus=corpus) for a in args))
     assert code == 2, err
     assert message in err and "Traceback" not in err
@@ -138,7 +194,21 @@ def test_malformed_jsonl_names_the_line(capsys: pytest.CaptureFixture[str], tmp_
 
 def test_installed_command_keeps_stdout_clean(corpus: Path) -> None:
     """Progress goes to stderr: stdout is the JSON alone."""
-    out = subprocess.run([sys.executable, "-m", "neardup.cli.main", "collisions", str(corpus), "--json",
-                          "--preset", "plain", "--families", "crc32"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "neardup.cli.main",
+            "collisions",
+            str(corpus),
+            "--json",
+            "--preset",
+            "plain",
+            "--families",
+            "crc32",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert json.loads(out.stdout)["families"][0]["family"] == "crc32"

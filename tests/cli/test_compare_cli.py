@@ -12,8 +12,16 @@ import pytest
 from neardup.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-KEYS = {"resemblance", "sorensen", "containment_ab", "containment_ba", "shingles_a", "shingles_b",
-        "shared", "spec"}
+KEYS = {
+    "resemblance",
+    "sorensen",
+    "containment_ab",
+    "containment_ba",
+    "shingles_a",
+    "shingles_b",
+    "shared",
+    "spec",
+}
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
@@ -22,18 +30,38 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object
 
 
 def test_compare_json_has_the_stable_keys(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_json(capsys, "compare", str(EXAMPLES / "original.txt"), str(EXAMPLES / "rewrite.txt"), "--json")
+    out = run_json(
+        capsys, "compare", str(EXAMPLES / "original.txt"), str(EXAMPLES / "rewrite.txt"), "--json"
+    )
     assert KEYS <= set(out)
     assert 0.3 < out["resemblance"] < 1.0  # type: ignore[operator]
-    plain = run_json(capsys, "compare", str(EXAMPLES / "original.txt"), str(EXAMPLES / "rewrite.txt"),
-                     "--json", "--preset", "plain")
+    plain = run_json(
+        capsys,
+        "compare",
+        str(EXAMPLES / "original.txt"),
+        str(EXAMPLES / "rewrite.txt"),
+        "--json",
+        "--preset",
+        "plain",
+    )
     assert plain["resemblance"] < out["resemblance"]  # type: ignore[operator]
     assert plain["spec"]["analyzer"]["preset"] == "plain"  # type: ignore[index]
 
 
 def test_compare_options_reach_the_spec(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_json(capsys, "compare", str(EXAMPLES / "original.txt"), str(EXAMPLES / "original.txt"),
-                   "--json", "-k", "3", "--step", "3", "--hash", "crc32")
+    out = run_json(
+        capsys,
+        "compare",
+        str(EXAMPLES / "original.txt"),
+        str(EXAMPLES / "original.txt"),
+        "--json",
+        "-k",
+        "3",
+        "--step",
+        "3",
+        "--hash",
+        "crc32",
+    )
     assert out["resemblance"] == 1.0
     assert out["spec"]["shingles"] == {"unit": "word", "k": 3, "step": 3}  # type: ignore[index]
     assert out["spec"]["fingerprints"]["family"] == "crc32"  # type: ignore[index]
@@ -52,19 +80,39 @@ def test_empty_file_is_valid(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     [
         (["compare", "missing.txt", "examples/original.txt"], "no such file"),
         (["compare", ".", "examples/original.txt"], "is a directory"),
-        (["compare", "examples/original.txt", "examples/rewrite.txt", "--preset", "fr"], "Invalid value"),
+        (
+            ["compare", "examples/original.txt", "examples/rewrite.txt", "--preset", "fr"],
+            "Invalid value",
+        ),
         (["compare", "examples/original.txt", "examples/rewrite.txt", "-k", "0"], "Invalid value"),
-        (["compare", "examples/original.txt", "examples/rewrite.txt", "--bits", "99"], "32 to 64 bits"),
-        (["compare", "examples/original.txt", "examples/rewrite.txt", "--hash", "crc32", "--bits", "48"],
-         "takes a width of 32 bits"),
-        (["compare", "examples/original.txt", "examples/rewrite.txt", "--synonyms", "nope.csv"], "thesaurus"),
+        (
+            ["compare", "examples/original.txt", "examples/rewrite.txt", "--bits", "99"],
+            "32 to 64 bits",
+        ),
+        (
+            [
+                "compare",
+                "examples/original.txt",
+                "examples/rewrite.txt",
+                "--hash",
+                "crc32",
+                "--bits",
+                "48",
+            ],
+            "takes a width of 32 bits",
+        ),
+        (
+            ["compare", "examples/original.txt", "examples/rewrite.txt", "--synonyms", "nope.csv"],
+            "thesaurus",
+        ),
         (["analyze", "missing.txt"], "no such file"),
     ],
 )
 def test_bad_input_exits_2_without_traceback(args: list[str], message: str) -> None:
     root = Path(__file__).resolve().parents[2]
-    result = subprocess.run([sys.executable, "-m", "neardup.cli.main", *args], cwd=root,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "neardup.cli.main", *args], cwd=root, capture_output=True, text=True
+    )
     assert result.returncode == 2, result.stderr
     assert message in result.stderr
     assert "Traceback" not in result.stderr
@@ -77,7 +125,7 @@ def test_analyze_shows_tokens_with_spans(capsys: pytest.CaptureFixture[str]) -> 
     assert header["encoding"] == "utf-8" and header["tokens"] == len(rows)
     source = (EXAMPLES / "original.txt").read_text(encoding="utf-8")
     assert rows[0] == {"term": "городской", "start": 0, "end": 9, "original": "Городская"}
-    assert all(source[r["start"]:r["end"]] == r["original"] for r in rows)
+    assert all(source[r["start"] : r["end"]] == r["original"] for r in rows)
 
 
 def test_help_on_every_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,7 +10,7 @@ import pytest
 from neardup.cli.main import main
 from tests._aligntext import ESSAY, OTHER
 
-FRAGMENT = ESSAY[ESSAY.index("Старые"):ESSAY.index("Опытный") - 1]
+FRAGMENT = ESSAY[ESSAY.index("Старые") : ESSAY.index("Опытный") - 1]
 
 
 @pytest.fixture()
@@ -28,8 +28,8 @@ def test_json_has_the_fragments(pair: tuple[str, str], capsys: pytest.CaptureFix
     assert len(out["fragments"]) == 1
     frag = out["fragments"][0]
     text_a = Path(pair[0]).read_text(encoding="utf-8")
-    assert text_a[frag["a_start"]:frag["a_end"]] == frag["a_text"] == FRAGMENT.rstrip(".")
-    assert ESSAY[frag["b_start"]:frag["b_end"]] == frag["b_text"]
+    assert text_a[frag["a_start"] : frag["a_end"]] == frag["a_text"] == FRAGMENT.rstrip(".")
+    assert ESSAY[frag["b_start"] : frag["b_end"]] == frag["b_text"]
     assert frag["similarity"] == 1.0
     assert 0 < out["fragments_summary"]["borrowed_a"] < 1
     assert out["fragments_summary"]["params"]["k"] == 3
@@ -38,8 +38,9 @@ def test_json_has_the_fragments(pair: tuple[str, str], capsys: pytest.CaptureFix
     assert "fragments" not in json.loads(capsys.readouterr().out)
 
 
-def test_terminal_and_html_report(pair: tuple[str, str], tmp_path: Path,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_terminal_and_html_report(
+    pair: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     report = tmp_path / "report.html"
     assert main(["compare", *pair, "--fragments", "--html", str(report)]) == 0
     out = capsys.readouterr().out

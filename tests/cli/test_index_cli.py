@@ -35,16 +35,30 @@ def texts(tmp_path: Path) -> Path:
 def _snapshot(path: Path) -> list[tuple]:
     conn = sqlite3.connect(path)
     try:
-        return [conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
-                for t in ("meta", "docs", "texts", "postings", "links")]
+        return [
+            conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+            for t in ("meta", "docs", "texts", "postings", "links")
+        ]
     finally:
         conn.close()
 
 
 def test_the_main_job(capsys: pytest.CaptureFixture[str], tmp_path: Path, texts: Path) -> None:
     db = str(tmp_path / "c.db")
-    code, out, _ = run(capsys, "index", "create", db, "--preset", "plain", "--policy", "group",
-                       "--threshold", "0.5", "--group-cap", "5")
+    code, out, _ = run(
+        capsys,
+        "index",
+        "create",
+        db,
+        "--preset",
+        "plain",
+        "--policy",
+        "group",
+        "--threshold",
+        "0.5",
+        "--group-cap",
+        "5",
+    )
     assert code == 0 and "created" in out and "policy group" in out
     code, out, _ = run(capsys, "index", "add", db, str(texts))
     assert code == 0
@@ -60,20 +74,28 @@ def test_the_main_job(capsys: pytest.CaptureFixture[str], tmp_path: Path, texts:
     assert [m["id"] for m in result["matches"]] == ["base.txt", "near.txt"]
     first = result["matches"][0]
     assert {"resemblance", "containment_query_in_doc", "containment_doc_in_query"} <= set(first)
-    strengths = [max(m["resemblance"], m["containment_query_in_doc"], m["containment_doc_in_query"])
-                 for m in result["matches"]]
+    strengths = [
+        max(m["resemblance"], m["containment_query_in_doc"], m["containment_doc_in_query"])
+        for m in result["matches"]
+    ]
     assert strengths == sorted(strengths, reverse=True)
     code, out, _ = run(capsys, "index", "check", db, str(query))
     assert code == 0 and "uniqueness" in out and "base.txt" in out
     code, out, _ = run(capsys, "index", "groups", db, "--json")
     assert code == 0
-    assert json.loads(out) == {"id": 1, "representative": "base.txt", "size": 2,
-                               "members": ["base.txt", "near.txt"]}
+    assert json.loads(out) == {
+        "id": 1,
+        "representative": "base.txt",
+        "size": 2,
+        "members": ["base.txt", "near.txt"],
+    }
     code, out, _ = run(capsys, "index", "stats", db, "--json")
     assert code == 0 and json.loads(out)["documents"] == 3
     export = tmp_path / "out.csv"
     code, out, _ = run(capsys, "index", "export", db, str(export))
-    assert code == 0 and export.read_text(encoding="utf-8").startswith("id,key,group,representative")
+    assert code == 0 and export.read_text(encoding="utf-8").startswith(
+        "id,key,group,representative"
+    )
     code, out, _ = run(capsys, "index", "remove", db, "near.txt")
     assert code == 0 and "removed 1" in out
     code, out, _ = run(capsys, "index", "groups", db)
@@ -84,18 +106,29 @@ def test_add_jsonl_with_fields_and_json(capsys: pytest.CaptureFixture[str], tmp_
     db = str(tmp_path / "c.db")
     data = tmp_path / "d.jsonl"
     base = tg.text(200, 5)
-    rows = [{"doc": "a", "body": base}, {"doc": "b", "body": base}, {"doc": "c", "body": tg.text(200, 6)}]
+    rows = [
+        {"doc": "a", "body": base},
+        {"doc": "b", "body": base},
+        {"doc": "c", "body": tg.text(200, 6)},
+    ]
     data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
     assert run(capsys, "index", "create", db, "-p", "plain")[0] == 0
-    code, out, _ = run(capsys, "index", "add", db, str(data), "--id-field", "doc", "--text-field", "body",
-                       "--json")
+    code, out, _ = run(
+        capsys, "index", "add", db, str(data), "--id-field", "doc", "--text-field", "body", "--json"
+    )
     assert code == 0
     summary = json.loads(out)
-    assert (summary["accepted"], summary["rejected"], summary["reasons"]) == (2, 1, {"duplicate": 1, "new": 2})
+    assert (summary["accepted"], summary["rejected"], summary["reasons"]) == (
+        2,
+        1,
+        {"duplicate": 1, "new": 2},
+    )
     assert summary["decisions"][1]["matches"][0]["id"] == "a"
 
 
-def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, texts: Path) -> None:
+def test_usage_errors_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, texts: Path
+) -> None:
     missing = str(tmp_path / "missing.db")
     code, _, err = run(capsys, "index", "stats", missing)
     assert code == 2 and "does not exist" in err and "Traceback" not in err
@@ -116,8 +149,9 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path,
     assert _snapshot(Path(db)) == before
 
 
-def test_runtime_errors_exit_1_and_change_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                  texts: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_runtime_errors_exit_1_and_change_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, texts: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = tmp_path / "c.db"
     assert run(capsys, "index", "create", str(db), "-p", "plain")[0] == 0
     assert run(capsys, "index", "add", str(db), str(texts / "base.txt"))[0] == 0
@@ -126,9 +160,13 @@ def test_runtime_errors_exit_1_and_change_nothing(capsys: pytest.CaptureFixture[
     code, _, err = run(capsys, "index", "create", str(db), "-p", "plain")
     assert code == 1 and "already exists" in err
     # a duplicate id: already there, or twice in the input
-    code, _, err = run(capsys, "index", "add", str(db), str(texts / "base.txt"), str(texts / "other.txt"))
+    code, _, err = run(
+        capsys, "index", "add", str(db), str(texts / "base.txt"), str(texts / "other.txt")
+    )
     assert code == 1 and "already in" in err and "nothing was added" in err
-    code, _, err = run(capsys, "index", "add", str(db), str(texts / "other.txt"), str(texts / "other.txt"))
+    code, _, err = run(
+        capsys, "index", "add", str(db), str(texts / "other.txt"), str(texts / "other.txt")
+    )
     assert code == 1 and "twice" in err
     # an unknown id to remove
     code, _, err = run(capsys, "index", "remove", str(db), str(texts / "base.txt"), "ghost")
@@ -171,8 +209,21 @@ def test_postgres_end_to_end(capsys: pytest.CaptureFixture[str], texts: Path) ->
     schema = unique_schema()
     url = f"{PG_URL}?schema={schema}"
     try:
-        assert run(capsys, "index", "create", url, "-p", "plain", "--policy", "group",
-                   "--threshold", "0.5")[0] == 0
+        assert (
+            run(
+                capsys,
+                "index",
+                "create",
+                url,
+                "-p",
+                "plain",
+                "--policy",
+                "group",
+                "--threshold",
+                "0.5",
+            )[0]
+            == 0
+        )
         code, out, _ = run(capsys, "index", "add", url, str(texts))
         assert code == 0 and "added 3" in out
         code, out, _ = run(capsys, "index", "check", url, str(texts / "near.txt"), "--json")
@@ -186,7 +237,9 @@ def test_postgres_end_to_end(capsys: pytest.CaptureFixture[str], texts: Path) ->
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
-def test_wrong_spec_flags_exit_2_and_create_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_wrong_spec_flags_exit_2_and_create_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     db = tmp_path / "c.db"
     code, _, err = run(capsys, "index", "create", str(db), "--hash", "crc32", "--bits", "64")
     assert code == 2 and "crc32" in err and "Traceback" not in err
@@ -212,15 +265,25 @@ def test_stored_spec_is_used_and_shown(capsys: pytest.CaptureFixture[str], tmp_p
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def test_check_fragments_marks_the_quoted_paragraph(capsys: pytest.CaptureFixture[str],
-                                                    tmp_path: Path) -> None:
+def test_check_fragments_marks_the_quoted_paragraph(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     db = str(tmp_path / "c.db")
     assert run(capsys, "index", "create", db, "--policy", "group", "--threshold", "0.5")[0] == 0
     assert run(capsys, "index", "add", db, str(EXAMPLES / "collection"))[0] == 0
     essay = EXAMPLES / "essay_with_quote.txt"
     report = tmp_path / "report.html"
-    code, out, _ = run(capsys, "index", "check", db, str(essay), "--fragments", "--json",
-                       "--html-report", str(report))
+    code, out, _ = run(
+        capsys,
+        "index",
+        "check",
+        db,
+        str(essay),
+        "--fragments",
+        "--json",
+        "--html-report",
+        str(report),
+    )
     assert code == 0
     result = json.loads(out)
     sources = {s["id"]: s for s in result["fragments"]["sources"]}
@@ -229,8 +292,8 @@ def test_check_fragments_marks_the_quoted_paragraph(capsys: pytest.CaptureFixtur
     park = (EXAMPLES / "collection" / "park.txt").read_text(encoding="utf-8")
     passage = sources["park.txt"]["passages"][0]
     # the spans point at the same words in the essay and in the stored source
-    quoted = essay_text[passage["a_start"]:passage["a_end"]]
-    assert quoted == park[passage["b_start"]:passage["b_end"]]
+    quoted = essay_text[passage["a_start"] : passage["a_end"]]
+    assert quoted == park[passage["b_start"] : passage["b_end"]]
     assert len(quoted.split()) >= 20
     assert 0.0 < result["fragments"]["borrowed"] < 1.0
     page = report.read_text(encoding="utf-8")
@@ -239,17 +302,22 @@ def test_check_fragments_marks_the_quoted_paragraph(capsys: pytest.CaptureFixtur
     assert 'id="source-0"' in page
 
 
-def test_check_fragments_needs_stored_texts(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_check_fragments_needs_stored_texts(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     db = str(tmp_path / "c.db")
     assert run(capsys, "index", "create", db, "--no-store-text")[0] == 0
     assert run(capsys, "index", "add", db, str(EXAMPLES / "collection"))[0] == 0
-    code, _, err = run(capsys, "index", "check", db, str(EXAMPLES / "essay_with_quote.txt"), "--fragments")
+    code, _, err = run(
+        capsys, "index", "check", db, str(EXAMPLES / "essay_with_quote.txt"), "--fragments"
+    )
     assert code == 1
     assert "keeps no texts" in err
 
 
-def test_verify_says_consistent_or_lists_the_damage(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                     texts: Path) -> None:
+def test_verify_says_consistent_or_lists_the_damage(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, texts: Path
+) -> None:
     db = str(tmp_path / "c.db")
     run(capsys, "index", "create", db, "--preset", "plain", "--policy", "allow")
     run(capsys, "index", "add", db, str(texts))

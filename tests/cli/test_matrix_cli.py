@@ -14,7 +14,11 @@ from tests._aligntext import ESSAY, OTHER
 @pytest.fixture()
 def files(tmp_path: Path) -> list[str]:
     paths = []
-    for name, body in (("essay.txt", ESSAY), ("half.txt", ESSAY[: ESSAY.index("Опытный")]), ("other.txt", OTHER)):
+    for name, body in (
+        ("essay.txt", ESSAY),
+        ("half.txt", ESSAY[: ESSAY.index("Опытный")]),
+        ("other.txt", OTHER),
+    ):
         path = tmp_path / name
         path.write_text(body, encoding="utf-8")
         paths.append(str(path))
@@ -24,12 +28,20 @@ def files(tmp_path: Path) -> list[str]:
 @pytest.fixture()
 def jsonl(tmp_path: Path) -> str:
     path = tmp_path / "docs.jsonl"
-    rows = [{"id": 1, "text": ESSAY}, {"id": "half", "text": ESSAY[: ESSAY.index("Опытный")]}, {"id": "o", "text": OTHER}]
-    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    rows = [
+        {"id": 1, "text": ESSAY},
+        {"id": "half", "text": ESSAY[: ESSAY.index("Опытный")]},
+        {"id": "o", "text": OTHER},
+    ]
+    path.write_text(
+        "\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8"
+    )
     return str(path)
 
 
-def test_json_rows_are_text_i_against_text_j(jsonl: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_rows_are_text_i_against_text_j(
+    jsonl: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["matrix", jsonl, "--json", "-k", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ids"] == ["1", "half", "o"]
@@ -67,7 +79,9 @@ def test_plot(jsonl: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert json.loads(capsys.readouterr().out)["ids"] == ["1", "half", "o"]
 
 
-def test_bad_inputs_exit_2(tmp_path: Path, files: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_inputs_exit_2(
+    tmp_path: Path, files: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["matrix", str(tmp_path / "missing.txt")]) == 2
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": 1, "text": "a"}\nnot json\n', encoding="utf-8")

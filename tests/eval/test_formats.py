@@ -15,16 +15,27 @@ from neardup.eval.formats import Fragment
 
 
 def _jsonl(path: Path, records: list[object]) -> Path:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8"
+    )
     return path
 
 
 def test_pairs_with_texts_keep_each_text_once(tmp_path: Path) -> None:
-    path = _jsonl(tmp_path / "p.jsonl", [
-        {"a": "один два три", "b": "один два четыре", "label": 1, "kind": "mixed", "level": 0.1},
-        {"a": "один два три", "b": "совсем другое", "label": 0, "score": 0.25},
-        {"a": "x", "b": "y", "label": True},
-    ])
+    path = _jsonl(
+        tmp_path / "p.jsonl",
+        [
+            {
+                "a": "один два три",
+                "b": "один два четыре",
+                "label": 1,
+                "kind": "mixed",
+                "level": 0.1,
+            },
+            {"a": "один два три", "b": "совсем другое", "label": 0, "score": 0.25},
+            {"a": "x", "b": "y", "label": True},
+        ],
+    )
     data = formats.read_pairs(path)
     assert len(data) == 3
     assert data.texts == ["один два три", "один два четыре", "совсем другое", "x", "y"]
@@ -37,7 +48,10 @@ def test_pairs_with_texts_keep_each_text_once(tmp_path: Path) -> None:
 
 def test_pairs_with_ids_resolve_in_documents_beside(tmp_path: Path) -> None:
     _jsonl(tmp_path / "documents.jsonl", [{"id": "a", "text": "alpha"}, {"id": 7, "text": "seven"}])
-    path = _jsonl(tmp_path / "pairs.jsonl", [{"a_id": "a", "b_id": 7, "label": 0}, {"a_id": "a", "b": "inline", "label": 1}])
+    path = _jsonl(
+        tmp_path / "pairs.jsonl",
+        [{"a_id": "a", "b_id": 7, "label": 0}, {"a_id": "a", "b": "inline", "label": 1}],
+    )
     data = formats.read_pairs(path)
     assert data.texts == ["alpha", "seven", "inline"]
     assert data.ids == ["a", "7", None]
@@ -50,16 +64,22 @@ def test_pairs_with_ids_from_a_given_mapping(tmp_path: Path) -> None:
     assert data.texts == ["text x", "text y"]
 
 
-@pytest.mark.parametrize(("lines", "message"), [
-    (['{"a": "x", "b": "y", "label": 1}', '{"a": "x", "b": '], "line 2: broken JSON"),
-    (['{"a": "x", "label": 1}'], "line 1: missing field 'b'"),
-    (['{"a": "x", "b": "y"}'], "line 1: missing field 'label'"),
-    (['{"a": "x", "b": "y", "label": 2}'], "line 1: bad label 2"),
-    (['{"a": "x", "b": "y", "label": "yes"}'], "line 1: bad label 'yes'"),
-    (['', '[1, 2]'], "line 2: expected a JSON object"),
-    (['{"a": 5, "b": "y", "label": 1}'], "line 1: field 'a' must be a string"),
-    (['{"a": "x", "b": "y", "label": 1, "score": "high"}'], "line 1: field 'score' must be a number"),
-])
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (['{"a": "x", "b": "y", "label": 1}', '{"a": "x", "b": '], "line 2: broken JSON"),
+        (['{"a": "x", "label": 1}'], "line 1: missing field 'b'"),
+        (['{"a": "x", "b": "y"}'], "line 1: missing field 'label'"),
+        (['{"a": "x", "b": "y", "label": 2}'], "line 1: bad label 2"),
+        (['{"a": "x", "b": "y", "label": "yes"}'], "line 1: bad label 'yes'"),
+        (["", "[1, 2]"], "line 2: expected a JSON object"),
+        (['{"a": 5, "b": "y", "label": 1}'], "line 1: field 'a' must be a string"),
+        (
+            ['{"a": "x", "b": "y", "label": 1, "score": "high"}'],
+            "line 1: field 'score' must be a number",
+        ),
+    ],
+)
 def test_bad_pairs_lines_name_file_and_line(tmp_path: Path, lines: list[str], message: str) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -131,16 +151,21 @@ def test_tsv_bad_label_and_bad_header(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match=r"line 2: bad label 'maybe'"):
         formats.read_pairs(path)
     path.write_text("foo\tbar\n1\ta\n", encoding="utf-8")
-    with pytest.raises(DatasetError, match=r"line 1: header row .* does not name the column\(s\) label, text1, text2"):
+    with pytest.raises(
+        DatasetError,
+        match=r"line 1: header row .* does not name the column\(s\) label, text1, text2",
+    ):
         formats.read_pairs(path)
 
 
 def test_csv_with_named_columns(tmp_path: Path) -> None:
     path = tmp_path / "questions.csv"
     path.write_text(
-        'id,qid1,qid2,question1,question2,is_duplicate\n'
+        "id,qid1,qid2,question1,question2,is_duplicate\n"
         '0,1,2,"How do I learn Python, fast?","What is the fastest way to learn Python?",1\n'
-        '1,3,4,"Why is the sky blue?","How tall is Everest?",0\n', encoding="utf-8")
+        '1,3,4,"Why is the sky blue?","How tall is Everest?",0\n',
+        encoding="utf-8",
+    )
     data = formats.read_pairs(path)
     assert data.labels.tolist() == [1, 0]
     assert data.texts[0] == "How do I learn Python, fast?"
@@ -148,13 +173,20 @@ def test_csv_with_named_columns(tmp_path: Path) -> None:
 
 
 def test_clusters(tmp_path: Path) -> None:
-    path = _jsonl(tmp_path / "c.jsonl", [
-        {"id": "a", "text": "x", "cluster": "g1"}, {"id": "b", "text": "y", "cluster": 1, "extra": True}])
+    path = _jsonl(
+        tmp_path / "c.jsonl",
+        [
+            {"id": "a", "text": "x", "cluster": "g1"},
+            {"id": "b", "text": "y", "cluster": 1, "extra": True},
+        ],
+    )
     data = formats.read_clusters(path)
     assert data.clusters == ["g1", "1"]
     assert data.texts == ["x", "y"]
     assert data.documents[1].extra == {"extra": True}
-    _jsonl(path, [{"id": "a", "text": "x", "cluster": "g"}, {"id": "a", "text": "y", "cluster": "g"}])
+    _jsonl(
+        path, [{"id": "a", "text": "x", "cluster": "g"}, {"id": "a", "text": "y", "cluster": "g"}]
+    )
     with pytest.raises(DatasetError, match="line 2: duplicate id 'a'"):
         formats.read_clusters(path)
     _jsonl(path, [{"id": "a", "text": "x"}])
@@ -168,11 +200,26 @@ def test_fragments_round_trip_and_bounds(tmp_path: Path) -> None:
     formats.write_jsonl(path, (c.to_dict() for c in cases))
     docs = {"s": "0123456789", "u": "abcdefghijklmnop"}
     assert formats.read_fragments(path, docs) == cases
-    with pytest.raises(DatasetError, match=r"line 1: the suspicious span ends at 15, past the end of 'u'"):
+    with pytest.raises(
+        DatasetError, match=r"line 1: the suspicious span ends at 15, past the end of 'u'"
+    ):
         formats.read_fragments(path, {"s": "0123456789", "u": "short"})
-    _jsonl(path, [{"source_id": "s", "suspicious_id": "u", "source_offset": -1, "source_length": 1,
-                   "suspicious_offset": 0, "suspicious_length": 1}])
-    with pytest.raises(DatasetError, match="line 1: field 'source_offset' must be a non-negative integer"):
+    _jsonl(
+        path,
+        [
+            {
+                "source_id": "s",
+                "suspicious_id": "u",
+                "source_offset": -1,
+                "source_length": 1,
+                "suspicious_offset": 0,
+                "suspicious_length": 1,
+            }
+        ],
+    )
+    with pytest.raises(
+        DatasetError, match="line 1: field 'source_offset' must be a non-negative integer"
+    ):
         formats.read_fragments(path)
 
 

@@ -39,7 +39,9 @@ def test_parse_kind() -> None:
 
 
 @pytest.mark.parametrize("rate", [0.1, 0.2, 0.4])
-def test_substitute_insert_delete_counts(rate: float, ru: gen.Language, vocabulary: list[str]) -> None:
+def test_substitute_insert_delete_counts(
+    rate: float, ru: gen.Language, vocabulary: list[str]
+) -> None:
     text = RU[1]
     n = len(_words(text))
     want = round(rate * n)
@@ -63,7 +65,9 @@ def test_deletion_keeps_paragraphs_and_spacing(ru: gen.Language, vocabulary: lis
         assert out.count("\n\n") == 1 or not out.split("\n\n")[0].strip(".")
 
 
-def test_inflections_are_other_forms_of_the_same_lemma(ru: gen.Language, vocabulary: list[str]) -> None:
+def test_inflections_are_other_forms_of_the_same_lemma(
+    ru: gen.Language, vocabulary: list[str]
+) -> None:
     import pymorphy3
 
     morph = pymorphy3.MorphAnalyzer(lang="ru")
@@ -88,13 +92,17 @@ def test_synonym_swaps_come_from_the_thesaurus(ru: gen.Language, vocabulary: lis
     morph = pymorphy3.MorphAnalyzer(lang="ru")
     swaps = 0
     for seed, text in enumerate(RU):
-        out, log = gen.edit_words(text, {"synonym": 0.5}, np.random.default_rng(seed), ru, vocabulary)
+        out, log = gen.edit_words(
+            text, {"synonym": 0.5}, np.random.default_rng(seed), ru, vocabulary
+        )
         for a, b in zip(_words(text), _words(out)):
             if a != b:
                 swaps += 1
                 assert morph.parse(b.lower())[0].normal_form.replace("ё", "е") in allowed, (a, b)
                 assert morph.parse(a.lower())[0].normal_form.replace("ё", "е") in allowed, (a, b)
-        assert log.counts.get("synonym", 0) == sum(a != b for a, b in zip(_words(text), _words(out)))
+        assert log.counts.get("synonym", 0) == sum(
+            a != b for a, b in zip(_words(text), _words(out))
+        )
     assert swaps >= 6
 
 
@@ -136,11 +144,11 @@ def test_fragment_offsets_point_at_the_pasted_text(share: float) -> None:
     rng = np.random.default_rng(11)
     source, host = RU[3], EN[4]
     offset, length = gen.take_fragment(source, share, rng)
-    piece = source[offset:offset + length]
+    piece = source[offset : offset + length]
     assert abs(length - share * len(source)) <= max(len(w) for w in _words(source)) + 1
     assert gen.WORD_RE.match(piece) and piece == piece.strip()
     text, at = gen.paste(host, piece, rng)
-    assert text[at:at + length] == piece
+    assert text[at : at + length] == piece
     assert text.replace(piece, "", 1).split() == host.split()
 
 
@@ -149,8 +157,13 @@ def _small_config(tmp_path: Path, **changes: object) -> gen.GenerateConfig:
     thesaurus = tmp_path / "th.csv"
     thesaurus.write_text(THESAURUS_CSV, encoding="utf-8")
     params: dict[str, object] = {
-        "corpus": str(corpus), "lang": "ru", "docs": 3, "min_chars": 200, "max_chars": 5000,
-        "thesaurus": str(thesaurus), "levels": (0.1, 0.3),
+        "corpus": str(corpus),
+        "lang": "ru",
+        "docs": 3,
+        "min_chars": 200,
+        "max_chars": 5000,
+        "thesaurus": str(thesaurus),
+        "levels": (0.1, 0.3),
         "kinds": ("mixed", "inflect+synonym", "reorder", "boilerplate"),
     }
     params.update(changes)
@@ -203,7 +216,9 @@ def test_near_dataset_truth(tmp_path: Path) -> None:
 
 
 def test_synonym_kinds_are_skipped_without_a_thesaurus(tmp_path: Path) -> None:
-    config = _small_config(tmp_path, thesaurus=None, kinds=("synonym", "inflect"), levels=(0.1,), docs=2)
+    config = _small_config(
+        tmp_path, thesaurus=None, kinds=("synonym", "inflect"), levels=(0.1,), docs=2
+    )
     dataset = gen.generate(config)
     assert {p["kind"] for p in dataset.pairs if p["label"] == 1} == {"inflect"}
     assert dataset.meta["skipped"] == ["no thesaurus given: skipped the kind(s) synonym"]
@@ -219,8 +234,10 @@ def test_partial_copies_truth(tmp_path: Path) -> None:
     cases = formats.read_fragments(out / "fragments.jsonl", docs)
     assert len(cases) == 3 * 2 * 2
     for case in cases:
-        source = docs[case.source_id][case.source_offset:case.source_offset + case.source_length]
-        pasted = docs[case.suspicious_id][case.suspicious_offset:case.suspicious_offset + case.suspicious_length]
+        source = docs[case.source_id][case.source_offset : case.source_offset + case.source_length]
+        pasted = docs[case.suspicious_id][
+            case.suspicious_offset : case.suspicious_offset + case.suspicious_length
+        ]
         assert abs(case.source_length / len(docs[case.source_id]) - case.level) < 0.06
         if case.kind == "partial":
             assert pasted == source
@@ -232,7 +249,10 @@ def test_partial_copies_truth(tmp_path: Path) -> None:
             assert abs(len(_words(pasted)) - n) <= round(0.2 / 3 * n)
         host = next(d["host"] for d in dataset.documents if d["id"] == case.suspicious_id)
         suspicious = docs[case.suspicious_id]
-        rest = suspicious[:case.suspicious_offset] + suspicious[case.suspicious_offset + case.suspicious_length:]
+        rest = (
+            suspicious[: case.suspicious_offset]
+            + suspicious[case.suspicious_offset + case.suspicious_length :]
+        )
         assert rest.split() == corpus[host].split()
     assert {p["kind"] for p in dataset.pairs if p["label"] == 0}
 

@@ -18,7 +18,9 @@ PLAIN = make_spec("plain", k=3)
 
 
 def test_registered_names() -> None:
-    assert {"resemblance", "containment", "sorensen", "tfidf", "minhash"} <= set(methods.method_names())
+    assert {"resemblance", "containment", "sorensen", "tfidf", "minhash"} <= set(
+        methods.method_names()
+    )
     assert "shingle-spans" in methods.FRAGMENT_METHODS
 
 
@@ -27,7 +29,10 @@ def test_unknown_method() -> None:
         methods.build("nope", PLAIN)
     with pytest.raises(ConfigurationError, match="parameter num_perm='x': expected int"):
         methods.build("minhash", PLAIN, {"num_perm": "x"})
-    with pytest.raises(ConfigurationError, match="method 'tfidf' has no parameter ngram; it takes: binary, idf, sublinear"):
+    with pytest.raises(
+        ConfigurationError,
+        match="method 'tfidf' has no parameter ngram; it takes: binary, idf, sublinear",
+    ):
         methods.build("tfidf", PLAIN, {"ngram": "2"})
     with pytest.raises(ConfigurationError, match="parameter idf='log'"):
         methods.build("tfidf", PLAIN, {"idf": "log"})
@@ -37,13 +42,16 @@ def test_unknown_method() -> None:
 def test_set_measures_agree_with_pipeline_compare(name: str) -> None:
     pipeline = Pipeline(PLAIN)
     edited = EN[0].replace("spring", "autumn").replace("three years", "two long years")
-    a = [EN[0], EN[0], EN[1], "", EN[2][:EN[2].index(" ", 200)]]
+    a = [EN[0], EN[0], EN[1], "", EN[2][: EN[2].index(" ", 200)]]
     b = [edited, EN[0], EN[2], EN[3], EN[2]]
     scores = methods.score_pairs(name, a, b, PLAIN)
     for x, y, got in zip(a, b, scores.tolist()):
         m = pipeline.compare(x, y)
-        want = {"resemblance": m.resemblance, "sorensen": m.sorensen,
-                "containment": max(m.containment_ab, m.containment_ba)}[name]
+        want = {
+            "resemblance": m.resemblance,
+            "sorensen": m.sorensen,
+            "containment": max(m.containment_ab, m.containment_ba),
+        }[name]
         assert got == pytest.approx(want)
     assert scores[1] == 1.0 and scores[3] == 0.0
     if name == "containment":
@@ -58,7 +66,12 @@ def test_multiset_spec_counts_repeats() -> None:
 
 @pytest.mark.parametrize("name", ["resemblance", "containment", "sorensen", "tfidf"])
 def test_neighbours_equal_brute_force(name: str) -> None:
-    texts = [*EN, EN[0] + " One more sentence at the end.", EN[1].replace("bank", "lender"), EN[2][:300]]
+    texts = [
+        *EN,
+        EN[0] + " One more sentence at the end.",
+        EN[1].replace("bank", "lender"),
+        EN[2][:300],
+    ]
     scorer: Any = methods.build(name, PLAIN)
     features = scorer.features(texts)
     i, j = np.triu_indices(len(texts), k=1)
@@ -100,7 +113,9 @@ def test_a_new_method_is_one_function_and_one_line() -> None:
             return np.asarray([len(t) for t in texts], dtype=np.float64)
 
         def score(self, features: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            return np.minimum(features[a], features[b]) / np.maximum(np.maximum(features[a], features[b]), 1)
+            return np.minimum(features[a], features[b]) / np.maximum(
+                np.maximum(features[a], features[b]), 1
+            )
 
     @methods.register("test-lengths", "ratio of the lengths (a test method)")
     def _lengths(ctx: MethodContext) -> methods.Scorer:
@@ -115,8 +130,9 @@ def test_a_new_method_is_one_function_and_one_line() -> None:
 
 
 def test_unavailable_method_says_what_is_missing() -> None:
-    methods.METHODS["test-missing"] = methods.Method("test-missing", "x", lambda ctx: None,
-                                                     requires=("no_such_module_here",))
+    methods.METHODS["test-missing"] = methods.Method(
+        "test-missing", "x", lambda ctx: None, requires=("no_such_module_here",)
+    )
     try:
         from neardup.errors import MissingDependencyError
 
@@ -131,7 +147,7 @@ def test_shingle_span_detector_finds_a_pasted_passage() -> None:
     source = EN[2]
     start = source.index("They fixed")
     end = source.index("rivers.") + len("rivers")
-    passage = source[start:end + 1]  # the spans are of words: the final period is not in them
+    passage = source[start : end + 1]  # the spans are of words: the final period is not in them
     host = EN[5]
     at = host.index("Residents")
     suspicious = host[:at] + passage + " " + host[at:]
@@ -151,7 +167,7 @@ def test_align_detector_finds_a_pasted_passage() -> None:
     end = source.index("rivers.") + len("rivers")
     host = EN[5]
     at = host.index("Residents")
-    suspicious = host[:at] + source[start:end + 1] + " " + host[at:]
+    suspicious = host[:at] + source[start : end + 1] + " " + host[at:]
     spans = detector.detect(source, suspicious)
     assert len(spans) == 1
     s_off, s_len, u_off, u_len = spans[0]
@@ -164,7 +180,12 @@ def test_collection_reports_the_exact_measure_for_the_pairs_it_finds(measure: st
     from tests import _textgen as tg
 
     base = [tg.text(300, seed) for seed in range(4)]
-    texts = [*base, tg.edit(base[0], 0.03, 11), tg.edit(base[1], 0.05, 12), base[2][: len(base[2]) // 2]]
+    texts = [
+        *base,
+        tg.edit(base[0], 0.03, 11),
+        tg.edit(base[1], 0.05, 12),
+        base[2][: len(base[2]) // 2],
+    ]
     scorer: Any = methods.build("collection", PLAIN, {"measure": measure})
     features = scorer.features(texts)
     i, j = np.triu_indices(len(texts), k=1)
@@ -178,6 +199,7 @@ def test_collection_reports_the_exact_measure_for_the_pairs_it_finds(measure: st
         assert got[pair] == pytest.approx(exact[pair]) and got[pair] > 0.4
     ni, nj, ns = scorer.neighbours(features, 0.5)
     assert {(int(x), int(y)) for x, y in zip(ni, nj)} == {
-        (int(x), int(y)) for x, y, s in zip(i, j, got) if s >= 0.5}
+        (int(x), int(y)) for x, y, s in zip(i, j, got) if s >= 0.5
+    }
     with pytest.raises(ConfigurationError, match="resemblance or containment"):
         methods.build("collection", PLAIN, {"measure": "sorensen"}).features(texts)

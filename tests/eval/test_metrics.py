@@ -34,7 +34,11 @@ def test_threshold_counts() -> None:
     s = [0.9, 0.6, 0.3, 0.6, 0.2, 0.1]
     c = metrics.at_threshold(y, s, 0.5)
     assert (c.tp, c.fp, c.fn, c.tn) == (2, 1, 1, 2)
-    assert c.precision == pytest.approx(2 / 3) and c.recall == pytest.approx(2 / 3) and c.f1 == pytest.approx(2 / 3)
+    assert (
+        c.precision == pytest.approx(2 / 3)
+        and c.recall == pytest.approx(2 / 3)
+        and c.f1 == pytest.approx(2 / 3)
+    )
     nothing = metrics.at_threshold(y, s, 0.95)
     assert (nothing.precision, nothing.recall, nothing.f1) == (0.0, 0.0, 0.0)
 
@@ -82,7 +86,8 @@ def test_ari_matches_sklearn() -> None:
         truth = rng.integers(0, 6, size=60)
         pred = np.where(rng.random(60) < 0.7, truth, rng.integers(0, 8, size=60))
         assert metrics.adjusted_rand_index(truth.tolist(), pred.tolist()) == pytest.approx(
-            sklearn_metrics.adjusted_rand_score(truth, pred), abs=1e-12)
+            sklearn_metrics.adjusted_rand_score(truth, pred), abs=1e-12
+        )
 
 
 def test_ari_special_cases() -> None:
@@ -90,7 +95,12 @@ def test_ari_special_cases() -> None:
     assert metrics.adjusted_rand_index(["a", "b", "c"], [1, 2, 3]) == 1.0
     assert metrics.adjusted_rand_index(["a", "a", "b", "b"], [1, 2, 3, 4]) == 0.0
     c = metrics.pair_confusion(["a", "a", "a", "b"], [1, 1, 2, 2])
-    assert (c.together_both, c.together_true_only, c.together_pred_only, c.apart_both) == (1, 2, 1, 2)
+    assert (c.together_both, c.together_true_only, c.together_pred_only, c.apart_both) == (
+        1,
+        2,
+        1,
+        2,
+    )
     assert c.precision == 0.5 and c.recall == pytest.approx(1 / 3)
 
 
@@ -101,7 +111,12 @@ def _case(s0: int, s1: int, u0: int, u1: int, src: str = "s", susp: str = "u") -
 def test_fragments_perfect() -> None:
     truth = [_case(10, 60, 100, 150)]
     scores = metrics.fragment_scores(truth, truth)
-    assert (scores.precision, scores.recall, scores.granularity, scores.plagdet) == (1.0, 1.0, 1.0, 1.0)
+    assert (scores.precision, scores.recall, scores.granularity, scores.plagdet) == (
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+    )
 
 
 def test_fragments_split_detection_has_granularity_two() -> None:
@@ -115,7 +130,7 @@ def test_fragments_split_detection_has_granularity_two() -> None:
 def test_fragments_partial_and_spurious_detections() -> None:
     truth = [_case(0, 100, 0, 100), _case(0, 40, 500, 540, src="t")]
     detections = [
-        _case(50, 150, 50, 150),        # half inside the first case, in both documents
+        _case(50, 150, 50, 150),  # half inside the first case, in both documents
         _case(0, 100, 0, 100, src="x"),  # another source document: detects nothing
     ]
     scores = metrics.fragment_scores(truth, detections)
@@ -141,7 +156,12 @@ def test_fragments_overlapping_detections_are_not_counted_twice() -> None:
 
 def test_fragments_nothing_detected() -> None:
     scores = metrics.fragment_scores([_case(0, 10, 0, 10)], [])
-    assert (scores.precision, scores.recall, scores.granularity, scores.plagdet) == (0.0, 0.0, 1.0, 0.0)
+    assert (scores.precision, scores.recall, scores.granularity, scores.plagdet) == (
+        0.0,
+        0.0,
+        1.0,
+        0.0,
+    )
 
 
 def _reuse(s0: int, s1: int, r0: int, r1: int, susp: str = "d", src: str = "s") -> Fragment:
@@ -152,7 +172,12 @@ def _reuse(s0: int, s1: int, r0: int, r1: int, susp: str = "d", src: str = "s") 
 def test_pan_a_perfect_detection_scores_one() -> None:
     truth = [_reuse(10, 60, 100, 150)]
     scores = metrics.fragment_scores(truth, [_reuse(10, 60, 100, 150)])
-    assert (scores.precision, scores.recall, scores.granularity, scores.plagdet) == (1.0, 1.0, 1.0, 1.0)
+    assert (scores.precision, scores.recall, scores.granularity, scores.plagdet) == (
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+    )
 
 
 def test_pan_partial_overlap_counts_characters_in_both_documents() -> None:

@@ -44,7 +44,9 @@ def test_pair_report_without_kinds_is_flat() -> None:
 
 def test_given_scores(tmp_path: Any) -> None:
     path = tmp_path / "p.jsonl"
-    path.write_text('{"a": "x", "b": "y", "label": 1, "score": 0.9}\n{"a": "x", "b": "z", "label": 0}\n')
+    path.write_text(
+        '{"a": "x", "b": "y", "label": 1, "score": 0.9}\n{"a": "x", "b": "z", "label": 0}\n'
+    )
     data = formats.read_pairs(path)
     with pytest.raises(formats.DatasetError, match="pair 2 .* has none"):
         run.evaluate_pairs(data, None)
@@ -64,8 +66,14 @@ def _clusters() -> ClusterDataset:
 def test_exact_duplicate_clusters_are_recovered(name: str) -> None:
     scorer = methods.build(name, PLAIN)
     report, predicted = run.evaluate_clusters(_clusters(), scorer, PLAIN, threshold=0.9)
-    assert report["ari"] == 1.0 and report["pair_recall"] == 1.0 and report["direct_pair_recall"] == 1.0
-    assert report["true_groups"] == 2 and report["groups_recovered"] == 2 and report["true_pairs"] == 4
+    assert (
+        report["ari"] == 1.0
+        and report["pair_recall"] == 1.0
+        and report["direct_pair_recall"] == 1.0
+    )
+    assert (
+        report["true_groups"] == 2 and report["groups_recovered"] == 2 and report["true_pairs"] == 4
+    )
     assert len(set(predicted.tolist())) == len(EN)
 
 
@@ -90,8 +98,9 @@ def test_clusters_without_neighbours(monkeypatch: pytest.MonkeyPatch, limit: int
 
 
 @pytest.mark.parametrize("threshold", [0.0, 0.01, 0.05])
-def test_low_thresholds_give_the_same_clusters_on_every_path(monkeypatch: pytest.MonkeyPatch,
-                                                             threshold: float) -> None:
+def test_low_thresholds_give_the_same_clusters_on_every_path(
+    monkeypatch: pytest.MonkeyPatch, threshold: float
+) -> None:
     scorer = methods.build("resemblance", PLAIN)
     with_neighbours, _ = run.evaluate_clusters(_clusters(), scorer, PLAIN, threshold=threshold)
     brute, _ = run.evaluate_clusters(_clusters(), _NoNeighbours(), PLAIN, threshold=threshold)
@@ -102,7 +111,10 @@ def test_low_thresholds_give_the_same_clusters_on_every_path(monkeypatch: pytest
 
 
 def test_fragment_report_by_level() -> None:
-    truth = [Fragment("s", "u1", 0, 10, 0, 10, "partial", 0.1), Fragment("s", "u2", 0, 20, 5, 20, "partial", 0.3)]
+    truth = [
+        Fragment("s", "u1", 0, 10, 0, 10, "partial", 0.1),
+        Fragment("s", "u2", 0, 20, 5, 20, "partial", 0.3),
+    ]
     detections = [Fragment("s", "u1", 0, 10, 0, 10)]
     report = run.fragment_report(truth, detections, pairs_examined=2)
     assert report["recall"] == 0.5 and report["precision"] == 1.0
@@ -114,6 +126,8 @@ def test_detect_all_runs_the_detector_on_each_pair() -> None:
     detector = methods.build_fragments("shingle-spans", PLAIN)
     source = EN[1]
     suspicious = EN[4] + " " + source
-    found = run.detect_all(detector, {"s": source, "u": suspicious, "x": EN[2]}, [("s", "u"), ("x", "u")])
+    found = run.detect_all(
+        detector, {"s": source, "u": suspicious, "x": EN[2]}, [("s", "u"), ("x", "u")]
+    )
     assert [(f.source_id, f.suspicious_id) for f in found] == [("s", "u")]
-    assert suspicious[found[0].suspicious_offset:].startswith("The central bank")
+    assert suspicious[found[0].suspicious_offset :].startswith("The central bank")

@@ -18,16 +18,24 @@ DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not (DATA / "ru_news.jsonl.gz").exists() or not (DATA / "reuters21578.jsonl.gz").exists(),
-                       reason=f"the corpora are not in {DATA}"),
+    pytest.mark.skipif(
+        not (DATA / "ru_news.jsonl.gz").exists() or not (DATA / "reuters21578.jsonl.gz").exists(),
+        reason=f"the corpora are not in {DATA}",
+    ),
 ]
 
 
 def test_generated_near_duplicates_of_real_news(tmp_path: Path) -> None:
     pytest.importorskip("pymorphy3")
-    config = gen.GenerateConfig(corpus=str(DATA / "ru_news.jsonl.gz"), lang="ru", docs=3, levels=(0.1, 0.3),
-                                kinds=("mixed", "inflect", "reorder", "boilerplate"), negatives=("random",),
-                                seed=5)
+    config = gen.GenerateConfig(
+        corpus=str(DATA / "ru_news.jsonl.gz"),
+        lang="ru",
+        docs=3,
+        levels=(0.1, 0.3),
+        kinds=("mixed", "inflect", "reorder", "boilerplate"),
+        negatives=("random",),
+        seed=5,
+    )
     dataset = gen.generate(config)
     gen.write_dataset(dataset, tmp_path)
     docs = formats.read_documents(tmp_path / "documents.jsonl")
@@ -53,15 +61,25 @@ def test_generated_near_duplicates_of_real_news(tmp_path: Path) -> None:
 
 def test_generated_partial_copies_of_real_news(tmp_path: Path) -> None:
     pytest.importorskip("pymorphy3")
-    config = gen.GenerateConfig(corpus=str(DATA / "ru_news.jsonl.gz"), lang="ru", task="partial", docs=3,
-                                shares=(0.05, 0.5), obfuscation=(0.0, 0.1), negatives=("random",), seed=5)
+    config = gen.GenerateConfig(
+        corpus=str(DATA / "ru_news.jsonl.gz"),
+        lang="ru",
+        task="partial",
+        docs=3,
+        shares=(0.05, 0.5),
+        obfuscation=(0.0, 0.1),
+        negatives=("random",),
+        seed=5,
+    )
     gen.write_dataset(gen.generate(config), tmp_path)
     docs = formats.read_documents(tmp_path / "documents.jsonl")
     cases = formats.read_fragments(tmp_path / "fragments.jsonl", docs)
     assert len(cases) == 12
     for case in cases:
-        source = docs[case.source_id][case.source_offset:case.source_offset + case.source_length]
-        pasted = docs[case.suspicious_id][case.suspicious_offset:case.suspicious_offset + case.suspicious_length]
+        source = docs[case.source_id][case.source_offset : case.source_offset + case.source_length]
+        pasted = docs[case.suspicious_id][
+            case.suspicious_offset : case.suspicious_offset + case.suspicious_length
+        ]
         assert abs(case.source_length / len(docs[case.source_id]) - case.level) < 0.01
         if case.kind == "partial":
             assert pasted == source
@@ -83,8 +101,12 @@ def test_every_exact_duplicate_group_of_reuters_is_found() -> None:
     sizes = Counter(keys)
     grouped = [(doc_id, text, key) for (doc_id, text), key in zip(texts, keys) if sizes[key] > 1]
     assert len({key for *_, key in grouped}) == 279  # the README's count (whitespace collapsed)
-    dataset = ClusterDataset("reuters", [Document(doc_id, text, key) for doc_id, text, key in grouped])
+    dataset = ClusterDataset(
+        "reuters", [Document(doc_id, text, key) for doc_id, text, key in grouped]
+    )
     spec = make_spec("en")
-    report, _ = run.evaluate_clusters(dataset, methods.build("resemblance", spec), spec, threshold=0.9)
+    report, _ = run.evaluate_clusters(
+        dataset, methods.build("resemblance", spec), spec, threshold=0.9
+    )
     assert report["true_groups"] == 279
     assert report["group_recall"] == 1.0 and report["direct_pair_recall"] == 1.0

@@ -11,9 +11,17 @@ from neardup.index.candidates import CandidateGenerator, Winnowing, generator_fo
 from neardup.spec import IndexSpec
 
 GOLDEN_IN = np.arange(1, 21, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-GOLDEN_OUT = [15755400384260043839, 1663341875487337577, 6018027440424182931, 10372713005361028285,
-              14727398570297873639, 635340061525167377, 16390740445785211216, 9344711191398858085,
-              13699396756335703439]
+GOLDEN_OUT = [
+    15755400384260043839,
+    1663341875487337577,
+    6018027440424182931,
+    10372713005361028285,
+    14727398570297873639,
+    635340061525167377,
+    16390740445785211216,
+    9344711191398858085,
+    13699396756335703439,
+]
 
 
 def _reference(hashes: np.ndarray, w: int) -> set[int]:
@@ -55,8 +63,13 @@ def test_every_shared_run_of_w_shingles_shares_a_sample() -> None:
     gen = Winnowing(window=w)
     for trial in range(50):
         run = rng.integers(0, 2**64 - 1, w, dtype=np.uint64)
-        a = np.concatenate([rng.integers(0, 2**64 - 1, 300, dtype=np.uint64), run,
-                            rng.integers(0, 2**64 - 1, 200, dtype=np.uint64)])
+        a = np.concatenate(
+            [
+                rng.integers(0, 2**64 - 1, 300, dtype=np.uint64),
+                run,
+                rng.integers(0, 2**64 - 1, 200, dtype=np.uint64),
+            ]
+        )
         b = np.concatenate([rng.integers(0, 2**64 - 1, 37 * trial % 500, dtype=np.uint64), run])
         assert np.intersect1d(gen.samples(a), gen.samples(b)).shape[0] >= 1
 

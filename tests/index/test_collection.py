@@ -166,7 +166,10 @@ def test_empty_and_short_texts() -> None:
     col = Collection.create("memory:", SPEC)
     d = col.add_many([("empty", ""), ("short", "two words"), ("short2", "two words")])
     assert [(x.accepted, x.reason, x.shingles) for x in d] == [
-        (True, "new", 0), (True, "new", 1), (False, "duplicate", 1)]
+        (True, "new", 0),
+        (True, "new", 1),
+        (False, "duplicate", 1),
+    ]
     assert col.check("").uniqueness == 1.0
     assert col.verify_integrity() == []
 
@@ -241,8 +244,10 @@ def test_boilerplate_sample_brings_only_its_newest_documents(location: str, tmp_
     where = "memory:" if location == "memory:" else str(tmp_path / "c.db")
     spec = IndexSpec(policy="allow", max_candidates=50, max_postings_per_sample=3)
     col = Collection.create(where, SPEC, spec)
-    for i in range(0, 12, 4):  # several batches (and, on SQLite, several checks learning the footer)
-        col.add_many(docs[i:i + 4])
+    for i in range(
+        0, 12, 4
+    ):  # several batches (and, on SQLite, several checks learning the footer)
+        col.add_many(docs[i : i + 4])
     fresh = tg.text(300, 999) + " " + footer
     for _ in range(2):
         assert {m.id for m in col.check(fresh).matches} == {"d10", "d11", "d12"}

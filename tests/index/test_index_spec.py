@@ -10,9 +10,17 @@ from neardup.spec import IndexSpec
 
 def test_defaults_and_round_trip() -> None:
     spec = IndexSpec()
-    assert spec.to_dict() == {"policy": "reject", "measure": "resemblance", "threshold": 0.7,
-                              "group_cap": 10, "candidates": "winnow", "window": 24,
-                              "max_candidates": 100, "max_postings_per_sample": 200, "store_text": True}
+    assert spec.to_dict() == {
+        "policy": "reject",
+        "measure": "resemblance",
+        "threshold": 0.7,
+        "group_cap": 10,
+        "candidates": "winnow",
+        "window": 24,
+        "max_candidates": 100,
+        "max_postings_per_sample": 200,
+        "store_text": True,
+    }
     other = IndexSpec(policy="group", measure="containment", threshold=1, group_cap=3, window=8)
     assert IndexSpec.from_dict(other.to_dict()) == other
     assert IndexSpec.from_dict(other.to_dict()).threshold == 1.0

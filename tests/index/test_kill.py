@@ -33,7 +33,11 @@ def _run_and_kill(db: Path, first: int, delay: float) -> tuple[list[str], bool]:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.index._kill_child", str(db), str(first), str(PER_ROUND)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
     )
     lines: list[str] = []
     ready = threading.Event()
@@ -68,7 +72,9 @@ def test_sigkill_during_bulk_add_leaves_a_consistent_index(tmp_path: Path) -> No
         ids, finished = _run_and_kill(db, r * 10_000, rng.uniform(0.05, 0.5))
         acked += ids
         finished_rounds += finished
-    assert finished_rounds < ROUNDS // 2, "the child finished before the kill too often to test anything"
+    assert finished_rounds < ROUNDS // 2, (
+        "the child finished before the kill too often to test anything"
+    )
     assert len(acked) > 100, f"only {len(acked)} documents were acknowledged in all rounds"
     with Collection.open(db) as col:
         assert col.verify_integrity() == []

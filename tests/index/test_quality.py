@@ -30,7 +30,9 @@ pytestmark = pytest.mark.slow
 
 
 def _data_module():
-    spec = importlib.util.spec_from_file_location("collection_data", ROOT / "benchmarks" / "collection_data.py")
+    spec = importlib.util.spec_from_file_location(
+        "collection_data", ROOT / "benchmarks" / "collection_data.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -46,7 +48,9 @@ def _exact_all_pairs(values: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, 
     empty = np.zeros(0, dtype=np.int64)
     rows_i, rows_j, rows_s = [], [], []
     for i in range(1, len(values)):
-        shared, _ = verify_many(values[i], empty, flat[: offsets[i]], empty, offsets[: i + 1], False)
+        shared, _ = verify_many(
+            values[i], empty, flat[: offsets[i]], empty, offsets[: i + 1], False
+        )
         nz = np.flatnonzero(shared)
         rows_i.append(np.full(nz.shape[0], i))
         rows_j.append(nz)
@@ -73,8 +77,9 @@ def corpus() -> tuple[list[str], list]:
 @pytest.mark.parametrize("measure", ["resemblance", "containment"])
 def test_links_agree_with_brute_force(corpus: tuple[list[str], list], measure: str) -> None:
     ids, analyzed = corpus
-    col = Collection.create("memory:", make_spec("ru"),
-                            IndexSpec(policy="allow", measure=measure, threshold=THRESHOLD))
+    col = Collection.create(
+        "memory:", make_spec("ru"), IndexSpec(policy="allow", measure=measure, threshold=THRESHOLD)
+    )
     decisions = col.add_many(list(zip(ids, analyzed)), batch_size=64)
     assert all(d.accepted for d in decisions)
     sizes = np.array([a.values.shape[0] for a in analyzed], dtype=np.int64)
@@ -83,18 +88,31 @@ def test_links_agree_with_brute_force(corpus: tuple[list[str], list], measure: s
     c_ij = shared / np.maximum(sizes[pi], 1)
     c_ji = shared / np.maximum(sizes[pj], 1)
     value = res if measure == "resemblance" else np.maximum(c_ij, c_ji)
-    expected = {(ids[i], ids[j]) for i, j in zip(pi[value >= THRESHOLD].tolist(), pj[value >= THRESHOLD].tolist())}
-    exact = {(ids[i], ids[j]): (r, a, b) for i, j, r, a, b in zip(pi.tolist(), pj.tolist(), res.tolist(),
-                                                                  c_ij.tolist(), c_ji.tolist())}
+    expected = {
+        (ids[i], ids[j])
+        for i, j in zip(pi[value >= THRESHOLD].tolist(), pj[value >= THRESHOLD].tolist())
+    }
+    exact = {
+        (ids[i], ids[j]): (r, a, b)
+        for i, j, r, a, b in zip(
+            pi.tolist(), pj.tolist(), res.tolist(), c_ij.tolist(), c_ji.tolist()
+        )
+    }
     found = {}
     for d in decisions:
         for m in d.matches:
-            found[(d.id, m.id)] = (m.resemblance, m.containment_query_in_doc, m.containment_doc_in_query)
+            found[(d.id, m.id)] = (
+                m.resemblance,
+                m.containment_query_in_doc,
+                m.containment_doc_in_query,
+            )
     assert len(expected) > 50, "too few pairs above the threshold to measure recall"
     recall = len(expected & set(found)) / len(expected)
-    print(f"\n{measure} ≥ {THRESHOLD}: {len(ids)} documents, {len(expected)} pairs by brute force, "
-          f"{len(set(found) & expected)} found by the index, recall {recall:.4f}, "
-          f"{len(set(found) - expected)} reported beyond them")
+    print(
+        f"\n{measure} ≥ {THRESHOLD}: {len(ids)} documents, {len(expected)} pairs by brute force, "
+        f"{len(set(found) & expected)} found by the index, recall {recall:.4f}, "
+        f"{len(set(found) - expected)} reported beyond them"
+    )
     assert recall >= 0.98
     assert set(found) <= expected  # nothing below the threshold is linked
     for pair, got in found.items():
@@ -104,7 +122,9 @@ def test_links_agree_with_brute_force(corpus: tuple[list[str], list], measure: s
 
 def test_check_reports_exact_values_and_uniqueness(corpus: tuple[list[str], list]) -> None:
     ids, analyzed = corpus
-    col = Collection.create("memory:", make_spec("ru"), IndexSpec(policy="allow", threshold=THRESHOLD))
+    col = Collection.create(
+        "memory:", make_spec("ru"), IndexSpec(policy="allow", threshold=THRESHOLD)
+    )
     n = len(ids) - 60
     col.add_many(list(zip(ids[:n], analyzed[:n])), batch_size=128)
     stored = [a.values for a in analyzed[:n]]

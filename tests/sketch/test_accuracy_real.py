@@ -78,8 +78,13 @@ def test_minhash_estimate_is_unbiased_and_within_the_band_on_real_pairs() -> Non
         if len(bases) == 1500:
             break
     assert len(bases) == 1500
-    vocab = np.array(["".join(rng.choice(list("абвгдежзиклмнопрстуфхцчшщэюя"), size=int(rng.integers(3, 10))))
-                      for _ in range(5000)], dtype=object)
+    vocab = np.array(
+        [
+            "".join(rng.choice(list("абвгдежзиклмнопрстуфхцчшщэюя"), size=int(rng.integers(3, 10))))
+            for _ in range(5000)
+        ],
+        dtype=object,
+    )
     left, right = [], []
     for terms in bases:
         base_text = " ".join(terms.tolist())
@@ -119,5 +124,7 @@ def test_minhash_estimate_is_unbiased_and_within_the_band_on_real_pairs() -> Non
     print("\nbucket  pairs  mean error  RMS error  band sqrt(s(1-s)/N)")
     for lo, hi, count, mean, rms, band in report:
         print(f"[{lo:.2f}, {min(hi, 1.0):.2f})  {count:5d}  {mean:+.5f}  {rms:.5f}  {band:.5f}")
-    print(f"all {len(err)} pairs: mean error {float(err.mean()):+.6f} (standard error {se_mean:.6f})")
+    print(
+        f"all {len(err)} pairs: mean error {float(err.mean()):+.6f} (standard error {se_mean:.6f})"
+    )
     assert len(report) >= 5, report  # the pairs spread over the resemblance range

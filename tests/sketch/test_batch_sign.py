@@ -13,9 +13,33 @@ from neardup.sketch import MinHasher
 from neardup.sketch.parallel import sign_all
 from neardup.spec import SketchSpec
 
-WORDS = ["погода", "город", "Ёлка", "мо́локо", "Straße", "ǅemal", "İstanbul", "ΣΟΦΟΣ", "ﬁnal",
-         "don't", "well-known", "3,14", "1.5", "café", "№7", "x<y", "日本語", "😀", "a", "the",
-         "e\u0301t\u00e9", "ＡＢＣ", "½", "—", "..."]
+WORDS = [
+    "погода",
+    "город",
+    "Ёлка",
+    "мо́локо",
+    "Straße",
+    "ǅemal",
+    "İstanbul",
+    "ΣΟΦΟΣ",
+    "ﬁnal",
+    "don't",
+    "well-known",
+    "3,14",
+    "1.5",
+    "café",
+    "№7",
+    "x<y",
+    "日本語",
+    "😀",
+    "a",
+    "the",
+    "e\u0301t\u00e9",
+    "ＡＢＣ",
+    "½",
+    "—",
+    "...",
+]
 
 TEXTS = [
     "",
@@ -45,7 +69,9 @@ def per_document(hasher: MinHasher, texts: list[str]) -> np.ndarray:
     return hasher._finish(hasher._sign_texts_each(texts))
 
 
-@pytest.mark.parametrize(("k", "step", "bits", "value_bits"), [(5, 1, 64, 64), (3, 2, 56, 32), (1, 1, 32, 64)])
+@pytest.mark.parametrize(
+    ("k", "step", "bits", "value_bits"), [(5, 1, 64, 64), (3, 2, 56, 32), (1, 1, 32, 64)]
+)
 def test_batch_equals_per_document(k: int, step: int, bits: int, value_bits: int) -> None:
     spec = make_spec("plain", k=k, step=step, bits=bits).replace(
         sketch=SketchSpec(num_perm=64, value_bits=value_bits)
@@ -88,8 +114,12 @@ def test_bytes_and_ineligible_specs_still_sign() -> None:
     hasher = MinHasher(spec)
     texts = ["текст в байтах, пять слов и ещё".encode(), "обычный текст из нескольких слов тут"]
     assert np.array_equal(hasher.sign_texts(texts), per_document(hasher, texts))
-    for other in (make_spec("plain", family="xxh3"), make_spec("plain", unit="char"),
-                  make_spec("plain", multiset=True), make_spec("plain", html="always")):
+    for other in (
+        make_spec("plain", family="xxh3"),
+        make_spec("plain", unit="char"),
+        make_spec("plain", multiset=True),
+        make_spec("plain", html="always"),
+    ):
         assert MinHasher(other)._batch_plan() is None
 
 

@@ -22,26 +22,42 @@ MAX64 = 2**64 - 1
 
 # (family, sketch seed, value bits) → literal values at positions 0, 1, 64, 127 of T1 and T2.
 GOLDEN = [
-    ("rabin", 0, 64,
-     [4423657466800619640, 5417494158703956554, 1195817464162002418, 1158363303351311551],
-     [2623156573685546567, 3005956958310086220, 19050393150130980, 139784320069060623]),
-    ("xxh3", 42, 64,
-     [167087892682833128, 2749673725483126847, 3097878033672312649, 6480451097913193245],
-     [769878566228365642, 913958234496698902, 22248158732610175, 401896307545257317]),
-    ("rabin", 7, 32,
-     [719045928, 205958224, 128376148, 511882300],
-     [432051672, 770834909, 525245579, 528328844]),
+    (
+        "rabin",
+        0,
+        64,
+        [4423657466800619640, 5417494158703956554, 1195817464162002418, 1158363303351311551],
+        [2623156573685546567, 3005956958310086220, 19050393150130980, 139784320069060623],
+    ),
+    (
+        "xxh3",
+        42,
+        64,
+        [167087892682833128, 2749673725483126847, 3097878033672312649, 6480451097913193245],
+        [769878566228365642, 913958234496698902, 22248158732610175, 401896307545257317],
+    ),
+    (
+        "rabin",
+        7,
+        32,
+        [719045928, 205958224, 128376148, 511882300],
+        [432051672, 770834909, 525245579, 528328844],
+    ),
 ]
 POSITIONS = (0, 1, 64, 127)
 
 
-def hasher(family: str = "rabin", seed: int = 0, bits: int = 64, num_perm: int = 128, **kw: object) -> MinHasher:
+def hasher(
+    family: str = "rabin", seed: int = 0, bits: int = 64, num_perm: int = 128, **kw: object
+) -> MinHasher:
     spec = make_spec("plain", k=3, family=family, **kw)  # type: ignore[arg-type]
     return MinHasher(spec.replace(sketch=SketchSpec(num_perm=num_perm, seed=seed, value_bits=bits)))
 
 
 @pytest.mark.parametrize(("family", "seed", "bits", "first", "second"), GOLDEN)
-def test_golden_signatures(family: str, seed: int, bits: int, first: list[int], second: list[int]) -> None:
+def test_golden_signatures(
+    family: str, seed: int, bits: int, first: list[int], second: list[int]
+) -> None:
     sigs = hasher(family, seed, bits).sign_texts([T1, T2])
     assert sigs.dtype == (np.uint64 if bits == 64 else np.uint32)
     assert [int(sigs[0, i]) for i in POSITIONS] == first
@@ -61,8 +77,13 @@ def test_golden_signatures_in_a_fresh_process() -> None:
         f"    out.append([[int(s[r, i]) for i in {POSITIONS!r}] for r in (0, 1)])\n"
         "print(json.dumps(out))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONHASHSEED": "12345"})
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == [[g[3], g[4]] for g in GOLDEN]
 
@@ -144,7 +165,9 @@ def test_signing_fingerprints_without_a_full_spec() -> None:
     assert h.sign(fps).tolist() == reference_signature([1, 2, 3], 32)
 
 
-def _pairs(rng: np.random.Generator, count: int, union: int) -> tuple[list[Fingerprints], list[Fingerprints], np.ndarray]:
+def _pairs(
+    rng: np.random.Generator, count: int, union: int
+) -> tuple[list[Fingerprints], list[Fingerprints], np.ndarray]:
     a_list, b_list, truth = [], [], []
     for _ in range(count):
         shared = int(rng.integers(1, union))

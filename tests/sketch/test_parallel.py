@@ -10,7 +10,10 @@ from neardup.sketch import MinHasher
 from neardup.sketch.parallel import sign_all, sign_stream
 from neardup.spec import SketchSpec
 
-TEXTS = [f"документ номер {i} " + "слово " * (i % 7) + "и общий хвост текста для шинглов" for i in range(60)]
+TEXTS = [
+    f"документ номер {i} " + "слово " * (i % 7) + "и общий хвост текста для шинглов"
+    for i in range(60)
+]
 
 
 @pytest.mark.parametrize(("jobs", "executor"), [(1, "process"), (2, "process"), (2, "thread")])

@@ -62,9 +62,15 @@ def test_chooser() -> None:
     choice = P.choose(0.7, 128)
     assert choice.bands * choice.rows <= 128
     fp, fn = P.error_areas(0.7, choice.bands, choice.rows)
-    assert choice.fp_area == pytest.approx(fp, abs=1e-9) and choice.fn_area == pytest.approx(fn, abs=1e-9)
-    for b, r in ((choice.bands + 1, choice.rows), (choice.bands - 1, choice.rows),
-                 (choice.bands, choice.rows + 1), (choice.bands, choice.rows - 1)):
+    assert choice.fp_area == pytest.approx(fp, abs=1e-9) and choice.fn_area == pytest.approx(
+        fn, abs=1e-9
+    )
+    for b, r in (
+        (choice.bands + 1, choice.rows),
+        (choice.bands - 1, choice.rows),
+        (choice.bands, choice.rows + 1),
+        (choice.bands, choice.rows - 1),
+    ):
         if 0 < b and 0 < r and b * r <= 128:
             assert sum(P.error_areas(0.7, b, r)) >= choice.score - 1e-12
     exact = P.choose(0.8, 84, exact=True)
@@ -81,7 +87,9 @@ def test_chooser() -> None:
 def test_rates_name_the_error() -> None:
     rows = P.rates(0.7, [0.5, 0.9], 14, 6)
     assert rows[0]["error"] == "false positive" and rows[0]["rate"] == rows[0]["probability"]
-    assert rows[1]["error"] == "false negative" and rows[1]["rate"] == pytest.approx(1 - rows[1]["probability"])
+    assert rows[1]["error"] == "false negative" and rows[1]["rate"] == pytest.approx(
+        1 - rows[1]["probability"]
+    )
 
 
 @pytest.mark.parametrize("suffix", [".png", ".svg"])

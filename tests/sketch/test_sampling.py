@@ -15,7 +15,9 @@ def fps(values: np.ndarray) -> Fingerprints:
     return Fingerprints(np.unique(values.astype(np.uint64)))
 
 
-def overlapping(rng: np.random.Generator, shared: int, only_a: int, only_b: int) -> tuple[Fingerprints, Fingerprints]:
+def overlapping(
+    rng: np.random.Generator, shared: int, only_a: int, only_b: int
+) -> tuple[Fingerprints, Fingerprints]:
     values = rng.choice(2**62, size=shared + only_a + only_b, replace=False).astype(np.uint64)
     a = values[: shared + only_a]
     b = np.concatenate([values[:shared], values[shared + only_a :]])
@@ -102,10 +104,14 @@ def test_bottom_k_empty_and_checks() -> None:
     assert len(empty) == 0 and len(some) == 8
     assert sketcher.resemblance(empty, some) == 0.0 and sketcher.containment(some, empty) == 0.0
     with pytest.raises(SpecMismatchError):
-        sketcher.resemblance(some, BottomK(k=8, seed=1).sample(Fingerprints(np.arange(5, dtype=np.uint64))))
+        sketcher.resemblance(
+            some, BottomK(k=8, seed=1).sample(Fingerprints(np.arange(5, dtype=np.uint64)))
+        )
     with pytest.raises(SpecMismatchError):
-        ModM(modulus=2).resemblance(ModM(modulus=2).sample(Fingerprints(np.arange(5, dtype=np.uint64))),
-                                    ModM(modulus=3).sample(Fingerprints(np.arange(5, dtype=np.uint64))))
+        ModM(modulus=2).resemblance(
+            ModM(modulus=2).sample(Fingerprints(np.arange(5, dtype=np.uint64))),
+            ModM(modulus=3).sample(Fingerprints(np.arange(5, dtype=np.uint64))),
+        )
     with pytest.raises(SpecMismatchError):
         ModM(modulus=2).resemblance(some, some)  # type: ignore[arg-type]
     with pytest.raises(SpecError):

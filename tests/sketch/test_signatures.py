@@ -58,7 +58,9 @@ def test_refusals(tmp_path: Path) -> None:
         read_signatures(out, spec=spec(num_perm=64))
     with pytest.raises(SpecMismatchError):
         read_signatures(out, spec="0123456789abcdef")
-    other = write_signatures(tmp_path / "o", ["x"], MinHasher(spec(32)).sign_texts(["x y"]), spec(32))
+    other = write_signatures(
+        tmp_path / "o", ["x"], MinHasher(spec(32)).sign_texts(["x y"]), spec(32)
+    )
     with pytest.raises(SpecMismatchError):
         read_signatures(out).check_same(read_signatures(other))
     with pytest.raises(InputError):

@@ -64,19 +64,25 @@ def test_banding_from_a_spec() -> None:
         Banding(SketchSpec())
 
 
-def _pairs_at(rng: np.random.Generator, j: float, count: int, union: int = 300) -> tuple[list[Fingerprints], list[Fingerprints]]:
+def _pairs_at(
+    rng: np.random.Generator, j: float, count: int, union: int = 300
+) -> tuple[list[Fingerprints], list[Fingerprints]]:
     shared = round(j * union)
     a_list, b_list = [], []
     for _ in range(count):
         values = rng.choice(2**62, size=union, replace=False).astype(np.uint64)
         only = (union - shared) // 2
         a_list.append(Fingerprints(np.sort(values[: shared + only])))
-        b_list.append(Fingerprints(np.sort(np.concatenate([values[:shared], values[shared + only :]]))))
+        b_list.append(
+            Fingerprints(np.sort(np.concatenate([values[:shared], values[shared + only :]])))
+        )
     return a_list, b_list
 
 
-@pytest.mark.parametrize(("bands", "rows", "mega", "j"), [(14, 6, False, 0.7), (6, 14, False, 0.9),
-                                                          (20, 5, False, 0.5), (14, 6, True, 0.7)])
+@pytest.mark.parametrize(
+    ("bands", "rows", "mega", "j"),
+    [(14, 6, False, 0.7), (6, 14, False, 0.9), (20, 5, False, 0.5), (14, 6, True, 0.7)],
+)
 def test_candidate_rate_matches_the_formula(bands: int, rows: int, mega: bool, j: float) -> None:
     rng = np.random.default_rng(bands * 100 + rows)
     count = 600

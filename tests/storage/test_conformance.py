@@ -23,13 +23,23 @@ META = {"format_version": str(FORMAT_VERSION), "next_key": "1", "spec": "{}"}
 HIGH = np.array([0, 1, 2**63 - 1, 2**63, 2**64 - 1], dtype=np.uint64)
 
 
-def _doc(key: int, doc_id: str, values: list[int] | np.ndarray, *, group: int | None = None,
-         samples: list[int] | np.ndarray | None = None, counts: np.ndarray | None = None,
-         text: str | None = "t", meta: dict | None = None) -> NewDoc:
+def _doc(
+    key: int,
+    doc_id: str,
+    values: list[int] | np.ndarray,
+    *,
+    group: int | None = None,
+    samples: list[int] | np.ndarray | None = None,
+    counts: np.ndarray | None = None,
+    text: str | None = "t",
+    meta: dict | None = None,
+) -> NewDoc:
     v = np.unique(np.asarray(values, dtype=np.uint64))
     s = v if samples is None else np.unique(np.asarray(samples, dtype=np.uint64))
     size = int(counts.sum()) if counts is not None else int(v.shape[0])
-    return NewDoc(key, doc_id, key if group is None else group, size, v, counts, s, meta or {"m": key}, text)
+    return NewDoc(
+        key, doc_id, key if group is None else group, size, v, counts, s, meta or {"m": key}, text
+    )
 
 
 def _fresh(backend: Backend) -> Storage:
@@ -62,8 +72,12 @@ def test_fingerprints_roundtrip_full_64_bits(backend: Backend) -> None:
     st = _fresh(backend)
     counts = np.array([1, 2, 3, 4, 5], dtype=np.int64)
     with st.transaction():
-        st.insert([_doc(1, "a", HIGH, samples=HIGH[[1, 3, 4]]),
-                   _doc(2, "b", HIGH[:3], counts=counts[:3], samples=HIGH[:1])])
+        st.insert(
+            [
+                _doc(1, "a", HIGH, samples=HIGH[[1, 3, 4]]),
+                _doc(2, "b", HIGH[:3], counts=counts[:3], samples=HIGH[:1]),
+            ]
+        )
     got = st.fingerprints([2, 1, 99])
     assert [f.key for f in got] == [1, 2]
     assert got[0].values.dtype == np.uint64
@@ -93,8 +107,12 @@ def test_postings_limit_per_value_keeps_the_newest(backend: Backend) -> None:
     # (SQLite's tail) holds them in several
     for first in range(1, 13, 3):
         with st.transaction():
-            st.insert([_doc(k, f"d{k}", [k + 100], samples=[7] + ([8] if k <= 2 else []))
-                       for k in range(first, first + 3)])
+            st.insert(
+                [
+                    _doc(k, f"d{k}", [k + 100], samples=[7] + ([8] if k <= 2 else []))
+                    for k in range(first, first + 3)
+                ]
+            )
     wanted = np.array([7, 8, 9], dtype=np.uint64)
     for _ in range(2):  # twice: a backend may learn which values are frequent
         values, keys = st.postings(wanted, limit_per_value=4)
@@ -103,14 +121,22 @@ def test_postings_limit_per_value_keeps_the_newest(backend: Backend) -> None:
         assert {(7, k) for k in (9, 10, 11, 12)} <= set(got)
         assert set(got) <= {(7, k) for k in range(1, 13)} | {(8, 1), (8, 2)}
     values, keys = st.postings(wanted)
-    assert sorted(zip(values.tolist(), keys.tolist())) == sorted([(7, k) for k in range(1, 13)] + [(8, 1), (8, 2)])
+    assert sorted(zip(values.tolist(), keys.tolist())) == sorted(
+        [(7, k) for k in range(1, 13)] + [(8, 1), (8, 2)]
+    )
     st.close()
 
 
 def test_sizes_of_stored_keys(backend: Backend) -> None:
     st = _fresh(backend)
     with st.transaction():
-        st.insert([_doc(1, "a", [1, 2, 3]), _doc(2, "b", [4]), _doc(3, "c", [5, 6], counts=np.array([2, 5]))])
+        st.insert(
+            [
+                _doc(1, "a", [1, 2, 3]),
+                _doc(2, "b", [4]),
+                _doc(3, "c", [5, 6], counts=np.array([2, 5])),
+            ]
+        )
     assert st.sizes([3, 1, 2, 99, 1]) == {1: 3, 2: 1, 3: 7}
     assert st.sizes([]) == {}
     with st.transaction():
@@ -157,8 +183,18 @@ def test_duplicate_id_rolls_back_the_batch(backend: Backend) -> None:
 def test_docs_texts_meta_and_iteration(backend: Backend) -> None:
     st = _fresh(backend)
     with st.transaction():
-        st.insert([_doc(k, f"id{k}", [k, k + 100], text=None if k == 3 else f"текст {k}",
-                        meta={"n": k, "ru": "да"}) for k in range(1, 8)])
+        st.insert(
+            [
+                _doc(
+                    k,
+                    f"id{k}",
+                    [k, k + 100],
+                    text=None if k == 3 else f"текст {k}",
+                    meta={"n": k, "ru": "да"},
+                )
+                for k in range(1, 8)
+            ]
+        )
     infos = st.docs([5, 3, 1], text=True)
     assert [(d.key, d.id, d.text, d.meta) for d in infos] == [
         (1, "id1", "текст 1", {"n": 1, "ru": "да"}),
@@ -179,8 +215,14 @@ def test_docs_texts_meta_and_iteration(backend: Backend) -> None:
 def test_groups_and_links(backend: Backend) -> None:
     st = _fresh(backend)
     with st.transaction():
-        st.insert([_doc(1, "a", [1]), _doc(2, "b", [2], group=1), _doc(3, "c", [3]),
-                   _doc(4, "d", [4], group=3)])
+        st.insert(
+            [
+                _doc(1, "a", [1]),
+                _doc(2, "b", [2], group=1),
+                _doc(3, "c", [3]),
+                _doc(4, "d", [4], group=3),
+            ]
+        )
         st.add_links([Link(2, 1, 0.9, 0.9, 0.9), Link(4, 3, 0.8, 0.7, 0.95)])
     assert st.group_sizes([1, 3, 9]) == {1: 2, 3: 2}
     assert st.group_members([3]) == {3: [3, 4]}
@@ -234,15 +276,24 @@ def test_collection_policies_and_groups(backend: Backend) -> None:
     base = tg.text(300, 1)
     near = tg.edit(base, 0.02, 2)
     other = tg.text(300, 3)
-    col = Collection.create(backend.target(), SPEC, IndexSpec(policy="group", threshold=0.5, group_cap=3))
+    col = Collection.create(
+        backend.target(), SPEC, IndexSpec(policy="group", threshold=0.5, group_cap=3)
+    )
     decisions = col.add_many([("base", base), ("near", near), ("other", other)])
     assert [(d.id, d.accepted, d.reason) for d in decisions] == [
-        ("base", True, "new"), ("near", True, "grouped"), ("other", True, "new")]
+        ("base", True, "new"),
+        ("near", True, "grouped"),
+        ("other", True, "new"),
+    ]
     assert decisions[1].group == decisions[0].key
     expected = compare(col.analyze(near).fingerprints, col.analyze(base).fingerprints)
     m = decisions[1].matches[0]
     assert (m.id, m.resemblance, m.containment_query_in_doc, m.containment_doc_in_query) == (
-        "base", expected.resemblance, expected.containment_ab, expected.containment_ba)
+        "base",
+        expected.resemblance,
+        expected.containment_ab,
+        expected.containment_ba,
+    )
     # the group is capped at 3
     d3 = col.add("near2", tg.edit(base, 0.02, 4))
     d4 = col.add("near3", tg.edit(base, 0.02, 5))
@@ -255,7 +306,8 @@ def test_collection_policies_and_groups(backend: Backend) -> None:
     assert d5.matches[0].id == "base" and d5.matches[0].resemblance == 1.0
     groups = col.groups()
     assert [(g.id, g.representative, g.members) for g in groups] == [
-        (decisions[0].key, "base", ("base", "near", "near2"))]
+        (decisions[0].key, "base", ("base", "near", "near2"))
+    ]
     assert col.verify_integrity() == []
     col.close()
     reopened = Collection.open(backend.target())
@@ -276,10 +328,15 @@ def test_collection_policies_and_groups(backend: Backend) -> None:
 def test_collection_in_batch_duplicates(backend: Backend) -> None:
     base = tg.text(200, 11)
     col = Collection.create(backend.target(), SPEC, IndexSpec(policy="reject", threshold=0.8))
-    decisions = col.add_many([("a", base), ("b", base), ("c", tg.text(200, 12)), ("d", base + " tail")],
-                             batch_size=10)
+    decisions = col.add_many(
+        [("a", base), ("b", base), ("c", tg.text(200, 12)), ("d", base + " tail")], batch_size=10
+    )
     assert [(d.id, d.accepted, d.reason) for d in decisions] == [
-        ("a", True, "new"), ("b", False, "duplicate"), ("c", True, "new"), ("d", False, "duplicate")]
+        ("a", True, "new"),
+        ("b", False, "duplicate"),
+        ("c", True, "new"),
+        ("d", False, "duplicate"),
+    ]
     assert [m.id for m in decisions[1].matches] == ["a"]
     assert len(col) == 2
     assert col.verify_integrity() == []
@@ -290,8 +347,9 @@ def test_collection_allow_links_and_bridging_groups(backend: Backend) -> None:
     a = tg.text(200, 21)
     b = tg.text(200, 22)
     bridge = " ".join(a.split()[:150] + b.split()[:150])
-    col = Collection.create(backend.target(), SPEC,
-                            IndexSpec(policy="allow", measure="containment", threshold=0.6))
+    col = Collection.create(
+        backend.target(), SPEC, IndexSpec(policy="allow", measure="containment", threshold=0.6)
+    )
     col.add_many([("a", a), ("b", b)])
     d = col.add("bridge", bridge)
     assert (d.accepted, d.reason) == (True, "linked")
@@ -330,7 +388,9 @@ def test_collection_check_and_uniqueness(backend: Backend) -> None:
 def test_collection_export_and_stats(backend: Backend, tmp_path) -> None:
     col = Collection.create(backend.target(), SPEC, IndexSpec(policy="group", threshold=0.5))
     base = tg.text(100, 41)
-    col.add_many([("a", base, {"src": "x"}), ("b", tg.edit(base, 0.01, 42)), ("c", tg.text(100, 43))])
+    col.add_many(
+        [("a", base, {"src": "x"}), ("b", tg.edit(base, 0.01, 42)), ("c", tg.text(100, 43))]
+    )
     out = tmp_path / "out.jsonl"
     assert col.export(out) == 3
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]

@@ -15,7 +15,9 @@ from tests.storage._postgres import PG_URL, postgres_or_fail, unique_schema
 
 
 def test_parse_url_hides_the_password_and_takes_the_schema() -> None:
-    conninfo, schema, shown = parse_url("postgresql://bob:secret@db.example:5433/main?schema=docs&sslmode=disable")
+    conninfo, schema, shown = parse_url(
+        "postgresql://bob:secret@db.example:5433/main?schema=docs&sslmode=disable"
+    )
     assert schema == "docs"
     assert "secret" not in shown and "bob:***@db.example:5433" in shown
     assert "schema" not in conninfo and "sslmode=disable" in conninfo and "secret" in conninfo

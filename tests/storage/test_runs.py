@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 from neardup.errors import StorageError
 from neardup.storage.runs import SortedRuns
 
-batches = st.lists(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 3)), max_size=30), max_size=25)
+batches = st.lists(
+    st.lists(st.tuples(st.integers(0, 40), st.integers(1, 3)), max_size=30), max_size=25
+)
 
 
 def _fill(spec: list[list[tuple[int, int]]]) -> tuple[SortedRuns, list[tuple[int, int]]]:
@@ -32,7 +34,9 @@ def _fill(spec: list[list[tuple[int, int]]]) -> tuple[SortedRuns, list[tuple[int
 
 @settings(max_examples=150, deadline=None)
 @given(batches, st.sets(st.integers(0, 45), max_size=10))
-def test_lookup_and_arrays_match_a_plain_list(spec: list[list[tuple[int, int]]], wanted: set[int]) -> None:
+def test_lookup_and_arrays_match_a_plain_list(
+    spec: list[list[tuple[int, int]]], wanted: set[int]
+) -> None:
     runs, plain = _fill(spec)
     values, keys = runs.arrays()
     assert list(zip(values.tolist(), keys.tolist())) == sorted(plain)
@@ -45,8 +49,9 @@ def test_lookup_and_arrays_match_a_plain_list(spec: list[list[tuple[int, int]]],
 
 @settings(max_examples=60, deadline=None)
 @given(batches, st.sets(st.integers(0, 200), max_size=20))
-def test_without_drops_exactly_those_keys_and_leaves_the_original(spec: list[list[tuple[int, int]]],
-                                                                   gone: set[int]) -> None:
+def test_without_drops_exactly_those_keys_and_leaves_the_original(
+    spec: list[list[tuple[int, int]]], gone: set[int]
+) -> None:
     runs, plain = _fill(spec)
     before = runs.arrays()
     rest = runs.without(np.array(sorted(gone), dtype=np.int64))

@@ -46,10 +46,11 @@ def test_tail_merges_keep_results_identical(tmp_path: Path) -> None:
     col = Collection.create(st, SPEC, INDEX)
     mem = Collection.create("memory:", SPEC, INDEX)
     for i in range(0, len(items), 4):
-        a = col.add_many(items[i:i + 4])
-        b = mem.add_many(items[i:i + 4])
-        assert [(d.id, d.accepted, d.reason, d.group, [m.id for m in d.matches]) for d in a] == \
-               [(d.id, d.accepted, d.reason, d.group, [m.id for m in d.matches]) for d in b]
+        a = col.add_many(items[i : i + 4])
+        b = mem.add_many(items[i : i + 4])
+        assert [(d.id, d.accepted, d.reason, d.group, [m.id for m in d.matches]) for d in a] == [
+            (d.id, d.accepted, d.reason, d.group, [m.id for m in d.matches]) for d in b
+        ]
     assert col.verify_integrity() == []
     rows = _table_rows(db)
     below = int(dict(st._q("SELECT key, value FROM meta"))[BELOW])
@@ -95,7 +96,9 @@ def test_file_without_tail_keys_is_read_as_merged(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         for key, samples in conn.execute("SELECT key, samples FROM docs").fetchall():
             vals = np.frombuffer(samples, dtype="<u8").astype(np.uint64).view(np.int64).tolist()
-            conn.executemany("INSERT INTO postings (value, doc) VALUES (?, ?)", [(v, key) for v in vals])
+            conn.executemany(
+                "INSERT INTO postings (value, doc) VALUES (?, ?)", [(v, key) for v in vals]
+            )
         conn.execute("DELETE FROM meta WHERE key IN (?, ?)", (BELOW, EPOCH))
         conn.execute("DROP TABLE bloom")  # nor the filters over the table
     col = Collection.open(SQLiteStorage(db, tail_min=1000))
@@ -114,8 +117,12 @@ def test_bloom_filters_hold_every_merged_value(tmp_path: Path) -> None:
     col = Collection.create(st, SPEC, INDEX)
     col.add_many(_texts(40), batch_size=4)
     with sqlite3.connect(db) as conn:
-        filters = [BloomFilter.from_bytes(bits, k) for bits, k in conn.execute("SELECT bits, k FROM bloom")]
-        merged = np.array([v for (v,) in conn.execute("SELECT value FROM postings")], dtype=np.int64)
+        filters = [
+            BloomFilter.from_bytes(bits, k) for bits, k in conn.execute("SELECT bits, k FROM bloom")
+        ]
+        merged = np.array(
+            [v for (v,) in conn.execute("SELECT value FROM postings")], dtype=np.int64
+        )
     assert len(filters) >= 3 and merged.size
     values = merged.view(np.uint64)
     held = np.zeros(values.shape[0], dtype=bool)
@@ -144,8 +151,12 @@ def test_a_rolled_back_merge_leaves_no_stale_filter(tmp_path: Path) -> None:
     col.add_many(items[:8], batch_size=4)
     with pytest.raises(RuntimeError), st.transaction():  # a merge, then an error: all rolled back
         analyzed = [col.analyze(t) for _, t in items[8:14]]
-        st.insert([NewDoc(100 + i, f"x{i}", 100 + i, a.size, a.values, a.counts, a.samples)
-                   for i, a in enumerate(analyzed)])
+        st.insert(
+            [
+                NewDoc(100 + i, f"x{i}", 100 + i, a.size, a.values, a.counts, a.samples)
+                for i, a in enumerate(analyzed)
+            ]
+        )
         st.postings(analyzed[0].samples)  # this connection reads the merge's filter
         raise RuntimeError("stop")
     mem = Collection.create("memory:", SPEC, INDEX)
@@ -175,5 +186,7 @@ def test_multi_row_inserts_write_every_row_in_order(tmp_path: Path, n: int) -> N
     first = np.arange(n, dtype=np.int64) * -7 + 2**62
     second = np.arange(n, dtype=np.int64)
     _insert_pairs(conn, "t (a, b)", first, second)
-    assert conn.execute("SELECT a, b FROM t ORDER BY rowid").fetchall() == list(zip(first.tolist(), second.tolist()))
+    assert conn.execute("SELECT a, b FROM t ORDER BY rowid").fetchall() == list(
+        zip(first.tolist(), second.tolist())
+    )
     conn.close()

@@ -176,7 +176,9 @@ def chain_seeds(
 
 
 @njit(cache=True, nogil=True)
-def matched_mask(seeds: I64, seed_chain: I64, kept: npt.NDArray[np.bool_], k: int, n_tokens: int) -> npt.NDArray[np.bool_]:
+def matched_mask(
+    seeds: I64, seed_chain: I64, kept: npt.NDArray[np.bool_], k: int, n_tokens: int
+) -> npt.NDArray[np.bool_]:
     """Per token, whether a seed of a kept chain covers it (``seeds``: the seeds' positions in
     one text; ``kept``: a mask over the chains)."""
     mask = np.zeros(n_tokens, dtype=np.bool_)
@@ -188,7 +190,9 @@ def matched_mask(seeds: I64, seed_chain: I64, kept: npt.NDArray[np.bool_], k: in
 
 
 @njit(cache=True, nogil=True)
-def select_non_overlapping(a_first: I64, a_end: I64, score: I64, n_tokens_a: int) -> npt.NDArray[np.bool_]:
+def select_non_overlapping(
+    a_first: I64, a_end: I64, score: I64, n_tokens_a: int
+) -> npt.NDArray[np.bool_]:
     """Keep chains greedily by descending ``score`` while their query ranges stay disjoint.
 
     Ties go to the chain that starts first. Returns a mask over the chains.

@@ -74,7 +74,9 @@ def rehash(
 
 
 @njit(cache=True, nogil=True)
-def equal_runs(sorted_values: npt.NDArray[np.uint64] | npt.NDArray[np.uint32]) -> tuple[int, int, int]:
+def equal_runs(
+    sorted_values: npt.NDArray[np.uint64] | npt.NDArray[np.uint32],
+) -> tuple[int, int, int]:
     """Over runs of equal neighbours of a sorted array, of lengths ``r``:
     ``(sum r(r-1)/2, number of runs with r >= 2, sum (r - 1))`` — colliding pairs, values
     shared by several items, and items lost when the values are made distinct."""

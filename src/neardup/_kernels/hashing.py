@@ -118,9 +118,7 @@ def _rk_bytes(buf: U8, start: int, end: int, base: np.uint64, bits: int, c: np.u
 
 
 @njit(cache=True, nogil=True)
-def rabin_spans(
-    buf: U8, starts: I64, ends: I64, base: np.uint64, bits: int, c: np.uint64
-) -> U64:
+def rabin_spans(buf: U8, starts: I64, ends: I64, base: np.uint64, bits: int, c: np.uint64) -> U64:
     """Rabin–Karp of each byte span, computed from scratch (char n-grams, any spans)."""
     out = np.empty(starts.shape[0], dtype=np.uint64)
     for i in range(starts.shape[0]):
@@ -263,8 +261,16 @@ def _table_sum(buf: U8, start: int, end: int, table: U64, bits: int, c: np.uint6
 
 
 @njit(cache=True, nogil=True)
-def _rk_long(buf: U8, start: int, end: int, table: U64, power_rows: np.uint64, bits: int,
-             c: np.uint64, p: np.uint64) -> np.uint64:
+def _rk_long(
+    buf: U8,
+    start: int,
+    end: int,
+    table: U64,
+    power_rows: np.uint64,
+    bits: int,
+    c: np.uint64,
+    p: np.uint64,
+) -> np.uint64:
     """RK of ``buf[start:end]`` by table lookups (``table`` flat) for spans longer than
     ``RK_TABLE_ROWS``, by chunks of that many bytes; ``power_rows`` is ``B^RK_TABLE_ROWS mod
     p``. (Callers test the length and call :func:`_table_sum` themselves for short spans: kept
@@ -283,8 +289,9 @@ def _rk_long(buf: U8, start: int, end: int, table: U64, power_rows: np.uint64, b
 
 
 @njit(cache=True, nogil=True)
-def rabin_spans_table(buf: U8, starts: I64, ends: I64, table: U64, power_rows: np.uint64,
-                      bits: int, c: np.uint64) -> U64:
+def rabin_spans_table(
+    buf: U8, starts: I64, ends: I64, table: U64, power_rows: np.uint64, bits: int, c: np.uint64
+) -> U64:
     """:func:`rabin_spans` by table lookups (char n-grams, any spans); same values."""
     p = (np.uint64(1) << np.uint64(bits)) - c if bits < 64 else np.uint64(0) - c
     out = np.empty(starts.shape[0], dtype=np.uint64)
@@ -356,7 +363,9 @@ def rabin_word_shingles_table(
             h = tok
         else:
             length = b - a
-            h = addmod(addmod(mulmod(h, power[1 + length], bits, c), space_power[length], p), tok, p)
+            h = addmod(
+                addmod(mulmod(h, power[1 + length], bits, c), space_power[length], p), tok, p
+            )
         prefix[t - t0] = h
     for j in range(m):
         first = first_tokens[j]
@@ -364,7 +373,9 @@ def rabin_word_shingles_table(
         h = prefix[last - t0]
         if first > t0:
             length = vstart[last + 1 - t0] - 1 - vstart[first - t0]
-            lead = addmod(mulmod(prefix[first - 1 - t0], power[length + 1], bits, c), space_power[length], p)
+            lead = addmod(
+                mulmod(prefix[first - 1 - t0], power[length + 1], bits, c), space_power[length], p
+            )
             h = submod(h, lead, p)
         out[j] = h
     return out

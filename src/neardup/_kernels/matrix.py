@@ -30,8 +30,12 @@ def pairwise_intersections(values: U64, counts: I64, offsets: I64) -> I64:
             size += counts[t]
         out[i, i] = size
         for j in range(i + 1, n):
-            shared = multiset_overlap(values[offsets[i]:offsets[i + 1]], counts[offsets[i]:offsets[i + 1]],
-                                      values[offsets[j]:offsets[j + 1]], counts[offsets[j]:offsets[j + 1]])
+            shared = multiset_overlap(
+                values[offsets[i] : offsets[i + 1]],
+                counts[offsets[i] : offsets[i + 1]],
+                values[offsets[j] : offsets[j + 1]],
+                counts[offsets[j] : offsets[j + 1]],
+            )
             out[i, j] = shared
             out[j, i] = shared
     return out

@@ -145,7 +145,9 @@ def pair_keys(keys: U64, pair_seed: np.uint64) -> U64:
 
 
 @njit(cache=True, nogil=True)
-def equal_share(a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], empty: np.uint64) -> npt.NDArray[np.float64]:
+def equal_share(
+    a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], empty: np.uint64
+) -> npt.NDArray[np.float64]:
     """Row by row, the share of positions where ``a`` and ``b`` agree; 0.0 where either row is
     an empty-set signature (every position ``empty``). ``b`` has one row or as many as ``a``."""
     n = a.shape[0]
@@ -175,7 +177,9 @@ def equal_share(a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], empty: np.
 
 
 @njit(cache=True, nogil=True)
-def mod_sample_flat(values: U64, offsets: I64, modulus: np.uint64, key_seed: np.uint64) -> tuple[U64, I64]:
+def mod_sample_flat(
+    values: U64, offsets: I64, modulus: np.uint64, key_seed: np.uint64
+) -> tuple[U64, I64]:
     """Keep the fingerprints ``x`` with ``splitmix64(x ^ key_seed) mod m == 0``, per document.
 
     Returns the kept values (each document's run in input order) and their offsets.

@@ -24,7 +24,9 @@ def pair_overlaps(values: U64, offsets: I64, a: I64, b: I64) -> I64:
     for p in range(a.shape[0]):
         i = a[p]
         j = b[p]
-        out[p] = intersection_size(values[offsets[i]:offsets[i + 1]], values[offsets[j]:offsets[j + 1]])
+        out[p] = intersection_size(
+            values[offsets[i] : offsets[i + 1]], values[offsets[j] : offsets[j + 1]]
+        )
     return out
 
 
@@ -36,7 +38,9 @@ def pair_multiset_overlaps(values: U64, counts: I64, offsets: I64, a: I64, b: I6
         i = a[p]
         j = b[p]
         out[p] = multiset_overlap(
-            values[offsets[i]:offsets[i + 1]], counts[offsets[i]:offsets[i + 1]],
-            values[offsets[j]:offsets[j + 1]], counts[offsets[j]:offsets[j + 1]],
+            values[offsets[i] : offsets[i + 1]],
+            counts[offsets[i] : offsets[i + 1]],
+            values[offsets[j] : offsets[j + 1]],
+            counts[offsets[j] : offsets[j + 1]],
         )
     return out

@@ -59,8 +59,13 @@ def sign_rabin_words(
         if not todo[d]:
             continue
         ok, buf, byte_starts, byte_ends, _, _, _, _ = fused_words(
-            cps[doc_offsets[d]:doc_offsets[d + 1]], table, limit, exp_offsets,
-            join_hyphens, keep_numbers, False,
+            cps[doc_offsets[d] : doc_offsets[d + 1]],
+            table,
+            limit,
+            exp_offsets,
+            join_hyphens,
+            keep_numbers,
+            False,
         )
         if not ok:
             continue

@@ -46,7 +46,9 @@ def class_table(limit: int) -> npt.NDArray[np.uint8]:
     so this is ``char_classes()[:limit]``, built in proportion to ``limit``)."""
     table = np.zeros(limit, dtype=np.uint8)
     # Surrogates cannot stand alone in a str: a NUL holds their places, so index == code point.
-    everything = "".join(map(chr, range(min(limit, 0xD800)))) + "\x00" * max(0, min(limit, 0xE000) - 0xD800)
+    everything = "".join(map(chr, range(min(limit, 0xD800)))) + "\x00" * max(
+        0, min(limit, 0xE000) - 0xD800
+    )
     everything += "".join(map(chr, range(0xE000, limit)))
     for match in re.finditer(r"[^\W_]+", everything):
         table[match.start() : match.end()] = LETTER
@@ -55,7 +57,11 @@ def class_table(limit: int) -> npt.NDArray[np.uint8]:
     for cp in range(len(everything)):
         if table[cp] == OTHER and unicodedata.combining(everything[cp]):
             table[cp] = MARK
-    for chars, cls in ((_HYPHENS, HYPHEN), (_APOSTROPHES, APOSTROPHE), (_DECIMAL_MARKS, DECIMAL_MARK)):
+    for chars, cls in (
+        (_HYPHENS, HYPHEN),
+        (_APOSTROPHES, APOSTROPHE),
+        (_DECIMAL_MARKS, DECIMAL_MARK),
+    ):
         for ch in chars:
             if ord(ch) < limit:
                 table[ord(ch)] = cls
@@ -355,7 +361,9 @@ FUSED_GENERAL = np.uint64(1 << 63)
 _FUSED_INDEX_MASK = np.uint64(0xFFFFFFFF)
 
 
-def fused_entries(mapped: npt.NDArray[np.uint32], classes: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
+def fused_entries(
+    mapped: npt.NDArray[np.uint32], classes: npt.NDArray[np.uint8]
+) -> npt.NDArray[np.uint64]:
     """Fused table entries of characters ``mapped`` (code points) of tokenizer classes ``classes``."""
     cp = mapped.astype(np.uint64)
     length = np.select([cp < 0x80, cp < 0x800, cp < 0x10000], [1, 2, 3], 4).astype(np.uint64)
@@ -370,13 +378,19 @@ def fused_entries(mapped: npt.NDArray[np.uint32], classes: npt.NDArray[np.uint8]
         ),
         np.select(
             [length == 2, length == 3, length == 4],
-            [cont | (cp & low6), cont | ((cp >> six) & low6), cont | ((cp >> np.uint64(12)) & low6)],
+            [
+                cont | (cp & low6),
+                cont | ((cp >> six) & low6),
+                cont | ((cp >> np.uint64(12)) & low6),
+            ],
             0,
         ),
         np.select([length == 3, length == 4], [cont | (cp & low6), cont | ((cp >> six) & low6)], 0),
         np.where(length == 4, cont | (cp & low6), 0),
     ]
-    utf8 = b[0] | (b[1].astype(np.uint64) << np.uint64(8)) | (b[2].astype(np.uint64) << np.uint64(16))
+    utf8 = (
+        b[0] | (b[1].astype(np.uint64) << np.uint64(8)) | (b[2].astype(np.uint64) << np.uint64(16))
+    )
     utf8 |= b[3].astype(np.uint64) << np.uint64(24)
     out = utf8 | (length << np.uint64(FUSED_LENGTH_SHIFT))
     out |= classes.astype(np.uint64) << np.uint64(FUSED_CLASS_SHIFT)
@@ -443,8 +457,16 @@ def fused_words(
     join_hyphens: bool,
     keep_numbers: bool,
     count_letters: bool = True,
-) -> tuple[bool, npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64],
-           npt.NDArray[np.int64], npt.NDArray[np.int64], int, int]:
+) -> tuple[
+    bool,
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    int,
+    int,
+]:
     """Char filters, :func:`tokenize_words` and :func:`encode_tokens` in one call.
 
     ``table[cp]`` for ``cp < limit`` is the entry of code point ``cp`` (see ``FUSED_*``; code
@@ -534,5 +556,13 @@ def fused_words(
         for t in range(count):
             tok_starts[t] = src[tok_starts[t]]
             tok_ends[t] = src[tok_ends[t] - 1] + 1
-    return (True, out[:pos].copy(), byte_starts[:count].copy(), byte_ends[:count].copy(), tok_starts,
-            tok_ends, int(cyrillic), int(latin))
+    return (
+        True,
+        out[:pos].copy(),
+        byte_starts[:count].copy(),
+        byte_ends[:count].copy(),
+        tok_starts,
+        tok_ends,
+        int(cyrillic),
+        int(latin),
+    )

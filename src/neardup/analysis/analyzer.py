@@ -51,7 +51,10 @@ class Canonical:
     @property
     def terms(self) -> list[str]:
         data = self.buf.tobytes()
-        return [data[a:b].decode("utf-8") for a, b in zip(self.byte_starts.tolist(), self.byte_ends.tolist())]
+        return [
+            data[a:b].decode("utf-8")
+            for a, b in zip(self.byte_starts.tolist(), self.byte_ends.tolist())
+        ]
 
     @property
     def text(self) -> str:
@@ -73,8 +76,10 @@ class _Chain:
         ]
         self._fast_filters = _fusable(spec)
         self._fast_table: char_filters.FusedTable | None = None
-        self._html_check = bool(spec.char_filters) and spec.char_filters[0].name == "html" and (
-            spec.char_filters[0].param("mode", "auto") == "auto"
+        self._html_check = (
+            bool(spec.char_filters)
+            and spec.char_filters[0].name == "html"
+            and (spec.char_filters[0].param("mode", "auto") == "auto")
         )
 
     def fast_scan(self, text: str, count_letters: bool = False) -> _Scan | None:
@@ -93,8 +98,13 @@ class _Chain:
                 return None
         table, exp_offsets = tables
         ok, buf, byte_starts, byte_ends, starts, ends, cyrillic, latin = text_kernels.fused_words(
-            text_kernels.code_points(text), table, char_filters.FAST_DOMAIN, exp_offsets,
-            self.join_hyphens, self.keep_numbers, count_letters,
+            text_kernels.code_points(text),
+            table,
+            char_filters.FAST_DOMAIN,
+            exp_offsets,
+            self.join_hyphens,
+            self.keep_numbers,
+            count_letters,
         )
         if not ok:
             return None
@@ -103,7 +113,9 @@ class _Chain:
     def finish(self, scan: _Scan, language: str) -> Canonical:
         """The canonical stream of a :meth:`fast_scan`, through the token filters."""
         if not self.token_filters:
-            return Canonical(scan.buf, scan.byte_starts, scan.byte_ends, scan.starts, scan.ends, language)
+            return Canonical(
+                scan.buf, scan.byte_starts, scan.byte_ends, scan.starts, scan.ends, language
+            )
         terms = scan.buf.tobytes().decode("utf-8").split(" ") if scan.starts.shape[0] else []
         return self._filter_terms(terms, scan.starts, scan.ends, language)
 
@@ -135,8 +147,9 @@ class _Chain:
             terms = []
         return self._filter_terms(terms, orig_starts, orig_ends, language)
 
-    def _filter_terms(self, terms: list[str], orig_starts: IntArray, orig_ends: IntArray,
-                      language: str) -> Canonical:
+    def _filter_terms(
+        self, terms: list[str], orig_starts: IntArray, orig_ends: IntArray, language: str
+    ) -> Canonical:
         for token_filter in self.token_filters:
             terms, keep = token_filter(terms)
             if keep is not None:
@@ -218,7 +231,9 @@ class Analyzer:
 
     def canonical(self, text: str) -> Canonical:
         if not isinstance(text, str):
-            raise TypeError(f"the analyzer takes str, got {type(text).__name__}; decode bytes first")
+            raise TypeError(
+                f"the analyzer takes str, got {type(text).__name__}; decode bytes first"
+            )
         if not self._routed:
             lang, chain = next(iter(self._chains.items()))
             scan = chain.fast_scan(text)
@@ -243,7 +258,9 @@ class Analyzer:
         chain = self._chains.get(language, first)
         if chain.spec.char_filters != first.spec.char_filters:
             filtered, offsets = chain.filter_chars(text)
-        return chain.canonical(filtered, offsets, language if language in self._chains else first_lang)
+        return chain.canonical(
+            filtered, offsets, language if language in self._chains else first_lang
+        )
 
     def canonical_many(self, texts: list[str]) -> list[Canonical]:
         return [self.canonical(t) for t in texts]

@@ -40,8 +40,13 @@ def _all_code_points() -> range:
 
 @lru_cache(maxsize=1)
 def _combining_class() -> str:
-    return _char_class([cp for cp in _all_code_points()
-                        if not 0xD800 <= cp < 0xE000 and unicodedata.combining(chr(cp))])
+    return _char_class(
+        [
+            cp
+            for cp in _all_code_points()
+            if not 0xD800 <= cp < 0xE000 and unicodedata.combining(chr(cp))
+        ]
+    )
 
 
 @lru_cache(maxsize=1)
@@ -49,15 +54,20 @@ def _nfkc_unstable() -> re.Pattern[str]:
     """What NFKC may change: a character followed by combining marks (they may compose with
     it), or a single character that is not NFKC-stable alone. Single characters, so that
     "…ﬁ" maps "..." to "…" and "fi" to "ﬁ" rather than both to both."""
-    unstable = _char_class([
-        cp for cp in _all_code_points()
-        if not 0xD800 <= cp < 0xE000
-        and (unicodedata.combining(chr(cp)) or not unicodedata.is_normalized("NFKC", chr(cp)))
-    ])
+    unstable = _char_class(
+        [
+            cp
+            for cp in _all_code_points()
+            if not 0xD800 <= cp < 0xE000
+            and (unicodedata.combining(chr(cp)) or not unicodedata.is_normalized("NFKC", chr(cp)))
+        ]
+    )
     return re.compile(f".[{_combining_class()}]+|[{unstable}]", re.DOTALL)
 
 
-def _normalize_pieces(text: str, pattern: re.Pattern[str]) -> tuple[list[str], list[tuple[int, int, int]]]:
+def _normalize_pieces(
+    text: str, pattern: re.Pattern[str]
+) -> tuple[list[str], list[tuple[int, int, int]]]:
     out: list[str] = []
     pieces: list[tuple[int, int, int]] = []
     pos = 0
@@ -93,7 +103,9 @@ def _nfkc_table() -> npt.NDArray[np.uint8]:
 
 
 def _replace_runs(
-    text: str, run_starts: npt.NDArray[np.int64], run_ends: npt.NDArray[np.int64],
+    text: str,
+    run_starts: npt.NDArray[np.int64],
+    run_ends: npt.NDArray[np.int64],
     replace: Callable[[str], str],
 ) -> tuple[str, OffsetMap]:
     """``text`` with each run ``[run_starts[i], run_ends[i])`` replaced by ``replace(run)``.
@@ -235,8 +247,11 @@ def might_be_html(text: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _marks() -> re.Pattern[str]:
-    nonspacing = [cp for cp in _all_code_points()
-                  if not 0xD800 <= cp < 0xE000 and unicodedata.category(chr(cp)) == "Mn"]
+    nonspacing = [
+        cp
+        for cp in _all_code_points()
+        if not 0xD800 <= cp < 0xE000 and unicodedata.category(chr(cp)) == "Mn"
+    ]
     return re.compile(f"[{_char_class(nonspacing)}]+")
 
 
@@ -455,7 +470,9 @@ def fused_table(filters: tuple[str, ...]) -> FusedTable | None:
         index = np.where(inside, mapped, 0)
         if name == "nfkc":
             single = one[index]
-            single_ok = (single != _NO_MAP) & safe[np.where(single != _NO_MAP, single, 0) % FAST_DOMAIN]
+            single_ok = (single != _NO_MAP) & safe[
+                np.where(single != _NO_MAP, single, 0) % FAST_DOMAIN
+            ]
             single_ok &= single < FAST_DOMAIN
             expand |= is_several[index] & ~general
             general |= ~(safe[index] | single_ok | is_several[index])

@@ -542,9 +542,7 @@ def _cyrillic_candidates(data: bytes) -> list[_CyrScore]:
     """Scores of the Cyrillic codecs that decode ``data``, best first (earlier codecs in
     ``_CYRILLIC_CODECS`` win ties: cp1251 is the most common)."""
     hist = np.bincount(np.frombuffer(data, dtype=np.uint8), minlength=256)
-    scored = [
-        s for c in _CYRILLIC_CODECS if (s := _score_cyrillic(data, c, hist)) is not None
-    ]
+    scored = [s for c in _CYRILLIC_CODECS if (s := _score_cyrillic(data, c, hist)) is not None]
     order = sorted(range(len(scored)), key=lambda k: (-scored[k].score, k))
     return [scored[k] for k in order]
 

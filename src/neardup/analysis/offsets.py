@@ -49,7 +49,9 @@ class OffsetMap:
         return cls.from_piece_arrays(table[:, 0], table[:, 1], table[:, 2])
 
     @classmethod
-    def from_piece_arrays(cls, out_lengths: IntArray, src_starts: IntArray, src_ends: IntArray) -> OffsetMap:
+    def from_piece_arrays(
+        cls, out_lengths: IntArray, src_starts: IntArray, src_ends: IntArray
+    ) -> OffsetMap:
         """:meth:`from_pieces` with the pieces given as three arrays (built in one kernel call)."""
         from neardup._kernels.text import pieces_offsets
 

@@ -45,8 +45,15 @@ def _tail(stop_words: tuple[str, ...], synonyms: str | None) -> list[Component]:
     return tail
 
 
-def _ru(html: str, main_content: bool, adjectives: bool, stop_words: tuple[str, ...],
-        synonyms: str | None, stem: bool, numbers: bool) -> ChainSpec:
+def _ru(
+    html: str,
+    main_content: bool,
+    adjectives: bool,
+    stop_words: tuple[str, ...],
+    synonyms: str | None,
+    stem: bool,
+    numbers: bool,
+) -> ChainSpec:
     drop = DEFAULT_DROP_POS + (("ADJF", "ADJS") if adjectives else ())
     filters = [
         Component.of("stop", language="ru", words=stop_words),
@@ -54,19 +61,26 @@ def _ru(html: str, main_content: bool, adjectives: bool, stop_words: tuple[str, 
         Component.of("stem", language="ru") if stem else Component.of("lemma"),
         *_tail(stop_words, synonyms),
     ]
-    return ChainSpec(_char_filters(html, main_content, yo=True),
-                     Component.of("words", hyphens=True, numbers=numbers), tuple(filters))
+    return ChainSpec(
+        _char_filters(html, main_content, yo=True),
+        Component.of("words", hyphens=True, numbers=numbers),
+        tuple(filters),
+    )
 
 
-def _en(html: str, main_content: bool, stop_words: tuple[str, ...], synonyms: str | None,
-        numbers: bool) -> ChainSpec:
+def _en(
+    html: str, main_content: bool, stop_words: tuple[str, ...], synonyms: str | None, numbers: bool
+) -> ChainSpec:
     filters = [
         Component.of("stop", language="en", words=stop_words),
         Component.of("stem", language="en"),
         *_tail(stop_words, synonyms),
     ]
-    return ChainSpec(_char_filters(html, main_content, yo=False),
-                     Component.of("words", hyphens=True, numbers=numbers), tuple(filters))
+    return ChainSpec(
+        _char_filters(html, main_content, yo=False),
+        Component.of("words", hyphens=True, numbers=numbers),
+        tuple(filters),
+    )
 
 
 def preset(
@@ -86,21 +100,36 @@ def preset(
         tail = tuple(_tail(words, synonyms))
         if words:
             tail = (Component.of("stop", language="ru", words=words, builtin=False), *tail)
-        chain = ChainSpec(_char_filters(html, main_content, yo=False),
-                          Component.of("words", hyphens=True, numbers=numbers), tail)
+        chain = ChainSpec(
+            _char_filters(html, main_content, yo=False),
+            Component.of("words", hyphens=True, numbers=numbers),
+            tail,
+        )
         return AnalyzerSpec("plain", (("*", chain),))
     if name == "ru":
-        return AnalyzerSpec("ru", (("*", _ru(html, main_content, adjectives, words, synonyms, stem, numbers)),))
+        return AnalyzerSpec(
+            "ru", (("*", _ru(html, main_content, adjectives, words, synonyms, stem, numbers)),)
+        )
     if name == "en":
         return AnalyzerSpec("en", (("*", _en(html, main_content, words, synonyms, numbers)),))
     if name == "auto":
-        return AnalyzerSpec("auto", (
-            ("ru", _ru(html, main_content, adjectives, words, synonyms, stem, numbers)),
-            ("en", _en(html, main_content, words, synonyms, numbers)),
-        ))
+        return AnalyzerSpec(
+            "auto",
+            (
+                ("ru", _ru(html, main_content, adjectives, words, synonyms, stem, numbers)),
+                ("en", _en(html, main_content, words, synonyms, numbers)),
+            ),
+        )
     raise ConfigurationError(f"unknown preset {name!r}; expected one of {', '.join(PRESETS)}")
 
 
 def preset_options() -> dict[str, Any]:
-    return {"html": "auto", "main_content": False, "adjectives": False, "stop_words": (),
-            "synonyms": None, "stem": False, "numbers": True}
+    return {
+        "html": "auto",
+        "main_content": False,
+        "adjectives": False,
+        "stop_words": (),
+        "synonyms": None,
+        "stem": False,
+        "numbers": True,
+    }

@@ -37,18 +37,25 @@ TOKENIZERS: dict[str, ComponentType] = {
 }
 TOKEN_FILTERS: dict[str, ComponentType] = {
     "stop": ComponentType(
-        token_filters.stop, frozenset({"language", "words", "builtin"}), frozenset({"language"}),
+        token_filters.stop,
+        frozenset({"language", "words", "builtin"}),
+        frozenset({"language"}),
         packages=("stop-words",),
     ),
     "pos": ComponentType(token_filters.pos, frozenset({"drop"}), packages=("pymorphy3-dicts-ru",)),
     "lemma": ComponentType(token_filters.lemma, frozenset(), packages=("pymorphy3-dicts-ru",)),
     "stem": ComponentType(
-        token_filters.stem, frozenset({"language"}), frozenset({"language"}), packages=("PyStemmer",)
+        token_filters.stem,
+        frozenset({"language"}),
+        frozenset({"language"}),
+        packages=("PyStemmer",),
     ),
     "synonyms": ComponentType(
         token_filters.synonyms, frozenset({"path", "digest"}), frozenset({"path", "digest"})
     ),
-    "min_length": ComponentType(token_filters.min_length, frozenset({"chars"}), frozenset({"chars"})),
+    "min_length": ComponentType(
+        token_filters.min_length, frozenset({"chars"}), frozenset({"chars"})
+    ),
 }
 KINDS = {"char filter": CHAR_FILTERS, "tokenizer": TOKENIZERS, "token filter": TOKEN_FILTERS}
 

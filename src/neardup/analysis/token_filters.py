@@ -28,7 +28,9 @@ def _keep(terms: list[str], keep: list[bool]) -> FilterResult:
     return list(compress(terms, keep)), np.fromiter(keep, dtype=np.bool_, count=len(keep))
 
 
-def stop(terms: list[str], *, language: str, words: tuple[str, ...] = (), builtin: bool = True) -> FilterResult:
+def stop(
+    terms: list[str], *, language: str, words: tuple[str, ...] = (), builtin: bool = True
+) -> FilterResult:
     """Drop stop words: the maintained list for ``language`` (unless ``builtin`` is false) plus
     the user's ``words``."""
     vocabulary = resources.stop_words(language) if builtin else frozenset()
@@ -46,10 +48,7 @@ def pos(terms: list[str], *, drop: tuple[str, ...] = DEFAULT_DROP_POS) -> Filter
     dropped = frozenset(drop)
     pronouns = "NPRO" in dropped
     parses = resources.morph().lookup_many(terms)
-    keep = [
-        not (p in dropped or (pronouns and "Apro" in grammemes))
-        for _, p, grammemes in parses
-    ]
+    keep = [not (p in dropped or (pronouns and "Apro" in grammemes)) for _, p, grammemes in parses]
     return _keep(terms, keep)
 
 

@@ -32,7 +32,9 @@ class DocumentReader:
     """Iterate ``(id, text)`` over several inputs; ``bytes_read`` and ``total_bytes`` measure
     progress in on-disk bytes (compressed bytes for .gz)."""
 
-    def __init__(self, inputs: list[str], *, text_field: str = "text", id_field: str = "id") -> None:
+    def __init__(
+        self, inputs: list[str], *, text_field: str = "text", id_field: str = "id"
+    ) -> None:
         if not inputs:
             raise InputError("no input given")
         self.text_field = text_field
@@ -44,7 +46,11 @@ class DocumentReader:
             if not path.exists():
                 raise InputError(f"no such file or directory: {name}")
             if path.is_dir():
-                files = sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(TEXT_SUFFIXES))
+                files = sorted(
+                    p
+                    for p in path.rglob("*")
+                    if p.is_file() and p.name.lower().endswith(TEXT_SUFFIXES)
+                )
                 if not files:
                     raise InputError(f"{name}: no .txt or .html files in this directory")
                 self.sources.extend(("file-in-dir", p) for p in files)
@@ -75,7 +81,9 @@ class DocumentReader:
         raw = open(path, "rb")  # noqa: SIM115 - closed below
         start = self.bytes_read
         try:
-            stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if path.name.lower().endswith(".gz") else raw
+            stream: IO[bytes] = (
+                gzip.GzipFile(fileobj=raw) if path.name.lower().endswith(".gz") else raw
+            )
             lines = io.TextIOWrapper(stream, encoding="utf-8", errors="strict")
             number = 0
             while True:
@@ -99,7 +107,9 @@ class DocumentReader:
                     raise DatasetError(f"{path}:{number}: no string field {self.text_field!r}")
                 doc_id = record.get(self.id_field)
                 if doc_id is None or isinstance(doc_id, dict | list):
-                    raise DatasetError(f"{path}:{number}: no id field {self.id_field!r} (a string or number)")
+                    raise DatasetError(
+                        f"{path}:{number}: no id field {self.id_field!r} (a string or number)"
+                    )
                 self.bytes_read = start + raw.tell()
                 self.documents += 1
                 yield str(doc_id), text

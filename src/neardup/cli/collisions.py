@@ -46,28 +46,58 @@ def _numbers(text: str, kind: type, what: str) -> list[Any]:
     try:
         return [kind(x) for x in text.split(",") if x.strip()]
     except ValueError:
-        raise InputError(f"{what} must be a comma-separated list of numbers, got {text!r}") from None
+        raise InputError(
+            f"{what} must be a comma-separated list of numbers, got {text!r}"
+        ) from None
 
 
 @click.command()
 @click.argument("corpus", nargs=-1, metavar="[CORPUS]...")
-@click.option("--families", "families", multiple=True, default=(",".join(DEFAULT_FAMILIES),),
-              show_default=True,
-              help="Hash families to count, comma-separated or repeated: FAMILY[:BITS[:SEED]] with "
-                   "FAMILY rabin, crc32, crc64 or xxh3, BITS 32–64 (crc32: 32), e.g. rabin:32,xxh3:64.")
-@click.option("--limit-shingles", type=click.IntRange(min=1), default=None,
-              help="Stop at this many distinct shingles (the first ones in reading order).")
-@click.option("--text-field", default="text", show_default=True,
-              help="The field holding the text in JSONL corpora.")
-@click.option("--widths", default=",".join(map(str, WIDTHS)), show_default=True,
-              help="Without CORPUS: the hash widths (bits) of the table.")
-@click.option("--probabilities", default=",".join(map(str, PROBABILITIES)), show_default=True,
-              help="Without CORPUS: the collision probabilities of the table.")
+@click.option(
+    "--families",
+    "families",
+    multiple=True,
+    default=(",".join(DEFAULT_FAMILIES),),
+    show_default=True,
+    help="Hash families to count, comma-separated or repeated: FAMILY[:BITS[:SEED]] with "
+    "FAMILY rabin, crc32, crc64 or xxh3, BITS 32–64 (crc32: 32), e.g. rabin:32,xxh3:64.",
+)
+@click.option(
+    "--limit-shingles",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Stop at this many distinct shingles (the first ones in reading order).",
+)
+@click.option(
+    "--text-field",
+    default="text",
+    show_default=True,
+    help="The field holding the text in JSONL corpora.",
+)
+@click.option(
+    "--widths",
+    default=",".join(map(str, WIDTHS)),
+    show_default=True,
+    help="Without CORPUS: the hash widths (bits) of the table.",
+)
+@click.option(
+    "--probabilities",
+    default=",".join(map(str, PROBABILITIES)),
+    show_default=True,
+    help="Without CORPUS: the collision probabilities of the table.",
+)
 @_analysis_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-def collisions(corpus: tuple[str, ...], families: tuple[str, ...], limit_shingles: int | None,
-               text_field: str, widths: str, probabilities: str, as_json: bool,
-               **options: Any) -> None:
+def collisions(
+    corpus: tuple[str, ...],
+    families: tuple[str, ...],
+    limit_shingles: int | None,
+    text_field: str,
+    widths: str,
+    probabilities: str,
+    as_json: bool,
+    **options: Any,
+) -> None:
     """Fingerprint collisions: the birthday bound, or a count on a corpus (seed 000, Tables 2–3).
 
     Without CORPUS: for each hash width, the number of distinct shingles from which a
@@ -87,16 +117,26 @@ def collisions(corpus: tuple[str, ...], families: tuple[str, ...], limit_shingle
     "lost", "expected_lost", "paper_pairs", "seconds"}], "seconds"}.
     """
     if not corpus:
-        _bound(_numbers(widths, int, "--widths"), _numbers(probabilities, float, "--probabilities"),
-               as_json)
+        _bound(
+            _numbers(widths, int, "--widths"),
+            _numbers(probabilities, float, "--probabilities"),
+            as_json,
+        )
         return
     specs = parse_families(families)
-    spec = spec_from_options({**options, "family": "rabin", "bits": 64, "seed": 0, "multiset": False})
+    spec = spec_from_options(
+        {**options, "family": "rabin", "bits": 64, "seed": 0, "multiset": False}
+    )
     files = corpus_files(corpus)
     counter = CollisionCounter(spec, specs, limit=limit_shingles)
     started = time.perf_counter()
     console = Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=console, transient=True) as progress:
         total = sum(f.stat().st_size for f in files)
         task = progress.add_task("reading", total=total or None)
@@ -107,7 +147,9 @@ def collisions(corpus: tuple[str, ...], families: tuple[str, ...], limit_shingle
         def distinct(count: int) -> None:
             progress.update(task, description=f"reading: {count:,} distinct shingles")
 
-        counter.add_all(iter_corpus(files, text_field=text_field, progress=advance), progress=distinct)
+        counter.add_all(
+            iter_corpus(files, text_field=text_field, progress=advance), progress=distinct
+        )
         progress.update(task, description=f"counting collisions of {len(specs)} families")
         report = counter.report()
     report.seconds["total"] = time.perf_counter() - started
@@ -120,15 +162,21 @@ def collisions(corpus: tuple[str, ...], families: tuple[str, ...], limit_shingle
 def _bound(widths: list[int], probabilities: list[float], as_json: bool) -> None:
     rows = birthday_table(widths, probabilities)
     if as_json:
-        click.echo(json.dumps({
-            "formula": "shingles_for_probability = sqrt(2 * 2^bits * ln(1 / (1 - P))); "
-                       "likely_at = sqrt(2^bits)",
-            "probabilities": [float(p) for p in probabilities],
-            "rows": [row.to_dict() for row in rows],
-        }))
+        click.echo(
+            json.dumps(
+                {
+                    "formula": "shingles_for_probability = sqrt(2 * 2^bits * ln(1 / (1 - P))); "
+                    "likely_at = sqrt(2^bits)",
+                    "probabilities": [float(p) for p in probabilities],
+                    "rows": [row.to_dict() for row in rows],
+                }
+            )
+        )
         return
-    table = Table(title="Distinct shingles at which a fingerprint collision becomes likely "
-                        "(birthday bound; seed 000, Table 2)")
+    table = Table(
+        title="Distinct shingles at which a fingerprint collision becomes likely "
+        "(birthday bound; seed 000, Table 2)"
+    )
     table.add_column("width")
     table.add_column("Ns ≥ √Nr", justify="right")
     for p in probabilities:
@@ -139,11 +187,21 @@ def _bound(widths: list[int], probabilities: list[float], as_json: bool) -> None
         same = ""
         if paper is not None:
             ours = [row.likely_at] + [row.shingles.get(p) for p in PROBABILITIES]
-            same = "agrees" if all(o is not None and abs(o - q) <= 1e-6 * q + 0.01
-                                   for o, q in zip(ours, paper)
-                                   if o is not None) else "differs"
-        table.add_row(f"2^{row.bits}", f"{row.likely_at:,.0f}",
-                      *(f"{row.shingles[p]:,.2f}" for p in probabilities), same)
+            same = (
+                "agrees"
+                if all(
+                    o is not None and abs(o - q) <= 1e-6 * q + 0.01
+                    for o, q in zip(ours, paper)
+                    if o is not None
+                )
+                else "differs"
+            )
+        table.add_row(
+            f"2^{row.bits}",
+            f"{row.likely_at:,.0f}",
+            *(f"{row.shingles[p]:,.2f}" for p in probabilities),
+            same,
+        )
     _console().print(table)
 
 
@@ -155,18 +213,31 @@ def _console() -> Console:
 def _print_report(report: CollisionReport) -> None:
     console = _console()
     table = Table(title=f"Collisions over {report.distinct:,} distinct shingles")
-    for name, justify in (("family", "left"), ("colliding pairs", "right"), ("expected", "right"),
-                          ("z", "right"), ("shared values", "right"), ("lost", "right"),
-                          (f"paper ({PAPER_SHINGLES:,})", "right"), ("seconds", "right")):
+    for name, justify in (
+        ("family", "left"),
+        ("colliding pairs", "right"),
+        ("expected", "right"),
+        ("z", "right"),
+        ("shared values", "right"),
+        ("lost", "right"),
+        (f"paper ({PAPER_SHINGLES:,})", "right"),
+        ("seconds", "right"),
+    ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for count in report.families:
         row = count.to_dict()
         paper = row["paper_pairs"]
         expected = count.expected_pairs
-        table.add_row(count.label, f"{count.pairs:,}",
-                      f"{expected:,.2f}" if expected >= 0.01 else f"{expected:.2g}",
-                      f"{count.z:+.2f}", f"{count.shared_values:,}", f"{count.lost:,}",
-                      "" if paper is None else f"{paper:,}", f"{count.seconds:.2f}")
+        table.add_row(
+            count.label,
+            f"{count.pairs:,}",
+            f"{expected:,.2f}" if expected >= 0.01 else f"{expected:.2g}",
+            f"{count.z:+.2f}",
+            f"{count.shared_values:,}",
+            f"{count.lost:,}",
+            "" if paper is None else f"{paper:,}",
+            f"{count.seconds:.2f}",
+        )
     console.print(table)
     shingles = report.spec.shingles
     seconds = ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())

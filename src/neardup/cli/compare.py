@@ -19,21 +19,55 @@ from neardup.pipeline import Pipeline
 @click.argument("file_b", metavar="B")
 @spec_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-@click.option("--fragments", is_flag=True,
-              help="Also find the matched fragments: passages of A copied or lightly edited from B, "
-                   "shown in both texts (with --json: a \"fragments\" list). "
-                   "(--html-mode says how to read HTML input.)")
-@click.option("--html", "--html-report", "html_report", metavar="FILE", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write a self-contained HTML report of the matched fragments to this file "
-                   "(implies --fragments).")
-@click.option("--align-k", type=click.IntRange(min=1), default=DEFAULT_K, show_default=True,
-              help="Fragments: words per alignment shingle (independent of -k).")
-@click.option("--gap", type=click.IntRange(min=0), default=DEFAULT_GAP, show_default=True,
-              help="Fragments: unmatched words allowed inside one passage, in each text.")
-@click.option("--min-tokens", type=click.IntRange(min=1), default=DEFAULT_MIN_TOKENS, show_default=True,
-              help="Fragments: the fewest matched (canonical) words a passage must have.")
-def compare(file_a: str, file_b: str, as_json: bool, fragments: bool, html_report: str | None,
-            align_k: int, gap: int, min_tokens: int, **options: Any) -> None:
+@click.option(
+    "--fragments",
+    is_flag=True,
+    help="Also find the matched fragments: passages of A copied or lightly edited from B, "
+    'shown in both texts (with --json: a "fragments" list). '
+    "(--html-mode says how to read HTML input.)",
+)
+@click.option(
+    "--html",
+    "--html-report",
+    "html_report",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write a self-contained HTML report of the matched fragments to this file "
+    "(implies --fragments).",
+)
+@click.option(
+    "--align-k",
+    type=click.IntRange(min=1),
+    default=DEFAULT_K,
+    show_default=True,
+    help="Fragments: words per alignment shingle (independent of -k).",
+)
+@click.option(
+    "--gap",
+    type=click.IntRange(min=0),
+    default=DEFAULT_GAP,
+    show_default=True,
+    help="Fragments: unmatched words allowed inside one passage, in each text.",
+)
+@click.option(
+    "--min-tokens",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MIN_TOKENS,
+    show_default=True,
+    help="Fragments: the fewest matched (canonical) words a passage must have.",
+)
+def compare(
+    file_a: str,
+    file_b: str,
+    as_json: bool,
+    fragments: bool,
+    html_report: str | None,
+    align_k: int,
+    gap: int,
+    min_tokens: int,
+    **options: Any,
+) -> None:
     """Compare two texts: resemblance, Sørensen and containment both ways.
 
     A and B are text files in any supported encoding (UTF-8, UTF-16, cp1251, koi8-r…), plain
@@ -71,9 +105,11 @@ def compare(file_a: str, file_b: str, as_json: bool, fragments: bool, html_repor
         if alignment is not None:
             match = alignment.sources[0]
             out["fragments"] = [p.to_dict() for p in match.passages]
-            out["fragments_summary"] = {"borrowed_a": round(alignment.borrowed, 6),
-                                        "borrowed_b": round(match.source_used, 6),
-                                        "params": alignment.params}
+            out["fragments_summary"] = {
+                "borrowed_a": round(alignment.borrowed, 6),
+                "borrowed_b": round(match.source_used, 6),
+                "params": alignment.params,
+            }
         click.echo(json.dumps(out, ensure_ascii=False))
         return
     table = Table(title=f"{file_a} vs {file_b}", show_header=True)
@@ -109,7 +145,9 @@ def compare(file_a: str, file_b: str, as_json: bool, fragments: bool, html_repor
 @click.argument("file", metavar="FILE")
 @spec_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines instead of a table.")
-@click.option("--shingles", "show_shingles", is_flag=True, help="Show shingles and fingerprints too.")
+@click.option(
+    "--shingles", "show_shingles", is_flag=True, help="Show shingles and fingerprints too."
+)
 def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> None:
     """Show the canonical token stream of FILE with each token's span in the original text.
 
@@ -128,19 +166,31 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
     ]
     shingles = pipeline.shingles(decoded.text) if show_shingles else None
     if as_json:
-        header = {"encoding": decoded.encoding, "language": canonical.language, "tokens": len(rows),
-                  "spec_fingerprint": pipeline.spec_fingerprint}
+        header = {
+            "encoding": decoded.encoding,
+            "language": canonical.language,
+            "tokens": len(rows),
+            "spec_fingerprint": pipeline.spec_fingerprint,
+        }
         click.echo(json.dumps(header, ensure_ascii=False))
         for row in rows:
             click.echo(json.dumps(row, ensure_ascii=False))
         if shingles is not None:
-            for h, a, b in zip(shingles.hashes.tolist(), shingles.starts.tolist(), shingles.ends.tolist()):
-                click.echo(json.dumps({"shingle": source[a:b], "start": a, "end": b, "fingerprint": h},
-                                      ensure_ascii=False))
+            for h, a, b in zip(
+                shingles.hashes.tolist(), shingles.starts.tolist(), shingles.ends.tolist()
+            ):
+                click.echo(
+                    json.dumps(
+                        {"shingle": source[a:b], "start": a, "end": b, "fingerprint": h},
+                        ensure_ascii=False,
+                    )
+                )
         return
     console = Console()
-    console.print(f"encoding {decoded.encoding}, language {canonical.language}, {len(rows)} tokens, "
-                  f"spec {pipeline.spec_fingerprint}")
+    console.print(
+        f"encoding {decoded.encoding}, language {canonical.language}, {len(rows)} tokens, "
+        f"spec {pipeline.spec_fingerprint}"
+    )
     table = Table(show_header=True)
     for col in ("#", "term", "span", "original"):
         table.add_column(col)
@@ -151,8 +201,9 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
         table = Table(show_header=True, title="shingles")
         for col in ("#", "fingerprint", "span", "original"):
             table.add_column(col)
-        for i, (h, a, b) in enumerate(zip(shingles.hashes.tolist(), shingles.starts.tolist(),
-                                          shingles.ends.tolist())):
+        for i, (h, a, b) in enumerate(
+            zip(shingles.hashes.tolist(), shingles.starts.tolist(), shingles.ends.tolist())
+        ):
             table.add_row(str(i), f"{h:016x}", f"{a}–{b}", repr(source[a:b]))
         console.print(table)
 

@@ -33,8 +33,15 @@ DEFAULT_THRESHOLD = 0.5
 def _progress(label: str, total: int | None) -> Iterator[Callable[[int], None]]:
     """A progress bar on stderr; yields ``advance(n)``."""
     console = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True, disable=not console.is_terminal) as bar:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
 
@@ -78,19 +85,38 @@ def _fmt(value: Any) -> str:
 
 
 method_option = click.option(
-    "--method", "-m", "method", default="resemblance", show_default=True,
-    help="The scoring method (see `neardup eval methods`); `given` takes the `score` of each pair.")
+    "--method",
+    "-m",
+    "method",
+    default="resemblance",
+    show_default=True,
+    help="The scoring method (see `neardup eval methods`); `given` takes the `score` of each pair.",
+)
 threshold_option = click.option(
-    "--threshold", "-t", type=click.FloatRange(0.0, 1.0), default=DEFAULT_THRESHOLD, show_default=True,
-    help="Pairs scoring at least this are called duplicates.")
+    "--threshold",
+    "-t",
+    type=click.FloatRange(0.0, 1.0),
+    default=DEFAULT_THRESHOLD,
+    show_default=True,
+    help="Pairs scoring at least this are called duplicates.",
+)
 param_option = click.option(
-    "--param", "params", multiple=True, metavar="KEY=VALUE",
-    help="A parameter of the method (repeatable), e.g. --param ngram=2 for tfidf.")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+    "--param",
+    "params",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A parameter of the method (repeatable), e.g. --param ngram=2 for tfidf.",
+)
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object instead of tables."
+)
 docs_option = click.option(
-    "--docs", type=click.Path(dir_okay=False), default=None,
+    "--docs",
+    type=click.Path(dir_okay=False),
+    default=None,
     help="Documents file (JSONL: id, text) that ids in the dataset refer to; default: "
-         "documents.jsonl beside the dataset.")
+    "documents.jsonl beside the dataset.",
+)
 
 
 @click.group("eval")
@@ -108,12 +134,22 @@ def eval_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def methods_command(as_json: bool) -> None:
     """List the methods `neardup eval` can measure, one name a line (with --json, details)."""
-    rows = [{"name": m.name, "kind": "pairs", "available": m.available(), "summary": m.summary}
-            for m in sorted(methods.METHODS.values(), key=lambda m: m.name)]
-    rows.append({"name": run.GIVEN, "kind": "pairs", "available": True,
-                 "summary": "the `score` field of each pair in the file (other tools' results)"})
-    rows += [{"name": m.name, "kind": "fragments", "available": m.available(), "summary": m.summary}
-             for m in sorted(methods.FRAGMENT_METHODS.values(), key=lambda m: m.name)]
+    rows = [
+        {"name": m.name, "kind": "pairs", "available": m.available(), "summary": m.summary}
+        for m in sorted(methods.METHODS.values(), key=lambda m: m.name)
+    ]
+    rows.append(
+        {
+            "name": run.GIVEN,
+            "kind": "pairs",
+            "available": True,
+            "summary": "the `score` field of each pair in the file (other tools' results)",
+        }
+    )
+    rows += [
+        {"name": m.name, "kind": "fragments", "available": m.available(), "summary": m.summary}
+        for m in sorted(methods.FRAGMENT_METHODS.values(), key=lambda m: m.name)
+    ]
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
@@ -124,37 +160,111 @@ def methods_command(as_json: bool) -> None:
 
 @eval_group.command("generate")
 @click.argument("corpus", type=click.Path(dir_okay=False))
-@click.option("--out", "-o", "out", required=True, type=click.Path(file_okay=False),
-              help="Directory to write documents.jsonl, pairs.jsonl, fragments.jsonl, meta.json into.")
-@click.option("--lang", type=click.Choice(["ru", "en"]), default="ru", show_default=True,
-              help="Language of the corpus (which documents are used, how words inflect).")
-@click.option("--task", type=click.Choice(["near", "partial"]), default="near", show_default=True,
-              help="near: edited copies of whole documents; partial: passages pasted into other documents.")
-@click.option("--docs", "n_docs", type=click.IntRange(min=1), default=100, show_default=True,
-              help="How many source documents to sample.")
-@click.option("--kinds", default=",".join(gen.DEFAULT_KINDS), show_default=True,
-              help="Edit kinds (near): edits joined by '+', from substitute, insert, delete, inflect, "
-                   "synonym, reorder, boilerplate; 'mixed' = substitute+insert+delete.")
-@click.option("--levels", default=",".join(f"{v:g}" for v in gen.DEFAULT_LEVELS), show_default=True,
-              help="Edit levels (near): share of words (sentences for reorder) edited.")
-@click.option("--negatives", default=",".join(gen.NEGATIVE_KINDS), show_default=True,
-              help="Kinds of negative pairs.")
-@click.option("--shares", default=",".join(f"{v:g}" for v in gen.DEFAULT_LEVELS), show_default=True,
-              help="Partial copies: share of the source pasted.")
-@click.option("--obfuscation", default="0,0.1", show_default=True,
-              help="Partial copies: rate of word edits (substitute+insert+delete) in the pasted passage.")
-@click.option("--min-chars", type=click.IntRange(min=1), default=2000, show_default=True,
-              help="Shortest source document, in characters.")
-@click.option("--max-chars", type=click.IntRange(min=1), default=6000, show_default=True,
-              help="Longest source document, in characters.")
-@click.option("--thesaurus", type=click.Path(dir_okay=False), default=None,
-              help="Synonyms for the synonym edit: MyThes .dat (e.g. /usr/share/mythes/th_ru_RU_v2.dat) "
-                   "or a CSV of groups. Without it the synonym kinds are skipped.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0, show_default=True,
-              help="Seed of every random choice: the same seed gives the same bytes.")
-def generate_command(corpus: str, out: str, lang: str, task: str, n_docs: int, kinds: str, levels: str,
-                     negatives: str, shares: str, obfuscation: str, min_chars: int, max_chars: int,
-                     thesaurus: str | None, seed: int) -> None:
+@click.option(
+    "--out",
+    "-o",
+    "out",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Directory to write documents.jsonl, pairs.jsonl, fragments.jsonl, meta.json into.",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["ru", "en"]),
+    default="ru",
+    show_default=True,
+    help="Language of the corpus (which documents are used, how words inflect).",
+)
+@click.option(
+    "--task",
+    type=click.Choice(["near", "partial"]),
+    default="near",
+    show_default=True,
+    help="near: edited copies of whole documents; partial: passages pasted into other documents.",
+)
+@click.option(
+    "--docs",
+    "n_docs",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="How many source documents to sample.",
+)
+@click.option(
+    "--kinds",
+    default=",".join(gen.DEFAULT_KINDS),
+    show_default=True,
+    help="Edit kinds (near): edits joined by '+', from substitute, insert, delete, inflect, "
+    "synonym, reorder, boilerplate; 'mixed' = substitute+insert+delete.",
+)
+@click.option(
+    "--levels",
+    default=",".join(f"{v:g}" for v in gen.DEFAULT_LEVELS),
+    show_default=True,
+    help="Edit levels (near): share of words (sentences for reorder) edited.",
+)
+@click.option(
+    "--negatives",
+    default=",".join(gen.NEGATIVE_KINDS),
+    show_default=True,
+    help="Kinds of negative pairs.",
+)
+@click.option(
+    "--shares",
+    default=",".join(f"{v:g}" for v in gen.DEFAULT_LEVELS),
+    show_default=True,
+    help="Partial copies: share of the source pasted.",
+)
+@click.option(
+    "--obfuscation",
+    default="0,0.1",
+    show_default=True,
+    help="Partial copies: rate of word edits (substitute+insert+delete) in the pasted passage.",
+)
+@click.option(
+    "--min-chars",
+    type=click.IntRange(min=1),
+    default=2000,
+    show_default=True,
+    help="Shortest source document, in characters.",
+)
+@click.option(
+    "--max-chars",
+    type=click.IntRange(min=1),
+    default=6000,
+    show_default=True,
+    help="Longest source document, in characters.",
+)
+@click.option(
+    "--thesaurus",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Synonyms for the synonym edit: MyThes .dat (e.g. /usr/share/mythes/th_ru_RU_v2.dat) "
+    "or a CSV of groups. Without it the synonym kinds are skipped.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of every random choice: the same seed gives the same bytes.",
+)
+def generate_command(
+    corpus: str,
+    out: str,
+    lang: str,
+    task: str,
+    n_docs: int,
+    kinds: str,
+    levels: str,
+    negatives: str,
+    shares: str,
+    obfuscation: str,
+    min_chars: int,
+    max_chars: int,
+    thesaurus: str | None,
+    seed: int,
+) -> None:
     """Generate labelled near-duplicates or partial copies from CORPUS (JSONL of id, text).
 
     Writes documents.jsonl (id, text, cluster: a clusters dataset too), pairs.jsonl (a_id,
@@ -166,20 +276,32 @@ def generate_command(corpus: str, out: str, lang: str, task: str, n_docs: int, k
     if not Path(corpus).is_file():
         raise InputError(f"no such corpus file: {corpus}")
     config = gen.GenerateConfig(
-        corpus=corpus, lang=lang, task=task, docs=n_docs, kinds=_names(kinds),
-        levels=_floats(levels, "--levels"), negatives=_names(negatives), shares=_floats(shares, "--shares"),
-        obfuscation=_floats(obfuscation, "--obfuscation"), min_chars=min_chars, max_chars=max_chars,
-        thesaurus=thesaurus, seed=seed)
+        corpus=corpus,
+        lang=lang,
+        task=task,
+        docs=n_docs,
+        kinds=_names(kinds),
+        levels=_floats(levels, "--levels"),
+        negatives=_names(negatives),
+        shares=_floats(shares, "--shares"),
+        obfuscation=_floats(obfuscation, "--obfuscation"),
+        min_chars=min_chars,
+        max_chars=max_chars,
+        thesaurus=thesaurus,
+        seed=seed,
+    )
     with _progress("generating", gen.planned_steps(config)) as advance:
         dataset = gen.generate(config, advance)
     written = gen.write_dataset(dataset, out)
     for note in dataset.meta["skipped"]:
         click.echo(f"note: {note}", err=True)
     counts = dataset.meta["counts"]
-    click.echo(f"{counts['sources']} source documents (of {counts['usable_corpus_documents']} usable), "
-               f"{counts['documents']} documents, {counts['pairs']} pairs "
-               f"({counts['positives']} positive, {counts['negatives']} negative)"
-               + (f", {counts['fragments']} fragments" if "fragments" in counts else ""))
+    click.echo(
+        f"{counts['sources']} source documents (of {counts['usable_corpus_documents']} usable), "
+        f"{counts['documents']} documents, {counts['pairs']} pairs "
+        f"({counts['positives']} positive, {counts['negatives']} negative)"
+        + (f", {counts['fragments']} fragments" if "fragments" in counts else "")
+    )
     for name, path in written.items():
         click.echo(f"  {name}: {path}")
 
@@ -189,41 +311,78 @@ def _pairs_table(report: dict[str, Any], title: str) -> None:
     table = Table(title=title)
     for col in ("", "threshold", "precision", "recall", "F1"):
         table.add_column(col, justify="right")
-    table.add_row("at threshold", _fmt(report["threshold"]), _fmt(report["precision"]), _fmt(report["recall"]),
-                  _fmt(report["f1"]))
-    table.add_row("best F1", _fmt(report["best_threshold"]), _fmt(report["best_precision"]),
-                  _fmt(report["best_recall"]), _fmt(report["best_f1"]))
-    table.add_row(f"precision ≥ {report['min_precision']:g}", _fmt(report["threshold_at_min_precision"]), "",
-                  _fmt(report["recall_at_min_precision"]), "")
+    table.add_row(
+        "at threshold",
+        _fmt(report["threshold"]),
+        _fmt(report["precision"]),
+        _fmt(report["recall"]),
+        _fmt(report["f1"]),
+    )
+    table.add_row(
+        "best F1",
+        _fmt(report["best_threshold"]),
+        _fmt(report["best_precision"]),
+        _fmt(report["best_recall"]),
+        _fmt(report["best_f1"]),
+    )
+    table.add_row(
+        f"precision ≥ {report['min_precision']:g}",
+        _fmt(report["threshold_at_min_precision"]),
+        "",
+        _fmt(report["recall_at_min_precision"]),
+        "",
+    )
     console.print(table)
-    console.print(f"{report['n']} pairs ({report['positives']} positive, {report['negatives']} negative), "
-                  f"ROC AUC {_fmt(report['auc'])}")
+    console.print(
+        f"{report['n']} pairs ({report['positives']} positive, {report['negatives']} negative), "
+        f"ROC AUC {_fmt(report['auc'])}"
+    )
     if "by_kind" in report:
         table = Table(title="by kind of positive (against all negatives)")
         for col in ("kind", "positives", "AUC", "recall@t", "best F1", "best t", "recall@P"):
             table.add_column(col, justify="right")
         for kind, row in report["by_kind"].items():
-            table.add_row(kind or "–", str(row["positives"]), _fmt(row["auc"]), _fmt(row["recall"]),
-                          _fmt(row["best_f1"]), _fmt(row["best_threshold"]), _fmt(row["recall_at_min_precision"]))
+            table.add_row(
+                kind or "–",
+                str(row["positives"]),
+                _fmt(row["auc"]),
+                _fmt(row["recall"]),
+                _fmt(row["best_f1"]),
+                _fmt(row["best_threshold"]),
+                _fmt(row["recall_at_min_precision"]),
+            )
         console.print(table)
     if "by_level" in report:
-        levels = sorted({lv for rows in report["by_level"].values() for lv in rows},
-                        key=lambda v: float(v) if v != "-" else -1)
+        levels = sorted(
+            {lv for rows in report["by_level"].values() for lv in rows},
+            key=lambda v: float(v) if v != "-" else -1,
+        )
         table = Table(title="recall by edit level (at the threshold; mean score)")
         table.add_column("kind")
         for lv in levels:
             table.add_column(lv, justify="right")
         for kind, rows in report["by_level"].items():
-            table.add_row(kind, *[f"{rows[lv]['recall']:.3f} ({rows[lv]['mean_score']:.2f})" if lv in rows else ""
-                                  for lv in levels])
+            table.add_row(
+                kind,
+                *[
+                    f"{rows[lv]['recall']:.3f} ({rows[lv]['mean_score']:.2f})" if lv in rows else ""
+                    for lv in levels
+                ],
+            )
         console.print(table)
     if "negatives_by_kind" in report:
         table = Table(title="negatives by kind")
         for col in ("kind", "n", "FP rate@t", "FP rate@best", "mean", "max"):
             table.add_column(col, justify="right")
         for kind, row in report["negatives_by_kind"].items():
-            table.add_row(kind or "–", str(row["n"]), _fmt(row["false_positive_rate"]),
-                          _fmt(row["false_positive_rate_at_best"]), _fmt(row["mean_score"]), _fmt(row["max_score"]))
+            table.add_row(
+                kind or "–",
+                str(row["n"]),
+                _fmt(row["false_positive_rate"]),
+                _fmt(row["false_positive_rate_at_best"]),
+                _fmt(row["mean_score"]),
+                _fmt(row["max_score"]),
+            )
         console.print(table)
 
 
@@ -233,17 +392,39 @@ def _pairs_table(report: dict[str, Any], title: str) -> None:
 @spec_options
 @docs_option
 @threshold_option
-@click.option("--min-precision", type=click.FloatRange(0.0, 1.0), default=0.99, show_default=True,
-              help="Also report the best recall whose precision is at least this.")
+@click.option(
+    "--min-precision",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.99,
+    show_default=True,
+    help="Also report the best recall whose precision is at least this.",
+)
 @param_option
 @json_option
-@click.option("--plot-dir", type=click.Path(file_okay=False), default=None,
-              help="Write roc.png, pr.png and scores.png (score distributions by edit level) here.")
-@click.option("--scores-out", type=click.Path(dir_okay=False), default=None,
-              help="Write each pair's score (JSONL: index, label, kind, level, score) to this file.")
-def pairs_command(file: str, method: str, docs: str | None, threshold: float, min_precision: float,
-                  params: tuple[str, ...], as_json: bool, plot_dir: str | None, scores_out: str | None,
-                  **options: Any) -> None:
+@click.option(
+    "--plot-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Write roc.png, pr.png and scores.png (score distributions by edit level) here.",
+)
+@click.option(
+    "--scores-out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write each pair's score (JSONL: index, label, kind, level, score) to this file.",
+)
+def pairs_command(
+    file: str,
+    method: str,
+    docs: str | None,
+    threshold: float,
+    min_precision: float,
+    params: tuple[str, ...],
+    as_json: bool,
+    plot_dir: str | None,
+    scores_out: str | None,
+    **options: Any,
+) -> None:
     """Score the labelled pairs of FILE with a method: ROC AUC, P/R/F1 at the threshold and at
     the best threshold, recall at a minimum precision, and the same by kind and edit level.
 
@@ -256,32 +437,59 @@ def pairs_command(file: str, method: str, docs: str | None, threshold: float, mi
     dataset = formats.read_pairs(file, docs)
     scorer = None if method == run.GIVEN else methods.build(method, spec, parameters)
     with _progress(f"{method}: {len(dataset.texts)} texts", len(dataset.texts)) as advance:
-        report, scores = run.evaluate_pairs(dataset, scorer, threshold=threshold, min_precision=min_precision,
-                                            progress=advance)
-    report = {"method": method, "params": parameters, "file": file,
-              "spec_fingerprint": spec.fingerprint() if scorer is not None else None, **report}
+        report, scores = run.evaluate_pairs(
+            dataset, scorer, threshold=threshold, min_precision=min_precision, progress=advance
+        )
+    report = {
+        "method": method,
+        "params": parameters,
+        "file": file,
+        "spec_fingerprint": spec.fingerprint() if scorer is not None else None,
+        **report,
+    }
     if scores_out:
-        formats.write_jsonl(scores_out, (
-            {"index": k, "label": int(dataset.labels[k]), "kind": dataset.kinds[k],
-             "level": None if math.isnan(dataset.levels[k]) else float(dataset.levels[k]),
-             "score": round(float(scores[k]), 6)} for k in range(len(dataset))))
+        formats.write_jsonl(
+            scores_out,
+            (
+                {
+                    "index": k,
+                    "label": int(dataset.labels[k]),
+                    "kind": dataset.kinds[k],
+                    "level": None if math.isnan(dataset.levels[k]) else float(dataset.levels[k]),
+                    "score": round(float(scores[k]), 6),
+                }
+                for k in range(len(dataset))
+            ),
+        )
     if plot_dir:
         from neardup.eval import plots
 
         directory = Path(plot_dir)
         series = {method: (dataset.labels, scores)}
-        report["plots"] = [str(plots.roc(series, directory / "roc.png", f"ROC — {Path(file).name}")),
-                           str(plots.precision_recall(series, directory / "pr.png", f"PR — {Path(file).name}")),
-                           str(plots.score_distributions(dataset.labels, scores, dataset.kinds, dataset.levels,
-                                                         directory / "scores.png",
-                                                         f"{method} scores — {Path(file).name}", threshold))]
+        report["plots"] = [
+            str(plots.roc(series, directory / "roc.png", f"ROC — {Path(file).name}")),
+            str(plots.precision_recall(series, directory / "pr.png", f"PR — {Path(file).name}")),
+            str(
+                plots.score_distributions(
+                    dataset.labels,
+                    scores,
+                    dataset.kinds,
+                    dataset.levels,
+                    directory / "scores.png",
+                    f"{method} scores — {Path(file).name}",
+                    threshold,
+                )
+            ),
+        ]
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
         return
     _pairs_table(report, f"{method} on {file}")
     if scorer is not None:
-        click.echo(f"spec {report['spec_fingerprint']}: preset {spec.analyzer.preset}, "
-                   f"{spec.shingles.unit} shingles k={spec.shingles.k}")
+        click.echo(
+            f"spec {report['spec_fingerprint']}: preset {spec.analyzer.preset}, "
+            f"{spec.shingles.unit} shingles k={spec.shingles.k}"
+        )
     for path in report.get("plots", ()):
         click.echo(f"plot: {path}")
 
@@ -293,8 +501,9 @@ def pairs_command(file: str, method: str, docs: str | None, threshold: float, mi
 @threshold_option
 @param_option
 @json_option
-def clusters_command(file: str, method: str, threshold: float, params: tuple[str, ...], as_json: bool,
-                     **options: Any) -> None:
+def clusters_command(
+    file: str, method: str, threshold: float, params: tuple[str, ...], as_json: bool, **options: Any
+) -> None:
     """Cluster the documents of FILE (JSONL: id, text, cluster) by linking every pair that
     scores at least the threshold (connected components), and compare with the true clusters:
     adjusted Rand index, pair precision and recall, groups recovered whole, and the share of
@@ -302,12 +511,16 @@ def clusters_command(file: str, method: str, threshold: float, params: tuple[str
     """
     _check_method(method)
     if method == run.GIVEN:
-        raise ConfigurationError("the clusters evaluation needs a method that scores texts, not 'given'")
+        raise ConfigurationError(
+            "the clusters evaluation needs a method that scores texts, not 'given'"
+        )
     spec = spec_from_options(options)
     dataset = formats.read_clusters(file)
     scorer = methods.build(method, spec, _params(params))
     with _progress(f"{method}: {len(dataset.documents)} texts", len(dataset.documents)) as advance:
-        report, _ = run.evaluate_clusters(dataset, scorer, spec, threshold=threshold, progress=advance)
+        report, _ = run.evaluate_clusters(
+            dataset, scorer, spec, threshold=threshold, progress=advance
+        )
     report = {"method": method, "file": file, "spec_fingerprint": spec.fingerprint(), **report}
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
@@ -315,25 +528,55 @@ def clusters_command(file: str, method: str, threshold: float, params: tuple[str
     table = Table(title=f"{method} clusters on {file} (threshold {threshold:g})")
     table.add_column("measure")
     table.add_column("value", justify="right")
-    for key in ("n", "ari", "pair_precision", "pair_recall", "true_groups", "groups_recovered", "group_recall",
-                "direct_pair_recall", "min_true_pair_score", "true_clusters", "predicted_clusters", "links"):
+    for key in (
+        "n",
+        "ari",
+        "pair_precision",
+        "pair_recall",
+        "true_groups",
+        "groups_recovered",
+        "group_recall",
+        "direct_pair_recall",
+        "min_true_pair_score",
+        "true_clusters",
+        "predicted_clusters",
+        "links",
+    ):
         table.add_row(key, _fmt(report[key]))
     Console().print(table)
 
 
 @eval_group.command("fragments")
 @click.argument("truth", type=click.Path(dir_okay=False))
-@click.option("--method", "-m", "method", default="align", show_default=True,
-              help="The fragment detector (see `neardup eval methods`).")
+@click.option(
+    "--method",
+    "-m",
+    "method",
+    default="align",
+    show_default=True,
+    help="The fragment detector (see `neardup eval methods`).",
+)
 @spec_options
 @docs_option
-@click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
-              help="More (source, suspicious) pairs to run the detector on (pairs JSONL with a_id, b_id), "
-                   "e.g. the negatives; by default only the pairs of the truth are examined.")
+@click.option(
+    "--pairs",
+    "pairs_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="More (source, suspicious) pairs to run the detector on (pairs JSONL with a_id, b_id), "
+    "e.g. the negatives; by default only the pairs of the truth are examined.",
+)
 @param_option
 @json_option
-def fragments_command(truth: str, method: str, docs: str | None, pairs_file: str | None, params: tuple[str, ...],
-                      as_json: bool, **options: Any) -> None:
+def fragments_command(
+    truth: str,
+    method: str,
+    docs: str | None,
+    pairs_file: str | None,
+    params: tuple[str, ...],
+    as_json: bool,
+    **options: Any,
+) -> None:
     """Find reused passages with a detector and score them against TRUTH (fragments JSONL):
     PAN's character-level precision, recall, granularity and plagdet, overall and by level."""
     if method not in methods.FRAGMENT_METHODS:
@@ -348,29 +591,62 @@ def fragments_command(truth: str, method: str, docs: str | None, pairs_file: str
             try:
                 key = (str(record["a_id"]), str(record["b_id"]))
             except KeyError as exc:
-                raise DatasetError(f"{pairs_file}, line {line}: missing field {exc.args[0]!r}") from None
+                raise DatasetError(
+                    f"{pairs_file}, line {line}: missing field {exc.args[0]!r}"
+                ) from None
             for doc_id in key:
                 if doc_id not in documents:
-                    raise DatasetError(f"{pairs_file}, line {line}: id {doc_id!r} is not in the documents file")
+                    raise DatasetError(
+                        f"{pairs_file}, line {line}: id {doc_id!r} is not in the documents file"
+                    )
             if key not in examine:
                 examine.append(key)
     detector = methods.build_fragments(method, spec, _params(params))
     with _progress(f"{method}: {len(examine)} pairs", len(examine)) as advance:
         detections = run.detect_all(detector, documents, examine, advance)
-    report = {"method": method, "file": truth, "spec_fingerprint": spec.fingerprint(),
-              **run.fragment_report(cases, detections, len(examine))}
+    report = {
+        "method": method,
+        "file": truth,
+        "spec_fingerprint": spec.fingerprint(),
+        **run.fragment_report(cases, detections, len(examine)),
+    }
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
         return
     table = Table(title=f"{method} on {truth} ({report['pairs_examined']} document pairs examined)")
-    for col in ("kind", "level", "cases", "detections", "precision", "recall", "granularity", "plagdet"):
+    for col in (
+        "kind",
+        "level",
+        "cases",
+        "detections",
+        "precision",
+        "recall",
+        "granularity",
+        "plagdet",
+    ):
         table.add_column(col, justify="right")
-    table.add_row("all", "", str(report["cases"]), str(report["detections"]), _fmt(report["precision"]),
-                  _fmt(report["recall"]), _fmt(report["granularity"]), _fmt(report["plagdet"]))
+    table.add_row(
+        "all",
+        "",
+        str(report["cases"]),
+        str(report["detections"]),
+        _fmt(report["precision"]),
+        _fmt(report["recall"]),
+        _fmt(report["granularity"]),
+        _fmt(report["plagdet"]),
+    )
     for kind, rows in report.get("by_level", {}).items():
         for level, row in rows.items():
-            table.add_row(kind, level, str(row["cases"]), str(row["detections"]), _fmt(row["precision"]),
-                          _fmt(row["recall"]), _fmt(row["granularity"]), _fmt(row["plagdet"]))
+            table.add_row(
+                kind,
+                level,
+                str(row["cases"]),
+                str(row["detections"]),
+                _fmt(row["precision"]),
+                _fmt(row["recall"]),
+                _fmt(row["granularity"]),
+                _fmt(row["plagdet"]),
+            )
     Console(width=max(100, Console().width)).print(table)
 
 

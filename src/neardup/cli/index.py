@@ -43,56 +43,138 @@ def index() -> None:
 @index.command("create")
 @click.argument("db", metavar="DB")
 @spec_options
-@click.option("--policy", type=click.Choice(INDEX_POLICIES), default="reject", show_default=True,
-              help="What add does with a near-duplicate: reject it, group it with its "
-                   "near-duplicates (up to --group-cap), or allow it and record the links.")
-@click.option("--threshold", type=click.FloatRange(0.0, 1.0, min_open=True), default=0.7,
-              show_default=True, help="A text is a near-duplicate of a member when the measure "
-                                      "reaches this value.")
-@click.option("--measure", type=click.Choice(INDEX_MEASURES), default="resemblance", show_default=True,
-              help="resemblance (Jaccard of the shingle sets) or containment (the larger of the "
-                   "two containments, so partial copies count).")
-@click.option("--group-cap", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Largest duplicate group under --policy group.")
-@click.option("--window", type=click.IntRange(min=1), default=24, show_default=True,
-              help="Winnowing window (shingles): any shared run of this many shingles is found.")
-@click.option("--max-candidates", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Candidates verified exactly per text (those sharing the most samples).")
-@click.option("--max-postings-per-sample", type=click.IntRange(min=0), default=200, show_default=True,
-              help="A sample shared by more documents than this (boilerplate) brings only its newest "
-                   "that many as candidates; 0: no limit.")
+@click.option(
+    "--policy",
+    type=click.Choice(INDEX_POLICIES),
+    default="reject",
+    show_default=True,
+    help="What add does with a near-duplicate: reject it, group it with its "
+    "near-duplicates (up to --group-cap), or allow it and record the links.",
+)
+@click.option(
+    "--threshold",
+    type=click.FloatRange(0.0, 1.0, min_open=True),
+    default=0.7,
+    show_default=True,
+    help="A text is a near-duplicate of a member when the measure reaches this value.",
+)
+@click.option(
+    "--measure",
+    type=click.Choice(INDEX_MEASURES),
+    default="resemblance",
+    show_default=True,
+    help="resemblance (Jaccard of the shingle sets) or containment (the larger of the "
+    "two containments, so partial copies count).",
+)
+@click.option(
+    "--group-cap",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Largest duplicate group under --policy group.",
+)
+@click.option(
+    "--window",
+    type=click.IntRange(min=1),
+    default=24,
+    show_default=True,
+    help="Winnowing window (shingles): any shared run of this many shingles is found.",
+)
+@click.option(
+    "--max-candidates",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Candidates verified exactly per text (those sharing the most samples).",
+)
+@click.option(
+    "--max-postings-per-sample",
+    type=click.IntRange(min=0),
+    default=200,
+    show_default=True,
+    help="A sample shared by more documents than this (boilerplate) brings only its newest "
+    "that many as candidates; 0: no limit.",
+)
 @click.option("--no-store-text", is_flag=True, help="Keep fingerprints only, not the texts.")
-def create(db: str, policy: str, threshold: float, measure: str, group_cap: int, window: int,
-           max_candidates: int, max_postings_per_sample: int, no_store_text: bool, **options: Any) -> None:
+def create(
+    db: str,
+    policy: str,
+    threshold: float,
+    measure: str,
+    group_cap: int,
+    window: int,
+    max_candidates: int,
+    max_postings_per_sample: int,
+    no_store_text: bool,
+    **options: Any,
+) -> None:
     """Make a new, empty collection at DB with the given spec and policy."""
     from neardup.index import Collection, describe_spec
 
     spec = spec_from_options(options)
-    index_spec = IndexSpec(policy=policy, measure=measure, threshold=threshold, group_cap=group_cap,
-                           window=window, max_candidates=max_candidates,
-                           max_postings_per_sample=max_postings_per_sample, store_text=not no_store_text)
+    index_spec = IndexSpec(
+        policy=policy,
+        measure=measure,
+        threshold=threshold,
+        group_cap=group_cap,
+        window=window,
+        max_candidates=max_candidates,
+        max_postings_per_sample=max_postings_per_sample,
+        store_text=not no_store_text,
+    )
     with Collection.create(db, spec, index_spec) as col:
-        click.echo(f"created {col.location}: spec {spec.fingerprint()} ({describe_spec(spec)}); "
-                   f"policy {policy}, {measure} ≥ {threshold:g}"
-                   + (f", group cap {group_cap}" if policy == "group" else ""))
+        click.echo(
+            f"created {col.location}: spec {spec.fingerprint()} ({describe_spec(spec)}); "
+            f"policy {policy}, {measure} ≥ {threshold:g}"
+            + (f", group cap {group_cap}" if policy == "group" else "")
+        )
 
 
 @index.command("add")
 @click.argument("db", metavar="DB")
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True)
-@click.option("--policy", type=click.Choice(INDEX_POLICIES), default=None,
-              help="Override the collection's policy for this run.")
-@click.option("--id-field", default="id", show_default=True, help="Id field of JSONL/CSV/Parquet records.")
-@click.option("--text-field", default="text", show_default=True,
-              help="Text field of JSONL/CSV/Parquet records.")
-@click.option("--format", "fmt", type=click.Choice(["text", "jsonl", "csv", "parquet"]), default=None,
-              help="Read every file as this format (default: by file name; other files are texts).")
-@click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
-              help="Documents per transaction.")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object: counts and every decision.")
-def add(db: str, inputs: tuple[str, ...], policy: str | None, id_field: str, text_field: str,
-        fmt: str | None, batch_size: int, as_json: bool) -> None:
+@click.option(
+    "--policy",
+    type=click.Choice(INDEX_POLICIES),
+    default=None,
+    help="Override the collection's policy for this run.",
+)
+@click.option(
+    "--id-field", default="id", show_default=True, help="Id field of JSONL/CSV/Parquet records."
+)
+@click.option(
+    "--text-field",
+    default="text",
+    show_default=True,
+    help="Text field of JSONL/CSV/Parquet records.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "jsonl", "csv", "parquet"]),
+    default=None,
+    help="Read every file as this format (default: by file name; other files are texts).",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=256,
+    show_default=True,
+    help="Documents per transaction.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object: counts and every decision."
+)
+def add(
+    db: str,
+    inputs: tuple[str, ...],
+    policy: str | None,
+    id_field: str,
+    text_field: str,
+    fmt: str | None,
+    batch_size: int,
+    as_json: bool,
+) -> None:
     """Check texts and add those the policy admits.
 
     INPUT is a text file, a folder (every file in it, recursively: texts by their relative
@@ -106,7 +188,9 @@ def add(db: str, inputs: tuple[str, ...], policy: str | None, id_field: str, tex
     seen: set[str] = set()
     for doc_id in ids:
         if doc_id in seen:
-            raise DuplicateIdError(f"the id {doc_id!r} appears twice in the input; nothing was added")
+            raise DuplicateIdError(
+                f"the id {doc_id!r} appears twice in the input; nothing was added"
+            )
         seen.add(doc_id)
     counts: Counter[str] = Counter()
     decisions: list[dict[str, Any]] = []
@@ -115,47 +199,83 @@ def add(db: str, inputs: tuple[str, ...], policy: str | None, id_field: str, tex
         if taken:
             first = next(i for i in ids if i in taken)
             more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
-            raise DuplicateIdError(f"the id {first!r}{more} is already in {col.location}; "
-                                   "nothing was added")
+            raise DuplicateIdError(
+                f"the id {first!r}{more} is already in {col.location}; nothing was added"
+            )
         console = Console(stderr=True)
-        progress = Progress(TextColumn("adding"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
-                            console=console, transient=True, disable=not console.is_terminal)
+        progress = Progress(
+            TextColumn("adding"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[status]}"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        )
         with progress:
             task = progress.add_task("add", total=len(ids), status="")
-            for dec in col.iter_add(iter_inputs(inputs, id_field=id_field, text_field=text_field,
-                                                fmt=fmt), policy=policy, batch_size=batch_size):
+            for dec in col.iter_add(
+                iter_inputs(inputs, id_field=id_field, text_field=text_field, fmt=fmt),
+                policy=policy,
+                batch_size=batch_size,
+            ):
                 counts["accepted" if dec.accepted else "rejected"] += 1
                 counts[dec.reason] += 1
                 if as_json:
                     decisions.append(dec.to_dict())
-                progress.update(task, advance=1,
-                                status=f"{counts['accepted']} added, {counts['rejected']} refused")
+                progress.update(
+                    task,
+                    advance=1,
+                    status=f"{counts['accepted']} added, {counts['rejected']} refused",
+                )
         total = len(col)
-    summary: dict[str, Any] = {"accepted": counts["accepted"], "rejected": counts["rejected"],
-               "reasons": {k: v for k, v in sorted(counts.items()) if k not in ("accepted", "rejected")},
-               "documents": total}
+    summary: dict[str, Any] = {
+        "accepted": counts["accepted"],
+        "rejected": counts["rejected"],
+        "reasons": {k: v for k, v in sorted(counts.items()) if k not in ("accepted", "rejected")},
+        "documents": total,
+    }
     if as_json:
         summary["decisions"] = decisions
         click.echo(json.dumps(summary, ensure_ascii=False))
         return
     reasons = ", ".join(f"{k} {v}" for k, v in summary["reasons"].items()) or "nothing to add"
-    click.echo(f"added {counts['accepted']}, refused {counts['rejected']} ({reasons}); "
-               f"the collection has {total} documents")
+    click.echo(
+        f"added {counts['accepted']}, refused {counts['rejected']} ({reasons}); "
+        f"the collection has {total} documents"
+    )
 
 
 @index.command("check")
 @click.argument("db", metavar="DB")
 @click.argument("file", metavar="FILE")
-@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Show at most this many matches.")
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Show at most this many matches.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--fragments", is_flag=True,
-              help="Also mark the copied passages: FILE aligned against the stored texts of its "
-                   "matches (with --json: a \"fragments\" object).")
-@click.option("--html", "--html-report", "html_report", metavar="FILE", type=click.Path(dir_okay=False, writable=True),
-              default=None, help="Write the passages as a self-contained HTML report (implies --fragments).")
-def check(db: str, file: str, top: int, as_json: bool, fragments: bool, html_report: str | None) -> None:
+@click.option(
+    "--fragments",
+    is_flag=True,
+    help="Also mark the copied passages: FILE aligned against the stored texts of its "
+    'matches (with --json: a "fragments" object).',
+)
+@click.option(
+    "--html",
+    "--html-report",
+    "html_report",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the passages as a self-contained HTML report (implies --fragments).",
+)
+def check(
+    db: str, file: str, top: int, as_json: bool, fragments: bool, html_report: str | None
+) -> None:
     """How unique FILE is against the collection, and which documents it matches (stores nothing).
 
     Uniqueness is the share of the text's shingles found in no document of the collection.
@@ -188,9 +308,12 @@ def check(db: str, file: str, top: int, as_json: bool, fragments: bool, html_rep
         click.echo(json.dumps(out, ensure_ascii=False))
         return
     console = Console()
-    verdict = "would be added" if result.would.accepted else f"would be refused ({result.would.reason})"
-    console.print(f"uniqueness {100 * result.uniqueness:.1f}% of {result.shingles} shingles; "
-                  f"{verdict}")
+    verdict = (
+        "would be added" if result.would.accepted else f"would be refused ({result.would.reason})"
+    )
+    console.print(
+        f"uniqueness {100 * result.uniqueness:.1f}% of {result.shingles} shingles; {verdict}"
+    )
     if not result.matches:
         console.print("no document of the collection shares a shingle with it")
     else:
@@ -198,8 +321,14 @@ def check(db: str, file: str, top: int, as_json: bool, fragments: bool, html_rep
         for col_name in ("id", "resemblance", "text in doc", "doc in text", "shared", "group"):
             table.add_column(col_name, justify="left" if col_name == "id" else "right")
         for m in result.matches:
-            table.add_row(m.id, f"{m.resemblance:.4f}", f"{m.containment_query_in_doc:.4f}",
-                          f"{m.containment_doc_in_query:.4f}", str(m.shared), str(m.group))
+            table.add_row(
+                m.id,
+                f"{m.resemblance:.4f}",
+                f"{m.containment_query_in_doc:.4f}",
+                f"{m.containment_doc_in_query:.4f}",
+                str(m.shared),
+                str(m.group),
+            )
         console.print(table)
     if alignment is not None and fragments:
         from neardup.report import print_terminal
@@ -222,8 +351,13 @@ def remove(db: str, ids: tuple[str, ...]) -> None:
 
 @index.command("groups")
 @click.argument("db", metavar="DB")
-@click.option("--min-size", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Show groups of at least this many documents.")
+@click.option(
+    "--min-size",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Show groups of at least this many documents.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines, one group each.")
 def groups(db: str, min_size: int, as_json: bool) -> None:
     """Duplicate groups: id (smallest member key), representative (first admitted), members."""
@@ -280,8 +414,13 @@ def verify(db: str) -> None:
 @index.command("export")
 @click.argument("db", metavar="DB")
 @click.argument("out", metavar="OUT")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default=None,
-              help="Output format (default: csv for .csv names, JSONL otherwise; .gz compresses).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["jsonl", "csv"]),
+    default=None,
+    help="Output format (default: csv for .csv names, JSONL otherwise; .gz compresses).",
+)
 def export(db: str, out: str, fmt: str | None) -> None:
     """Write every document (id, key, group, representative, shingles, meta, text) to OUT (- for stdout)."""
     with _collection(db, readonly=True) as col:

@@ -49,25 +49,68 @@ def _table(result: SimilarityMatrix) -> Table:
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILES…")
-@click.option("--method", "-m", type=click.Choice(METHODS), default="containment", show_default=True,
-              help="containment |Si∩Sj|/|Si| (asymmetric), resemblance (Jaccard), sorensen, "
-                   "minhash (estimated resemblance) or tfidf (cosine of TF-IDF vectors).")
+@click.option(
+    "--method",
+    "-m",
+    type=click.Choice(METHODS),
+    default="containment",
+    show_default=True,
+    help="containment |Si∩Sj|/|Si| (asymmetric), resemblance (Jaccard), sorensen, "
+    "minhash (estimated resemblance) or tfidf (cosine of TF-IDF vectors).",
+)
 @spec_options
 @click.option("--csv", "as_csv", is_flag=True, help="Print the matrix as CSV (a header of ids).")
-@click.option("--json", "as_json", is_flag=True,
-              help='Print {"ids": [...], "matrix": [[...], ...], ...}: row i, column j = text i against text j.')
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Also draw a heat map into this image file (.png, .svg, .pdf; needs neardup[plot]).")
-@click.option("--idf", type=click.Choice(IDF_MODES), default="smooth", show_default=True,
-              help="tfidf: smooth ln((1+N)/(1+df))+1, plain ln(N/df)+1, or paper ln(N/df) (seed 003).")
-@click.option("--binary", is_flag=True, help="tfidf: count each term once per text (seed 003 drops repeats).")
-@click.option("--num-perm", type=click.IntRange(min=1), default=None,
-              help="minhash: number of hash functions (default 128).")
-@click.option("--id-field", default="id", show_default=True, help="JSONL/CSV inputs: the field of the id.")
-@click.option("--text-field", default="text", show_default=True, help="JSONL/CSV inputs: the field of the text.")
-def matrix(files: tuple[str, ...], method: str, as_csv: bool, as_json: bool, plot_path: str | None,
-           idf: str, binary: bool, num_perm: int | None, id_field: str, text_field: str,
-           **options: Any) -> None:
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"ids": [...], "matrix": [[...], ...], ...}: row i, column j = text i against text j.',
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also draw a heat map into this image file (.png, .svg, .pdf; needs neardup[plot]).",
+)
+@click.option(
+    "--idf",
+    type=click.Choice(IDF_MODES),
+    default="smooth",
+    show_default=True,
+    help="tfidf: smooth ln((1+N)/(1+df))+1, plain ln(N/df)+1, or paper ln(N/df) (seed 003).",
+)
+@click.option(
+    "--binary", is_flag=True, help="tfidf: count each term once per text (seed 003 drops repeats)."
+)
+@click.option(
+    "--num-perm",
+    type=click.IntRange(min=1),
+    default=None,
+    help="minhash: number of hash functions (default 128).",
+)
+@click.option(
+    "--id-field", default="id", show_default=True, help="JSONL/CSV inputs: the field of the id."
+)
+@click.option(
+    "--text-field",
+    default="text",
+    show_default=True,
+    help="JSONL/CSV inputs: the field of the text.",
+)
+def matrix(
+    files: tuple[str, ...],
+    method: str,
+    as_csv: bool,
+    as_json: bool,
+    plot_path: str | None,
+    idf: str,
+    binary: bool,
+    num_perm: int | None,
+    id_field: str,
+    text_field: str,
+    **options: Any,
+) -> None:
     """Print the similarity matrix of a set of texts: every text against every other.
 
     FILES are text files (any supported encoding, plain text or HTML; the id is the path), or
@@ -83,12 +126,27 @@ def matrix(files: tuple[str, ...], method: str, as_csv: bool, as_json: bool, plo
         raise click.UsageError("give --csv or --json, not both")
     spec = spec_from_options(options)
     ids, texts = _read(files, id_field, text_field)
-    progress = Progress(TextColumn("analyzing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=Console(stderr=True), transient=True, disable=len(texts) < 50)
+    progress = Progress(
+        TextColumn("analyzing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=len(texts) < 50,
+    )
     with progress:
         task = progress.add_task("analyzing", total=len(texts))
-        result = similarity_matrix(texts, ids=ids, method=method, spec=spec, idf=idf, binary=binary,
-                                   num_perm=num_perm, progress=lambda n: progress.advance(task, n))
+        result = similarity_matrix(
+            texts,
+            ids=ids,
+            method=method,
+            spec=spec,
+            idf=idf,
+            binary=binary,
+            num_perm=num_perm,
+            progress=lambda n: progress.advance(task, n),
+        )
     if plot_path:
         plot_heatmap(result, plot_path)
     if as_json:

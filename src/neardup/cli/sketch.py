@@ -17,42 +17,115 @@ from neardup.spec import SketchSpec
 DEFAULT_AT = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
 
 
-def _sketch_from_options(num_perm: int, sketch_seed: int, value_bits: int, bands: int | None,
-                         rows: int | None, mega: bool) -> SketchSpec:
-    return SketchSpec(method="minhash", num_perm=num_perm, seed=sketch_seed, value_bits=value_bits,
-                      bands=bands or 0, rows=rows or 0, mega=mega)
+def _sketch_from_options(
+    num_perm: int,
+    sketch_seed: int,
+    value_bits: int,
+    bands: int | None,
+    rows: int | None,
+    mega: bool,
+) -> SketchSpec:
+    return SketchSpec(
+        method="minhash",
+        num_perm=num_perm,
+        seed=sketch_seed,
+        value_bits=value_bits,
+        bands=bands or 0,
+        rows=rows or 0,
+        mega=mega,
+    )
 
 
 @click.command()
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True)
-@click.option("-o", "--output", required=True, type=click.Path(file_okay=False),
-              help="The signature directory to write (spec.json, signatures.npy, ids.json).")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="The signature directory to write (spec.json, signatures.npy, ids.json).",
+)
 @spec_options
-@click.option("--num-perm", "-N", type=int, default=128, show_default=True,
-              help="Number of MinHash functions (signature length).")
-@click.option("--sketch-seed", type=click.IntRange(min=0, max=2**64 - 1), default=0, show_default=True,
-              help="Seed the MinHash functions are derived from.")
-@click.option("--value-bits", type=click.Choice(["32", "64"]), default="64", show_default=True,
-              help="Width of each stored minhash: 64, or 32 (the top half; half the space).")
-@click.option("--bands", type=int, default=None,
-              help="Supershingles / LSH bands M recorded in the spec (rows = N / M if --rows is not given).")
+@click.option(
+    "--num-perm",
+    "-N",
+    type=int,
+    default=128,
+    show_default=True,
+    help="Number of MinHash functions (signature length).",
+)
+@click.option(
+    "--sketch-seed",
+    type=click.IntRange(min=0, max=2**64 - 1),
+    default=0,
+    show_default=True,
+    help="Seed the MinHash functions are derived from.",
+)
+@click.option(
+    "--value-bits",
+    type=click.Choice(["32", "64"]),
+    default="64",
+    show_default=True,
+    help="Width of each stored minhash: 64, or 32 (the top half; half the space).",
+)
+@click.option(
+    "--bands",
+    type=int,
+    default=None,
+    help="Supershingles / LSH bands M recorded in the spec (rows = N / M if --rows is not given).",
+)
 @click.option("--rows", type=int, default=None, help="Minhashes L per band / supershingle.")
-@click.option("--mega", is_flag=True, help="Record megashingles (pairs of supershingles) in the spec.")
-@click.option("--text-field", default="text", show_default=True, help="JSONL field holding the text.")
+@click.option(
+    "--mega", is_flag=True, help="Record megashingles (pairs of supershingles) in the spec."
+)
+@click.option(
+    "--text-field", default="text", show_default=True, help="JSONL field holding the text."
+)
 @click.option("--id-field", default="id", show_default=True, help="JSONL field holding the id.")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True,
-              help="Worker processes (0: one per CPU).")
-@click.option("--executor", type=click.Choice(["auto", "thread", "process"]), default="auto", show_default=True,
-              help="How --jobs > 1 runs: threads (they scale when the whole analysis runs in one "
-                   "kernel: plain-like presets with rabin word shingles), processes (for presets "
-                   "whose token filters run in Python: ru, en, auto); auto picks by the spec.")
-@click.option("--batch-size", type=int, default=256, show_default=True,
-              help="Documents signed per batch (one kernel call each).")
+@click.option(
+    "--jobs",
+    "-j",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Worker processes (0: one per CPU).",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["auto", "thread", "process"]),
+    default="auto",
+    show_default=True,
+    help="How --jobs > 1 runs: threads (they scale when the whole analysis runs in one "
+    "kernel: plain-like presets with rabin word shingles), processes (for presets "
+    "whose token filters run in Python: ru, en, auto); auto picks by the spec.",
+)
+@click.option(
+    "--batch-size",
+    type=int,
+    default=256,
+    show_default=True,
+    help="Documents signed per batch (one kernel call each).",
+)
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def sign(inputs: tuple[str, ...], output: str, num_perm: int, sketch_seed: int, value_bits: str,
-         bands: int | None, rows: int | None, mega: bool, text_field: str, id_field: str, jobs: int,
-         executor: str, batch_size: int, force: bool, quiet: bool, **options: Any) -> None:
+def sign(
+    inputs: tuple[str, ...],
+    output: str,
+    num_perm: int,
+    sketch_seed: int,
+    value_bits: str,
+    bands: int | None,
+    rows: int | None,
+    mega: bool,
+    text_field: str,
+    id_field: str,
+    jobs: int,
+    executor: str,
+    batch_size: int,
+    force: bool,
+    quiet: bool,
+    **options: Any,
+) -> None:
     """Sign texts with MinHash and write a signature directory.
 
     INPUT is a JSON Lines file (.jsonl, .ndjson, optionally .gz; one object a line with the
@@ -79,16 +152,27 @@ def sign(inputs: tuple[str, ...], output: str, num_perm: int, sketch_seed: int, 
     console = Console(stderr=True)
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-    progress = Progress(TextColumn("signing"), BarColumn(), DownloadColumn(), TextColumn("{task.fields[docs]} docs"),
-                        TimeRemainingColumn(), console=console, disable=quiet or not console.is_terminal)
+    progress = Progress(
+        TextColumn("signing"),
+        BarColumn(),
+        DownloadColumn(),
+        TextColumn("{task.fields[docs]} docs"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet or not console.is_terminal,
+    )
     with progress, SignatureWriter(output, spec, overwrite=force) as writer:
         task = progress.add_task("sign", total=reader.total_bytes, docs=0)
-        for ids, values in sign_stream(spec, reader, jobs=workers, batch_size=batch_size,
-                                       executor=_executor(executor, spec)):
+        for ids, values in sign_stream(
+            spec, reader, jobs=workers, batch_size=batch_size, executor=_executor(executor, spec)
+        ):
             writer.write(ids, values)
             progress.update(task, completed=reader.bytes_read, docs=writer.count)
-    click.echo(f"{writer.count} signatures of {sketch.num_perm} × {sketch.value_bits} bit written to "
-               f"{output} (spec {spec.fingerprint()})", err=True)
+    click.echo(
+        f"{writer.count} signatures of {sketch.num_perm} × {sketch.value_bits} bit written to "
+        f"{output} (spec {spec.fingerprint()})",
+        err=True,
+    )
 
 
 def _executor(choice: str, spec: Any) -> Any:
@@ -112,29 +196,84 @@ def _similarity(text: str) -> float:
 
 @click.command()
 @click.argument("more", metavar="[S...]", nargs=-1)
-@click.option("--at", "at", multiple=True, metavar="S",
-              help="Similarities to evaluate: --at 0.5 0.7 0.9 (default 0.1 … 1.0).")
+@click.option(
+    "--at",
+    "at",
+    multiple=True,
+    metavar="S",
+    help="Similarities to evaluate: --at 0.5 0.7 0.9 (default 0.1 … 1.0).",
+)
 @click.option("--bands", "-b", type=int, default=None, help="Supershingles / LSH bands M.")
 @click.option("--rows", "-r", type=int, default=None, help="Minhashes L per supershingle / band.")
-@click.option("--num-perm", "-N", type=int, default=128, show_default=True,
-              help="Minhashes available: the chooser's budget; rows = N / bands when only --bands is given.")
-@click.option("--mega", is_flag=True, help="Megashingles: a candidate needs ≥ 2 shared supershingles.")
-@click.option("--threshold", "-t", type=float, default=0.7, show_default=True,
-              help="Resemblance that separates wanted pairs from unwanted ones.")
-@click.option("--fp-weight", type=float, default=1.0, show_default=True,
-              help="Chooser: weight of the false-positive area.")
-@click.option("--fn-weight", type=float, default=1.0, show_default=True,
-              help="Chooser: weight of the false-negative area.")
+@click.option(
+    "--num-perm",
+    "-N",
+    type=int,
+    default=128,
+    show_default=True,
+    help="Minhashes available: the chooser's budget; rows = N / bands when only --bands is given.",
+)
+@click.option(
+    "--mega", is_flag=True, help="Megashingles: a candidate needs ≥ 2 shared supershingles."
+)
+@click.option(
+    "--threshold",
+    "-t",
+    type=float,
+    default=0.7,
+    show_default=True,
+    help="Resemblance that separates wanted pairs from unwanted ones.",
+)
+@click.option(
+    "--fp-weight",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="Chooser: weight of the false-positive area.",
+)
+@click.option(
+    "--fn-weight",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="Chooser: weight of the false-negative area.",
+)
 @click.option("--exact", is_flag=True, help="Chooser: use all N minhashes (bands × rows = N).")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
-              help="Draw the S-curve(s) into FILE (.png or .svg; needs neardup[plot]).")
-@click.option("--compare", "compare_with", multiple=True, metavar="MxL",
-              help="More curves for the plot and table, e.g. --compare 14x6.")
-@click.option("--json", "as_json", is_flag=True,
-              help="JSON: with --bands/--rows an object {similarity: probability}; else the choice.")
-def params(more: tuple[str, ...], at: tuple[str, ...], bands: int | None, rows: int | None,
-           num_perm: int, mega: bool, threshold: float, fp_weight: float, fn_weight: float,
-           exact: bool, plot_path: str | None, compare_with: tuple[str, ...], as_json: bool) -> None:
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Draw the S-curve(s) into FILE (.png or .svg; needs neardup[plot]).",
+)
+@click.option(
+    "--compare",
+    "compare_with",
+    multiple=True,
+    metavar="MxL",
+    help="More curves for the plot and table, e.g. --compare 14x6.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="JSON: with --bands/--rows an object {similarity: probability}; else the choice.",
+)
+def params(
+    more: tuple[str, ...],
+    at: tuple[str, ...],
+    bands: int | None,
+    rows: int | None,
+    num_perm: int,
+    mega: bool,
+    threshold: float,
+    fp_weight: float,
+    fn_weight: float,
+    exact: bool,
+    plot_path: str | None,
+    compare_with: tuple[str, ...],
+    as_json: bool,
+) -> None:
     """Candidate probabilities of supershingles / LSH bands / megashingles, and a chooser.
 
     With --bands and/or --rows: the probability that two documents of resemblance S share at
@@ -158,14 +297,18 @@ def params(more: tuple[str, ...], at: tuple[str, ...], bands: int | None, rows: 
         raise InputError(f"--threshold must be in (0, 1), got {threshold}")
     choice = None
     if bands is None and rows is None:
-        choice = P.choose(threshold, num_perm, fp_weight=fp_weight, fn_weight=fn_weight, mega=mega, exact=exact)
+        choice = P.choose(
+            threshold, num_perm, fp_weight=fp_weight, fn_weight=fn_weight, mega=mega, exact=exact
+        )
         bands, rows = choice.bands, choice.rows
     elif bands is None or rows is None:
         given, name = (bands, "bands") if bands is not None else (rows, "rows")
         assert given is not None
         if num_perm % given:
-            raise SpecError(f"--num-perm {num_perm} is not divisible by --{name} {given}; give both "
-                            "--bands and --rows, or a --num-perm that is a multiple")
+            raise SpecError(
+                f"--num-perm {num_perm} is not divisible by --{name} {given}; give both "
+                "--bands and --rows, or a --num-perm that is a multiple"
+            )
         other = num_perm // given
         bands, rows = (given, other) if name == "bands" else (other, given)
     if mega and bands < 2:
@@ -192,17 +335,23 @@ def params(more: tuple[str, ...], at: tuple[str, ...], bands: int | None, rows: 
         return
     console = Console()
     if choice is not None:
-        console.print(f"recommended for threshold {threshold:g} with N ≤ {num_perm}"
-                      f"{' (all N used)' if exact else ''}: [bold]{bands} × {rows}[/bold]"
-                      f"{' megashingles' if mega else ''} (uses {bands * rows} minhashes; steepest near "
-                      f"{choice.steepest:.3f})")
-        console.print(f"false-positive area {choice.fp_area:.4f}, false-negative area {choice.fn_area:.4f} "
-                      f"(weights {fp_weight:g} / {fn_weight:g})")
+        console.print(
+            f"recommended for threshold {threshold:g} with N ≤ {num_perm}"
+            f"{' (all N used)' if exact else ''}: [bold]{bands} × {rows}[/bold]"
+            f"{' megashingles' if mega else ''} (uses {bands * rows} minhashes; steepest near "
+            f"{choice.steepest:.3f})"
+        )
+        console.print(
+            f"false-positive area {choice.fp_area:.4f}, false-negative area {choice.fn_area:.4f} "
+            f"(weights {fp_weight:g} / {fn_weight:g})"
+        )
     else:
         fp, fn = P.error_areas(threshold, bands, rows, mega=mega)
-        console.print(f"{bands} × {rows}{' megashingles' if mega else ''}: threshold {threshold:g}, "
-                      f"false-positive area {fp:.4f}, false-negative area {fn:.4f}, steepest near "
-                      f"{P.threshold_estimate(bands, rows):.3f}")
+        console.print(
+            f"{bands} × {rows}{' megashingles' if mega else ''}: threshold {threshold:g}, "
+            f"false-positive area {fp:.4f}, false-negative area {fn:.4f}, steepest near "
+            f"{P.threshold_estimate(bands, rows):.3f}"
+        )
     table = Table(show_header=True)
     table.add_column("similarity", justify="right")
     for m, l_, mg in configs:

@@ -162,12 +162,18 @@ def iter_jsonl(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
                 try:
                     record = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise _fail(path, number, f"broken JSON ({exc.msg} at column {exc.colno})") from None
+                    raise _fail(
+                        path, number, f"broken JSON ({exc.msg} at column {exc.colno})"
+                    ) from None
                 if not isinstance(record, dict):
-                    raise _fail(path, number, f"expected a JSON object, got {type(record).__name__}")
+                    raise _fail(
+                        path, number, f"expected a JSON object, got {type(record).__name__}"
+                    )
                 yield number, record
         except UnicodeDecodeError as exc:
-            raise DatasetError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            raise DatasetError(
+                f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+            ) from None
         except (OSError, EOFError) as exc:  # a truncated or corrupt .gz
             raise DatasetError(f"{path}: cannot read: {exc}") from None
 
@@ -188,7 +194,9 @@ def _text(path: PathLike, line: int, record: Mapping[str, Any], key: str) -> str
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise _fail(path, line, f"field {key!r} must be a string (a text), got {type(value).__name__}")
+        raise _fail(
+            path, line, f"field {key!r} must be a string (a text), got {type(value).__name__}"
+        )
     return value
 
 
@@ -217,7 +225,11 @@ def _count(path: PathLike, line: int, record: Mapping[str, Any], key: str) -> in
         raise _fail(path, line, f"missing field {key!r}")
     value = record[key]
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _fail(path, line, f"field {key!r} must be a non-negative integer, got {json.dumps(value)[:40]}")
+        raise _fail(
+            path,
+            line,
+            f"field {key!r} must be a non-negative integer, got {json.dumps(value)[:40]}",
+        )
     return value
 
 
@@ -335,7 +347,9 @@ def _read_pairs_jsonl(path: PathLike, docs: PathLike | Mapping[str, str] | None)
                     raise _fail(path, line, f"{id_key} {doc_id!r} is not in the documents file")
                 ends.append(table.index(documents[doc_id], doc_id))
             else:
-                raise _fail(path, line, f"missing field {side!r} (a text) or {id_key!r} (a document id)")
+                raise _fail(
+                    path, line, f"missing field {side!r} (a text) or {id_key!r} (a document id)"
+                )
         if "label" not in record:
             raise _fail(path, line, "missing field 'label'")
         labels.append(_label(path, line, record["label"]))
@@ -408,17 +422,27 @@ def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
                         columns = _header_columns([first, *row[1:]])
                         missing = [c for c in ("label", "text1", "text2") if c not in columns]
                         if missing:
-                            raise _fail(path, number, (
-                                f"header row {row!r} does not name the column(s) {', '.join(missing)}; "
-                                "expected the layout quality, id1, id2, string1, string2"))
+                            raise _fail(
+                                path,
+                                number,
+                                (
+                                    f"header row {row!r} does not name the column(s) {', '.join(missing)}; "
+                                    "expected the layout quality, id1, id2, string1, string2"
+                                ),
+                            )
                         width = len(row)
                         continue
                     columns = {name: i for i, name in enumerate(_POSITIONAL)}
                     width = len(_POSITIONAL)
                 if len(row) != width:
-                    raise _fail(path, number, (
-                        f"expected {width} {layout} columns (quality, id1, id2, string1, string2), "
-                        f"got {len(row)}"))
+                    raise _fail(
+                        path,
+                        number,
+                        (
+                            f"expected {width} {layout} columns (quality, id1, id2, string1, string2), "
+                            f"got {len(row)}"
+                        ),
+                    )
                 assert columns is not None
                 label = _label(path, number, row[columns["label"]])
                 ids = [row[columns[c]].strip() if c in columns else None for c in ("id1", "id2")]
@@ -428,7 +452,9 @@ def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
         except csv.Error as exc:
             raise _fail(path, reader.line_num, f"malformed {layout} line: {exc}") from None
         except UnicodeDecodeError as exc:
-            raise DatasetError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            raise DatasetError(
+                f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+            ) from None
     if not labels:
         raise DatasetError(f"{path}: no pairs")
     n = len(labels)
@@ -471,9 +497,14 @@ def read_fragments(path: PathLike, docs: Mapping[str, str] | None = None) -> lis
                     raise _fail(path, line, f"{role}_id {doc_id!r} is not in the documents file")
                 end = getattr(fragment, f"{role}_offset") + getattr(fragment, f"{role}_length")
                 if end > len(docs[doc_id]):
-                    raise _fail(path, line, (
-                        f"the {role} span ends at {end}, past the end of {doc_id!r} "
-                        f"({len(docs[doc_id])} characters)"))
+                    raise _fail(
+                        path,
+                        line,
+                        (
+                            f"the {role} span ends at {end}, past the end of {doc_id!r} "
+                            f"({len(docs[doc_id])} characters)"
+                        ),
+                    )
         out.append(fragment)
     return out
 

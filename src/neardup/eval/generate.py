@@ -107,10 +107,14 @@ def load_synonyms(path: str | Path) -> dict[str, tuple[str, ...]]:
         raw = p.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read thesaurus {path}: {exc.strerror or exc}") from None
-    return parse_synonyms(raw, fmt="csv" if p.name.lower().endswith(".csv") else "mythes", name=str(path))
+    return parse_synonyms(
+        raw, fmt="csv" if p.name.lower().endswith(".csv") else "mythes", name=str(path)
+    )
 
 
-def parse_synonyms(raw: bytes | str, *, fmt: str, name: str = "thesaurus") -> dict[str, tuple[str, ...]]:
+def parse_synonyms(
+    raw: bytes | str, *, fmt: str, name: str = "thesaurus"
+) -> dict[str, tuple[str, ...]]:
     """Synonyms from the content of a MyThes file (``fmt="mythes"``) or a CSV of groups.
 
     MyThes: a first line naming the encoding, then ``word|n`` and ``n`` lines
@@ -148,14 +152,16 @@ def parse_synonyms(raw: bytes | str, *, fmt: str, name: str = "thesaurus") -> di
         try:
             lines = rest.decode({"KOI8-R": "koi8-r"}.get(encoding.upper(), encoding)).splitlines()
         except (LookupError, UnicodeDecodeError) as exc:
-            raise InputError(f"{name}: cannot decode the thesaurus as {encoding!r}: {exc}") from None
+            raise InputError(
+                f"{name}: cannot decode the thesaurus as {encoding!r}: {exc}"
+            ) from None
         i = 0
         while i < len(lines):
             head, _, count = lines[i].partition("|")
             i += 1
             if not count.strip().isdigit():
                 continue
-            for line in lines[i:i + int(count)]:
+            for line in lines[i : i + int(count)]:
                 label, *items = line.split("|")
                 if any(s in label.lower() for s in _SKIP_RELATIONS):
                     continue
@@ -176,7 +182,14 @@ def _match_case(original: str, new: str) -> str:
 
 _RU_CONTENT = frozenset({"NOUN", "ADJF", "ADJS", "VERB", "INFN", "ADVB"})
 _RU_INFLECT = frozenset({"NOUN", "ADJF", "VERB"})
-_RU_LEMMA_POS = {"VERB": "INFN", "INFN": "INFN", "ADJS": "ADJF", "ADJF": "ADJF", "NOUN": "NOUN", "ADVB": "ADVB"}
+_RU_LEMMA_POS = {
+    "VERB": "INFN",
+    "INFN": "INFN",
+    "ADJS": "ADJF",
+    "ADJF": "ADJF",
+    "NOUN": "NOUN",
+    "ADVB": "ADVB",
+}
 
 
 class Language:
@@ -212,7 +225,9 @@ class Language:
         if parse.tag.POS not in _RU_INFLECT:
             return None
         plain = _plain(lower)
-        forms = sorted({f.word for f in parse.lexeme if f.tag.POS == parse.tag.POS and _plain(f.word) != plain})
+        forms = sorted(
+            {f.word for f in parse.lexeme if f.tag.POS == parse.tag.POS and _plain(f.word) != plain}
+        )
         if not forms:
             return None
         return _match_case(word, forms[int(rng.integers(len(forms)))])
@@ -236,8 +251,17 @@ class Language:
         candidates = self.synonyms.get(_plain(parse.normal_form), ())
         if not candidates:
             return None
-        wanted = {g for g in (parse.tag.case, parse.tag.number, parse.tag.tense, parse.tag.person,
-                              parse.tag.mood) if g}
+        wanted = {
+            g
+            for g in (
+                parse.tag.case,
+                parse.tag.number,
+                parse.tag.tense,
+                parse.tag.person,
+                parse.tag.mood,
+            )
+            if g
+        }
         if pos in ("ADJF", "ADJS", "VERB") and parse.tag.gender and parse.tag.number != "plur":
             wanted.add(parse.tag.gender)
         if pos in ("VERB", "ADJS"):
@@ -247,7 +271,9 @@ class Language:
             options = [p for p in self._parse(candidates[c]) if p.tag.POS == lemma_pos]
             if not options:
                 continue
-            form = options[0] if pos in ("INFN", "ADVB") or not wanted else options[0].inflect(wanted)
+            form = (
+                options[0] if pos in ("INFN", "ADVB") or not wanted else options[0].inflect(wanted)
+            )
             if form is None or form.tag.POS != pos or _plain(form.word) == _plain(lower):
                 continue
             return _match_case(word, form.word)
@@ -337,9 +363,15 @@ def edit_words(
         return text, log
     for edit in rates:
         if edit not in WORD_EDITS:
-            raise ConfigurationError(f"{edit!r} is not a word edit; expected one of {', '.join(WORD_EDITS)}")
+            raise ConfigurationError(
+                f"{edit!r} is not a word edit; expected one of {', '.join(WORD_EDITS)}"
+            )
     words = [text[a:b] for a, b in spans]
-    seps = [text[:spans[0][0]]] + [text[spans[i][1]:spans[i + 1][0]] for i in range(n - 1)] + [text[spans[-1][1]:]]
+    seps = (
+        [text[: spans[0][0]]]
+        + [text[spans[i][1] : spans[i + 1][0]] for i in range(n - 1)]
+        + [text[spans[-1][1] :]]
+    )
     counts = {e: round(rates.get(e, 0.0) * n) for e in WORD_EDITS}
     new: list[str | None] = list(words)
     taken = np.zeros(n, dtype=np.bool_)
@@ -352,7 +384,11 @@ def edit_words(
                 break
             if taken[i]:
                 continue
-            replacement = language.synonym(words[i], rng) if edit == "synonym" else language.inflect(words[i], rng)
+            replacement = (
+                language.synonym(words[i], rng)
+                if edit == "synonym"
+                else language.inflect(words[i], rng)
+            )
             if replacement is None:
                 continue
             new[i] = replacement
@@ -365,7 +401,7 @@ def edit_words(
         new[i] = _match_case(words[i], _draw(vocabulary, rng, words[i].lower()))
     log.add("substitute", n_sub)
     n_del = min(counts["delete"], len(free) - n_sub)
-    for i in free[n_sub:n_sub + n_del]:
+    for i in free[n_sub : n_sub + n_del]:
         new[i] = None
     log.add("delete", n_del)
     inserted: dict[int, list[str]] = {}
@@ -419,7 +455,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def reorder_sentences(text: str, rate: float, rng: np.random.Generator, log: EditLog | None = None) -> tuple[str, EditLog]:
+def reorder_sentences(
+    text: str, rate: float, rng: np.random.Generator, log: EditLog | None = None
+) -> tuple[str, EditLog]:
     """Move ``round(rate · sentences)`` sentences (at least two, when any): they are rotated
     among their own positions, so each one lands where another stood."""
     log = log or EditLog()
@@ -438,14 +476,16 @@ def reorder_sentences(text: str, rate: float, rng: np.random.Generator, log: Edi
     for k, (a, b) in enumerate(spans):
         out.append(text[cursor:a])
         src = spans[moved.get(k, k)]
-        out.append(text[src[0]:src[1]])
+        out.append(text[src[0] : src[1]])
         cursor = b
     out.append(text[cursor:])
     log.add("reorder", len(chosen))
     return "".join(out), log
 
 
-def boilerplate_lines(lang: str, n_words: int, skin: int, start: int) -> tuple[list[str], list[str]]:
+def boilerplate_lines(
+    lang: str, n_words: int, skin: int, start: int
+) -> tuple[list[str], list[str]]:
     """Header and footer lines of ``skin`` adding about ``n_words`` words (40 % above the text)."""
     site = SKINS[lang][skin % len(SKINS[lang])]
     header: list[str] = []
@@ -467,8 +507,14 @@ def boilerplate_lines(lang: str, n_words: int, skin: int, start: int) -> tuple[l
     return header, footer
 
 
-def add_boilerplate(text: str, rate: float, rng: np.random.Generator, lang: str,
-                    log: EditLog | None = None, skin: tuple[int, int] | None = None) -> tuple[str, EditLog]:
+def add_boilerplate(
+    text: str,
+    rate: float,
+    rng: np.random.Generator,
+    lang: str,
+    log: EditLog | None = None,
+    skin: tuple[int, int] | None = None,
+) -> tuple[str, EditLog]:
     """Wrap ``text`` in a site's menus and footers: ``rate`` words of boilerplate per word of
     text. ``skin`` (site, first line) fixes the site; by default it is drawn."""
     log = log or EditLog()
@@ -489,8 +535,14 @@ def add_boilerplate(text: str, rate: float, rng: np.random.Generator, lang: str,
     return "\n\n".join(pieces), log
 
 
-def apply_kind(text: str, kind: str, level: float, rng: np.random.Generator, language: Language,
-               vocabulary: Sequence[str]) -> tuple[str, EditLog]:
+def apply_kind(
+    text: str,
+    kind: str,
+    level: float,
+    rng: np.random.Generator,
+    language: Language,
+    vocabulary: Sequence[str],
+) -> tuple[str, EditLog]:
     """The variant of ``text`` for one kind at one level, and the log of what was done."""
     edits = parse_kind(kind)
     word_edits = [e for e in edits if e in WORD_EDITS]
@@ -531,7 +583,7 @@ def paste(host: str, piece: str, rng: np.random.Generator) -> tuple[str, int]:
     if at >= len(host):
         head = host.rstrip()
         sep = " " if head else ""
-        return head + sep + piece + host[len(head):], len(head) + len(sep)
+        return head + sep + piece + host[len(head) :], len(head) + len(sep)
     return host[:at] + piece + " " + host[at:], at
 
 
@@ -561,7 +613,9 @@ def _script_share(text: str, lang: str) -> float:
     return good / len(letters)
 
 
-def read_corpus(path: str | Path, lang: str, min_chars: int, max_chars: int) -> tuple[list[CorpusDoc], int]:
+def read_corpus(
+    path: str | Path, lang: str, min_chars: int, max_chars: int
+) -> tuple[list[CorpusDoc], int]:
     """Documents usable as sources: in the length range, mostly in ``lang``'s script, and not
     one of a group of exact duplicates (by text with whitespace collapsed). Returns them in
     corpus order and the number of documents read."""
@@ -573,8 +627,14 @@ def read_corpus(path: str | Path, lang: str, min_chars: int, max_chars: int) -> 
         if text is not None and not isinstance(text, str):
             raise DatasetError(f"{path}, line {line}: field 'text' must be a string")
         topics = record.get("topics") or ()
-        records.append((str(record["id"]), text or "", str(record.get("source") or ""),
-                        tuple(str(t) for t in topics) if isinstance(topics, list) else ()))
+        records.append(
+            (
+                str(record["id"]),
+                text or "",
+                str(record.get("source") or ""),
+                tuple(str(t) for t in topics) if isinstance(topics, list) else (),
+            )
+        )
     seen: dict[str, int] = {}
     for _, text, _, _ in records:
         key = " ".join(text.split())
@@ -591,7 +651,7 @@ def read_corpus(path: str | Path, lang: str, min_chars: int, max_chars: int) -> 
 
 def _ngrams(text: str, n: int = NGRAM_FILTER) -> set[str]:
     words = [w.lower() for w in WORD_RE.findall(text)]
-    return {" ".join(words[i:i + n]) for i in range(len(words) - n + 1)}
+    return {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
 class _Reuse:
@@ -614,8 +674,10 @@ class _Reuse:
 def _rare_word_matrix(docs: Sequence[CorpusDoc]) -> Any:
     """Binary documents × rare words (document frequency 2 … max(2, 1 %)), words ≥ 4 letters."""
     sparse: Any = require("scipy.sparse", "eval")
-    token_sets = [sorted({w.lower() for w in WORD_RE.findall(d.text) if len(w) >= 4 and w.isalpha()})
-                  for d in docs]
+    token_sets = [
+        sorted({w.lower() for w in WORD_RE.findall(d.text) if len(w) >= 4 and w.isalpha()})
+        for d in docs
+    ]
     df: dict[str, int] = {}
     for tokens in token_sets:
         for t in tokens:
@@ -666,10 +728,14 @@ class GenerateConfig:
             parse_kind(kind)
         for value in (*self.levels, *self.shares, *self.obfuscation):
             if not 0.0 <= value <= 1.0:
-                raise ConfigurationError(f"levels, shares and obfuscation rates must be in [0, 1], got {value}")
+                raise ConfigurationError(
+                    f"levels, shares and obfuscation rates must be in [0, 1], got {value}"
+                )
         for neg in self.negatives:
             if neg not in NEGATIVE_KINDS:
-                raise ConfigurationError(f"unknown negative kind {neg!r}; known: {', '.join(NEGATIVE_KINDS)}")
+                raise ConfigurationError(
+                    f"unknown negative kind {neg!r}; known: {', '.join(NEGATIVE_KINDS)}"
+                )
         if not 0 <= self.seed < 2**63:
             raise ConfigurationError(f"seed must be in [0, 2^63), got {self.seed}")
 
@@ -721,15 +787,23 @@ class _Generator:
         if config.thesaurus:
             synonyms = load_synonyms(config.thesaurus)
         self.language = Language(config.lang, synonyms)
-        self.pool, self.read = read_corpus(config.corpus, config.lang, config.min_chars, config.max_chars)
+        self.pool, self.read = read_corpus(
+            config.corpus, config.lang, config.min_chars, config.max_chars
+        )
         if len(self.pool) < 2:
             raise InputError(
                 f"{config.corpus}: only {len(self.pool)} usable document(s) between {config.min_chars} and "
-                f"{config.max_chars} characters in {config.lang} script (exact duplicates excluded)")
+                f"{config.max_chars} characters in {config.lang} script (exact duplicates excluded)"
+            )
         n = min(config.docs, len(self.pool) if config.task == "near" else len(self.pool) // 2)
         rng = _rng(config.seed, "sources")
-        self.sources = [self.pool[i] for i in np.sort(rng.choice(len(self.pool), size=n, replace=False)).tolist()]
-        self.vocabulary = [w.lower() for d in self.sources for w in WORD_RE.findall(d.text) if w.isalpha()]
+        self.sources = [
+            self.pool[i]
+            for i in np.sort(rng.choice(len(self.pool), size=n, replace=False)).tolist()
+        ]
+        self.vocabulary = [
+            w.lower() for d in self.sources for w in WORD_RE.findall(d.text) if w.isalpha()
+        ]
         self.reuse = _Reuse()
         self.documents: dict[str, dict[str, Any]] = {}
         self.pairs: list[dict[str, Any]] = []
@@ -759,11 +833,15 @@ class _Generator:
         if kind == "same_source":
             if not doc.source:
                 return ()
-            return (pool[i] for i in rng.permutation(len(pool)).tolist() if pool[i].source == doc.source)
+            return (
+                pool[i] for i in rng.permutation(len(pool)).tolist() if pool[i].source == doc.source
+            )
         if kind == "same_topic":
             if not doc.topics:
                 return ()
-            return (pool[i] for i in rng.permutation(len(pool)).tolist() if pool[i].topics == doc.topics)
+            return (
+                pool[i] for i in rng.permutation(len(pool)).tolist() if pool[i].topics == doc.topics
+            )
         if kind == "rare_words":
             if self._rare is None:
                 self._rare = _rare_word_matrix(pool)
@@ -773,8 +851,14 @@ class _Generator:
             return (pool[i] for i in order[:200].tolist() if shared[i] > 0)
         raise ConfigurationError(f"unknown negative kind {kind!r}")  # pragma: no cover
 
-    def negative(self, doc: CorpusDoc, kind: str, exclude: Sequence[CorpusDoc] = (), limit: int = 400,
-                 salt: int = 0) -> CorpusDoc | None:
+    def negative(
+        self,
+        doc: CorpusDoc,
+        kind: str,
+        exclude: Sequence[CorpusDoc] = (),
+        limit: int = 400,
+        salt: int = 0,
+    ) -> CorpusDoc | None:
         rng = _rng(self.config.seed, "negative", kind, doc.index, salt)
         avoid = {doc.id, *(d.id for d in exclude)}
         for tried, partner in enumerate(self._partners(doc, kind, rng)):
@@ -787,7 +871,9 @@ class _Generator:
             return partner
         return None
 
-    def add_negatives(self, doc: CorpusDoc, target_id: str, exclude: Sequence[CorpusDoc] = ()) -> None:
+    def add_negatives(
+        self, doc: CorpusDoc, target_id: str, exclude: Sequence[CorpusDoc] = ()
+    ) -> None:
         for kind in self.config.negatives:
             if kind == "same_boilerplate":
                 continue
@@ -811,12 +897,30 @@ class _Generator:
             for kind in kinds:
                 for level in config.levels:
                     rng = _rng(config.seed, "variant", kind, doc.index, _level_key(level))
-                    text, log = apply_kind(doc.text, kind, level, rng, self.language, self.vocabulary)
+                    text, log = apply_kind(
+                        doc.text, kind, level, rng, self.language, self.vocabulary
+                    )
                     vid = f"{doc.id}~{kind}~{_fmt_level(level)}"
-                    self.add_document(vid, text, doc.id, "variant", origin=doc.id, level=level, edit=kind,
-                                      edits=log.to_dict())
-                    self.pairs.append({"a_id": doc.id, "b_id": vid, "label": 1, "kind": kind, "level": level,
-                                       "edits": log.to_dict()})
+                    self.add_document(
+                        vid,
+                        text,
+                        doc.id,
+                        "variant",
+                        origin=doc.id,
+                        level=level,
+                        edit=kind,
+                        edits=log.to_dict(),
+                    )
+                    self.pairs.append(
+                        {
+                            "a_id": doc.id,
+                            "b_id": vid,
+                            "label": 1,
+                            "kind": kind,
+                            "level": level,
+                            "edits": log.to_dict(),
+                        }
+                    )
                     self.tick()
             self.add_negatives(doc, doc.id)
             if "same_boilerplate" in config.negatives:
@@ -835,10 +939,20 @@ class _Generator:
             self.add_corpus_doc(d)
             text, log = add_boilerplate(d.text, level, rng, self.config.lang, skin=skin)
             vid = f"{d.id}~boilerplate-site{skin[0]}~{_fmt_level(level)}"
-            self.add_document(vid, text, d.id, "variant", origin=d.id, level=level, edit="boilerplate",
-                              edits=log.to_dict())
+            self.add_document(
+                vid,
+                text,
+                d.id,
+                "variant",
+                origin=d.id,
+                level=level,
+                edit="boilerplate",
+                edits=log.to_dict(),
+            )
             ids.append(vid)
-        self.pairs.append({"a_id": ids[0], "b_id": ids[1], "label": 0, "kind": "same_boilerplate", "level": level})
+        self.pairs.append(
+            {"a_id": ids[0], "b_id": ids[1], "label": 0, "kind": "same_boilerplate", "level": level}
+        )
 
     def partial(self) -> None:
         config = self.config
@@ -852,20 +966,45 @@ class _Generator:
                     if host is None:
                         continue
                     offset, length = take_fragment(doc.text, share, rng)
-                    piece = doc.text[offset:offset + length]
+                    piece = doc.text[offset : offset + length]
                     log = EditLog(words=len(word_spans(piece)))
                     if obfuscation > 0:
                         third = obfuscation / 3
-                        piece, log = edit_words(piece, {"substitute": third, "insert": third, "delete": third},
-                                                rng, self.language, self.vocabulary, log)
+                        piece, log = edit_words(
+                            piece,
+                            {"substitute": third, "insert": third, "delete": third},
+                            rng,
+                            self.language,
+                            self.vocabulary,
+                            log,
+                        )
                     text, at = paste(host.text, piece, rng)
                     kind = "partial" if obfuscation == 0 else "partial-edited"
                     sid = f"{doc.id}~in~{host.id}~{_fmt_level(share)}~{_fmt_level(obfuscation)}"
-                    self.add_document(sid, text, sid, "suspicious", origin=doc.id, host=host.id, level=share,
-                                      obfuscation=obfuscation)
-                    self.fragments.append(Fragment(doc.id, sid, offset, length, at, len(piece), kind, share))
-                    self.pairs.append({"a_id": doc.id, "b_id": sid, "label": 1, "kind": kind, "level": share,
-                                       "obfuscation": obfuscation, "edits": log.to_dict()})
+                    self.add_document(
+                        sid,
+                        text,
+                        sid,
+                        "suspicious",
+                        origin=doc.id,
+                        host=host.id,
+                        level=share,
+                        obfuscation=obfuscation,
+                    )
+                    self.fragments.append(
+                        Fragment(doc.id, sid, offset, length, at, len(piece), kind, share)
+                    )
+                    self.pairs.append(
+                        {
+                            "a_id": doc.id,
+                            "b_id": sid,
+                            "label": 1,
+                            "kind": kind,
+                            "level": share,
+                            "obfuscation": obfuscation,
+                            "edits": log.to_dict(),
+                        }
+                    )
                     self.tick()
             # negatives: other documents against one of this source's suspicious documents
             last = next((f for f in reversed(self.fragments) if f.source_id == doc.id), None)
@@ -898,11 +1037,16 @@ class _Generator:
             "generator_version": GENERATOR_VERSION,
             "params": self.config.to_dict(),
             "corpus_sha256": _file_sha256(self.config.corpus),
-            "thesaurus_sha256": _file_sha256(self.config.thesaurus) if self.config.thesaurus else None,
+            "thesaurus_sha256": _file_sha256(self.config.thesaurus)
+            if self.config.thesaurus
+            else None,
             "skipped": self.skipped,
             "counts": counts,
-            "files": {"documents": "documents.jsonl", "pairs": "pairs.jsonl",
-                      **({"fragments": "fragments.jsonl"} if self.config.task == "partial" else {})},
+            "files": {
+                "documents": "documents.jsonl",
+                "pairs": "pairs.jsonl",
+                **({"fragments": "fragments.jsonl"} if self.config.task == "partial" else {}),
+            },
         }
         edits = [p["edits"] for p in self.pairs if p["label"] == 1 and "edits" in p]
         if edits:
@@ -943,8 +1087,11 @@ def generate(config: GenerateConfig, progress: Progress = None) -> GeneratedData
 
 def planned_steps(config: GenerateConfig) -> int:
     """How many progress ticks :func:`generate` makes (for a progress bar)."""
-    per_source = (len(config.kinds) * len(config.levels) if config.task == "near"
-                  else len(config.shares) * len(config.obfuscation))
+    per_source = (
+        len(config.kinds) * len(config.levels)
+        if config.task == "near"
+        else len(config.shares) * len(config.obfuscation)
+    )
     return config.docs * (per_source + 1)
 
 
@@ -965,8 +1112,10 @@ def write_dataset(dataset: GeneratedDataset, out: str | Path) -> dict[str, Path]
         written["fragments"] = directory / "fragments.jsonl"
         write_jsonl(written["fragments"], (f.to_dict() for f in dataset.fragments))
     written["meta"] = directory / "meta.json"
-    written["meta"].write_text(json.dumps(dataset.meta, ensure_ascii=False, sort_keys=True, indent=2) + "\n",
-                               encoding="utf-8")
+    written["meta"].write_text(
+        json.dumps(dataset.meta, ensure_ascii=False, sort_keys=True, indent=2) + "\n",
+        encoding="utf-8",
+    )
     return written
 
 

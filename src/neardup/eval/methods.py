@@ -39,7 +39,9 @@ I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 U64 = npt.NDArray[np.uint64]
 Progress = Callable[[int], None] | None
-Span = tuple[int, int, int, int]  # source offset, source length, suspicious offset, suspicious length
+Span = tuple[
+    int, int, int, int
+]  # source offset, source length, suspicious offset, suspicious length
 
 #: Documents per block when all pairs of a collection are scored by sparse products.
 BLOCK_ROWS = 1024
@@ -115,7 +117,9 @@ METHODS: dict[str, Method] = {}
 FRAGMENT_METHODS: dict[str, Method] = {}
 
 
-def register(name: str, summary: str, *, requires: tuple[str, ...] = ()) -> Callable[[Callable[[MethodContext], Scorer]], Callable[[MethodContext], Scorer]]:
+def register(
+    name: str, summary: str, *, requires: tuple[str, ...] = ()
+) -> Callable[[Callable[[MethodContext], Scorer]], Callable[[MethodContext], Scorer]]:
     """Register a pair-scoring method under ``name`` (a decorator on its builder)."""
 
     def decorate(build: Callable[[MethodContext], Scorer]) -> Callable[[MethodContext], Scorer]:
@@ -125,10 +129,16 @@ def register(name: str, summary: str, *, requires: tuple[str, ...] = ()) -> Call
     return decorate
 
 
-def register_fragments(name: str, summary: str, *, requires: tuple[str, ...] = ()) -> Callable[[Callable[[MethodContext], FragmentDetector]], Callable[[MethodContext], FragmentDetector]]:
+def register_fragments(
+    name: str, summary: str, *, requires: tuple[str, ...] = ()
+) -> Callable[
+    [Callable[[MethodContext], FragmentDetector]], Callable[[MethodContext], FragmentDetector]
+]:
     """Register a fragment detector under ``name`` (a decorator on its builder)."""
 
-    def decorate(build: Callable[[MethodContext], FragmentDetector]) -> Callable[[MethodContext], FragmentDetector]:
+    def decorate(
+        build: Callable[[MethodContext], FragmentDetector],
+    ) -> Callable[[MethodContext], FragmentDetector]:
         FRAGMENT_METHODS[name] = Method(name, summary, build, requires, "fragments")
         return build
 
@@ -142,7 +152,9 @@ def _lookup(table: Mapping[str, Method], name: str, what: str) -> Method:
         raise ConfigurationError(f"unknown {what} {name!r}; known: {known}")
     if not method.available():
         missing = ", ".join(method.requires)
-        raise MissingDependencyError(f"{what} {name!r} needs {missing}, which is not installed here")
+        raise MissingDependencyError(
+            f"{what} {name!r} needs {missing}, which is not installed here"
+        )
     return method
 
 
@@ -152,7 +164,9 @@ def _build(method: Method, spec: Spec, params: Mapping[str, str] | None) -> Any:
     unknown = sorted(set(ctx.params) - ctx.used)
     if unknown:
         takes = ", ".join(sorted(ctx.used)) or "none"
-        raise ConfigurationError(f"method {method.name!r} has no parameter {', '.join(unknown)}; it takes: {takes}")
+        raise ConfigurationError(
+            f"method {method.name!r} has no parameter {', '.join(unknown)}; it takes: {takes}"
+        )
     return built
 
 
@@ -161,13 +175,20 @@ def build(name: str, spec: Spec, params: Mapping[str, str] | None = None) -> Sco
     return _build(_lookup(METHODS, name, "method"), spec, params)  # type: ignore[no-any-return]
 
 
-def build_fragments(name: str, spec: Spec, params: Mapping[str, str] | None = None) -> FragmentDetector:
+def build_fragments(
+    name: str, spec: Spec, params: Mapping[str, str] | None = None
+) -> FragmentDetector:
     """The fragment detector ``name`` under ``spec``."""
     return _build(_lookup(FRAGMENT_METHODS, name, "fragment method"), spec, params)  # type: ignore[no-any-return]
 
 
-def score_pairs(name: str, a: Sequence[str], b: Sequence[str], spec: Spec,
-                params: Mapping[str, str] | None = None) -> F64:
+def score_pairs(
+    name: str,
+    a: Sequence[str],
+    b: Sequence[str],
+    spec: Spec,
+    params: Mapping[str, str] | None = None,
+) -> F64:
     """Score the pairs ``(a[p], b[p])`` with method ``name``: a float array, one per pair."""
     if len(a) != len(b):
         raise ValueError(f"a and b must be of one length, got {len(a)} and {len(b)}")
@@ -199,7 +220,9 @@ class FingerprintTable:
         return int(self.offsets.shape[0] - 1)
 
 
-def fingerprint_table(pipeline: Pipeline, texts: Sequence[str], progress: Progress = None) -> FingerprintTable:
+def fingerprint_table(
+    pipeline: Pipeline, texts: Sequence[str], progress: Progress = None
+) -> FingerprintTable:
     """The fingerprints of every text under ``pipeline``, packed end to end."""
     parts: list[U64] = []
     counts: list[I64] = []
@@ -295,7 +318,7 @@ def shared_candidates(table: FingerprintTable, block: int = BLOCK_ROWS) -> Any:
     m = sparse.csr_matrix((data, (rows, columns.ravel())), shape=(n, int(columns.max()) + 1))
     mt = m.T.tocsr()
     for start in range(0, n, block):
-        product = (m[start:start + block] @ mt).tocoo()
+        product = (m[start : start + block] @ mt).tocoo()
         i = product.row.astype(np.int64) + start
         j = product.col.astype(np.int64)
         keep = j > i
@@ -328,11 +351,15 @@ class TfidfScorer:
     ``plain``, ``paper``), ``binary`` and ``sublinear`` (yes/no).
     """
 
-    def __init__(self, spec: Spec, *, idf: str = "smooth", binary: bool = False, sublinear: bool = False) -> None:
+    def __init__(
+        self, spec: Spec, *, idf: str = "smooth", binary: bool = False, sublinear: bool = False
+    ) -> None:
         from neardup.tfidf import IDF_MODES
 
         if idf not in IDF_MODES:
-            raise ConfigurationError(f"parameter idf={idf!r}: expected one of {', '.join(IDF_MODES)}")
+            raise ConfigurationError(
+                f"parameter idf={idf!r}: expected one of {', '.join(IDF_MODES)}"
+            )
         self.pipeline = Pipeline(spec)
         self.spec = spec
         self.idf = idf
@@ -347,8 +374,12 @@ class TfidfScorer:
             terms.append(self.pipeline.canonical(text).terms)
             if progress is not None:
                 progress(1)
-        model = TfidfModel(spec=self.spec, idf=self.idf, binary=self.binary,  # type: ignore[arg-type]
-                           sublinear_tf=self.sublinear)
+        model = TfidfModel(
+            spec=self.spec,
+            idf=self.idf,
+            binary=self.binary,  # type: ignore[arg-type]
+            sublinear_tf=self.sublinear,
+        )
         return model.fit_transform(terms).tocsr()
 
     def score(self, features: Any, a: I64, b: I64) -> F64:
@@ -373,7 +404,7 @@ def cosine_neighbours(x: Any, threshold: float, block: int = BLOCK_ROWS) -> tupl
     out_j: list[I64] = []
     out_s: list[F64] = []
     for start in range(0, x.shape[0], block):
-        product = (x[start:start + block] @ xt).tocoo()
+        product = (x[start : start + block] @ xt).tocoo()
         i = product.row.astype(np.int64) + start
         j = product.col.astype(np.int64)
         s = np.clip(product.data.astype(np.float64), 0.0, 1.0)
@@ -403,7 +434,9 @@ class CollectionScorer:
 
     def __init__(self, spec: Spec, measure: str, window: int, max_candidates: int) -> None:
         if measure not in ("resemblance", "containment"):
-            raise ConfigurationError(f"the collection measures resemblance or containment, not {measure!r}")
+            raise ConfigurationError(
+                f"the collection measures resemblance or containment, not {measure!r}"
+            )
         self.spec = spec
         self.measure = measure
         self.window = window
@@ -413,8 +446,9 @@ class CollectionScorer:
         from neardup.index import Collection
         from neardup.spec import IndexSpec
 
-        index_spec = IndexSpec(policy="allow", window=self.window, max_candidates=self.max_candidates,
-                               store_text=False)
+        index_spec = IndexSpec(
+            policy="allow", window=self.window, max_candidates=self.max_candidates, store_text=False
+        )
         n = len(texts)
         keys: list[int] = []
         values: list[float] = []
@@ -426,8 +460,11 @@ class CollectionScorer:
                     j = int(match.id)
                     if j == i:
                         continue
-                    score = (match.resemblance if self.measure == "resemblance"
-                             else max(match.containment_query_in_doc, match.containment_doc_in_query))
+                    score = (
+                        match.resemblance
+                        if self.measure == "resemblance"
+                        else max(match.containment_query_in_doc, match.containment_doc_in_query)
+                    )
                     keys.append(min(i, j) * n + max(i, j))
                     values.append(score)
                 if progress is not None:
@@ -441,8 +478,11 @@ class CollectionScorer:
         b = np.asarray(b, dtype=np.int64)
         wanted = np.minimum(a, b) * n + np.maximum(a, b)
         at = np.searchsorted(keys, wanted)
-        found = (at < keys.shape[0]) & (keys[np.minimum(at, max(keys.shape[0] - 1, 0))] == wanted) \
-            if keys.shape[0] else np.zeros(wanted.shape[0], dtype=np.bool_)
+        found = (
+            (at < keys.shape[0]) & (keys[np.minimum(at, max(keys.shape[0] - 1, 0))] == wanted)
+            if keys.shape[0]
+            else np.zeros(wanted.shape[0], dtype=np.bool_)
+        )
         out = np.zeros(wanted.shape[0], dtype=np.float64)
         out[found] = values[at[found]]
         out[a == b] = 1.0
@@ -454,19 +494,32 @@ class CollectionScorer:
         return keys[keep] // n, keys[keep] % n, values[keep]
 
 
-@register("collection", "the whole collection (neardup.index): winnowed candidates verified exactly; "
-          "measure=resemblance|containment")
+@register(
+    "collection",
+    "the whole collection (neardup.index): winnowed candidates verified exactly; "
+    "measure=resemblance|containment",
+)
 def _collection(ctx: MethodContext) -> Scorer:
-    return CollectionScorer(ctx.spec, measure=ctx.param("measure", "resemblance"),
-                            window=ctx.param("window", 24, int),
-                            max_candidates=ctx.param("max_candidates", 100, int))
+    return CollectionScorer(
+        ctx.spec,
+        measure=ctx.param("measure", "resemblance"),
+        window=ctx.param("window", 24, int),
+        max_candidates=ctx.param("max_candidates", 100, int),
+    )
 
 
-@register("tfidf", "cosine of TF-IDF vectors of the canonical terms (seed 003); IDF from the dataset",
-          requires=("sklearn",))
+@register(
+    "tfidf",
+    "cosine of TF-IDF vectors of the canonical terms (seed 003); IDF from the dataset",
+    requires=("sklearn",),
+)
 def _tfidf(ctx: MethodContext) -> Scorer:
-    return TfidfScorer(ctx.spec, idf=ctx.param("idf", "smooth"), binary=ctx.param("binary", False, _yes),
-                       sublinear=ctx.param("sublinear", False, _yes))
+    return TfidfScorer(
+        ctx.spec,
+        idf=ctx.param("idf", "smooth"),
+        binary=ctx.param("binary", False, _yes),
+        sublinear=ctx.param("sublinear", False, _yes),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -484,7 +537,9 @@ class MinHashScorer:
         from neardup.spec import SketchSpec
 
         base = spec.sketch if spec.sketch is not None else SketchSpec()
-        self.hasher = MinHasher(spec.replace(sketch=replace(base, method="minhash", num_perm=num_perm, seed=seed)))
+        self.hasher = MinHasher(
+            spec.replace(sketch=replace(base, method="minhash", num_perm=num_perm, seed=seed))
+        )
 
     def features(self, texts: Sequence[str], progress: Progress = None) -> Any:
         signatures = self.hasher.sign_texts(texts)
@@ -498,12 +553,18 @@ class MinHashScorer:
         return np.asarray(self.hasher.estimate_many(features[a], features[b]), dtype=np.float64)
 
 
-@register("minhash", "MinHash estimate of resemblance, N seeded functions (num_perm, default 128)",
-          requires=("neardup.sketch.minhash",))
+@register(
+    "minhash",
+    "MinHash estimate of resemblance, N seeded functions (num_perm, default 128)",
+    requires=("neardup.sketch.minhash",),
+)
 def _minhash(ctx: MethodContext) -> Scorer:
     sketch = ctx.spec.sketch
-    return MinHashScorer(ctx.spec, num_perm=ctx.param("num_perm", sketch.num_perm if sketch else 128, int),
-                         seed=ctx.param("sketch_seed", sketch.seed if sketch else 0, int))
+    return MinHashScorer(
+        ctx.spec,
+        num_perm=ctx.param("num_perm", sketch.num_perm if sketch else 128, int),
+        seed=ctx.param("sketch_seed", sketch.seed if sketch else 0, int),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -554,10 +615,15 @@ class ShingleSpanDetector:
         return spans
 
 
-@register_fragments("shingle-spans", "baseline: runs of shared word shingles merged across small gaps")
+@register_fragments(
+    "shingle-spans", "baseline: runs of shared word shingles merged across small gaps"
+)
 def _shingle_spans(ctx: MethodContext) -> FragmentDetector:
-    return ShingleSpanDetector(ctx.spec, gap=ctx.param("gap", ctx.spec.shingles.k, int),
-                               min_shingles=ctx.param("min_shingles", 3, int))
+    return ShingleSpanDetector(
+        ctx.spec,
+        gap=ctx.param("gap", ctx.spec.shingles.k, int),
+        min_shingles=ctx.param("min_shingles", 3, int),
+    )
 
 
 class AlignDetector:
@@ -570,16 +636,26 @@ class AlignDetector:
 
     def detect(self, source: str, suspicious: str) -> list[Span]:
         result = self.aligner.pair(suspicious, source, source_id="source")
-        return [(p.b_start, p.b_end - p.b_start, p.a_start, p.a_end - p.a_start) for p in result.passages]
+        return [
+            (p.b_start, p.b_end - p.b_start, p.a_start, p.a_end - p.a_start)
+            for p in result.passages
+        ]
 
 
-@register_fragments("align", "neardup.align: chained shared k-word shingles (the aligner's defaults)",
-                    requires=("neardup.align",))
+@register_fragments(
+    "align",
+    "neardup.align: chained shared k-word shingles (the aligner's defaults)",
+    requires=("neardup.align",),
+)
 def _align(ctx: MethodContext) -> FragmentDetector:
     from neardup import align
 
-    return AlignDetector(ctx.spec, k=ctx.param("k", align.DEFAULT_K, int), gap=ctx.param("gap", align.DEFAULT_GAP, int),
-                         min_tokens=ctx.param("min_tokens", align.DEFAULT_MIN_TOKENS, int))
+    return AlignDetector(
+        ctx.spec,
+        k=ctx.param("k", align.DEFAULT_K, int),
+        gap=ctx.param("gap", align.DEFAULT_GAP, int),
+        min_tokens=ctx.param("min_tokens", align.DEFAULT_MIN_TOKENS, int),
+    )
 
 
 def method_names() -> list[str]:

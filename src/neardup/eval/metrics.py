@@ -43,7 +43,9 @@ def _check(labels: Labels, scores: npt.ArrayLike) -> tuple[npt.NDArray[np.int8],
     y = np.asarray(labels).astype(np.int8, copy=False)
     s = np.asarray(scores, dtype=np.float64)
     if y.shape != s.shape or y.ndim != 1:
-        raise ValueError(f"labels and scores must be 1-d of one length, got {y.shape} and {s.shape}")
+        raise ValueError(
+            f"labels and scores must be 1-d of one length, got {y.shape} and {s.shape}"
+        )
     if not np.all(np.isfinite(s)):
         raise ValueError("scores must be finite numbers")
     if np.any((y != 0) & (y != 1)):
@@ -97,7 +99,9 @@ class Curve:
     @property
     def f1(self) -> F64:
         denominator = 2 * self.tp + self.fp + (self.positives - self.tp)
-        return np.divide(2 * self.tp, denominator, out=np.zeros(self.tp.shape), where=denominator > 0)
+        return np.divide(
+            2 * self.tp, denominator, out=np.zeros(self.tp.shape), where=denominator > 0
+        )
 
 
 def curve(labels: Labels, scores: npt.ArrayLike) -> Curve:
@@ -114,7 +118,13 @@ def curve(labels: Labels, scores: npt.ArrayLike) -> Curve:
     last = np.concatenate((np.flatnonzero(np.diff(s_desc)), [s_desc.shape[0] - 1]))
     tp = np.cumsum(y_desc)[last]
     fp = (last + 1) - tp
-    return Curve(s_desc[last], tp.astype(np.int64), fp.astype(np.int64), positives, int(y.shape[0]) - positives)
+    return Curve(
+        s_desc[last],
+        tp.astype(np.int64),
+        fp.astype(np.int64),
+        positives,
+        int(y.shape[0]) - positives,
+    )
 
 
 @dataclass(frozen=True)
@@ -203,7 +213,9 @@ class PairConfusion:
         return self.together_both / true if true else 0.0
 
 
-def pair_confusion(truth: Sequence[object] | npt.ArrayLike, predicted: Sequence[object] | npt.ArrayLike) -> PairConfusion:
+def pair_confusion(
+    truth: Sequence[object] | npt.ArrayLike, predicted: Sequence[object] | npt.ArrayLike
+) -> PairConfusion:
     """How many of the n(n-1)/2 document pairs each labelling puts in one cluster."""
     t = _codes(truth)
     p = _codes(predicted)
@@ -215,10 +227,14 @@ def pair_confusion(truth: Sequence[object] | npt.ArrayLike, predicted: Sequence[
     true_pairs = _pairs(np.bincount(t))
     pred_pairs = _pairs(np.bincount(p))
     total = n * (n - 1) // 2
-    return PairConfusion(both, true_pairs - both, pred_pairs - both, total - true_pairs - pred_pairs + both)
+    return PairConfusion(
+        both, true_pairs - both, pred_pairs - both, total - true_pairs - pred_pairs + both
+    )
 
 
-def adjusted_rand_index(truth: Sequence[object] | npt.ArrayLike, predicted: Sequence[object] | npt.ArrayLike) -> float:
+def adjusted_rand_index(
+    truth: Sequence[object] | npt.ArrayLike, predicted: Sequence[object] | npt.ArrayLike
+) -> float:
     """Hubert and Arabie's adjusted Rand index (1.0 for identical partitions, ~0 for chance)."""
     c = pair_confusion(truth, predicted)
     tp, fn, fp, tn = c.together_both, c.together_true_only, c.together_pred_only, c.apart_both
@@ -264,8 +280,12 @@ def _overlap(a0: int, a1: int, b0: int, b1: int) -> tuple[int, int] | None:
 
 
 def _spans(f: Fragment) -> tuple[int, int, int, int]:
-    return (f.source_offset, f.source_offset + f.source_length,
-            f.suspicious_offset, f.suspicious_offset + f.suspicious_length)
+    return (
+        f.source_offset,
+        f.source_offset + f.source_length,
+        f.suspicious_offset,
+        f.suspicious_offset + f.suspicious_length,
+    )
 
 
 def fragment_scores(truth: Sequence[Fragment], detections: Sequence[Fragment]) -> FragmentScores:
@@ -311,4 +331,6 @@ def fragment_scores(truth: Sequence[Fragment], detections: Sequence[Fragment]) -
     granularity = granularity_sum / detected if detected else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
     plagdet = f1 / math.log2(1 + granularity)
-    return FragmentScores(precision, recall, granularity, plagdet, len(truth), len(detections), detected)
+    return FragmentScores(
+        precision, recall, granularity, plagdet, len(truth), len(detections), detected
+    )

@@ -78,9 +78,15 @@ def precision_recall(series: Series, path: str | Path, title: str = "Precisionâ€
     return _save(fig, path)
 
 
-def score_distributions(labels: npt.ArrayLike, scores: npt.ArrayLike, kinds: Sequence[str],
-                        levels: npt.ArrayLike, path: str | Path, title: str = "Scores by edit level",
-                        threshold: float | None = None) -> Path:
+def score_distributions(
+    labels: npt.ArrayLike,
+    scores: npt.ArrayLike,
+    kinds: Sequence[str],
+    levels: npt.ArrayLike,
+    path: str | Path,
+    title: str = "Scores by edit level",
+    threshold: float | None = None,
+) -> Path:
     """Box plots of the scores of each kind of positive by level, beside the negatives'."""
     plt = _pyplot()
     y = np.asarray(labels)
@@ -92,7 +98,9 @@ def score_distributions(labels: npt.ArrayLike, scores: npt.ArrayLike, kinds: Seq
     panels = len(pos_kinds)
     cols = min(3, panels)
     rows = math.ceil(panels / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.3 * cols, 3.3 * rows), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(4.3 * cols, 3.3 * rows), squeeze=False, sharey=True
+    )
     for n, kind in enumerate(pos_kinds):
         ax = axes[n // cols][n % cols]
         mine = (kind_arr == kind) & (y == 1)
@@ -116,14 +124,25 @@ def score_distributions(labels: npt.ArrayLike, scores: npt.ArrayLike, kinds: Seq
     return _save(fig, path)
 
 
-def recall_by_level(rows: Mapping[str, Mapping[str, float]], path: str | Path,
-                    title: str = "Recall by edit level", xlabel: str = "edit level") -> Path:
+def recall_by_level(
+    rows: Mapping[str, Mapping[str, float]],
+    path: str | Path,
+    title: str = "Recall by edit level",
+    xlabel: str = "edit level",
+) -> Path:
     """Lines of recall against level, one per method: ``rows[method][level] = recall``."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(5.6, 4.2))
     for name, by_level in rows.items():
         xs = sorted(by_level, key=float)
-        ax.plot([float(x) for x in xs], [by_level[x] for x in xs], marker="o", ms=3.5, lw=1.3, label=name)
+        ax.plot(
+            [float(x) for x in xs],
+            [by_level[x] for x in xs],
+            marker="o",
+            ms=3.5,
+            lw=1.3,
+            label=name,
+        )
     ax.set_xlabel(xlabel)
     ax.set_ylabel("recall")
     ax.set_ylim(-0.02, 1.02)

@@ -67,7 +67,8 @@ def given_scores(dataset: PairDataset) -> F64:
     if missing.size:
         raise DatasetError(
             f"{dataset.path}: --method {GIVEN} needs a 'score' in every pair; pair {int(missing[0]) + 1} "
-            f"(of {len(dataset)}) has none")
+            f"(of {len(dataset)}) has none"
+        )
     return dataset.scores
 
 
@@ -164,13 +165,25 @@ def pair_report(
     return report
 
 
-def evaluate_pairs(dataset: PairDataset, scorer: Scorer | None, *, threshold: float = 0.5,
-                   min_precision: float = 0.99, progress: Progress = None) -> tuple[dict[str, Any], F64]:
+def evaluate_pairs(
+    dataset: PairDataset,
+    scorer: Scorer | None,
+    *,
+    threshold: float = 0.5,
+    min_precision: float = 0.99,
+    progress: Progress = None,
+) -> tuple[dict[str, Any], F64]:
     """The pairs report of ``scorer`` on ``dataset`` (``None``: the scores in the file), and
     the scores."""
     scores = given_scores(dataset) if scorer is None else score_dataset(dataset, scorer, progress)
-    report = pair_report(dataset.labels, scores, dataset.kinds, dataset.levels,
-                         threshold=threshold, min_precision=min_precision)
+    report = pair_report(
+        dataset.labels,
+        scores,
+        dataset.kinds,
+        dataset.levels,
+        threshold=threshold,
+        min_precision=min_precision,
+    )
     return report, scores
 
 
@@ -190,8 +203,8 @@ def links(scorer: Scorer, features: Any, threshold: float, n: int) -> tuple[I64,
     i_all, j_all = np.triu_indices(n, k=1)
     chunk = 1 << 18
     for start in range(0, i_all.shape[0], chunk):
-        i = i_all[start:start + chunk].astype(np.int64)
-        j = j_all[start:start + chunk].astype(np.int64)
+        i = i_all[start : start + chunk].astype(np.int64)
+        j = j_all[start : start + chunk].astype(np.int64)
         s = np.asarray(scorer.score(features, i, j), dtype=np.float64)
         keep = (s >= threshold) & (s > 0)
         out_i.append(i[keep])
@@ -202,8 +215,9 @@ def links(scorer: Scorer, features: Any, threshold: float, n: int) -> tuple[I64,
     return np.concatenate(out_i), np.concatenate(out_j), np.concatenate(out_s)
 
 
-def _candidate_links(scorer: Scorer, features: Any, table: FingerprintTable,
-                     threshold: float) -> tuple[I64, I64, F64]:
+def _candidate_links(
+    scorer: Scorer, features: Any, table: FingerprintTable, threshold: float
+) -> tuple[I64, I64, F64]:
     out_i: list[I64] = []
     out_j: list[I64] = []
     out_s: list[F64] = []
@@ -227,8 +241,13 @@ def components(n: int, i: I64, j: I64) -> I64:
     return labels.astype(np.int64)
 
 
-def cluster_report(truth: Sequence[str], predicted: npt.ArrayLike, true_pair_scores: F64,
-                   threshold: float, links_found: int) -> dict[str, Any]:
+def cluster_report(
+    truth: Sequence[str],
+    predicted: npt.ArrayLike,
+    true_pair_scores: F64,
+    threshold: float,
+    links_found: int,
+) -> dict[str, Any]:
     """ARI and pair measures of predicted clusters against the truth."""
     confusion = metrics.pair_confusion(truth, predicted)
     t_codes = np.unique(np.asarray(truth, dtype=object).astype(str), return_inverse=True)[1].ravel()
@@ -276,9 +295,16 @@ def true_pairs(labels: Sequence[str]) -> tuple[I64, I64]:
     return np.asarray(out_i, dtype=np.int64), np.asarray(out_j, dtype=np.int64)
 
 
-def evaluate_clusters(dataset: ClusterDataset, scorer: Scorer, spec: Spec, *, threshold: float = 0.5,
-                      progress: Progress = None, features: Any = None,
-                      table: FingerprintTable | None = None) -> tuple[dict[str, Any], I64]:
+def evaluate_clusters(
+    dataset: ClusterDataset,
+    scorer: Scorer,
+    spec: Spec,
+    *,
+    threshold: float = 0.5,
+    progress: Progress = None,
+    features: Any = None,
+    table: FingerprintTable | None = None,
+) -> tuple[dict[str, Any], I64]:
     """Link documents scoring at least ``threshold``, take connected components, and compare
     them with the true clusters. Returns the report and the predicted cluster of each document.
 
@@ -293,11 +319,17 @@ def evaluate_clusters(dataset: ClusterDataset, scorer: Scorer, spec: Spec, *, th
         i, j, _ = links(scorer, features, threshold, n)
     else:  # candidates sharing a shingle under the spec: exact for shingle-based measures
         if table is None:
-            table = features if isinstance(features, FingerprintTable) else fingerprint_table(Pipeline(spec), texts)
+            table = (
+                features
+                if isinstance(features, FingerprintTable)
+                else fingerprint_table(Pipeline(spec), texts)
+            )
         i, j, _ = _candidate_links(scorer, features, table, threshold)
     predicted = components(n, i, j)
     ti, tj = true_pairs(truth)
-    true_scores = np.asarray(scorer.score(features, ti, tj), dtype=np.float64) if ti.size else np.zeros(0)
+    true_scores = (
+        np.asarray(scorer.score(features, ti, tj), dtype=np.float64) if ti.size else np.zeros(0)
+    )
     return cluster_report(truth, predicted, true_scores, threshold, int(i.shape[0])), predicted
 
 
@@ -305,23 +337,33 @@ def evaluate_clusters(dataset: ClusterDataset, scorer: Scorer, spec: Spec, *, th
 # fragments
 
 
-def detect_all(detector: FragmentDetector, docs: Mapping[str, str], pairs: Sequence[tuple[str, str]],
-               progress: Progress = None) -> list[Fragment]:
+def detect_all(
+    detector: FragmentDetector,
+    docs: Mapping[str, str],
+    pairs: Sequence[tuple[str, str]],
+    progress: Progress = None,
+) -> list[Fragment]:
     """Run the detector on each (source id, suspicious id) pair."""
     out: list[Fragment] = []
     for source_id, suspicious_id in pairs:
         for s_off, s_len, u_off, u_len in detector.detect(docs[source_id], docs[suspicious_id]):
-            out.append(Fragment(source_id, suspicious_id, int(s_off), int(s_len), int(u_off), int(u_len)))
+            out.append(
+                Fragment(source_id, suspicious_id, int(s_off), int(s_len), int(u_off), int(u_len))
+            )
         if progress is not None:
             progress(1)
     return out
 
 
-def fragment_report(truth: Sequence[Fragment], detections: Sequence[Fragment], pairs_examined: int) -> dict[str, Any]:
+def fragment_report(
+    truth: Sequence[Fragment], detections: Sequence[Fragment], pairs_examined: int
+) -> dict[str, Any]:
     """PAN measures overall, and per kind and level of the cases (detections on the cases'
     document pairs only)."""
     overall = metrics.fragment_scores(truth, detections)
-    report: dict[str, Any] = {k: (_r(v) if isinstance(v, float) else v) for k, v in overall.to_dict().items()}
+    report: dict[str, Any] = {
+        k: (_r(v) if isinstance(v, float) else v) for k, v in overall.to_dict().items()
+    }
     report["pairs_examined"] = pairs_examined
     groups: dict[tuple[str, str], list[Fragment]] = {}
     for case in truth:
@@ -332,10 +374,14 @@ def fragment_report(truth: Sequence[Fragment], detections: Sequence[Fragment], p
             by_pair.setdefault((d.source_id, d.suspicious_id), []).append(d)
         rows: dict[str, dict[str, Any]] = {}
         for (kind, level), cases in sorted(groups.items()):
-            mine = [d for key in dict.fromkeys((c.source_id, c.suspicious_id) for c in cases)
-                    for d in by_pair.get(key, ())]
+            mine = [
+                d
+                for key in dict.fromkeys((c.source_id, c.suspicious_id) for c in cases)
+                for d in by_pair.get(key, ())
+            ]
             scores = metrics.fragment_scores(cases, mine)
-            rows.setdefault(kind, {})[level] = {k: (_r(v) if isinstance(v, float) else v)
-                                                for k, v in scores.to_dict().items()}
+            rows.setdefault(kind, {})[level] = {
+                k: (_r(v) if isinstance(v, float) else v) for k, v in scores.to_dict().items()
+            }
         report["by_level"] = rows
     return report

@@ -71,9 +71,7 @@ def generator_for(spec: IndexSpec) -> CandidateGenerator:
     raise ConfigurationError(f"unknown candidate method {spec.candidates!r}")
 
 
-def rank(
-    query_samples: U64, post_values: U64, post_keys: I64, limit: int
-) -> tuple[I64, I64]:
+def rank(query_samples: U64, post_values: U64, post_keys: I64, limit: int) -> tuple[I64, I64]:
     """Candidates of one query from postings sorted by value: ``(keys, shared samples)``.
 
     The keys sharing the most samples come first (ties by smaller key); at most ``limit``.
@@ -117,13 +115,17 @@ def rank_many(
     # count each (query, key) pair: sort by both, then run lengths
     order = np.lexsort((keys, pos))
     pos, keys = pos[order], keys[order]
-    start = np.flatnonzero(np.concatenate(([True], (pos[1:] != pos[:-1]) | (keys[1:] != keys[:-1]))))
+    start = np.flatnonzero(
+        np.concatenate(([True], (pos[1:] != pos[:-1]) | (keys[1:] != keys[:-1])))
+    )
     counts = np.diff(np.append(start, pos.shape[0]))
     pos, keys = pos[start], keys[start]
     # best first within each query, then keep the first ``limit`` of each
     order = np.lexsort((keys, -counts, pos))
     pos, keys, counts = pos[order], keys[order], counts[order]
     first = np.flatnonzero(np.concatenate(([True], pos[1:] != pos[:-1])))
-    rank_in_query = np.arange(pos.shape[0]) - np.repeat(first, np.diff(np.append(first, pos.shape[0])))
+    rank_in_query = np.arange(pos.shape[0]) - np.repeat(
+        first, np.diff(np.append(first, pos.shape[0]))
+    )
     keep = rank_in_query < limit
     return pos[keep].astype(np.int64), keys[keep].astype(np.int64), counts[keep].astype(np.int64)

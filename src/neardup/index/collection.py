@@ -172,8 +172,11 @@ class CheckResult:
             "uniqueness_percent": round(100.0 * self.uniqueness, 2),
             "shingles": self.shingles,
             "candidates": self.candidates,
-            "decision": {"accepted": self.would.accepted, "reason": self.would.reason,
-                         "group": self.would.group},
+            "decision": {
+                "accepted": self.would.accepted,
+                "reason": self.would.reason,
+                "group": self.would.group,
+            },
             "matches": [m.to_dict() for m in self.matches],
         }
 
@@ -203,8 +206,12 @@ class Group:
         return len(self.members)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "representative": self.representative, "size": self.size,
-                "members": list(self.members)}
+        return {
+            "id": self.id,
+            "representative": self.representative,
+            "size": self.size,
+            "members": list(self.members),
+        }
 
 
 def _sort_matches(matches: Iterable[Match]) -> list[Match]:
@@ -306,7 +313,9 @@ class _Pending:
 
     def final_docs(self) -> list[NewDoc]:
         find = self.uf.find
-        return [d if find(d.group) == d.group else replace(d, group=find(d.group)) for d in self.docs]
+        return [
+            d if find(d.group) == d.group else replace(d, group=find(d.group)) for d in self.docs
+        ]
 
     def relabels(self) -> dict[int, int]:
         new_keys = {d.key for d in self.docs}
@@ -338,38 +347,60 @@ class Collection:
 
     # --- opening ----------------------------------------------------------------------------
     @classmethod
-    def create(cls, location: str | os.PathLike[str] | Storage, spec: Spec,
-               index_spec: IndexSpec | None = None, *, timeout: float | None = None) -> Collection:
+    def create(
+        cls,
+        location: str | os.PathLike[str] | Storage,
+        spec: Spec,
+        index_spec: IndexSpec | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> Collection:
         """Make a new, empty collection at ``location`` under ``spec``."""
         index_spec = index_spec or IndexSpec()
-        storage = location if isinstance(location, Storage) else open_storage(
-            location, create=True, timeout=timeout)
+        storage = (
+            location
+            if isinstance(location, Storage)
+            else open_storage(location, create=True, timeout=timeout)
+        )
         try:
             fingerprint = spec.fingerprint()
-            storage.create({
-                "format_version": str(FORMAT_VERSION),
-                "neardup_version": __version__,
-                "spec": spec.to_json(),
-                "spec_fingerprint": fingerprint,
-                "index_spec": json.dumps(index_spec.to_dict(), sort_keys=True),
-                "next_key": "1",
-            })
+            storage.create(
+                {
+                    "format_version": str(FORMAT_VERSION),
+                    "neardup_version": __version__,
+                    "spec": spec.to_json(),
+                    "spec_fingerprint": fingerprint,
+                    "index_spec": json.dumps(index_spec.to_dict(), sort_keys=True),
+                    "next_key": "1",
+                }
+            )
         except BaseException:
             storage.close()
             raise
         return cls(storage, spec, index_spec)
 
     @classmethod
-    def open(cls, location: str | os.PathLike[str] | Storage, *, spec: Spec | None = None,
-             index_spec: IndexSpec | None = None, readonly: bool | None = None,
-             timeout: float | None = None) -> Collection:
+    def open(
+        cls,
+        location: str | os.PathLike[str] | Storage,
+        *,
+        spec: Spec | None = None,
+        index_spec: IndexSpec | None = None,
+        readonly: bool | None = None,
+        timeout: float | None = None,
+    ) -> Collection:
         """Open an existing collection; a given ``spec``/``index_spec`` must match the stored one."""
-        storage = location if isinstance(location, Storage) else open_storage(
-            location, readonly=readonly, timeout=timeout)
+        storage = (
+            location
+            if isinstance(location, Storage)
+            else open_storage(location, readonly=readonly, timeout=timeout)
+        )
         try:
             if not storage.exists():
-                raise StorageError(f"{storage.location} holds no neardup collection "
-                                   f"(make one with `neardup index create`)")
+                raise StorageError(
+                    f"{storage.location} holds no neardup collection "
+                    f"(make one with `neardup index create`)"
+                )
             meta = storage.read_meta()
             version = meta.get("format_version")
             if version != str(FORMAT_VERSION):
@@ -397,7 +428,8 @@ class Collection:
             if index_spec is not None and index_spec != stored_index:
                 diff = ", ".join(
                     f"{k}: stored {v!r}, given {index_spec.to_dict()[k]!r}"
-                    for k, v in stored_index.to_dict().items() if index_spec.to_dict()[k] != v
+                    for k, v in stored_index.to_dict().items()
+                    if index_spec.to_dict()[k] != v
                 )
                 raise SpecMismatchError(f"{storage.location} has other index settings ({diff})")
         except BaseException:
@@ -428,8 +460,12 @@ class Collection:
             counts_arr: I64 | None = counts.astype(np.int64)
         else:
             values, counts_arr = distinct(hashes), None
-        return Analyzed(values.astype(np.uint64), counts_arr, self.generator.samples(hashes),
-                        decoded if self.index_spec.store_text else None)
+        return Analyzed(
+            values.astype(np.uint64),
+            counts_arr,
+            self.generator.samples(hashes),
+            decoded if self.index_spec.store_text else None,
+        )
 
     def _analyzed(self, text: TextLike | Analyzed) -> Analyzed:
         return text if isinstance(text, Analyzed) else self.analyze(text)
@@ -486,18 +522,26 @@ class Collection:
         return max(query_in_doc, doc_in_query)
 
     # --- adding -----------------------------------------------------------------------------
-    def add(self, doc_id: str, text: TextLike | Analyzed, meta: Mapping[str, Any] | None = None,
-            *, policy: str | None = None) -> Decision:
+    def add(
+        self,
+        doc_id: str,
+        text: TextLike | Analyzed,
+        meta: Mapping[str, Any] | None = None,
+        *,
+        policy: str | None = None,
+    ) -> Decision:
         """Check one text and store it if the policy admits it. A taken id: DuplicateIdError."""
         return self.add_many([(doc_id, text, meta or {})], policy=policy)[0]
 
-    def add_many(self, items: Iterable[Any], *, policy: str | None = None,
-                 batch_size: int = DEFAULT_BATCH) -> list[Decision]:
+    def add_many(
+        self, items: Iterable[Any], *, policy: str | None = None, batch_size: int = DEFAULT_BATCH
+    ) -> list[Decision]:
         """Add ``(id, text[, meta])`` items in batches; one decision per item, in order."""
         return list(self.iter_add(items, policy=policy, batch_size=batch_size))
 
-    def iter_add(self, items: Iterable[Any], *, policy: str | None = None,
-                 batch_size: int = DEFAULT_BATCH) -> Iterator[Decision]:
+    def iter_add(
+        self, items: Iterable[Any], *, policy: str | None = None, batch_size: int = DEFAULT_BATCH
+    ) -> Iterator[Decision]:
         """Like :meth:`add_many`, yielding each batch's decisions once the batch is committed.
 
         A taken id (or an id twice in one batch) raises DuplicateIdError before anything of
@@ -525,8 +569,9 @@ class Collection:
         if batch:
             yield from self._add_batch(batch, policy)
 
-    def _add_batch(self, batch: list[tuple[str, Analyzed, Mapping[str, Any]]],
-                   policy: str) -> list[Decision]:
+    def _add_batch(
+        self, batch: list[tuple[str, Analyzed, Mapping[str, Any]]], policy: str
+    ) -> list[Decision]:
         ids = [b[0] for b in batch]
         seen: set[str] = set()
         for doc_id in ids:
@@ -543,7 +588,9 @@ class Collection:
         queries = PackedFingerprints.pack(range(n), [(it.values, it.counts) for it in items])
         q_vals, q_cnts, q_off = queries.values, queries.kernel_counts(), queries.offsets
         s_len = np.array([it.samples.shape[0] for it in items], dtype=np.int64)
-        b_vals = (np.concatenate([it.samples for it in items]) if n else np.zeros(0, np.uint64)).astype(np.uint64)
+        b_vals = (
+            np.concatenate([it.samples for it in items]) if n else np.zeros(0, np.uint64)
+        ).astype(np.uint64)
         b_pos = np.repeat(np.arange(n, dtype=np.int64), s_len)
         # candidates inside the batch: earlier documents sharing a sample (verified whether or
         # not they get admitted; only admitted ones count)
@@ -552,13 +599,16 @@ class Collection:
         keep = ib_other < ib_pos
         ib_pos, ib_other = _limit_per_group(ib_pos[keep], ib_other[keep], limit)
         ib_pos, ib_other = self._could_reach(ib_pos, ib_other, q_sizes, q_sizes)
-        ib_shared = shared_pairs(q_vals, q_cnts, q_off, q_vals, q_cnts, q_off, ib_pos, ib_other,
-                                 self.multiset)
+        ib_shared = shared_pairs(
+            q_vals, q_cnts, q_off, q_vals, q_cnts, q_off, ib_pos, ib_other, self.multiset
+        )
         with storage.transaction():
             taken = storage.keys_for_ids(ids)
             if taken:
                 first = next(i for i in ids if i in taken)
-                raise DuplicateIdError(f"the id {first!r} is already in the collection {storage.location}")
+                raise DuplicateIdError(
+                    f"the id {first!r} is already in the collection {storage.location}"
+                )
             meta = storage.read_meta()
             next_key = int(meta["next_key"])
             # candidates among stored documents: one postings lookup, one verification call
@@ -568,14 +618,19 @@ class Collection:
             union_sizes = self._sizes.lookup(union, storage)
             st_idx = np.searchsorted(union, st_key)
             stored_now = union_sizes[st_idx] >= 0
-            st_pos, st_idx = self._could_reach(st_pos[stored_now], st_idx[stored_now], q_sizes, union_sizes)
-            packed = storage.packed_fingerprints(distinct(union[st_idx]).tolist() if st_idx.size else [])
+            st_pos, st_idx = self._could_reach(
+                st_pos[stored_now], st_idx[stored_now], q_sizes, union_sizes
+            )
+            packed = storage.packed_fingerprints(
+                distinct(union[st_idx]).tolist() if st_idx.size else []
+            )
             st_key = union[st_idx] if st_idx.size else np.zeros(0, np.int64)
             c_vals, c_cnts, c_off = packed.values, packed.kernel_counts(), packed.offsets
             c_sizes = packed.sizes()
             st_slot = np.searchsorted(packed.keys, st_key)  # key order
-            st_shared = shared_pairs(q_vals, q_cnts, q_off, c_vals, c_cnts, c_off, st_pos, st_slot,
-                                     self.multiset)
+            st_shared = shared_pairs(
+                q_vals, q_cnts, q_off, c_vals, c_cnts, c_off, st_pos, st_slot, self.multiset
+            )
             # the pairs that reach the threshold, per document of the batch
             hits: dict[int, list[tuple[bool, int, Measures]]] = {}
             for stored, pos_arr, other_arr, shared_arr, other_sizes in (
@@ -612,31 +667,63 @@ class Collection:
                         mid, grp, key_other = d.id, d.group, d.key
                     else:
                         continue
-                    matches.append(Match(mid, key_other, ms.resemblance, ms.containment_ab, ms.containment_ba,
-                                         ms.shared, ms.shingles_b, pending.root(grp)))
+                    matches.append(
+                        Match(
+                            mid,
+                            key_other,
+                            ms.resemblance,
+                            ms.containment_ab,
+                            ms.containment_ba,
+                            ms.shared,
+                            ms.shingles_b,
+                            pending.root(grp),
+                        )
+                    )
                 matches = _sort_matches(matches)
                 groups = sorted({m.group for m in matches})
                 size = item.size
                 if matches and policy == "reject":
-                    decisions.append(Decision(doc_id, False, "duplicate", tuple(matches),
-                                              matches[0].group, None, size))
+                    decisions.append(
+                        Decision(
+                            doc_id, False, "duplicate", tuple(matches), matches[0].group, None, size
+                        )
+                    )
                     continue
                 if matches and policy == "group":
                     total = sum(pending.group_size(g) for g in groups) + 1
                     if total > cap:
-                        decisions.append(Decision(doc_id, False, "group_full", tuple(matches),
-                                                  groups[0], None, size))
+                        decisions.append(
+                            Decision(
+                                doc_id, False, "group_full", tuple(matches), groups[0], None, size
+                            )
+                        )
                         continue
                 key = next_key
                 next_key += 1
                 group = pending.join(groups, key)
-                doc = NewDoc(key, doc_id, group, size, item.values, item.counts, item.samples,
-                             dict(doc_meta), item.text)
+                doc = NewDoc(
+                    key,
+                    doc_id,
+                    group,
+                    size,
+                    item.values,
+                    item.counts,
+                    item.samples,
+                    dict(doc_meta),
+                    item.text,
+                )
                 pending.admit(doc)
                 admitted[pos] = doc
                 for m in matches:
-                    pending.links.append(Link(key, m.key, m.resemblance, m.containment_query_in_doc,
-                                              m.containment_doc_in_query))
+                    pending.links.append(
+                        Link(
+                            key,
+                            m.key,
+                            m.resemblance,
+                            m.containment_query_in_doc,
+                            m.containment_doc_in_query,
+                        )
+                    )
                 reason = "new" if not matches else ("grouped" if policy == "group" else "linked")
                 decisions.append(Decision(doc_id, True, reason, tuple(matches), group, key, size))
             docs = pending.final_docs()
@@ -644,38 +731,62 @@ class Collection:
             storage.relabel_groups(pending.relabels())
             storage.add_links(pending.links)
             storage.write_meta({"next_key": str(next_key)})
-        self._sizes.remember(np.array([d.key for d in docs], dtype=np.int64),
-                             np.array([d.size for d in docs], dtype=np.int64))
+        self._sizes.remember(
+            np.array([d.key for d in docs], dtype=np.int64),
+            np.array([d.size for d in docs], dtype=np.int64),
+        )
         final_group = {d.key: d.group for d in docs}
         out = []
         for dec in decisions:
             if dec.accepted and dec.key is not None:
-                dec = Decision(dec.id, True, dec.reason, dec.matches, final_group[dec.key], dec.key,
-                               dec.shingles)
+                dec = Decision(
+                    dec.id,
+                    True,
+                    dec.reason,
+                    dec.matches,
+                    final_group[dec.key],
+                    dec.key,
+                    dec.shingles,
+                )
             out.append(dec)
         return out
 
     # --- checking ---------------------------------------------------------------------------
-    def check(self, text: TextLike | Analyzed, *, top: int | None = None,
-              policy: str | None = None) -> CheckResult:
+    def check(
+        self, text: TextLike | Analyzed, *, top: int | None = None, policy: str | None = None
+    ) -> CheckResult:
         """Exact measures of a text against the collection, its uniqueness, and what ``add`` would do."""
         item = self._analyzed(text)
         policy = policy or self.index_spec.policy
         with self.storage.snapshot():
-            (cand_keys, _), = self._stored_candidates([item.samples])
+            ((cand_keys, _),) = self._stored_candidates([item.samples])
             stored = self.storage.fingerprints(cand_keys.tolist())
             scored, uniqueness = self._verify(item, stored)
             shared = [(k, m) for k, m in scored if m.shared > 0]
             infos = {d.key: d for d in self.storage.docs([k for k, _ in shared], meta=False)}
             matches = _sort_matches(
-                Match(infos[k].id, k, m.resemblance, m.containment_ab, m.containment_ba, m.shared,
-                      m.shingles_b, infos[k].group)
-                for k, m in shared if k in infos
+                Match(
+                    infos[k].id,
+                    k,
+                    m.resemblance,
+                    m.containment_ab,
+                    m.containment_ba,
+                    m.shared,
+                    m.shingles_b,
+                    infos[k].group,
+                )
+                for k, m in shared
+                if k in infos
             )
             threshold = self.index_spec.threshold
-            hits = [m for m in matches
-                    if self._decisive(m.resemblance, m.containment_query_in_doc,
-                                      m.containment_doc_in_query) >= threshold]
+            hits = [
+                m
+                for m in matches
+                if self._decisive(
+                    m.resemblance, m.containment_query_in_doc, m.containment_doc_in_query
+                )
+                >= threshold
+            ]
             would = self._would(item, hits, policy)
         if top is not None:
             matches = matches[:top]
@@ -705,10 +816,12 @@ class Collection:
         missing = [i for i in wanted if i not in known]
         if missing:
             shown = ", ".join(repr(i) for i in missing[:5]) + (" …" if len(missing) > 5 else "")
-            raise NotFoundError(f"not in the collection {self.location}: {shown}; nothing was removed")
+            raise NotFoundError(
+                f"not in the collection {self.location}: {shown}; nothing was removed"
+            )
         removed = 0
         for start in range(0, len(wanted), batch_size):
-            chunk = wanted[start:start + batch_size]
+            chunk = wanted[start : start + batch_size]
             with self.storage.transaction():
                 keys = self.storage.keys_for_ids(chunk)
                 if len(keys) != len(chunk):
@@ -734,8 +847,14 @@ class Collection:
         if changes:
             self.storage.set_groups(changes)
 
-    def fragments(self, text: TextLike, result: CheckResult | None = None, *,
-                  top: int | None = 10, aligner: Any = None) -> Any:
+    def fragments(
+        self,
+        text: TextLike,
+        result: CheckResult | None = None,
+        *,
+        top: int | None = 10,
+        aligner: Any = None,
+    ) -> Any:
         """The matched fragments of ``text`` in its verified matches (the second stage).
 
         Checks the text (or takes ``result``, a :meth:`check` of the same text), then aligns
@@ -749,7 +868,8 @@ class Collection:
         if not self.index_spec.store_text:
             raise NotSupportedError(
                 f"the collection {self.location} keeps no texts (created with --no-store-text); "
-                "fragments need the stored texts")
+                "fragments need the stored texts"
+            )
         decoded = as_text(text)
         if result is None:
             result = self.check(decoded, top=top)
@@ -877,12 +997,32 @@ class Collection:
         with self.storage.snapshot():
             for doc, rep in self.iter_documents():
                 if writer is not None:
-                    writer.writerow([doc.id, doc.key, doc.group, rep, doc.shingles,
-                                     json.dumps(doc.meta, ensure_ascii=False), doc.text or ""])
+                    writer.writerow(
+                        [
+                            doc.id,
+                            doc.key,
+                            doc.group,
+                            rep,
+                            doc.shingles,
+                            json.dumps(doc.meta, ensure_ascii=False),
+                            doc.text or "",
+                        ]
+                    )
                 else:
-                    fh.write(json.dumps({"id": doc.id, "key": doc.key, "group": doc.group,
-                                         "representative": rep, "shingles": doc.shingles,
-                                         "meta": doc.meta, "text": doc.text}, ensure_ascii=False))
+                    fh.write(
+                        json.dumps(
+                            {
+                                "id": doc.id,
+                                "key": doc.key,
+                                "group": doc.group,
+                                "representative": rep,
+                                "shingles": doc.shingles,
+                                "meta": doc.meta,
+                                "text": doc.text,
+                            },
+                            ensure_ascii=False,
+                        )
+                    )
                     fh.write("\n")
                 n += 1
         return n
@@ -912,11 +1052,16 @@ class Collection:
                     if f.samples.shape[0] and not bool(np.all(np.isin(f.samples, v))):
                         problems.append(f"doc {f.key}: samples not among its fingerprints")
                     if (f.counts is None) == self.multiset:
-                        problems.append(f"doc {f.key}: counts {'missing' if self.multiset else 'unexpected'}")
+                        problems.append(
+                            f"doc {f.key}: counts {'missing' if self.multiset else 'unexpected'}"
+                        )
                     exp_values.append(f.samples)
                     exp_keys.append(np.full(f.samples.shape[0], f.key, dtype=np.int64))
-            infos = {d.key: d for batch in self.storage.iter_docs(text=self.index_spec.store_text)
-                     for d in batch}
+            infos = {
+                d.key: d
+                for batch in self.storage.iter_docs(text=self.index_spec.store_text)
+                for d in batch
+            }
             if sorted(infos) != keys:
                 problems.append("docs and fingerprints disagree on the stored keys")
             pv, pk = self.storage.all_postings()
@@ -924,17 +1069,24 @@ class Collection:
             ek = np.concatenate(exp_keys) if exp_keys else np.zeros(0, np.int64)
             o1 = np.lexsort((pk, pv))
             o2 = np.lexsort((ek, ev))
-            if pv.shape != ev.shape or not (np.array_equal(pv[o1], ev[o2]) and np.array_equal(pk[o1], ek[o2])):
+            if pv.shape != ev.shape or not (
+                np.array_equal(pv[o1], ev[o2]) and np.array_equal(pk[o1], ek[o2])
+            ):
                 orphans = int(np.count_nonzero(~np.isin(pk, np.array(keys, dtype=np.int64))))
-                problems.append(f"postings ({pv.shape[0]}) differ from the stored samples "
-                                f"({ev.shape[0]}); {orphans} postings point at no document")
+                problems.append(
+                    f"postings ({pv.shape[0]}) differ from the stored samples "
+                    f"({ev.shape[0]}); {orphans} postings point at no document"
+                )
             # the lookup path (tiers, filters) must find them all, not only the full scan
             found_v, found_k = self.storage.postings(distinct(ev))
             o3 = np.lexsort((found_k, found_v))
-            if found_v.shape != ev.shape or not (np.array_equal(found_v[o3], ev[o2])
-                                                 and np.array_equal(found_k[o3], ek[o2])):
-                problems.append(f"looking every sample up finds {found_v.shape[0]} postings, not the "
-                                f"{ev.shape[0]} stored (a damaged filter or tail)")
+            if found_v.shape != ev.shape or not (
+                np.array_equal(found_v[o3], ev[o2]) and np.array_equal(found_k[o3], ek[o2])
+            ):
+                problems.append(
+                    f"looking every sample up finds {found_v.shape[0]} postings, not the "
+                    f"{ev.shape[0]} stored (a damaged filter or tail)"
+                )
             key_set = set(keys)
             pairs = []
             for lk in self.storage.iter_links():
@@ -946,7 +1098,9 @@ class Collection:
             roots = components(keys, pairs)
             for k, d in infos.items():
                 if roots.get(k) != d.group:
-                    problems.append(f"doc {k} ({d.id}) is in group {d.group}, expected {roots.get(k)}")
+                    problems.append(
+                        f"doc {k} ({d.id}) is in group {d.group}, expected {roots.get(k)}"
+                    )
                 if self.index_spec.store_text and d.text is None:
                     problems.append(f"doc {k} ({d.id}) has no stored text")
             next_key = int(meta.get("next_key", "0"))
@@ -959,6 +1113,7 @@ def describe_spec(spec: Spec) -> str:
     """A one-line human description of a spec."""
     sh = spec.shingles
     fp = spec.fingerprint_family
-    return (f"preset {spec.analyzer.preset}, {sh.unit} shingles k={sh.k} step={sh.step}, "
-            f"{fp.family} {fp.bits} bit{', multiset' if fp.multiset else ''}")
-
+    return (
+        f"preset {spec.analyzer.preset}, {sh.unit} shingles k={sh.k} step={sh.step}, "
+        f"{fp.family} {fp.bits} bit{', multiset' if fp.multiset else ''}"
+    )

@@ -55,9 +55,12 @@ def verify(
         np.cumsum(lengths, out=offsets[1:])
         values = np.concatenate([c[0] for c in candidates]).astype(np.uint64, copy=False)
         if multiset:
-            counts = np.concatenate([
-                c[1] if c[1] is not None else np.ones(c[0].shape[0], dtype=np.int64) for c in candidates
-            ]).astype(np.int64, copy=False)
+            counts = np.concatenate(
+                [
+                    c[1] if c[1] is not None else np.ones(c[0].shape[0], dtype=np.int64)
+                    for c in candidates
+                ]
+            ).astype(np.int64, copy=False)
         else:
             counts = _NO_COUNTS
     else:

@@ -59,7 +59,9 @@ def empty_value(value_bits: int) -> int:
     return (1 << value_bits) - 1
 
 
-def reference_signature(values: Iterable[int], num_perm: int, seed: int = 0, value_bits: int = 64) -> list[int]:
+def reference_signature(
+    values: Iterable[int], num_perm: int, seed: int = 0, value_bits: int = 64
+) -> list[int]:
     """The MinHash signature of a set of fingerprints in plain Python: the definition the
     kernel meets (slow; for tests and for reimplementations in other languages)."""
     seeds = [splitmix64((seed + i * GAMMA) & MASK64) for i in range(num_perm)]
@@ -70,7 +72,9 @@ def reference_signature(values: Iterable[int], num_perm: int, seed: int = 0, val
     return [min(splitmix64(x ^ s) for x in items) >> shift for s in seeds]
 
 
-def pack(arrays: Sequence[npt.NDArray[Any]], dtype: type = np.uint64) -> tuple[npt.NDArray[Any], I64]:
+def pack(
+    arrays: Sequence[npt.NDArray[Any]], dtype: type = np.uint64
+) -> tuple[npt.NDArray[Any], I64]:
     """Concatenate 1-d arrays into one flat array and ``offsets`` (length ``len(arrays) + 1``)."""
     lengths = np.fromiter((a.shape[0] for a in arrays), dtype=np.int64, count=len(arrays))
     offsets = np.zeros(len(arrays) + 1, dtype=np.int64)
@@ -122,7 +126,9 @@ class MinHasher:
         """The :class:`~neardup.pipeline.Pipeline` of the spec (without its sketch part)."""
         if self._pipeline is None:
             if self.spec is None:
-                raise SpecError("signing texts needs a full Spec (analyzer, shingles, fingerprints)")
+                raise SpecError(
+                    "signing texts needs a full Spec (analyzer, shingles, fingerprints)"
+                )
             from neardup.pipeline import Pipeline
 
             self._pipeline = Pipeline(self.spec.replace(sketch=None))
@@ -131,7 +137,11 @@ class MinHasher:
     # --- signing ---------------------------------------------------------------------------
 
     def _check_fingerprints(self, fps: Fingerprints) -> None:
-        if self.fingerprint_spec and fps.spec_fingerprint and fps.spec_fingerprint != self.fingerprint_spec:
+        if (
+            self.fingerprint_spec
+            and fps.spec_fingerprint
+            and fps.spec_fingerprint != self.fingerprint_spec
+        ):
             raise SpecMismatchError(
                 f"fingerprints made under spec {fps.spec_fingerprint} cannot be signed under spec "
                 f"{self.fingerprint_spec}: make them with this MinHasher's pipeline"
@@ -212,8 +222,12 @@ class MinHasher:
         pipeline = self.pipeline
         spec = pipeline.spec
         analyzer = pipeline.analyzer
-        if (spec.fingerprint_family.multiset or spec.fingerprint_family.family != "rabin"
-                or spec.shingles.unit != "word" or analyzer._routed):
+        if (
+            spec.fingerprint_family.multiset
+            or spec.fingerprint_family.family != "rabin"
+            or spec.shingles.unit != "word"
+            or analyzer._routed
+        ):
             return None
         chain = next(iter(analyzer._chains.values()))
         if chain._fast_filters is None or chain.token_filters:
@@ -230,9 +244,21 @@ class MinHasher:
         table, exp_offsets = tables
         self._plan = (
             chain._html_check,
-            (table, char_filters.FAST_DOMAIN, exp_offsets, chain.join_hyphens, chain.keep_numbers,
-             spec.shingles.k, spec.shingles.step, family._table, family._power, family._space_power,
-             family.bits, family._c, self.seeds),
+            (
+                table,
+                char_filters.FAST_DOMAIN,
+                exp_offsets,
+                chain.join_hyphens,
+                chain.keep_numbers,
+                spec.shingles.k,
+                spec.shingles.step,
+                family._table,
+                family._power,
+                family._space_power,
+                family.bits,
+                family._c,
+                self.seeds,
+            ),
         )
         return self._plan
 

@@ -51,7 +51,9 @@ def _sign_chunk(spec_json: str, texts: list[str]) -> npt.NDArray[Any]:
     return _hasher(spec_json).sign_texts(texts)
 
 
-def _chunks(docs: Iterable[tuple[str, str]], size: int, max_chars: int) -> Iterator[tuple[list[str], list[str]]]:
+def _chunks(
+    docs: Iterable[tuple[str, str]], size: int, max_chars: int
+) -> Iterator[tuple[list[str], list[str]]]:
     """Blocks of at most ``size`` documents and about ``max_chars`` characters (a block closes
     once it reaches either), so long texts (novels) do not pile up in one batch."""
     ids: list[str] = []
@@ -131,7 +133,9 @@ def sign_stream(
 
 def sign_all(spec: Spec, texts: Iterable[str], **options: Any) -> npt.NDArray[Any]:
     """All signatures of ``texts`` as one ``(n, N)`` array (see :func:`sign_stream`)."""
-    parts = [sig for _, sig in sign_stream(spec, ((str(i), t) for i, t in enumerate(texts)), **options)]
+    parts = [
+        sig for _, sig in sign_stream(spec, ((str(i), t) for i, t in enumerate(texts)), **options)
+    ]
     if not parts:
         from neardup.sketch.minhash import MinHasher
 

@@ -44,7 +44,9 @@ def _similarities(s: float | Sequence[float] | F64) -> F64:
     return arr
 
 
-def at_least_probability(s: float | Sequence[float] | F64, bands: int, rows: int, at_least: int = 1) -> F64:
+def at_least_probability(
+    s: float | Sequence[float] | F64, bands: int, rows: int, at_least: int = 1
+) -> F64:
     """``P(X ≥ at_least)`` for ``X ~ Binomial(bands, s^rows)``: the chance that at least
     ``at_least`` of ``bands`` bands of ``rows`` minhashes agree at resemblance ``s``.
 
@@ -85,9 +87,13 @@ def megashingle_probability(s: float | Sequence[float] | F64, bands: int, rows: 
     return at_least_probability(s, bands, rows, 2)
 
 
-def probability(s: float | Sequence[float] | F64, bands: int, rows: int, *, mega: bool = False) -> F64:
+def probability(
+    s: float | Sequence[float] | F64, bands: int, rows: int, *, mega: bool = False
+) -> F64:
     """:func:`megashingle_probability` when ``mega``, else :func:`candidate_probability`."""
-    return megashingle_probability(s, bands, rows) if mega else candidate_probability(s, bands, rows)
+    return (
+        megashingle_probability(s, bands, rows) if mega else candidate_probability(s, bands, rows)
+    )
 
 
 def threshold_estimate(bands: int, rows: int) -> float:
@@ -96,7 +102,9 @@ def threshold_estimate(bands: int, rows: int) -> float:
     return float((1.0 / bands) ** (1.0 / rows))
 
 
-def error_areas(threshold: float, bands: int, rows: int, *, mega: bool = False) -> tuple[float, float]:
+def error_areas(
+    threshold: float, bands: int, rows: int, *, mega: bool = False
+) -> tuple[float, float]:
     """``(false positive area ∫₀ᵗ P, false negative area ∫ₜ¹ (1 − P))`` of one S-curve."""
     if not 0.0 < threshold < 1.0:
         raise InputError(f"the threshold must be in (0, 1), got {threshold}")
@@ -171,21 +179,33 @@ def choose(
             key = (round(score, 12), bands * rows, bands)
             if best_key is None or key < best_key:
                 best_key = key
-                best = Choice(bands, rows, mega, threshold, fp, fn, score, threshold_estimate(bands, rows))
+                best = Choice(
+                    bands, rows, mega, threshold, fp, fn, score, threshold_estimate(bands, rows)
+                )
     if best is None:
-        raise InputError(f"no bands × rows fit in num_perm={num_perm}" + (" with megashingles" if mega else ""))
+        raise InputError(
+            f"no bands × rows fit in num_perm={num_perm}" + (" with megashingles" if mega else "")
+        )
     return best
 
 
-def rates(threshold: float, similarities: Sequence[float], bands: int, rows: int, *, mega: bool = False) -> list[dict[str, float | str]]:
+def rates(
+    threshold: float, similarities: Sequence[float], bands: int, rows: int, *, mega: bool = False
+) -> list[dict[str, float | str]]:
     """At each similarity: the candidate probability, and which error it is — a false
     positive rate below the threshold, a false negative rate (1 − P) at or above it."""
     probs = probability(np.asarray(similarities, dtype=np.float64), bands, rows, mega=mega)
     out: list[dict[str, float | str]] = []
     for s, p in zip(similarities, probs.tolist()):
         kind = "false positive" if s < threshold else "false negative"
-        out.append({"similarity": float(s), "probability": p, "error": kind,
-                    "rate": p if s < threshold else 1.0 - p})
+        out.append(
+            {
+                "similarity": float(s),
+                "probability": p,
+                "error": kind,
+                "rate": p if s < threshold else 1.0 - p,
+            }
+        )
     return out
 
 
@@ -217,11 +237,23 @@ def plot_s_curves(
             (line,) = ax.plot(_GRID, y, lw=2, label=label)
             if i == 0 and threshold is not None:
                 below = _GRID <= threshold
-                ax.fill_between(_GRID[below], 0, y[below], color=line.get_color(), alpha=0.15,
-                                label="false positives (first curve)")
+                ax.fill_between(
+                    _GRID[below],
+                    0,
+                    y[below],
+                    color=line.get_color(),
+                    alpha=0.15,
+                    label="false positives (first curve)",
+                )
                 above = _GRID >= threshold
-                ax.fill_between(_GRID[above], y[above], 1, color="grey", alpha=0.15,
-                                label="false negatives (first curve)")
+                ax.fill_between(
+                    _GRID[above],
+                    y[above],
+                    1,
+                    color="grey",
+                    alpha=0.15,
+                    label="false negatives (first curve)",
+                )
         if threshold is not None:
             ax.axvline(threshold, color="black", ls="--", lw=1, label=f"threshold {threshold:g}")
         ax.set_xlabel("resemblance s")

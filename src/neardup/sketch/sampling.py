@@ -71,12 +71,20 @@ def _check(a: ModSample | BottomKSample, b: ModSample | BottomKSample, kind: typ
         raise SpecMismatchError(
             f"this sampler compares {kind.__name__}s, got a {type(a).__name__} and a {type(b).__name__}"
         )
-    if isinstance(a, ModSample) and isinstance(b, ModSample) and (a.modulus, a.seed) != (b.modulus, b.seed):
+    if (
+        isinstance(a, ModSample)
+        and isinstance(b, ModSample)
+        and (a.modulus, a.seed) != (b.modulus, b.seed)
+    ):
         raise SpecMismatchError(
             f"mod-m samples of m={a.modulus}, seed={a.seed} and m={b.modulus}, seed={b.seed} "
             "cannot be compared"
         )
-    if isinstance(a, BottomKSample) and isinstance(b, BottomKSample) and (a.k, a.seed) != (b.k, b.seed):
+    if (
+        isinstance(a, BottomKSample)
+        and isinstance(b, BottomKSample)
+        and (a.k, a.seed) != (b.k, b.seed)
+    ):
         raise SpecMismatchError(
             f"bottom-k samples of k={a.k}, seed={a.seed} and k={b.k}, seed={b.seed} cannot be compared"
         )
@@ -85,7 +93,9 @@ def _check(a: ModSample | BottomKSample, b: ModSample | BottomKSample, kind: typ
 class ModM:
     """Mod-m sampling under a sketch spec (``method="mod_m"``, ``modulus``, ``seed``)."""
 
-    def __init__(self, spec: SketchSpec | None = None, *, modulus: int | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, spec: SketchSpec | None = None, *, modulus: int | None = None, seed: int = 0
+    ) -> None:
         if spec is None:
             spec = SketchSpec(method="mod_m", modulus=modulus or 1, seed=seed)
         if spec.method != "mod_m":
@@ -98,9 +108,11 @@ class ModM:
     def sample_many(self, fps: Sequence[Fingerprints]) -> list[ModSample]:
         """Samples of a batch of fingerprint sets: ONE kernel call."""
         flat, offsets = pack([fp.values for fp in fps])
-        kept, out_offsets = kernels.mod_sample_flat(flat, offsets, np.uint64(self.modulus), self._key_seed)
+        kept, out_offsets = kernels.mod_sample_flat(
+            flat, offsets, np.uint64(self.modulus), self._key_seed
+        )
         return [
-            ModSample(kept[out_offsets[i]:out_offsets[i + 1]], len(fp), self.modulus, self.seed)
+            ModSample(kept[out_offsets[i] : out_offsets[i + 1]], len(fp), self.modulus, self.seed)
             for i, fp in enumerate(fps)
         ]
 
@@ -128,7 +140,9 @@ class ModM:
 class BottomK:
     """Bottom-k sampling under a sketch spec (``method="bottom_k"``, ``num_perm`` = k, ``seed``)."""
 
-    def __init__(self, spec: SketchSpec | None = None, *, k: int | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, spec: SketchSpec | None = None, *, k: int | None = None, seed: int = 0
+    ) -> None:
         if spec is None:
             spec = SketchSpec(method="bottom_k", num_perm=k or 128, seed=seed)
         if spec.method != "bottom_k":
@@ -141,7 +155,10 @@ class BottomK:
     def sample_many(self, fps: Sequence[Fingerprints]) -> list[BottomKSample]:
         """Samples of a batch of fingerprint sets: ONE kernel call."""
         keys, lengths = self.keys_many(fps)
-        return [BottomKSample(keys[i, : lengths[i]], len(fp), self.k, self.seed) for i, fp in enumerate(fps)]
+        return [
+            BottomKSample(keys[i, : lengths[i]], len(fp), self.k, self.seed)
+            for i, fp in enumerate(fps)
+        ]
 
     def keys_many(self, fps: Sequence[Fingerprints]) -> tuple[U64, npt.NDArray[np.int64]]:
         """``(n, k)`` keys padded with ``2^64 - 1`` and the count of real keys per row."""

@@ -71,8 +71,11 @@ class Signatures:
     def check_same(self, other: Signatures | Spec | str, what: str = "signatures") -> None:
         """Raise SpecMismatchError unless ``other`` was made under the same spec."""
         theirs = (
-            other.spec_fingerprint if isinstance(other, Signatures)
-            else other if isinstance(other, str) else other.fingerprint()
+            other.spec_fingerprint
+            if isinstance(other, Signatures)
+            else other
+            if isinstance(other, str)
+            else other.fingerprint()
         )
         if theirs != self.spec_fingerprint:
             raise SpecMismatchError(
@@ -95,11 +98,19 @@ class SignatureWriter:
     InputError.
     """
 
-    def __init__(self, path: str | os.PathLike[str], spec: Spec, *, overwrite: bool = False) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], spec: Spec, *, overwrite: bool = False
+    ) -> None:
         if spec.sketch is None or spec.sketch.method != "minhash":
-            raise SpecError("signature files hold MinHash signatures: the spec needs a minhash sketch")
+            raise SpecError(
+                "signature files hold MinHash signatures: the spec needs a minhash sketch"
+            )
         self.path = Path(path)
-        if self.path.exists() and not overwrite and (not self.path.is_dir() or any(self.path.iterdir())):
+        if (
+            self.path.exists()
+            and not overwrite
+            and (not self.path.is_dir() or any(self.path.iterdir()))
+        ):
             raise InputError(f"{self.path} already exists; choose another output or pass --force")
         self.spec = spec
         self.num_perm = spec.sketch.num_perm
@@ -122,7 +133,9 @@ class SignatureWriter:
         if arr.ndim != 2 or arr.shape != (len(ids), self.num_perm):
             raise ValueError(f"expected a ({len(ids)}, {self.num_perm}) array, got {arr.shape}")
         if arr.dtype.kind != "u" or arr.dtype.itemsize != self.dtype.itemsize:
-            raise SpecMismatchError(f"rows of dtype {arr.dtype} do not fit a {self.dtype} signature file")
+            raise SpecMismatchError(
+                f"rows of dtype {arr.dtype} do not fit a {self.dtype} signature file"
+            )
         self._values.write(np.ascontiguousarray(arr, dtype=self.dtype).tobytes())
         for doc_id in ids:
             if self.count:
@@ -150,8 +163,9 @@ class SignatureWriter:
             "spec_fingerprint": self.spec.fingerprint(),
             "created_by": f"neardup {__version__}",
         }
-        (self._tmp / SPEC_FILE).write_text(json.dumps(meta, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
-                                            encoding="utf-8")
+        (self._tmp / SPEC_FILE).write_text(
+            json.dumps(meta, ensure_ascii=False, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
         if self.path.exists():
             shutil.rmtree(self.path) if self.path.is_dir() else self.path.unlink()
         os.replace(self._tmp, self.path)
@@ -170,24 +184,35 @@ class SignatureWriter:
     def __enter__(self) -> SignatureWriter:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         if exc_type is None:
             self.close()
         else:
             self.abort()
 
 
-def write_signatures(path: str | os.PathLike[str], ids: list[str], values: npt.NDArray[Any], spec: Spec,
-                     *, overwrite: bool = False) -> Path:
+def write_signatures(
+    path: str | os.PathLike[str],
+    ids: list[str],
+    values: npt.NDArray[Any],
+    spec: Spec,
+    *,
+    overwrite: bool = False,
+) -> Path:
     """Write a whole signature directory at once."""
     with SignatureWriter(path, spec, overwrite=overwrite) as writer:
         writer.write(ids, values)
     return writer.path
 
 
-def read_signatures(path: str | os.PathLike[str], *, spec: Spec | str | None = None,
-                    mmap: bool = True) -> Signatures:
+def read_signatures(
+    path: str | os.PathLike[str], *, spec: Spec | str | None = None, mmap: bool = True
+) -> Signatures:
     """Read a signature directory; ``spec`` (a Spec or its fingerprint) must match if given.
 
     Raises DatasetError for a missing, malformed or newer-format directory, and

@@ -33,7 +33,9 @@ MEGA_TAG = 2
 def band_seeds(seed: int, bands: int) -> U64:
     """Per-band seeds: ``splitmix64(purpose_seed(seed, BAND_TAG) + b·γ)``."""
     base = purpose_seed(seed, BAND_TAG)
-    return np.array([splitmix64((base + b * GAMMA) & MASK64) for b in range(bands)], dtype=np.uint64)
+    return np.array(
+        [splitmix64((base + b * GAMMA) & MASK64) for b in range(bands)], dtype=np.uint64
+    )
 
 
 def band_keys(signatures: SignatureArray, bands: int, rows: int, *, seed: int = 0) -> U64:
@@ -46,11 +48,15 @@ def band_keys(signatures: SignatureArray, bands: int, rows: int, *, seed: int = 
     single = arr.ndim == 1
     rows2d = arr[None, :] if single else arr
     if rows2d.ndim != 2 or rows2d.dtype not in (np.uint64, np.uint32):
-        raise ValueError(f"signatures must be a (n, N) uint64 or uint32 array, got {arr.shape} {arr.dtype}")
+        raise ValueError(
+            f"signatures must be a (n, N) uint64 or uint32 array, got {arr.shape} {arr.dtype}"
+        )
     if bands < 1 or rows < 1:
         raise SpecError(f"bands and rows must be positive, got {bands} × {rows}")
     if bands * rows > rows2d.shape[1]:
-        raise SpecError(f"{bands} bands × {rows} rows need {bands * rows} minhashes, signatures have {rows2d.shape[1]}")
+        raise SpecError(
+            f"{bands} bands × {rows} rows need {bands * rows} minhashes, signatures have {rows2d.shape[1]}"
+        )
     keys = kernels.band_keys(np.ascontiguousarray(rows2d), bands, rows, band_seeds(seed, bands))
     return keys[0] if single else keys
 

@@ -47,9 +47,14 @@ def backend_of(location: str | os.PathLike[str]) -> str:
     return "sqlite"
 
 
-def open_storage(location: str | os.PathLike[str], *, create: bool = False,
-                 readonly: bool | None = None, timeout: float | None = None,
-                 synchronous: str = "full") -> Storage:
+def open_storage(
+    location: str | os.PathLike[str],
+    *,
+    create: bool = False,
+    readonly: bool | None = None,
+    timeout: float | None = None,
+    synchronous: str = "full",
+) -> Storage:
     """Open (or, with ``create``, make ready to create) the storage a location names.
 
     ``synchronous`` (SQLite only): ``"full"`` or ``"normal"``, see :mod:`neardup.storage.sqlite`.
@@ -67,6 +72,10 @@ def open_storage(location: str | os.PathLike[str], *, create: bool = False,
     from neardup.storage.sqlite import DEFAULT_TIMEOUT, SQLiteStorage
 
     path = text.removeprefix("sqlite://")
-    return SQLiteStorage(path, create=create, readonly=readonly,
-                         timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
-                         synchronous=synchronous)
+    return SQLiteStorage(
+        path,
+        create=create,
+        readonly=readonly,
+        timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+        synchronous=synchronous,
+    )

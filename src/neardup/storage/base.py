@@ -128,16 +128,20 @@ class PackedFingerprints:
     offsets: I64
 
     @classmethod
-    def pack(cls, keys: Sequence[int], sets: Sequence[tuple[U64, I64 | None]]) -> PackedFingerprints:
+    def pack(
+        cls, keys: Sequence[int], sets: Sequence[tuple[U64, I64 | None]]
+    ) -> PackedFingerprints:
         """``(values, counts)`` sets end to end (counts of 1 where one set has none and others do)."""
         offsets = np.zeros(len(sets) + 1, dtype=np.int64)
         np.cumsum([v.shape[0] for v, _ in sets], out=offsets[1:])
         values = (np.concatenate([v for v, _ in sets]) if sets else np.zeros(0, np.uint64)).astype(
-            np.uint64, copy=False)
+            np.uint64, copy=False
+        )
         counts = None
         if any(c is not None for _, c in sets):
-            counts = np.concatenate([c if c is not None else np.ones(v.shape[0], np.int64)
-                                     for v, c in sets]).astype(np.int64, copy=False)
+            counts = np.concatenate(
+                [c if c is not None else np.ones(v.shape[0], np.int64) for v, c in sets]
+            ).astype(np.int64, copy=False)
         return cls(np.asarray(keys, dtype=np.int64).reshape(-1), values, counts, offsets)
 
     @classmethod
@@ -233,7 +237,9 @@ class Storage(Protocol):
         """Every document in key order, in batches."""
         ...
 
-    def iter_fingerprints(self, *, batch_size: int = 1000) -> Iterator[list[StoredFingerprints]]: ...
+    def iter_fingerprints(
+        self, *, batch_size: int = 1000
+    ) -> Iterator[list[StoredFingerprints]]: ...
 
     def group_members(self, groups: Sequence[int]) -> dict[int, list[int]]:
         """The member keys of each group (key order)."""
@@ -299,8 +305,10 @@ class PagedScans:
         last = -(2**63)
         while True:
             with self._lock:
-                rows = self._q(f"SELECT key FROM docs WHERE key > {p} ORDER BY key LIMIT {p}",
-                               (last, batch_size))
+                rows = self._q(
+                    f"SELECT key FROM docs WHERE key > {p} ORDER BY key LIMIT {p}",
+                    (last, batch_size),
+                )
             if not rows:
                 return
             keys = [r[0] for r in rows]
@@ -320,8 +328,11 @@ class PagedScans:
         last = (-(2**63), -(2**63))
         while True:
             with self._lock:
-                rows = self._q("SELECT a, b, resemblance, containment_ab, containment_ba FROM links "
-                               f"WHERE (a, b) > ({p}, {p}) ORDER BY a, b LIMIT 5000", last)
+                rows = self._q(
+                    "SELECT a, b, resemblance, containment_ab, containment_ba FROM links "
+                    f"WHERE (a, b) > ({p}, {p}) ORDER BY a, b LIMIT 5000",
+                    last,
+                )
             if not rows:
                 return
             for row in rows:

@@ -34,13 +34,17 @@ class BloomFilter:
     def __init__(self, bits: npt.NDArray[np.uint8], k: int) -> None:
         n_bits = bits.shape[0] * 8
         if n_bits < 64 or n_bits & (n_bits - 1) or not 1 <= k <= 32:
-            raise StorageError(f"a Bloom filter needs a power-of-two bit count ≥ 64 and 1 ≤ k ≤ 32, "
-                               f"got {n_bits} bits and k = {k}")
+            raise StorageError(
+                f"a Bloom filter needs a power-of-two bit count ≥ 64 and 1 ≤ k ≤ 32, "
+                f"got {n_bits} bits and k = {k}"
+            )
         self.bits = bits
         self.k = k
 
     @classmethod
-    def of(cls, values: U64, *, bits_per_value: int = BITS_PER_VALUE, k: int = HASHES) -> BloomFilter:
+    def of(
+        cls, values: U64, *, bits_per_value: int = BITS_PER_VALUE, k: int = HASHES
+    ) -> BloomFilter:
         """A filter holding ``values``."""
         n_bits = 64
         while n_bits < bits_per_value * values.shape[0]:

@@ -130,7 +130,9 @@ class MemoryStorage:
         return out
 
     def _info(self, d: NewDoc, text: bool, meta: bool = True) -> DocInfo:
-        return DocInfo(d.key, d.id, d.group, d.size, dict(d.meta) if meta else {}, d.text if text else None)
+        return DocInfo(
+            d.key, d.id, d.group, d.size, dict(d.meta) if meta else {}, d.text if text else None
+        )
 
     def sizes(self, keys: Sequence[int]) -> dict[int, int]:
         docs = self._state.docs
@@ -138,7 +140,9 @@ class MemoryStorage:
 
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
         docs = self._state.docs
-        return [self._info(docs[k], text, meta) for k in sorted({int(k) for k in keys}) if k in docs]
+        return [
+            self._info(docs[k], text, meta) for k in sorted({int(k) for k in keys}) if k in docs
+        ]
 
     def iter_docs(self, *, text: bool = False, batch_size: int = 1000) -> Iterator[list[DocInfo]]:
         keys = sorted(self._state.docs)
@@ -187,7 +191,11 @@ class MemoryStorage:
         st = self._state
         total = st.postings.nbytes
         for d in st.docs.values():
-            total += d.values.nbytes + d.samples.nbytes + (d.counts.nbytes if d.counts is not None else 0)
+            total += (
+                d.values.nbytes
+                + d.samples.nbytes
+                + (d.counts.nbytes if d.counts is not None else 0)
+            )
         return int(total)
 
     # --- writes -----------------------------------------------------------------------------
@@ -207,7 +215,9 @@ class MemoryStorage:
             self._move(d.key, None, d.group)
         if docs:
             values = np.concatenate([d.samples for d in docs]).astype(np.uint64)
-            keys = np.concatenate([np.full(d.samples.shape[0], d.key, dtype=np.int64) for d in docs])
+            keys = np.concatenate(
+                [np.full(d.samples.shape[0], d.key, dtype=np.int64) for d in docs]
+            )
             st.postings.add(values, keys)
 
     def delete(self, keys: Sequence[int]) -> None:
@@ -221,7 +231,11 @@ class MemoryStorage:
                 self._move(key, d.group, None)
         st.postings = st.postings.without(gone)
         wanted = set(gone.tolist())
-        st.links = {pair: lk for pair, lk in st.links.items() if pair[0] not in wanted and pair[1] not in wanted}
+        st.links = {
+            pair: lk
+            for pair, lk in st.links.items()
+            if pair[0] not in wanted and pair[1] not in wanted
+        }
 
     def add_links(self, links: Sequence[Link]) -> None:
         self._require_tx()

@@ -98,7 +98,9 @@ def parse_url(url: str) -> tuple[str, str, str]:
         if ":" in user:
             user = user.split(":", 1)[0] + ":***"
         netloc = f"{user}@{host}"
-    shown = urlunsplit((parts.scheme, netloc, parts.path, urlencode([("schema", schema), *rest]), ""))
+    shown = urlunsplit(
+        (parts.scheme, netloc, parts.path, urlencode([("schema", schema), *rest]), "")
+    )
     return conninfo, schema, shown
 
 
@@ -140,8 +142,10 @@ class PostgresStorage(PagedScans):
             self._conn.execute(f"SET search_path TO {self._ident()}")
         if not create and not self.exists():
             self.close()
-            raise InputError(f"no collection in schema {self.schema!r} of {self.location} "
-                             f"(make one with `neardup index create`)")
+            raise InputError(
+                f"no collection in schema {self.schema!r} of {self.location} "
+                f"(make one with `neardup index create`)"
+            )
 
     def _ident(self) -> str:
         return '"' + self.schema.replace('"', '""') + '"'
@@ -155,7 +159,8 @@ class PostgresStorage(PagedScans):
         if isinstance(exc, errors.LockNotAvailable | errors.DeadlockDetected):
             return StorageError(
                 f"the collection {self.location} is locked: another process is writing to it and "
-                f"did not finish within {self.timeout:g} s; try again later ({msg})")
+                f"did not finish within {self.timeout:g} s; try again later ({msg})"
+            )
         if isinstance(exc, errors.ReadOnlySqlTransaction | errors.InsufficientPrivilege):
             return StorageError(f"the collection {self.location} cannot be changed: {msg}")
         if isinstance(exc, self._psycopg.OperationalError):
@@ -185,13 +190,17 @@ class PostgresStorage(PagedScans):
     def create(self, meta: Mapping[str, str]) -> None:
         with self._lock:
             if self.exists():
-                raise StorageError(f"a collection already exists in schema {self.schema!r} of {self.location}")
+                raise StorageError(
+                    f"a collection already exists in schema {self.schema!r} of {self.location}"
+                )
             with self._errors(), self._conn.transaction():
                 self._conn.execute(f"CREATE SCHEMA IF NOT EXISTS {self._ident()}")
                 for stmt in SCHEMA_SQL:
                     self._conn.execute(stmt)
                 with self._conn.cursor() as cur:
-                    cur.executemany("INSERT INTO meta (key, value) VALUES (%s, %s)", sorted(meta.items()))
+                    cur.executemany(
+                        "INSERT INTO meta (key, value) VALUES (%s, %s)", sorted(meta.items())
+                    )
 
     def drop(self) -> None:
         """Remove the schema and everything in it."""
@@ -220,7 +229,9 @@ class PostgresStorage(PagedScans):
                 with self._conn.transaction():
                     self._in_tx = True
                     with self._errors():
-                        self._conn.execute("SELECT value FROM meta WHERE key = 'next_key' FOR UPDATE")
+                        self._conn.execute(
+                            "SELECT value FROM meta WHERE key = 'next_key' FOR UPDATE"
+                        )
                     yield
             except self._psycopg.Error as exc:
                 raise self._translate(exc) from None
@@ -260,14 +271,18 @@ class PostgresStorage(PagedScans):
         if not ids:
             return {}
         with self._lock:
-            return dict(self._q("SELECT id, key FROM docs WHERE id = ANY(%s::text[])", (list(ids),)))
+            return dict(
+                self._q("SELECT id, key FROM docs WHERE id = ANY(%s::text[])", (list(ids),))
+            )
 
     def postings(self, samples: U64, *, limit_per_value: int = 0) -> tuple[U64, I64]:
         wanted = as_signed(distinct(np.asarray(samples, dtype=np.uint64))).tolist()
         if not wanted:
             return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
         with self._lock:
-            rows = self._q("SELECT value, doc FROM postings WHERE value = ANY(%s::bigint[])", (wanted,))
+            rows = self._q(
+                "SELECT value, doc FROM postings WHERE value = ANY(%s::bigint[])", (wanted,)
+            )
         if not rows:
             return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
         arr = np.array(rows, dtype=np.int64)
@@ -281,17 +296,24 @@ class PostgresStorage(PagedScans):
         if not wanted:
             return []
         with self._lock:
-            rows = self._q("SELECT key, fp, counts, samples FROM docs WHERE key = ANY(%s::bigint[]) "
-                           "ORDER BY key", (wanted,))
-        return [StoredFingerprints(k, u64_from_bytes(fp), i64_from_bytes(c), u64_from_bytes(s))
-                for k, fp, c, s in rows]
+            rows = self._q(
+                "SELECT key, fp, counts, samples FROM docs WHERE key = ANY(%s::bigint[]) "
+                "ORDER BY key",
+                (wanted,),
+            )
+        return [
+            StoredFingerprints(k, u64_from_bytes(fp), i64_from_bytes(c), u64_from_bytes(s))
+            for k, fp, c, s in rows
+        ]
 
     def sizes(self, keys: Sequence[int]) -> dict[int, int]:
         wanted = sorted({int(k) for k in keys})
         if not wanted:
             return {}
         with self._lock:
-            return dict(self._q("SELECT key, size FROM docs WHERE key = ANY(%s::bigint[])", (wanted,)))
+            return dict(
+                self._q("SELECT key, size FROM docs WHERE key = ANY(%s::bigint[])", (wanted,))
+            )
 
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
         wanted = sorted({int(k) for k in keys})
@@ -300,8 +322,10 @@ class PostgresStorage(PagedScans):
         meta_col = "d.meta" if meta else "NULL"
         text_col = "t.text" if text else "NULL"
         join = "LEFT JOIN texts t ON t.key = d.key " if text else ""
-        sql = (f"SELECT d.key, d.id, d.grp, d.size, {meta_col}, {text_col} FROM docs d {join}"
-               "WHERE d.key = ANY(%s::bigint[]) ORDER BY d.key")
+        sql = (
+            f"SELECT d.key, d.id, d.grp, d.size, {meta_col}, {text_col} FROM docs d {join}"
+            "WHERE d.key = ANY(%s::bigint[]) ORDER BY d.key"
+        )
         with self._lock:
             rows = self._q(sql, (wanted,))
         return [DocInfo(k, i, g, s, load_meta(m), t) for k, i, g, s, m, t in rows]
@@ -312,8 +336,9 @@ class PostgresStorage(PagedScans):
         if not wanted:
             return out
         with self._lock:
-            for grp, key in self._q("SELECT grp, key FROM docs WHERE grp = ANY(%s::bigint[]) ORDER BY key",
-                                    (wanted,)):
+            for grp, key in self._q(
+                "SELECT grp, key FROM docs WHERE grp = ANY(%s::bigint[]) ORDER BY key", (wanted,)
+            ):
                 out.setdefault(grp, []).append(key)
         return out
 
@@ -322,8 +347,12 @@ class PostgresStorage(PagedScans):
         if not wanted:
             return {}
         with self._lock:
-            return dict(self._q("SELECT grp, count(*) FROM docs WHERE grp = ANY(%s::bigint[]) GROUP BY grp",
-                                (wanted,)))
+            return dict(
+                self._q(
+                    "SELECT grp, count(*) FROM docs WHERE grp = ANY(%s::bigint[]) GROUP BY grp",
+                    (wanted,),
+                )
+            )
 
     def links_of(self, keys: Sequence[int]) -> list[Link]:
         wanted = sorted({int(k) for k in keys})
@@ -331,9 +360,11 @@ class PostgresStorage(PagedScans):
             return []
         cols = "a, b, resemblance, containment_ab, containment_ba"
         with self._lock:
-            rows = self._q(f"SELECT {cols} FROM links WHERE a = ANY(%s::bigint[]) UNION "
-                           f"SELECT {cols} FROM links WHERE b = ANY(%s::bigint[]) ORDER BY a, b",
-                           (wanted, wanted))
+            rows = self._q(
+                f"SELECT {cols} FROM links WHERE a = ANY(%s::bigint[]) UNION "
+                f"SELECT {cols} FROM links WHERE b = ANY(%s::bigint[]) ORDER BY a, b",
+                (wanted, wanted),
+            )
         return [Link(*r) for r in rows]
 
     def all_postings(self) -> tuple[U64, I64]:
@@ -349,8 +380,9 @@ class PostgresStorage(PagedScans):
             docs = self._q("SELECT count(*) FROM docs")[0][0]
             postings = self._q("SELECT count(*) FROM postings")[0][0]
             links = self._q("SELECT count(*) FROM links")[0][0]
-            groups = self._q("SELECT count(*) FROM (SELECT grp FROM docs GROUP BY grp "
-                             "HAVING count(*) > 1) g")[0][0]
+            groups = self._q(
+                "SELECT count(*) FROM (SELECT grp FROM docs GROUP BY grp HAVING count(*) > 1) g"
+            )[0][0]
         return {"docs": docs, "postings": postings, "links": links, "groups": groups}
 
     def size_bytes(self) -> int | None:
@@ -358,7 +390,8 @@ class PostgresStorage(PagedScans):
             rows = self._q(
                 "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
                 "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind = 'r'",
-                (self.schema,))
+                (self.schema,),
+            )
         return int(rows[0][0])
 
     # --- writes -----------------------------------------------------------------------------
@@ -371,9 +404,16 @@ class PostgresStorage(PagedScans):
                 "INSERT INTO docs (key, id, grp, size, fp, counts, samples, meta) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                 [
-                    (d.key, d.id, d.group, d.size, u64_to_bytes(d.values),
-                     None if d.counts is None else i64_to_bytes(d.counts),
-                     u64_to_bytes(d.samples), dump_meta(d.meta))
+                    (
+                        d.key,
+                        d.id,
+                        d.group,
+                        d.size,
+                        u64_to_bytes(d.values),
+                        None if d.counts is None else i64_to_bytes(d.counts),
+                        u64_to_bytes(d.samples),
+                        dump_meta(d.meta),
+                    )
                     for d in docs
                 ],
             )
@@ -381,7 +421,9 @@ class PostgresStorage(PagedScans):
             if texts:
                 cur.executemany("INSERT INTO texts (key, text) VALUES (%s, %s)", texts)
             values = as_signed(np.concatenate([d.samples for d in docs]).astype(np.uint64))
-            keys = np.concatenate([np.full(d.samples.shape[0], d.key, dtype=np.int64) for d in docs])
+            keys = np.concatenate(
+                [np.full(d.samples.shape[0], d.key, dtype=np.int64) for d in docs]
+            )
             if values.shape[0]:
                 with cur.copy("COPY postings (value, doc) FROM STDIN WITH (FORMAT BINARY)") as copy:
                     copy.write(_binary_copy(values, keys))
@@ -392,8 +434,9 @@ class PostgresStorage(PagedScans):
         if not wanted:
             return
         with self._errors():
-            rows = self._conn.execute("SELECT key, samples FROM docs WHERE key = ANY(%s::bigint[])",
-                                      (wanted,)).fetchall()
+            rows = self._conn.execute(
+                "SELECT key, samples FROM docs WHERE key = ANY(%s::bigint[])", (wanted,)
+            ).fetchall()
             vals: list[int] = []
             ks: list[int] = []
             for key, samples in rows:
@@ -402,9 +445,13 @@ class PostgresStorage(PagedScans):
                 ks.extend([key] * len(s))
             self._conn.execute(
                 "DELETE FROM postings p USING unnest(%s::bigint[], %s::bigint[]) AS d(value, doc) "
-                "WHERE p.value = d.value AND p.doc = d.doc", (vals, ks))
-            self._conn.execute("DELETE FROM links WHERE a = ANY(%s::bigint[]) OR b = ANY(%s::bigint[])",
-                               (wanted, wanted))
+                "WHERE p.value = d.value AND p.doc = d.doc",
+                (vals, ks),
+            )
+            self._conn.execute(
+                "DELETE FROM links WHERE a = ANY(%s::bigint[]) OR b = ANY(%s::bigint[])",
+                (wanted, wanted),
+            )
             self._conn.execute("DELETE FROM texts WHERE key = ANY(%s::bigint[])", (wanted,))
             self._conn.execute("DELETE FROM docs WHERE key = ANY(%s::bigint[])", (wanted,))
 
@@ -418,7 +465,10 @@ class PostgresStorage(PagedScans):
                 "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (a, b) DO UPDATE SET "
                 "resemblance = excluded.resemblance, containment_ab = excluded.containment_ab, "
                 "containment_ba = excluded.containment_ba",
-                [(lk.a, lk.b, lk.resemblance, lk.containment_ab, lk.containment_ba) for lk in links],
+                [
+                    (lk.a, lk.b, lk.resemblance, lk.containment_ab, lk.containment_ba)
+                    for lk in links
+                ],
             )
 
     def set_groups(self, assignments: Mapping[int, int]) -> None:
@@ -430,7 +480,9 @@ class PostgresStorage(PagedScans):
         with self._errors():
             self._conn.execute(
                 "UPDATE docs SET grp = d.grp FROM unnest(%s::bigint[], %s::bigint[]) AS d(key, grp) "
-                "WHERE docs.key = d.key", (keys, groups))
+                "WHERE docs.key = d.key",
+                (keys, groups),
+            )
 
     def relabel_groups(self, mapping: Mapping[int, int]) -> None:
         self._require_tx()
@@ -441,4 +493,6 @@ class PostgresStorage(PagedScans):
         with self._errors():
             self._conn.execute(
                 "UPDATE docs SET grp = d.new FROM unnest(%s::bigint[], %s::bigint[]) AS d(old, new) "
-                "WHERE docs.grp = d.old", (old, new))
+                "WHERE docs.grp = d.old",
+                (old, new),
+            )

@@ -69,8 +69,10 @@ class SortedRuns:
         values = np.asarray(values, dtype=np.uint64)
         keys = np.asarray(keys, dtype=np.int64)
         if int(keys.min()) <= self.max_key:
-            raise StorageError(f"postings must come in increasing key order: key {int(keys.min())} "
-                               f"after {self.max_key}")
+            raise StorageError(
+                f"postings must come in increasing key order: key {int(keys.min())} "
+                f"after {self.max_key}"
+            )
         order = np.lexsort((keys, values))
         runs = self.runs
         runs.append((values[order], keys[order]))

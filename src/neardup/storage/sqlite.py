@@ -142,7 +142,10 @@ class _Tail:
             return
         arrays = [u64_from_bytes(samples) for _, samples in rows]
         lengths = np.array([a.shape[0] for a in arrays], dtype=np.int64)
-        self.runs.add(np.concatenate(arrays), np.repeat(np.array([r[0] for r in rows], dtype=np.int64), lengths))
+        self.runs.add(
+            np.concatenate(arrays),
+            np.repeat(np.array([r[0] for r in rows], dtype=np.int64), lengths),
+        )
         self.last = int(rows[-1][0])
 
 
@@ -169,9 +172,11 @@ def _insert_pairs(conn: sqlite3.Connection, table: str, first: I64, second: I64)
     if full:
         stmt = f"INSERT INTO {table} VALUES " + ",".join(["(?,?)"] * ROWS_PER_INSERT)
         step = 2 * ROWS_PER_INSERT
-        conn.executemany(stmt, (params[i:i + step] for i in range(0, 2 * full, step)))
+        conn.executemany(stmt, (params[i : i + step] for i in range(0, 2 * full, step)))
     if n > full:
-        conn.execute(f"INSERT INTO {table} VALUES " + ",".join(["(?,?)"] * (n - full)), params[2 * full:])
+        conn.execute(
+            f"INSERT INTO {table} VALUES " + ",".join(["(?,?)"] * (n - full)), params[2 * full :]
+        )
 
 
 def _pair_array(rows: Sequence[tuple[int, int]]) -> I64:
@@ -194,9 +199,16 @@ class SQLiteStorage(PagedScans):
 
     kind = "sqlite"
 
-    def __init__(self, path: str | os.PathLike[str], *, create: bool = False,
-                 timeout: float = DEFAULT_TIMEOUT, readonly: bool | None = None,
-                 synchronous: str = "full", tail_min: int = TAIL_MIN) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        create: bool = False,
+        timeout: float = DEFAULT_TIMEOUT,
+        readonly: bool | None = None,
+        synchronous: str = "full",
+        tail_min: int = TAIL_MIN,
+    ) -> None:
         self.tail_min = int(tail_min)
         self._tail: _Tail | None = None
         #: posting values (signed) once seen with more postings than a lookup's limit per value
@@ -205,7 +217,9 @@ class SQLiteStorage(PagedScans):
         self._filters: list[BloomFilter] = []
         self._filters_upto = -1  # the ``below`` of the last filter read
         if synchronous.lower() not in SYNCHRONOUS:
-            raise InputError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, got {synchronous!r}")
+            raise InputError(
+                f"synchronous must be one of {', '.join(SYNCHRONOUS)}, got {synchronous!r}"
+            )
         self.synchronous = synchronous.lower()
         self.path = Path(path)
         self.location = str(self.path)
@@ -232,8 +246,12 @@ class SQLiteStorage(PagedScans):
             if readonly:
                 self._conn = self._connect_readonly()
             else:
-                self._conn = sqlite3.connect(str(self.path), timeout=self.timeout,
-                                             isolation_level=None, check_same_thread=False)
+                self._conn = sqlite3.connect(
+                    str(self.path),
+                    timeout=self.timeout,
+                    isolation_level=None,
+                    check_same_thread=False,
+                )
             with self._errors():
                 if not readonly:
                     mode = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -252,15 +270,25 @@ class SQLiteStorage(PagedScans):
     def _connect_readonly(self) -> sqlite3.Connection:
         """A read-only connection; a WAL file whose folder we cannot write is opened immutable."""
         base = f"file:{self.path.resolve().as_posix()}"
-        conn = sqlite3.connect(f"{base}?mode=ro", uri=True, timeout=self.timeout,
-                               isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(
+            f"{base}?mode=ro",
+            uri=True,
+            timeout=self.timeout,
+            isolation_level=None,
+            check_same_thread=False,
+        )
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return conn
         except sqlite3.OperationalError:
             conn.close()
-            return sqlite3.connect(f"{base}?mode=ro&immutable=1", uri=True, timeout=self.timeout,
-                                   isolation_level=None, check_same_thread=False)
+            return sqlite3.connect(
+                f"{base}?mode=ro&immutable=1",
+                uri=True,
+                timeout=self.timeout,
+                isolation_level=None,
+                check_same_thread=False,
+            )
 
     # --- errors -----------------------------------------------------------------------------
     def _translate(self, exc: sqlite3.Error) -> Exception:
@@ -279,8 +307,10 @@ class SQLiteStorage(PagedScans):
                 f"permissions ({msg})"
             )
         if "not a database" in low or "malformed" in low or "corrupt" in low:
-            return StorageError(f"{self.path} is not a neardup collection (not a SQLite database, "
-                                f"or a damaged one): {msg}")
+            return StorageError(
+                f"{self.path} is not a neardup collection (not a SQLite database, "
+                f"or a damaged one): {msg}"
+            )
         if "unable to open" in low:
             return StorageError(f"cannot open {self.path}: {msg}")
         return StorageError(f"SQLite error on {self.path}: {msg}")
@@ -314,8 +344,10 @@ class SQLiteStorage(PagedScans):
                     for stmt in SCHEMA.strip().split(";"):
                         if stmt.strip():
                             self._conn.execute(stmt)
-                    self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
-                                           sorted({BELOW: "0", EPOCH: "0", **meta}.items()))
+                    self._conn.executemany(
+                        "INSERT INTO meta (key, value) VALUES (?, ?)",
+                        sorted({BELOW: "0", EPOCH: "0", **meta}.items()),
+                    )
                     self._conn.execute("COMMIT")
                 except BaseException:
                     self._conn.execute("ROLLBACK")
@@ -324,7 +356,9 @@ class SQLiteStorage(PagedScans):
     def read_meta(self) -> dict[str, str]:
         """The collection's meta (without this backend's own ``sqlite_*`` bookkeeping keys)."""
         with self._lock:
-            return {k: v for k, v in self._q("SELECT key, value FROM meta") if k not in (BELOW, EPOCH)}
+            return {
+                k: v for k, v in self._q("SELECT key, value FROM meta") if k not in (BELOW, EPOCH)
+            }
 
     def write_meta(self, items: Mapping[str, str]) -> None:
         self._require_tx()
@@ -341,8 +375,10 @@ class SQLiteStorage(PagedScans):
             if self._in_tx or self._in_snapshot:
                 raise StorageError("transactions do not nest")
             if self.readonly:
-                raise StorageError(f"the database {self.path} is open read-only (the file is not "
-                                   "writable); cannot change it")
+                raise StorageError(
+                    f"the database {self.path} is open read-only (the file is not "
+                    "writable); cannot change it"
+                )
             with self._errors():
                 self._conn.execute("BEGIN IMMEDIATE")
             self._in_tx = True
@@ -410,11 +446,14 @@ class SQLiteStorage(PagedScans):
         """Filters that together hold every value of the postings table (read incrementally;
         call under the lock); None for a file made before them, whose values they do not cover."""
         if self._has_bloom is None:
-            self._has_bloom = bool(self._q("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bloom'"))
+            self._has_bloom = bool(
+                self._q("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bloom'")
+            )
         if not self._has_bloom:
             return None
-        for below, k, bits in self._q("SELECT below, k, bits FROM bloom WHERE below > ? ORDER BY below",
-                                      (self._filters_upto,)):
+        for below, k, bits in self._q(
+            "SELECT below, k, bits FROM bloom WHERE below > ? ORDER BY below", (self._filters_upto,)
+        ):
             self._filters.append(BloomFilter.from_bytes(bits, k))
             self._filters_upto = below
         return self._filters
@@ -431,7 +470,9 @@ class SQLiteStorage(PagedScans):
             tail = _Tail(below, epoch)
         # keys are given out in increasing order under the write lock, so a snapshot holds a
         # prefix of them: every document not read yet has a key past ``tail.last``
-        tail.extend(self._q("SELECT key, samples FROM docs WHERE key > ? ORDER BY key", (tail.last,)))
+        tail.extend(
+            self._q("SELECT key, samples FROM docs WHERE key > ? ORDER BY key", (tail.last,))
+        )
         self._tail = tail
         return tail
 
@@ -440,7 +481,9 @@ class SQLiteStorage(PagedScans):
         signed = as_signed(unique)
         # values seen with more than the limit of postings are read newest first, the limit only
         # (most of a batch's rows would otherwise be a few hundred boilerplate samples')
-        capped = np.isin(signed, self._frequent) if limit_per_value else np.zeros(signed.shape[0], bool)
+        capped = (
+            np.isin(signed, self._frequent) if limit_per_value else np.zeros(signed.shape[0], bool)
+        )
         parts: list[I64] = []  # (value, doc) rows, an array per statement: a lookup of every
         # stored sample (verify_integrity) would hold tens of millions of tuples otherwise
         with self._lock, self.snapshot():
@@ -454,12 +497,17 @@ class SQLiteStorage(PagedScans):
             for part in _chunks(signed[in_table & ~capped], BIG_CHUNK):
                 chunk = part.tolist()
                 marks = ",".join("?" * len(chunk))
-                parts.append(_pair_array(self._q(f"SELECT value, doc FROM postings WHERE value IN ({marks})",
-                                                 chunk)))
+                parts.append(
+                    _pair_array(
+                        self._q(f"SELECT value, doc FROM postings WHERE value IN ({marks})", chunk)
+                    )
+                )
             capped_rows: list[tuple[int, int]] = []
             for value in signed[in_table & capped].tolist():
-                capped_rows += self._q("SELECT value, doc FROM postings WHERE value = ? ORDER BY doc DESC LIMIT ?",
-                                       (value, limit_per_value))
+                capped_rows += self._q(
+                    "SELECT value, doc FROM postings WHERE value = ? ORDER BY doc DESC LIMIT ?",
+                    (value, limit_per_value),
+                )
             parts.append(_pair_array(capped_rows))
             tail = self._read_tail()
         tv, tk = tail.runs.lookup(unique) if tail is not None else (_NO_U64, _NO_I64)
@@ -481,10 +529,14 @@ class SQLiteStorage(PagedScans):
             for chunk in _chunks(wanted):
                 marks = ",".join("?" * len(chunk))
                 for key, fp, counts, samples in self._q(
-                    f"SELECT key, fp, counts, samples FROM docs WHERE key IN ({marks}) ORDER BY key", chunk
+                    f"SELECT key, fp, counts, samples FROM docs WHERE key IN ({marks}) ORDER BY key",
+                    chunk,
                 ):
-                    out.append(StoredFingerprints(key, u64_from_bytes(fp), i64_from_bytes(counts),
-                                                  u64_from_bytes(samples)))
+                    out.append(
+                        StoredFingerprints(
+                            key, u64_from_bytes(fp), i64_from_bytes(counts), u64_from_bytes(samples)
+                        )
+                    )
         return out
 
     def packed_fingerprints(self, keys: Sequence[int]) -> PackedFingerprints:
@@ -493,15 +545,23 @@ class SQLiteStorage(PagedScans):
         with self._lock:
             for chunk in _chunks(wanted, BIG_CHUNK):
                 marks = ",".join("?" * len(chunk))
-                rows += self._q(f"SELECT key, fp, counts FROM docs WHERE key IN ({marks}) ORDER BY key", chunk)
+                rows += self._q(
+                    f"SELECT key, fp, counts FROM docs WHERE key IN ({marks}) ORDER BY key", chunk
+                )
         offsets = np.zeros(len(rows) + 1, dtype=np.int64)
         np.cumsum([len(r[1]) // 8 for r in rows], out=offsets[1:])
         values = u64_from_bytes(b"".join(r[1] for r in rows))
         counts = None
         if any(r[2] is not None for r in rows):
-            counts = np.concatenate([i64_from_bytes(r[2]) if r[2] is not None
-                                     else np.ones(len(r[1]) // 8, np.int64) for r in rows])
-        return PackedFingerprints(np.array([r[0] for r in rows], dtype=np.int64), values, counts, offsets)
+            counts = np.concatenate(
+                [
+                    i64_from_bytes(r[2]) if r[2] is not None else np.ones(len(r[1]) // 8, np.int64)
+                    for r in rows
+                ]
+            )
+        return PackedFingerprints(
+            np.array([r[0] for r in rows], dtype=np.int64), values, counts, offsets
+        )
 
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
         wanted = sorted({int(k) for k in keys})
@@ -512,8 +572,10 @@ class SQLiteStorage(PagedScans):
         with self._lock:
             for chunk in _chunks(wanted):
                 marks = ",".join("?" * len(chunk))
-                sql = (f"SELECT d.key, d.id, d.grp, d.size, {meta_col}, {text_col} FROM docs d {join}"
-                       f"WHERE d.key IN ({marks}) ORDER BY d.key")
+                sql = (
+                    f"SELECT d.key, d.id, d.grp, d.size, {meta_col}, {text_col} FROM docs d {join}"
+                    f"WHERE d.key IN ({marks}) ORDER BY d.key"
+                )
                 for key, id_, grp, size, meta_json, txt in self._q(sql, chunk):
                     out.append(DocInfo(key, id_, grp, size, load_meta(meta_json), txt))
         return out
@@ -545,8 +607,11 @@ class SQLiteStorage(PagedScans):
         with self._lock:
             for chunk in _chunks(wanted):
                 marks = ",".join("?" * len(chunk))
-                out.update(self._q(f"SELECT grp, count(*) FROM docs WHERE grp IN ({marks}) GROUP BY grp",
-                                   chunk))
+                out.update(
+                    self._q(
+                        f"SELECT grp, count(*) FROM docs WHERE grp IN ({marks}) GROUP BY grp", chunk
+                    )
+                )
         return out
 
     def links_of(self, keys: Sequence[int]) -> list[Link]:
@@ -556,8 +621,11 @@ class SQLiteStorage(PagedScans):
         with self._lock:
             for chunk in _chunks(wanted):
                 marks = ",".join("?" * len(chunk))
-                for row in self._q(f"SELECT {cols} FROM links WHERE a IN ({marks}) "
-                                   f"UNION SELECT {cols} FROM links WHERE b IN ({marks})", [*chunk, *chunk]):
+                for row in self._q(
+                    f"SELECT {cols} FROM links WHERE a IN ({marks}) "
+                    f"UNION SELECT {cols} FROM links WHERE b IN ({marks})",
+                    [*chunk, *chunk],
+                ):
                     found[(row[0], row[1])] = Link(*row)
         return [found[p] for p in sorted(found)]
 
@@ -585,7 +653,9 @@ class SQLiteStorage(PagedScans):
                 tail = self._read_tail()
             postings += 0 if tail is None else tail.runs.size
             links = self._q("SELECT count(*) FROM links")[0][0]
-            groups = self._q("SELECT count(*) FROM (SELECT grp FROM docs GROUP BY grp HAVING count(*) > 1)")[0][0]
+            groups = self._q(
+                "SELECT count(*) FROM (SELECT grp FROM docs GROUP BY grp HAVING count(*) > 1)"
+            )[0][0]
         return {"docs": docs, "postings": postings, "links": links, "groups": groups}
 
     def size_bytes(self) -> int | None:
@@ -607,9 +677,16 @@ class SQLiteStorage(PagedScans):
                     "INSERT INTO docs (key, id, grp, size, fp, counts, samples, meta) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [
-                        (d.key, d.id, d.group, d.size, u64_to_bytes(d.values),
-                         None if d.counts is None else i64_to_bytes(d.counts),
-                         u64_to_bytes(d.samples), dump_meta(d.meta))
+                        (
+                            d.key,
+                            d.id,
+                            d.group,
+                            d.size,
+                            u64_to_bytes(d.values),
+                            None if d.counts is None else i64_to_bytes(d.counts),
+                            u64_to_bytes(d.samples),
+                            dump_meta(d.meta),
+                        )
                         for d in docs
                     ],
                 )
@@ -645,8 +722,10 @@ class SQLiteStorage(PagedScans):
         with self._lock:
             if self._postings_filters() is not None:
                 bloom = BloomFilter.of(distinct(as_unsigned(values)))
-                self._conn.execute("INSERT INTO bloom (below, k, bits) VALUES (?, ?, ?)",
-                                   (new_below, bloom.k, bloom.to_bytes()))
+                self._conn.execute(
+                    "INSERT INTO bloom (below, k, bits) VALUES (?, ?, ?)",
+                    (new_below, bloom.k, bloom.to_bytes()),
+                )
         epoch = tail.epoch
         self.write_meta({BELOW: str(new_below), EPOCH: str(epoch)})
         self._tail = _Tail(new_below, epoch)
@@ -658,7 +737,8 @@ class SQLiteStorage(PagedScans):
             for chunk in _chunks(wanted):
                 marks = ",".join("?" * len(chunk))
                 rows = self._conn.execute(
-                    f"SELECT key, samples FROM docs WHERE key IN ({marks})", chunk).fetchall()
+                    f"SELECT key, samples FROM docs WHERE key IN ({marks})", chunk
+                ).fetchall()
                 pairs = [
                     (v, key)
                     for key, samples in rows
@@ -679,17 +759,24 @@ class SQLiteStorage(PagedScans):
             self._conn.executemany(
                 "INSERT OR REPLACE INTO links (a, b, resemblance, containment_ab, containment_ba) "
                 "VALUES (?, ?, ?, ?, ?)",
-                [(lk.a, lk.b, lk.resemblance, lk.containment_ab, lk.containment_ba) for lk in links],
+                [
+                    (lk.a, lk.b, lk.resemblance, lk.containment_ab, lk.containment_ba)
+                    for lk in links
+                ],
             )
 
     def set_groups(self, assignments: Mapping[int, int]) -> None:
         self._require_tx()
         with self._errors():
-            self._conn.executemany("UPDATE docs SET grp = ? WHERE key = ?",
-                                   [(int(g), int(k)) for k, g in assignments.items()])
+            self._conn.executemany(
+                "UPDATE docs SET grp = ? WHERE key = ?",
+                [(int(g), int(k)) for k, g in assignments.items()],
+            )
 
     def relabel_groups(self, mapping: Mapping[int, int]) -> None:
         self._require_tx()
         with self._errors():
-            self._conn.executemany("UPDATE docs SET grp = ? WHERE grp = ?",
-                                   [(int(new), int(old)) for old, new in mapping.items()])
+            self._conn.executemany(
+                "UPDATE docs SET grp = ? WHERE grp = ?",
+                [(int(new), int(old)) for old, new in mapping.items()],
+            )
