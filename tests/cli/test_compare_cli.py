@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 from neardup.cli.main import main
@@ -131,7 +132,39 @@ def test_analyze_shows_tokens_with_spans(capsys: pytest.CaptureFixture[str]) -> 
 def test_help_on_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     from neardup.cli.main import cli
 
-    for name, command in cli.commands.items():
-        assert command.help, name
+    ctx = click.Context(cli)
+    for name in cli.list_commands(ctx):
+        command = cli.get_command(ctx, name)
+        assert command is not None and command.help, name
         assert main([name, "--help"]) == 0
         capsys.readouterr()
+
+
+def test_every_command_module_is_in_the_lazy_table() -> None:
+    """A module that defines COMMANDS must be named in COMMAND_MODULES, and the table must
+    point at the module that really defines each command."""
+    import importlib
+    import pkgutil
+
+    import neardup.cli
+    from neardup.cli.main import COMMAND_MODULES
+
+    defined: dict[str, str] = {}
+    for info in pkgutil.iter_modules(neardup.cli.__path__):
+        module = importlib.import_module(f"neardup.cli.{info.name}")
+        for command in getattr(module, "COMMANDS", ()):
+            defined[command.name] = info.name
+    assert defined == COMMAND_MODULES
+
+
+def test_version_imports_no_command_module() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from neardup.cli.main import main; main(['--version']); "
+        "print(sorted(m for m in sys.modules "
+        "if m.startswith('neardup.cli.') and m != 'neardup.cli.main'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"

@@ -1,14 +1,15 @@
 """The ``neardup`` command.
 
-Each module of this package that defines ``COMMANDS`` (a list of click commands or groups)
-adds them to the top-level group, so a new command is one new module. Errors: bad input,
-specs and options exit with code 2, other failures with 1; a message, never a traceback.
+Each module of this package defines ``COMMANDS`` (a list of click commands or groups) and is
+named in ``COMMAND_MODULES``; a module is imported only when one of its commands runs (or for
+``neardup --help``), so ``neardup --version`` and a command's start do not pay for the others'
+imports. A test checks the table against the modules. Errors: bad input, specs and options exit
+with code 2, other failures with 1; a message, never a traceback.
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import sys
 
 import click
@@ -19,7 +20,37 @@ from neardup.errors import ConfigurationError, InputError, NeardupError, SpecErr
 USAGE_ERRORS = (InputError, SpecError, ConfigurationError)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+#: Every command of ``neardup``: its name → the module of ``neardup.cli`` that defines it.
+COMMAND_MODULES: dict[str, str] = {
+    "analyze": "compare",
+    "collisions": "collisions",
+    "compare": "compare",
+    "eval": "eval",
+    "index": "index",
+    "matrix": "matrix",
+    "params": "sketch",
+    "sign": "sketch",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported from their modules when first asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMAND_MODULES) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            module = importlib.import_module(f"neardup.cli.{COMMAND_MODULES[cmd_name]}")
+            for command in getattr(module, "COMMANDS", ()):
+                self.add_command(command)
+        return self.commands.get(cmd_name)
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(__version__, prog_name="neardup")
 def cli() -> None:
     """neardup — find near-duplicate and reused text (Russian first, English as well).
@@ -29,19 +60,6 @@ def cli() -> None:
     compared by the share of fingerprints they have in common. `neardup COMMAND --help` tells
     more of each command.
     """
-
-
-def _register() -> None:
-    package = importlib.import_module("neardup.cli")
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        if info.name.startswith("_") or info.name == "main":
-            continue
-        module = importlib.import_module(f"neardup.cli.{info.name}")
-        for command in getattr(module, "COMMANDS", ()):
-            cli.add_command(command)
-
-
-_register()
 
 
 def main(argv: list[str] | None = None) -> int:
