@@ -88,3 +88,24 @@ def test_counting_kernel_sticks_at_255() -> None:
     assert counters[pos].tolist() == [255] * len(pos)
     assert pmbf.add_counts(counters, values, 2, 10, 0, -1) == 2  # both stuck, none decremented
     assert counters[pos].tolist() == [255] * len(pos)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 150), st.integers(1, 300), st.integers(1, 5), st.integers(0, 2**32))
+def test_sliced_member_counts_equal_row_major(n_rows: int, m: int, k: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    words = -(-m // 64)
+    bits = rng.random((n_rows, words * 64)) < 0.6
+    bits[:, m:] = False
+    rows = np.packbits(bits, axis=1, bitorder="little").view(np.uint64).copy()
+    values = np.unique(rng.integers(0, 2**63, size=40, dtype=np.uint64))
+    pos = pmbf.positions(values, k, m, seed)
+    sliced = np.zeros((m, -(-n_rows // 64)), dtype=np.uint64)
+    pmbf.slice_rows(rows, np.arange(n_rows, dtype=np.int64), m, sliced, False)
+    expected = [int(b[pos.astype(np.int64).reshape(-1, k)].all(axis=1).sum()) for b in bits]
+    assert pmbf.member_counts(rows, pos, k, n_rows).tolist() == expected
+    assert pmbf.sliced_member_counts(sliced, pos, k, n_rows).tolist() == expected
+    # rewriting one row after a change clears its old bits
+    rows[n_rows - 1] = 0
+    pmbf.slice_rows(rows, np.array([n_rows - 1], dtype=np.int64), m, sliced, True)
+    assert pmbf.sliced_member_counts(sliced, pos, k, n_rows)[-1] == 0

@@ -255,3 +255,28 @@ def test_classic_and_counting() -> None:
     rest = BloomFilter.for_capacity(1000, 0.01, seed=1)
     rest.add(added[500:])
     assert np.array_equal(counting.to_bloom().words, rest.words)
+
+
+def test_member_count_follows_changes() -> None:
+    """The bit-sliced copy behind measure="members" stays equal to the rows through adds
+    (across the growth of the row capacity), removals and compaction."""
+    bloom = PseudoMatrixBloomFilter(n=150, p=0.01)
+    query = np.union1d(fps(5, 60), fps(500, 100))
+
+    def check() -> None:
+        pos = pmbf.positions(query, bloom.k, bloom.m, bloom.seed)
+        expected = pmbf.member_counts(bloom.rows, pos, bloom.k, bloom.n_rows)
+        got = bloom.scores(query, measure="members").shared
+        assert got.tolist() == expected.tolist()
+
+    for key in range(100):
+        bloom.add(key, fps(key, 100))
+        if key % 13 == 0:
+            check()
+    check()
+    assert bloom.n_rows > 64  # the sliced copy was rebuilt wider on the way
+    for key in (5, 6, 30):
+        bloom.remove(key)
+        check()
+    bloom.compact()
+    check()

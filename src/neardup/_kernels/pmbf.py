@@ -169,3 +169,53 @@ def member_counts(rows: U64, pos: U64, k: int, n_rows: int) -> I64:
                 count += 1
         out[r] = count
     return out
+
+
+@njit(cache=True, nogil=True)
+def slice_rows(rows: U64, which: I64, m: int, sliced: U64, clear: bool) -> None:
+    """Write the rows ``which`` into the bit-sliced copy: bit ``b`` of row ``r`` is bit
+    ``r % 64`` of ``sliced[b, r // 64]`` (a column per bit position, a bit per row). With
+    ``clear`` the rows' old bits in ``sliced`` are cleared first."""
+    for t in range(which.shape[0]):
+        r = which[t]
+        w = r >> 6
+        bit = _ONE << np.uint64(r & 63)
+        if clear:
+            keep = ~bit
+            for b in range(m):
+                sliced[b, w] &= keep
+        for i in range(rows.shape[1]):
+            x = rows[r, i]
+            while x != 0:
+                low = x & (~x + _ONE)
+                b = i * 64 + int(popcount64(low - _ONE))
+                if b < m:  # bits past m are never set in a filter row; ignore them if they are
+                    sliced[b, w] |= bit
+                x ^= low
+
+
+@njit(cache=True, nogil=True)
+def sliced_member_counts(sliced: U64, pos: U64, k: int, n_rows: int) -> I64:
+    """:func:`member_counts` over the bit-sliced copy: for each query element the AND of its
+    ``k`` columns is the set of rows holding all its bits; those rows' counts go up by one."""
+    out = np.zeros(n_rows, dtype=np.int64)
+    width = (n_rows + 63) >> 6
+    acc = np.empty(width, dtype=np.uint64)
+    n = pos.shape[0] // k
+    for i in range(n):
+        c0 = pos[i * k]
+        for w in range(width):
+            acc[w] = sliced[c0, w]
+        for j in range(1, k):
+            c = pos[i * k + j]
+            for w in range(width):
+                acc[w] &= sliced[c, w]
+        for w in range(width):
+            x = acc[w]
+            while x != 0:
+                low = x & (~x + _ONE)
+                r = w * 64 + int(popcount64(low - _ONE))
+                if r < n_rows:
+                    out[r] += 1
+                x ^= low
+    return out

@@ -196,6 +196,10 @@ class PseudoMatrixBloomFilter:
         self._row_docs: list[list[int]] = []
         self._sizes: dict[int, int] = {}
         self._store: dict[int, U64] = {}
+        # the bit-sliced copy of the rows for the member count (built on the first such query,
+        # then kept up to date row by row): ``(m, row capacity / 64)``
+        self._sliced: U64 | None = None
+        self._dirty: set[int] = set()
 
     # --- parameters -------------------------------------------------------------------------
     def params(self) -> dict[str, Any]:
@@ -327,6 +331,7 @@ class PseudoMatrixBloomFilter:
             self._ones[part.row] = pmbf.popcount_words(row)
             self._load[part.row] += part.size
             self._row_docs[part.row].append(key)
+            self._dirty.add(part.row)
         self._docs[key] = tuple(parts)
         self._sizes[key] = int(values.shape[0])
         if self.keep_fingerprints:
@@ -374,6 +379,7 @@ class PseudoMatrixBloomFilter:
                             row, values[part.start : part.stop], self.k, self.m, self.seed
                         )
             self._ones[r] = pmbf.popcount_words(row)
+            self._dirty.add(r)
 
     def remove(self, key: int) -> list[int]:
         """Remove a document; only the rows that held it are rebuilt (returned)."""
@@ -403,6 +409,8 @@ class PseudoMatrixBloomFilter:
         self._rows, self._ones, self._load = fresh._rows, fresh._ones, fresh._load
         self._n_rows, self._docs, self._row_docs = fresh._n_rows, fresh._docs, fresh._row_docs
         self._sizes = fresh._sizes
+        self._sliced = None
+        self._dirty = set()
         if self.keep_fingerprints:
             self._store = fresh._store
         return before, self._n_rows
@@ -429,6 +437,21 @@ class PseudoMatrixBloomFilter:
         )
 
     # --- querying ---------------------------------------------------------------------------
+    def sliced(self) -> U64:
+        """The bit-sliced copy of the rows, ``(m, capacity / 64)`` ``uint64``: row ``r``'s bit
+        ``b`` is bit ``r % 64`` of ``[b, r // 64]``. Built on first use, then only the rows
+        changed since are rewritten; rebuilt when the row capacity grows."""
+        width = -(-self._rows.shape[0] // 64)
+        if self._sliced is None or self._sliced.shape[1] != width:
+            self._sliced = np.zeros((self.m, width), dtype=np.uint64)
+            which = np.arange(self._n_rows, dtype=np.int64)
+            pmbf.slice_rows(self._rows, which, self.m, self._sliced, False)
+        elif self._dirty:
+            which = np.array(sorted(self._dirty), dtype=np.int64)
+            pmbf.slice_rows(self._rows, which, self.m, self._sliced, True)
+        self._dirty = set()
+        return self._sliced
+
     def query_bits(self, fingerprints: object) -> U64:
         """The query hashed into one row-sized filter (all its fingerprints, any count)."""
         values = as_fingerprints(fingerprints, what="query fingerprints")
@@ -457,7 +480,7 @@ class PseudoMatrixBloomFilter:
             trials = q_ones
         elif measure == "members":
             pos = pmbf.positions(values, self.k, self.m, self.seed)
-            shared = pmbf.member_counts(self._rows, pos, self.k, self._n_rows)
+            shared = pmbf.sliced_member_counts(self.sliced(), pos, self.k, self._n_rows)
             rate = f**self.k
             trials = q_ones = int(values.shape[0])
         else:
