@@ -301,7 +301,8 @@ class PseudoMatrixBloomFilter:
             return [Part(self._n_rows, 0, size)]
         parts: list[Part] = []
         start = 0
-        for row, room in zip(open_rows.tolist(), free.tolist(), strict=True):
+        holes = free >= self.min_part  # only these can take a part: loop over them alone
+        for row, room in zip(open_rows[holes].tolist(), free[holes].tolist(), strict=True):
             if start == size:
                 break
             if room >= self.min_part:
