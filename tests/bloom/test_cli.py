@@ -57,8 +57,8 @@ def test_build_and_query(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert got["matches"][0]["id"] == "d17"
     assert got["matches"][0]["shared"] == 56  # the 60 pasted words
     assert [m["id"] for m in got["matches"]] == ["d17"]
-    assert main(["bloom", "query", str(out_file), str(query), "--measure", "members"]) == 0
-    assert "d17" in capsys.readouterr().out
+    assert main(["bloom", "query", str(out_file), str(query), "--measure", "bits"]) == 0
+    assert "356 shingles; " in capsys.readouterr().out
     assert main(["bloom", "query", str(tmp_path / "none.pmbf"), str(query)]) == 2
     assert main(["bloom", "query", str(corpus), str(query)]) == 2
     assert main([*args, "-o", str(tmp_path / "x"), str(corpus)]) == 1  # every id twice

@@ -28,16 +28,15 @@ def bloom() -> None:
     """
 
 
-def _n_option(func: Any) -> Any:
-    func = click.option(
+def _p_option(default: float) -> Any:
+    return click.option(
         "--p",
         "p",
         type=click.FloatRange(min=0.0, max=1.0, min_open=True, max_open=True),
-        default=0.05,
+        default=default,
         show_default=True,
         help="Accepted false-positive risk of one row at capacity.",
-    )(func)
-    return func
+    )
 
 
 def _corpus_options(func: Any) -> Any:
@@ -79,7 +78,7 @@ def _progress(what: str) -> Progress:
     required=True,
     help="Elements (shingles) one filter — one row — must hold.",
 )
-@_n_option
+@_p_option(0.05)
 @click.option(
     "--k", "k", type=click.IntRange(min=1), default=None, help="Hash functions (default: best)."
 )
@@ -160,11 +159,11 @@ def size(
     "--n",
     "n",
     type=click.IntRange(min=1),
-    default=20_000,
+    default=2_000,
     show_default=True,
-    help="Row capacity in shingles.",
+    help="Row capacity in shingles (about the 95th percentile of document sizes).",
 )
-@_n_option
+@_p_option(0.001)
 @click.option(
     "--placement",
     type=click.Choice(["split", "whole"]),
@@ -175,9 +174,10 @@ def size(
 @click.option(
     "--measure",
     type=click.Choice(["bits", "members"]),
-    default="bits",
+    default="members",
     show_default=True,
-    help="Row score: shared 1-bits (the paper) or query shingles present in the row.",
+    help="Row score: query shingles present in the row, or shared 1-bits (the paper's; it "
+    "misses short pastes, see docs/bloom.md).",
 )
 @click.option(
     "--threshold",
