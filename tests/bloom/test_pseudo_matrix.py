@@ -280,3 +280,27 @@ def test_member_count_follows_changes() -> None:
         check()
     bloom.compact()
     check()
+
+
+def test_two_stages_with_fragments() -> None:
+    """Stage 1 on pipeline fingerprints, stage 2 exact, then the aligner marks the passage."""
+    from neardup.align import Aligner
+    from neardup.bloom import mark_fragments
+    from neardup.pipeline import Pipeline, make_spec
+    from tests._textgen import text
+
+    spec = make_spec("plain")
+    pipe = Pipeline(spec)
+    docs = {key: text(300, seed=key) for key in range(20)}
+    bloom = PseudoMatrixBloomFilter(n=1000, p=0.001, measure="members")
+    for key, body in docs.items():
+        bloom.add(key, pipe.fingerprints(body))
+    passage = " ".join(docs[4].split()[50:110])
+    query = f"{text(200, seed=77)} {passage} {text(100, seed=78)}"
+    verified = verify(bloom, pipe.fingerprints(query))
+    assert [v.key for v in verified] == [4]
+    assert verified[0].measures.shared == 56  # 60 words → 56 five-word shingles
+    marked = mark_fragments(verified, query, docs, aligner=Aligner(spec))
+    fragments = marked[0].fragments
+    assert fragments is not None and len(fragments.passages) == 1
+    assert fragments.passages[0].a_text == passage
