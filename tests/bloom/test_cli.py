@@ -57,6 +57,15 @@ def test_build_and_query(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert got["matches"][0]["id"] == "d17"
     assert got["matches"][0]["shared"] == 56  # the 60 pasted words
     assert [m["id"] for m in got["matches"]] == ["d17"]
+    assert main(["bloom", "query", str(out_file), str(query), "--fragments", str(corpus)]) == 0
+    out = capsys.readouterr().out
+    pasted = " ".join(source[100:160])
+    assert "d17 #1: text " in out and pasted[:60] in out
+    args_json = ["bloom", "query", str(out_file), str(query), "--json", "--fragments", str(corpus)]
+    assert main(args_json) == 0
+    (passage,) = json.loads(capsys.readouterr().out)["matches"][0]["passages"]
+    assert passage["a_text"] == pasted
+    assert passage["b_text"] == pasted
     assert main(["bloom", "query", str(out_file), str(query), "--measure", "bits"]) == 0
     assert "356 shingles; " in capsys.readouterr().out
     assert main(["bloom", "query", str(tmp_path / "none.pmbf"), str(query)]) == 2

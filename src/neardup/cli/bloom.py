@@ -258,6 +258,15 @@ def build(
 )
 @click.option("--max-rows", type=click.IntRange(min=1), default=None, help="Best rows only.")
 @click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option(
+    "--fragments",
+    "corpus",
+    multiple=True,
+    metavar="INPUT",
+    help="The corpus the filter was built from (repeatable): mark the passages shared with "
+    "each match (neardup.align).",
+)
+@_corpus_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def query(
     filter_file: str,
@@ -266,17 +275,25 @@ def query(
     measure: str | None,
     max_rows: int | None,
     top: int,
+    corpus: tuple[str, ...],
+    id_field: str,
+    text_field: str,
+    fmt: str | None,
     as_json: bool,
 ) -> None:
     """Which documents of the filter a text (FILE, or - for stdin) may have borrowed from:
     rows scoring above the background name their documents (stage 1), which are then compared
-    exactly by their fingerprints (stage 2: shared shingles, containment both ways)."""
+    exactly by their fingerprints (stage 2: shared shingles, containment both ways) and, with
+    --fragments, aligned to mark the shared passages."""
+    from neardup.align import Aligner
     from neardup.bloom.file import BloomIndex
-    from neardup.bloom.search import verify
+    from neardup.bloom.search import mark_fragments, verify
+    from neardup.inputs import iter_inputs
     from neardup.pipeline import Pipeline
 
     index = BloomIndex.load(filter_file)
-    fps = Pipeline(index.spec).fingerprints(read_input(text).text).values
+    query_text = read_input(text).text
+    fps = Pipeline(index.spec).fingerprints(query_text).values
     found = index.bloom.candidates(
         fps,
         threshold=threshold,
@@ -290,7 +307,15 @@ def query(
         max_rows=max_rows,
         measure=measure,  # type: ignore[arg-type]
     )[:top]
-    rows = [
+    if corpus:
+        wanted = {index.ids[v.key]: v.key for v in verified}
+        texts = {
+            wanted[doc.id]: doc.text
+            for doc in iter_inputs(corpus, id_field=id_field, text_field=text_field, fmt=fmt)
+            if doc.id in wanted
+        }
+        verified = mark_fragments(verified, query_text, texts, aligner=Aligner(index.spec))
+    rows: list[dict[str, Any]] = [
         {
             "id": index.ids[v.key],
             "score": v.score,
@@ -298,6 +323,9 @@ def query(
             "containment_query_in_doc": v.measures.containment_ab,
             "containment_doc_in_query": v.measures.containment_ba,
             "resemblance": v.measures.resemblance,
+            "passages": (
+                [p.to_dict() for p in v.fragments.passages] if v.fragments is not None else None
+            ),
         }
         for v in verified
     ]
@@ -328,6 +356,13 @@ def query(
                 f"{r['containment_doc_in_query']:.4f}",
             )
         Console().print(table)
+    for r in rows:
+        for p in r["passages"] or []:
+            snippet = p["a_text"] if len(p["a_text"]) <= 200 else p["a_text"][:197] + "…"
+            click.echo(
+                f"{r['id']} #{p['number']}: text {p['a_start']}–{p['a_end']}, "
+                f"doc {p['b_start']}–{p['b_end']}: {snippet}"
+            )
 
 
 COMMANDS = [bloom]
