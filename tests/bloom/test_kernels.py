@@ -20,7 +20,7 @@ def _splitmix64(x: int) -> int:
 
 def _positions(values: list[int], k: int, m: int, seed: int) -> list[int]:
     s = _splitmix64(seed)
-    out = []
+    out: list[int] = []
     for v in values:
         h1 = _splitmix64(v ^ s)
         h2 = _splitmix64(h1) | 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -209,7 +211,7 @@ def test_fetch_instead_of_kept_fingerprints() -> None:
     sets = {k: fps(k, 120) for k in range(6)}
     asked: list[list[int]] = []
 
-    def fetch(keys: list[int]) -> dict[int, np.ndarray]:
+    def fetch(keys: Sequence[int]) -> dict[int, np.ndarray]:
         asked.append(sorted(keys))
         return {k: sets[k] for k in keys}
 
