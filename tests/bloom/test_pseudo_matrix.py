@@ -72,6 +72,10 @@ def test_whole_placement_and_matrix_filter() -> None:
     assert matrix.placement_of(7) == (Part(1, 0, 10),)  # the emptied row is reused
     with pytest.raises(NotSupportedError):
         matrix.compact()
+    back = PseudoMatrixBloomFilter.from_bytes(matrix.to_bytes())
+    assert back.docs_per_row().tolist() == [1, 1, 1]
+    back.add(8, fps(8, 10))
+    assert back.placement_of(8) == (Part(3, 0, 10),)  # still one document a row
 
 
 def test_rows_equal_the_reference() -> None:
@@ -122,6 +126,7 @@ def test_removal_rebuilds_exactly(
         sum(p.size for k in bloom.docs_in_row(r) for p in bloom.placement_of(k) if p.row == r)
         for r in range(bloom.n_rows)
     ]
+    assert bloom.docs_per_row().tolist() == [len(bloom.docs_in_row(r)) for r in range(bloom.n_rows)]
     bloom.compact()
     scratch = PseudoMatrixBloomFilter(n=n, p=0.05, placement=placement, seed=9)  # type: ignore[arg-type]
     for key, values in remaining.items():

@@ -191,6 +191,7 @@ class PseudoMatrixBloomFilter:
         self._rows: U64 = np.zeros((4, self.words), dtype=np.uint64)
         self._ones: I64 = np.zeros(4, dtype=np.int64)
         self._load: I64 = np.zeros(4, dtype=np.int64)
+        self._ndocs: I64 = np.zeros(4, dtype=np.int64)  # documents in each row
         self._n_rows = 0
         self._docs: dict[int, tuple[Part, ...]] = {}
         self._row_docs: list[list[int]] = []
@@ -247,6 +248,10 @@ class PseudoMatrixBloomFilter:
         """The free-space index: elements that still fit in each row (0 when full)."""
         return np.maximum(self.n - self._load[: self._n_rows], 0)
 
+    def docs_per_row(self) -> I64:
+        """How many documents (or parts of them) each row holds."""
+        return self._ndocs[: self._n_rows].copy()
+
     def load(self) -> I64:
         """Elements placed in each row."""
         return self._load[: self._n_rows].copy()
@@ -276,6 +281,9 @@ class PseudoMatrixBloomFilter:
             self._rows = rows
             self._ones = np.concatenate([self._ones, np.zeros(cap - self._ones.shape[0], np.int64)])
             self._load = np.concatenate([self._load, np.zeros(cap - self._load.shape[0], np.int64)])
+            self._ndocs = np.concatenate(
+                [self._ndocs, np.zeros(cap - self._ndocs.shape[0], np.int64)]
+            )
         row = self._n_rows
         self._n_rows += 1
         self._row_docs.append([])
@@ -285,7 +293,7 @@ class PseudoMatrixBloomFilter:
         """Rows that may take another document (under ``max_docs_per_row``)."""
         if self.max_docs_per_row is None:
             return np.arange(self._n_rows, dtype=np.int64)
-        counts = np.fromiter((len(d) for d in self._row_docs), np.int64, self._n_rows)
+        counts = self._ndocs[: self._n_rows]
         return np.flatnonzero(counts < self.max_docs_per_row).astype(np.int64)
 
     def _plan(self, size: int) -> list[Part]:
@@ -331,6 +339,7 @@ class PseudoMatrixBloomFilter:
             pmbf.set_bits(row, values[part.start : part.stop], self.k, self.m, self.seed)
             self._ones[part.row] = pmbf.popcount_words(row)
             self._load[part.row] += part.size
+            self._ndocs[part.row] += 1
             self._row_docs[part.row].append(key)
             self._dirty.add(part.row)
         self._docs[key] = tuple(parts)
@@ -393,6 +402,7 @@ class PseudoMatrixBloomFilter:
         rows = sorted({p.row for p in parts})
         for part in parts:
             self._load[part.row] -= part.size
+            self._ndocs[part.row] -= 1
         for r in rows:
             self._row_docs[r] = [k for k in self._row_docs[r] if k != key]
         self.rebuild_rows(rows)
@@ -408,6 +418,7 @@ class PseudoMatrixBloomFilter:
         for key in keys:
             fresh.add(key, fps[key])
         self._rows, self._ones, self._load = fresh._rows, fresh._ones, fresh._load
+        self._ndocs = fresh._ndocs
         self._n_rows, self._docs, self._row_docs = fresh._n_rows, fresh._docs, fresh._row_docs
         self._sizes = fresh._sizes
         self._sliced = None
@@ -576,6 +587,7 @@ class PseudoMatrixBloomFilter:
             self._load[row] += stop - start
             if key not in self._row_docs[row]:
                 self._row_docs[row].append(key)
+                self._ndocs[row] += 1
         self._sizes = {int(k): int(s) for k, s in sizes.tolist()}
         self._docs = {k: () for k in self._sizes}
         self._docs.update({k: tuple(v) for k, v in docs.items()})
