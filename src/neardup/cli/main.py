@@ -23,6 +23,7 @@ USAGE_ERRORS = (InputError, SpecError, ConfigurationError)
 #: Every command of ``neardup``: its name → the module of ``neardup.cli`` that defines it.
 COMMAND_MODULES: dict[str, str] = {
     "analyze": "compare",
+    "bloom": "bloom",
     "collisions": "collisions",
     "compare": "compare",
     "eval": "eval",
