@@ -55,6 +55,7 @@ class CompareIn(_Strict):
     a: str
     b: str
     fragments: bool = True
+    b_id: str = Field("B", description="B's name in the passages (the CLI: its path).")
 
 
 class MatrixIn(_Strict):
@@ -165,7 +166,7 @@ def stats(request: Request) -> dict[str, Any]:
 @router.post("/compare", summary="Compare two texts under the collection's spec")
 def compare(body: CompareIn, request: Request) -> dict[str, Any]:
     """The JSON of ``neardup compare A B --json --fragments`` (A's passages taken from B)."""
-    out, _ = _read(request).compare(body.a, body.b, fragments=body.fragments)
+    out, _ = _read(request).compare(body.a, body.b, fragments=body.fragments, b_id=body.b_id)
     return out
 
 
@@ -179,7 +180,7 @@ async def compare_files(
     service = _read(request)
     text_a = await _upload(service, a)
     text_b = await _upload(service, b)
-    out, _ = await asyncio.to_thread(service.compare, text_a, text_b)
+    out, _ = await asyncio.to_thread(service.compare, text_a, text_b, b_id=b.filename or "B")
     out["text_a"] = text_a
     out["text_b"] = text_b
     return out

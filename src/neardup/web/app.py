@@ -85,8 +85,25 @@ def status_of(exc: NeardupError) -> int:
     return 500
 
 
+#: Sent with every response (pure ASGI: an exception raised while the body is read must reach
+#: FastAPI's body parsing as it is, which a BaseHTTPMiddleware's task group would wrap).
+SECURITY_HEADERS = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+)
+
+
+def _with_security_headers(headers: Any) -> list[tuple[bytes, bytes]]:
+    out = [(bytes(k), bytes(v)) for k, v in headers]
+    present = {k.lower() for k, _ in out}
+    out.extend((k, v) for k, v in SECURITY_HEADERS if k not in present)
+    return out
+
+
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with a 413, by Content-Length or by counting."""
+    """Refuse request bodies over ``limit`` bytes with a 413, by Content-Length or by counting;
+    add the security headers (CSP…) to every response."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -117,6 +134,7 @@ class BodyLimit:
             nonlocal started
             if msg["type"] == "http.response.start":
                 started = True
+                msg["headers"] = _with_security_headers(msg.get("headers", []))
             await send(msg)
 
         try:
@@ -128,8 +146,14 @@ class BodyLimit:
     @staticmethod
     async def _refuse(send: Send, message: str) -> None:
         response = error_response(413, "too_large", message)
+
+        async def secured(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                msg["headers"] = _with_security_headers(msg.get("headers", []))
+            await send(msg)
+
         await response(  # type: ignore[arg-type]
-            {"type": "http", "method": "POST", "headers": []}, _no_receive, send
+            {"type": "http", "method": "POST", "headers": []}, _no_receive, secured
         )
 
 
@@ -280,14 +304,6 @@ def create_app(config: ServiceConfig, service: Service | None = None) -> FastAPI
     from pathlib import Path
 
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
-
-    @app.middleware("http")
-    async def headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        return response
 
     app.add_middleware(BodyLimit, limit=config.max_body)  # type: ignore[arg-type]
     return app

@@ -219,7 +219,9 @@ class Service:
         with self.lock:
             return self.collection.stats()
 
-    def compare(self, a: str, b: str, *, fragments: bool = True) -> tuple[dict[str, Any], Any]:
+    def compare(
+        self, a: str, b: str, *, fragments: bool = True, b_id: str = "B"
+    ) -> tuple[dict[str, Any], Any]:
         """Two texts under the collection's spec: the JSON of ``neardup compare --json``
         (``--fragments``), and the alignment."""
         from neardup.cli.compare import compare_to_dict
@@ -228,7 +230,7 @@ class Service:
         self.limit_text(b, "text B")
         col = self.collection
         measures = col.pipeline.compare(a, b)
-        alignment = self.aligner.pair(a, b, source_id="B") if fragments else None
+        alignment = self.aligner.pair(a, b, source_id=b_id) if fragments else None
         return compare_to_dict(measures, col.spec, alignment), alignment
 
     def matrix(self, ids: list[str], texts: list[str], method: str) -> SimilarityMatrix:
