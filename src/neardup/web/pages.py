@@ -112,6 +112,7 @@ async def check_page(
         request,
         "check.html",
         checked=checked,
+        text=text,
         view=view,
         scores=scores,
         k=service.collection.spec.shingles.k,
@@ -142,7 +143,15 @@ async def compare_page(
     except NeardupError as exc:
         return _error(request, "compare.html", exc, text_a=text_a, text_b=text_b)
     view = aligned_view(alignment)
-    return _render(request, "compare.html", result=out, view=view, alignment=alignment)
+    return _render(
+        request,
+        "compare.html",
+        result=out,
+        view=view,
+        alignment=alignment,
+        text_a=text_a,
+        text_b=text_b,
+    )
 
 
 @router.get("/collection", response_class=HTMLResponse)
