@@ -31,6 +31,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import numpy as np
@@ -129,6 +130,7 @@ async def client(
     rng = random.Random(1000 + number)
     headers = {"Authorization": f"Bearer {TOKEN}"}
     serial = 0
+    body: dict[str, Any]
     async with httpx.AsyncClient(base_url=base, timeout=120.0) as http:
         while time.monotonic() < until:
             if rng.random() < add_share:
@@ -140,7 +142,7 @@ async def client(
                 kind = "check+fragments" if rng.random() < fragments_share else "check"
                 body = {"text": quoting(corpus, rng.choice(texts), rng)}
                 if kind == "check+fragments":
-                    body["fragments"] = True  # type: ignore[assignment]
+                    body["fragments"] = True
                 url = "/api/check"
             started = time.perf_counter()
             try:

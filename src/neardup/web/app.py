@@ -277,6 +277,7 @@ def create_app(config: ServiceConfig, service: Service | None = None) -> FastAPI
         opened = "service" not in holder
         if opened:
             holder["service"] = Service(config)
+            holder["service"].warm_up()
         app.state.service = holder["service"]
         try:
             yield

@@ -140,6 +140,18 @@ class Service:
     def close(self) -> None:
         self.collection.close()
 
+    def warm_up(self) -> None:
+        """Load the analyzer's dictionaries and the kernels once, before the first request
+        (each worker process pays this at start, not on a request's time)."""
+        sample = (
+            "Каждый год в городском парке у реки проводят праздник, и жители приходят "
+            "на набережную всей семьёй, чтобы погулять и послушать музыку. " * 3
+        )
+        analyzed = self.collection.analyze(sample)
+        with self.lock:
+            self.collection.check(analyzed, top=1)
+        self.aligner.align(sample, [("warm-up", sample)])
+
     # --- limits ------------------------------------------------------------------------------
     def limit_text(self, text: str, what: str = "the text") -> str:
         if len(text) > self.config.max_text:
