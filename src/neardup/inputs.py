@@ -133,7 +133,7 @@ def read_csv(
                     f"{p}: the header has no column {missing[0]!r} (columns: "
                     f"{', '.join(reader.fieldnames)}); choose with --id-field/--text-field"
                 )
-            for row_no, row in enumerate(reader, 2):
+            for row_no, row in enumerate(reader, 2):  # noqa: B007 - named in the error below
                 if None in row:
                     raise DatasetError(
                         f"{p}, line {reader.line_num}: more fields than the header has"
@@ -176,6 +176,16 @@ def read_text_file(path: str | os.PathLike[str], doc_id: str | None = None) -> I
     from neardup.analysis.decode import read_text
 
     p = Path(path)
+    # .docx/.pdf (neardup.office): a dispatch to move into the reader's suffix table
+    from neardup import office
+
+    if office.is_office(p):
+        kind = p.suffix.lower().lstrip(".")
+        return InputDoc(
+            doc_id if doc_id is not None else p.as_posix(),
+            office.read_file(p),
+            {"path": p.as_posix(), "format": kind},
+        )
     try:
         decoded = read_text(p)
     except DecodeError as exc:

@@ -148,4 +148,9 @@ def read_input(path: str) -> Decoded:
         from neardup.analysis.decode import decode
 
         return decode(click.get_binary_stream("stdin").read())
+    # .docx/.pdf (neardup.office): a dispatch to move into inputs.py's suffix table
+    from neardup import office
+
+    if office.is_office(path):
+        return Decoded(office.read_file(path), Path(path).suffix.lower().lstrip("."))
     return read_text(Path(path))

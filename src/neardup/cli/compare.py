@@ -9,9 +9,28 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS, Aligner
+from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS, Aligner, Alignment
 from neardup.cli._options import read_input, spec_from_options, spec_options
 from neardup.pipeline import Pipeline
+from neardup.similarity import Measures
+from neardup.spec import Spec
+
+
+def compare_to_dict(measures: Measures, spec: Spec, alignment: Alignment | None) -> dict[str, Any]:
+    """The JSON of ``compare --json`` (also the web service's ``/api/compare``): the measures,
+    the spec, and with an alignment of A against B its passages and borrowed shares."""
+    out: dict[str, Any] = dict(measures.to_dict())
+    out["spec"] = spec.to_dict()
+    out["spec_fingerprint"] = spec.fingerprint()
+    if alignment is not None:
+        match = alignment.sources[0]
+        out["fragments"] = [p.to_dict() for p in match.passages]
+        out["fragments_summary"] = {
+            "borrowed_a": round(alignment.borrowed, 6),
+            "borrowed_b": round(match.source_used, 6),
+            "params": alignment.params,
+        }
+    return out
 
 
 @click.command()
@@ -99,17 +118,7 @@ def compare(
 
             write_html(alignment, html_report, title=f"{file_a} vs {file_b}", query_title=file_a)
     if as_json:
-        out: dict[str, Any] = dict(measures.to_dict())
-        out["spec"] = spec.to_dict()
-        out["spec_fingerprint"] = pipeline.spec_fingerprint
-        if alignment is not None:
-            match = alignment.sources[0]
-            out["fragments"] = [p.to_dict() for p in match.passages]
-            out["fragments_summary"] = {
-                "borrowed_a": round(alignment.borrowed, 6),
-                "borrowed_b": round(match.source_used, 6),
-                "params": alignment.params,
-            }
+        out = compare_to_dict(measures, spec, alignment)
         click.echo(json.dumps(out, ensure_ascii=False))
         return
     table = Table(title=f"{file_a} vs {file_b}", show_header=True)
@@ -129,7 +138,8 @@ def compare(
     console.print(table)
     shingles = spec.shingles
     console.print(
-        f"spec {pipeline.spec_fingerprint}: preset {spec.analyzer.preset}, {shingles.unit} shingles "
+        f"spec {pipeline.spec_fingerprint}: preset {spec.analyzer.preset}, "
+        f"{shingles.unit} shingles "
         f"k={shingles.k} step={shingles.step}, {spec.fingerprint_family.family} "
         f"{spec.fingerprint_family.bits} bit"
     )
@@ -162,7 +172,9 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
     source = decoded.text
     rows = [
         {"term": term, "start": int(a), "end": int(b), "original": source[a:b]}
-        for term, a, b in zip(terms, canonical.starts.tolist(), canonical.ends.tolist())
+        for term, a, b in zip(
+            terms, canonical.starts.tolist(), canonical.ends.tolist(), strict=True
+        )
     ]
     shingles = pipeline.shingles(decoded.text) if show_shingles else None
     if as_json:
@@ -177,7 +189,10 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
             click.echo(json.dumps(row, ensure_ascii=False))
         if shingles is not None:
             for h, a, b in zip(
-                shingles.hashes.tolist(), shingles.starts.tolist(), shingles.ends.tolist()
+                shingles.hashes.tolist(),
+                shingles.starts.tolist(),
+                shingles.ends.tolist(),
+                strict=True,
             ):
                 click.echo(
                     json.dumps(
@@ -202,7 +217,12 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
         for col in ("#", "fingerprint", "span", "original"):
             table.add_column(col)
         for i, (h, a, b) in enumerate(
-            zip(shingles.hashes.tolist(), shingles.starts.tolist(), shingles.ends.tolist())
+            zip(
+                shingles.hashes.tolist(),
+                shingles.starts.tolist(),
+                shingles.ends.tolist(),
+                strict=True,
+            )
         ):
             table.add_row(str(i), f"{h:016x}", f"{a}–{b}", repr(source[a:b]))
         console.print(table)

@@ -30,6 +30,7 @@ COMMAND_MODULES: dict[str, str] = {
     "index": "index",
     "matrix": "matrix",
     "params": "sketch",
+    "serve": "serve",
     "sign": "sketch",
 }
 

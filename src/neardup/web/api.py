@@ -1,0 +1,198 @@
+"""The HTTP API: every collection verb, compare and matrix, JSON as the CLI's ``--json``.
+
+Reads (check, get, groups, stats, compare, matrix) are open or need the token, as the service
+was started; writes (add, remove) always need it. Uploads take ``.txt``/``.md`` (any encoding
+the analyzer decodes), ``.html``, ``.docx`` and ``.pdf``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, File, Form, Query, Request, UploadFile
+from pydantic import BaseModel, ConfigDict, Field
+
+from neardup.matrix import METHODS
+from neardup.web.app import require_read, require_write, token_of
+from neardup.web.service import Service, upload_text
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+Policy = Literal["reject", "group", "allow"]
+Method = Literal["containment", "resemblance", "sorensen", "minhash", "tfidf"]
+assert set(Method.__args__) == set(METHODS)  # type: ignore[attr-defined]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CheckIn(_Strict):
+    text: str = Field(description="The text to check (plain text or HTML).")
+    top: int = Field(10, ge=1, le=100, description="Matches reported (and aligned).")
+    fragments: bool = Field(
+        False, description="Also align the text against its matches' stored texts."
+    )
+
+
+class DocumentIn(_Strict):
+    id: str = Field(min_length=1, max_length=1000)
+    text: str
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+class AddIn(_Strict):
+    documents: list[DocumentIn] = Field(min_length=1, max_length=1000)
+    policy: Policy | None = Field(None, description="Override the collection's policy.")
+
+
+class RemoveIn(_Strict):
+    ids: list[Annotated[str, Field(min_length=1)]] = Field(min_length=1, max_length=10000)
+
+
+class CompareIn(_Strict):
+    a: str
+    b: str
+    fragments: bool = True
+    b_id: str = Field("B", description="B's name in the passages (the CLI: its path).")
+
+
+class MatrixIn(_Strict):
+    texts: list[str] = Field(min_length=2, max_length=1000)
+    ids: list[str] | None = Field(None, description="Default: 1, 2, …")
+    method: Method = "containment"
+
+
+def _service(request: Request) -> Service:
+    return request.app.state.service  # type: ignore[no-any-return]
+
+
+def _read(request: Request) -> Service:
+    service = _service(request)
+    require_read(service.config, token_of(request))
+    return service
+
+
+def _write(request: Request) -> Service:
+    service = _service(request)
+    require_write(service.config, token_of(request))
+    return service
+
+
+async def _upload(service: Service, file: UploadFile) -> str:
+    data = await file.read()
+    text = await asyncio.to_thread(upload_text, data, file.filename or "")
+    return service.limit_text(text, f"the text of {file.filename!r}")
+
+
+@router.post("/check", summary="Check a text: uniqueness, matches, passages (stores nothing)")
+def check(body: CheckIn, request: Request) -> dict[str, Any]:
+    """The JSON of ``neardup index check --json`` (``"fragments"`` with ``fragments: true``)."""
+    service = _read(request)
+    return service.check(body.text, top=body.top, fragments=body.fragments).to_dict()
+
+
+@router.post("/check/file", summary="Check an uploaded file (.txt, .html, .docx, .pdf)")
+async def check_file(
+    request: Request,
+    file: Annotated[UploadFile, File()],
+    top: Annotated[int, Form(ge=1, le=100)] = 10,
+    fragments: Annotated[bool, Form()] = True,
+) -> dict[str, Any]:
+    """As ``/api/check``, plus ``"text"``: the text extracted from the file, which the
+    passages' offsets refer to."""
+    service = _read(request)
+    text = await _upload(service, file)
+    checked = await asyncio.to_thread(service.check, text, top=top, fragments=fragments)
+    out = checked.to_dict()
+    out["text"] = text
+    return out
+
+
+@router.post("/documents", summary="Check and add documents under a policy")
+def add(body: AddIn, request: Request) -> dict[str, Any]:
+    """The JSON of ``neardup index add --json``: counts and one decision per document."""
+    service = _write(request)
+    docs = [(d.id, d.text, d.meta) for d in body.documents]
+    return service.add(docs, policy=body.policy)
+
+
+@router.post("/documents/file", summary="Check and add an uploaded file as one document")
+async def add_file(
+    request: Request,
+    id: Annotated[str, Form(min_length=1, max_length=1000)],
+    file: Annotated[UploadFile, File()],
+    policy: Annotated[Policy | None, Form()] = None,
+) -> dict[str, Any]:
+    service = _write(request)
+    text = await _upload(service, file)
+    meta = {"filename": file.filename or ""}
+    return await asyncio.to_thread(service.add, [(id, text, meta)], policy=policy)
+
+
+@router.post("/remove", summary="Remove documents (all or nothing)")
+def remove(body: RemoveIn, request: Request) -> dict[str, Any]:
+    service = _write(request)
+    return service.remove(body.ids)
+
+
+@router.delete("/documents/{doc_id:path}", summary="Remove one document")
+def remove_one(doc_id: str, request: Request) -> dict[str, Any]:
+    service = _write(request)
+    return service.remove([doc_id])
+
+
+@router.get("/documents/{doc_id:path}", summary="A stored document")
+def get(doc_id: str, request: Request) -> dict[str, Any]:
+    """id, key, group, shingles, meta, text."""
+    return _read(request).get(doc_id)
+
+
+@router.get("/groups", summary="Duplicate groups")
+def groups(
+    request: Request, min_size: Annotated[int, Query(ge=1, le=1_000_000)] = 2
+) -> dict[str, Any]:
+    """``{"groups": [...]}``, each as a line of ``neardup index groups --json``."""
+    return {"groups": _read(request).groups(min_size)}
+
+
+@router.get("/stats", summary="Counts, sizes and settings of the collection")
+def stats(request: Request) -> dict[str, Any]:
+    """The JSON of ``neardup index stats --json``."""
+    return _read(request).stats()
+
+
+@router.post("/compare", summary="Compare two texts under the collection's spec")
+def compare(body: CompareIn, request: Request) -> dict[str, Any]:
+    """The JSON of ``neardup compare A B --json --fragments`` (A's passages taken from B)."""
+    out, _ = _read(request).compare(body.a, body.b, fragments=body.fragments, b_id=body.b_id)
+    return out
+
+
+@router.post("/compare/files", summary="Compare two uploaded files")
+async def compare_files(
+    request: Request,
+    a: Annotated[UploadFile, File()],
+    b: Annotated[UploadFile, File()],
+) -> dict[str, Any]:
+    """As ``/api/compare``, plus ``"text_a"`` and ``"text_b"``: the extracted texts."""
+    service = _read(request)
+    text_a = await _upload(service, a)
+    text_b = await _upload(service, b)
+    out, _ = await asyncio.to_thread(service.compare, text_a, text_b, b_id=b.filename or "B")
+    out["text_a"] = text_a
+    out["text_b"] = text_b
+    return out
+
+
+@router.post("/matrix", summary="The similarity matrix of a few texts")
+def matrix(body: MatrixIn, request: Request) -> dict[str, Any]:
+    """The JSON of ``neardup matrix --json``: row i, column j = text i against text j."""
+    service = _read(request)
+    ids = body.ids if body.ids is not None else [str(i + 1) for i in range(len(body.texts))]
+    if len(ids) != len(body.texts):
+        from neardup.errors import InputError
+
+        raise InputError(f"{len(ids)} ids for {len(body.texts)} texts")
+    return service.matrix(ids, body.texts, body.method).to_dict()

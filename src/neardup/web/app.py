@@ -1,0 +1,315 @@
+"""The FastAPI application: the HTTP API under ``/api`` and the page.
+
+``create_app(config)`` builds it over one collection; ``app_from_env()`` builds it from the
+environment ``neardup serve`` sets for its worker processes.
+
+Every error is JSON ``{"error": KIND, "message": TEXT}`` with a 4xx status for bad requests
+(400 bad input, 401 no or wrong token, 403 writes off, 404 no such document, 409 an id already
+there, 413 too large, 415 a file type not read, 422 a request not matching the schema); an
+unexpected failure is a 500 with a message and no traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from neardup.errors import (
+    ConfigurationError,
+    DuplicateIdError,
+    InputError,
+    MissingDependencyError,
+    NeardupError,
+    NotFoundError,
+    NotSupportedError,
+    SpecError,
+    StorageError,
+)
+from neardup.web.service import Service, ServiceConfig, TooLargeError, UnsupportedTypeError
+
+log = logging.getLogger("neardup.web")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The page loads only its own script and style sheet; inline style attributes are allowed
+#: for the passages' colours, inline scripts never.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+
+
+class AuthError(StarletteHTTPException):
+    """No token, or a wrong one."""
+
+
+class BodyTooLarge(HTTPException):
+    """A body over the limit, found while reading it (FastAPI passes HTTPExceptions through
+    its body parsing, where any other exception would become a 400)."""
+
+
+def error_response(status: int, kind: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": kind, "message": message}, status_code=status)
+
+
+def status_of(exc: NeardupError) -> int:
+    """The HTTP status of one of neardup's errors."""
+    if isinstance(exc, TooLargeError):
+        return 413
+    if isinstance(exc, UnsupportedTypeError):
+        return 415
+    if isinstance(exc, NotFoundError):
+        return 404
+    if isinstance(exc, DuplicateIdError):
+        return 409
+    if isinstance(exc, InputError | SpecError | ConfigurationError | NotSupportedError):
+        return 400
+    if isinstance(exc, MissingDependencyError):
+        return 501
+    if isinstance(exc, StorageError):
+        return 503
+    return 500
+
+
+#: Sent with every response (pure ASGI: an exception raised while the body is read must reach
+#: FastAPI's body parsing as it is, which a BaseHTTPMiddleware's task group would wrap).
+SECURITY_HEADERS = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+)
+
+
+def _with_security_headers(headers: Any) -> list[tuple[bytes, bytes]]:
+    out = [(bytes(k), bytes(v)) for k, v in headers]
+    present = {k.lower() for k, _ in out}
+    out.extend((k, v) for k, v in SECURITY_HEADERS if k not in present)
+    return out
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with a 413, by Content-Length or by counting;
+    add the security headers (CSP…) to every response."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        message = f"the request body is larger than this service's limit of {self.limit:,} bytes"
+        if declared is not None and declared > self.limit:
+            await self._refuse(send, message)
+            return
+        seen = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise BodyTooLarge(413, message)
+            return msg
+
+        async def sending(msg: Message) -> None:
+            nonlocal started
+            if msg["type"] == "http.response.start":
+                started = True
+                msg["headers"] = _with_security_headers(msg.get("headers", []))
+            await send(msg)
+
+        try:
+            await self.app(scope, counted, sending)
+        except BodyTooLarge:
+            if not started:
+                await self._refuse(send, message)
+
+    @staticmethod
+    async def _refuse(send: Send, message: str) -> None:
+        response = error_response(413, "too_large", message)
+
+        async def secured(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                msg["headers"] = _with_security_headers(msg.get("headers", []))
+            await send(msg)
+
+        await response(  # type: ignore[arg-type]
+            {"type": "http", "method": "POST", "headers": []}, _no_receive, secured
+        )
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", []):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+def _validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        first = next(e for e in errors if e.get("type") == "json_invalid")
+        detail = (first.get("ctx") or {}).get("error", "")
+        return 400, "malformed_json", f"the body is not valid JSON{': ' + detail if detail else ''}"
+    parts = []
+    for e in errors[:5]:
+        where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+    return 422, "invalid_request", "; ".join(parts) + more
+
+
+def install_errors(app: FastAPI) -> None:
+    @app.exception_handler(NeardupError)
+    async def _neardup(request: Request, exc: NeardupError) -> Response:
+        status = status_of(exc)
+        if status >= 500:
+            log.error("%s on %s: %s", type(exc).__name__, request.url.path, exc)
+        return error_response(status, type(exc).__name__, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        status, kind, message = _validation_message(exc)
+        return error_response(status, kind, message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        kind = {
+            401: "unauthorized",
+            403: "forbidden",
+            404: "not_found",
+            405: "method_not_allowed",
+            413: "too_large",
+        }.get(exc.status_code, "http_error")
+        headers = getattr(exc, "headers", None)
+        response = error_response(exc.status_code, kind, str(exc.detail))
+        if headers:
+            response.headers.update(headers)
+        return response
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> Response:
+        log.exception("unexpected error on %s", request.url.path)
+        return error_response(500, "internal", "internal error; see the server's log")
+
+
+def token_of(request: Request, form_token: str | None = None) -> str | None:
+    """The token a request carries: ``Authorization: Bearer``, ``X-Neardup-Token``, a form
+    field, or the page's cookie."""
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return (
+        request.headers.get("x-neardup-token")
+        or form_token
+        or request.cookies.get("neardup_token")
+        or None
+    )
+
+
+def token_ok(config: ServiceConfig, given: str | None) -> bool:
+    return (
+        bool(config.token)
+        and given is not None
+        and secrets.compare_digest(
+            given.encode(),
+            config.token.encode(),  # type: ignore[union-attr]
+        )
+    )
+
+
+def require_write(config: ServiceConfig, given: str | None) -> None:
+    if not config.token:
+        raise StarletteHTTPException(
+            403, "writes are off: this service was started without a token (--token)"
+        )
+    if given is None:
+        raise AuthError(401, "this needs a token (Authorization: Bearer TOKEN)")
+    if not token_ok(config, given):
+        raise AuthError(401, "wrong token")
+
+
+def require_read(config: ServiceConfig, given: str | None) -> None:
+    if config.reads == "token":
+        if given is None:
+            raise AuthError(401, "reads need a token here (Authorization: Bearer TOKEN)")
+        if not token_ok(config, given):
+            raise AuthError(401, "wrong token")
+
+
+def create_app(config: ServiceConfig, service: Service | None = None) -> FastAPI:
+    """The application over the collection ``config.db`` (or the given service)."""
+    from neardup import __version__
+    from neardup.web import api, pages
+
+    holder: dict[str, Service] = {}
+    if service is not None:
+        holder["service"] = service
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        opened = "service" not in holder
+        if opened:
+            holder["service"] = Service(config)
+            holder["service"].warm_up()
+        app.state.service = holder["service"]
+        try:
+            yield
+        finally:
+            if opened:
+                holder.pop("service").close()
+
+    app = FastAPI(
+        title="neardup",
+        version=__version__,
+        description="Near-duplicate and reused-text detection over one collection: check a "
+        "text (uniqueness, sources, copied passages), add and remove documents, groups, stats, "
+        "compare two texts, the similarity matrix of a few texts. JSON as the CLI's --json.",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+        lifespan=lifespan,
+    )
+    app.state.config = config
+    if service is not None:
+        app.state.service = service
+    install_errors(app)
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    from pathlib import Path
+
+    app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
+
+    app.add_middleware(BodyLimit, limit=config.max_body)  # type: ignore[arg-type]
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The application as ``neardup serve --workers N`` starts it in each worker."""
+    return create_app(ServiceConfig.from_env())

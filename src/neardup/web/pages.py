@@ -1,0 +1,303 @@
+"""The page: server-rendered templates (Jinja2, autoescaped), one small script of our own.
+
+Every form works without JavaScript (a plain POST renders the result); with it, uploads show
+their progress and clicking a passage brings its source beside the text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from neardup.errors import InputError, NeardupError
+from neardup.matrix import METHODS
+from neardup.web.app import require_read, require_write, status_of, token_of, token_ok
+from neardup.web.i18n import LANGUAGES, choose_language, translator
+from neardup.web.render import aligned_view, heat_colour, text_colour
+from neardup.web.service import UPLOAD_SUFFIXES, Service, upload_text
+
+router = APIRouter(include_in_schema=False)
+templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+templates.env.globals.update(heat_colour=heat_colour, text_colour=text_colour, quote=quote)
+
+ACCEPT = ",".join(UPLOAD_SUFFIXES)
+
+
+def _service(request: Request) -> Service:
+    return request.app.state.service  # type: ignore[no-any-return]
+
+
+def _lang(request: Request) -> str:
+    return choose_language(
+        request.query_params.get("lang"),
+        request.cookies.get("lang"),
+        request.headers.get("accept-language"),
+    )
+
+
+def _render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+    lang = _lang(request)
+    service = _service(request)
+    base = {
+        "lang": lang,
+        "t": translator(lang),
+        "languages": LANGUAGES,
+        "path": request.url.path,
+        "writes": bool(service.config.token),
+        "accept": ACCEPT,
+        "max_body": service.config.max_body,
+    }
+    response = templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
+    chosen = request.query_params.get("lang")
+    if chosen in LANGUAGES:
+        response.set_cookie("lang", chosen, max_age=365 * 86400, samesite="strict")
+    return response
+
+
+def _page_read(request: Request) -> Response | None:
+    """A token form instead of the page when reads need a token the request lacks."""
+    service = _service(request)
+    try:
+        require_read(service.config, token_of(request))
+    except StarletteHTTPException as exc:
+        return _render(request, "token.html", status=exc.status_code, error=str(exc.detail))
+    return None
+
+
+async def _text_or_file(service: Service, text: str, file: UploadFile | None) -> str:
+    if file is not None and file.filename:
+        data = await file.read()
+        extracted = await asyncio.to_thread(upload_text, data, file.filename)
+        return service.limit_text(extracted, f"the text of {file.filename!r}")
+    if text.strip():
+        return service.limit_text(text)
+    raise InputError("")
+
+
+def _error(request: Request, name: str, exc: NeardupError, **context: Any) -> Response:
+    message = str(exc) or translator(_lang(request))["empty_input"]
+    return _render(request, name, status=status_of(exc), error=message, **context)
+
+
+@router.get("/", response_class=HTMLResponse)
+def check_form(request: Request) -> Response:
+    return _page_read(request) or _render(request, "check.html")
+
+
+@router.post("/check", response_class=HTMLResponse)
+async def check_page(
+    request: Request,
+    text: Annotated[str, Form()] = "",
+    file: Annotated[UploadFile | None, File()] = None,
+) -> Response:
+    if (denied := _page_read(request)) is not None:
+        return denied
+    service = _service(request)
+    try:
+        given = await _text_or_file(service, text, file)
+        checked = await asyncio.to_thread(service.check, given, fragments=True)
+    except NeardupError as exc:
+        return _error(request, "check.html", exc, text=text)
+    assert checked.alignment is not None
+    view = aligned_view(checked.alignment)
+    scores = {m.id: m for m in checked.result.matches}
+    return _render(
+        request,
+        "check.html",
+        checked=checked,
+        text=text,
+        view=view,
+        scores=scores,
+        k=service.collection.spec.shingles.k,
+        filename=file.filename if file is not None and file.filename else None,
+    )
+
+
+@router.get("/compare", response_class=HTMLResponse)
+def compare_form(request: Request) -> Response:
+    return _page_read(request) or _render(request, "compare.html")
+
+
+@router.post("/compare", response_class=HTMLResponse)
+async def compare_page(
+    request: Request,
+    text_a: Annotated[str, Form()] = "",
+    text_b: Annotated[str, Form()] = "",
+    file_a: Annotated[UploadFile | None, File()] = None,
+    file_b: Annotated[UploadFile | None, File()] = None,
+) -> Response:
+    if (denied := _page_read(request)) is not None:
+        return denied
+    service = _service(request)
+    try:
+        a = await _text_or_file(service, text_a, file_a)
+        b = await _text_or_file(service, text_b, file_b)
+        out, alignment = await asyncio.to_thread(service.compare, a, b)
+    except NeardupError as exc:
+        return _error(request, "compare.html", exc, text_a=text_a, text_b=text_b)
+    view = aligned_view(alignment)
+    return _render(
+        request,
+        "compare.html",
+        result=out,
+        view=view,
+        alignment=alignment,
+        text_a=text_a,
+        text_b=text_b,
+    )
+
+
+@router.get("/collection", response_class=HTMLResponse)
+def collection_page(request: Request, message: str | None = None) -> Response:
+    return _page_read(request) or _collection(request, message=message)
+
+
+def _collection(request: Request, status: int = 200, **context: Any) -> Response:
+    service = _service(request)
+    stats = service.stats()
+    groups = service.groups(2)
+    return _render(
+        request,
+        "collection.html",
+        status=status,
+        stats=stats,
+        groups=groups[:200],
+        more_groups=max(0, len(groups) - 200),
+        policies=("reject", "group", "allow"),
+        **context,
+    )
+
+
+@router.post("/collection/add", response_class=HTMLResponse)
+async def add_page(
+    request: Request,
+    id: Annotated[str, Form()] = "",
+    text: Annotated[str, Form()] = "",
+    policy: Annotated[str, Form()] = "",
+    token: Annotated[str, Form()] = "",
+    file: Annotated[UploadFile | None, File()] = None,
+) -> Response:
+    service = _service(request)
+    t = translator(_lang(request))
+    try:
+        require_write(service.config, token_of(request, token or None))
+    except StarletteHTTPException as exc:
+        return _collection(request, status=exc.status_code, error=str(exc.detail))
+    try:
+        doc_id = id.strip() or (file.filename if file is not None and file.filename else "")
+        if not doc_id:
+            raise InputError("a document id must not be empty")
+        given = await _text_or_file(service, text, file)
+        summary = await asyncio.to_thread(service.add, [(doc_id, given, {})], policy=policy or None)
+    except NeardupError as exc:
+        return _collection(request, status=status_of(exc), error=str(exc) or t["empty_input"])
+    decision = summary["decisions"][0]
+    key = "added" if decision["accepted"] else "refused"
+    message = t[key].format(id=doc_id, reason=decision["reason"])
+    return _collection(request, message=message)
+
+
+@router.get("/doc/{doc_id:path}", response_class=HTMLResponse)
+def document_page(request: Request, doc_id: str) -> Response:
+    if (denied := _page_read(request)) is not None:
+        return denied
+    try:
+        doc = _service(request).get(doc_id)
+    except NeardupError as exc:
+        return _render(request, "document.html", status=status_of(exc), error=str(exc), doc=None)
+    return _render(request, "document.html", doc=doc)
+
+
+@router.post("/doc-remove", response_class=HTMLResponse)
+def remove_page(
+    request: Request,
+    id: Annotated[str, Form()] = "",
+    token: Annotated[str, Form()] = "",
+) -> Response:
+    service = _service(request)
+    try:
+        require_write(service.config, token_of(request, token or None))
+        service.remove([id])
+    except StarletteHTTPException as exc:
+        return _render(
+            request,
+            "document.html",
+            status=exc.status_code,
+            error=str(exc.detail),
+            doc=_maybe(service, id),
+        )
+    except NeardupError as exc:
+        return _render(
+            request, "document.html", status=status_of(exc), error=str(exc), doc=_maybe(service, id)
+        )
+    message = translator(_lang(request))["removed"].format(id=id)
+    return _collection(request, message=message)
+
+
+def _maybe(service: Service, doc_id: str) -> dict[str, Any] | None:
+    try:
+        return service.get(doc_id)
+    except NeardupError:
+        return None
+
+
+@router.get("/matrix", response_class=HTMLResponse)
+def matrix_form(request: Request) -> Response:
+    return _page_read(request) or _render(request, "matrix.html", methods=METHODS)
+
+
+@router.post("/matrix", response_class=HTMLResponse)
+async def matrix_page(
+    request: Request,
+    texts: Annotated[str, Form()] = "",
+    method: Annotated[str, Form()] = "containment",
+    files: Annotated[list[UploadFile] | None, File()] = None,
+) -> Response:
+    if (denied := _page_read(request)) is not None:
+        return denied
+    service = _service(request)
+    ids: list[str] = []
+    bodies: list[str] = []
+    try:
+        for number, chunk in enumerate(_split(texts), start=1):
+            ids.append(f"#{number}")
+            bodies.append(chunk)
+        for upload in files or []:
+            if upload.filename:
+                data = await upload.read()
+                ids.append(upload.filename)
+                bodies.append(await asyncio.to_thread(upload_text, data, upload.filename))
+        result = await asyncio.to_thread(service.matrix, ids, bodies, method)
+    except NeardupError as exc:
+        return _error(request, "matrix.html", exc, methods=METHODS, texts=texts, method=method)
+    return _render(
+        request, "matrix.html", methods=METHODS, result=result, texts=texts, method=method
+    )
+
+
+def _split(texts: str) -> list[str]:
+    chunks: list[list[str]] = [[]]
+    for line in texts.splitlines():
+        if line.strip() == "---":
+            chunks.append([])
+        else:
+            chunks[-1].append(line)
+    return [text for text in ("\n".join(c).strip() for c in chunks) if text]
+
+
+@router.post("/token", response_class=HTMLResponse)
+def token_page(request: Request, token: Annotated[str, Form()] = "") -> Response:
+    """Remember the token in a cookie (same site only) when reads need one."""
+    service = _service(request)
+    if not token_ok(service.config, token):
+        return _render(request, "token.html", status=401, error="wrong token")
+    response = RedirectResponse("/", status_code=303)
+    response.set_cookie("neardup_token", token, httponly=True, samesite="strict")
+    return response

@@ -1,0 +1,77 @@
+"""HTML pieces of the page: texts with their passages marked, heat-map colours.
+
+The marking is the HTML report's (:mod:`neardup.report`): every character of a text goes
+through :func:`html.escape`, and each passage becomes a link to its counterpart
+(``a-S-N`` in the checked text ↔ ``b-S-N`` in source ``S``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from neardup.align import Alignment
+from neardup.report import HTML_COLOURS, _Mark, _marked_text, _pid
+
+
+@dataclass(frozen=True)
+class SourceView:
+    """One source as the page shows it."""
+
+    index: int
+    id: str
+    colour: str
+    borrowed: float
+    source_used: float
+    passages: int
+    html: str
+
+
+@dataclass(frozen=True)
+class AlignedView:
+    """The checked text (marked) and its sources (marked), ready for a template."""
+
+    query_html: str
+    sources: tuple[SourceView, ...]
+    passages: int
+
+
+def aligned_view(alignment: Alignment) -> AlignedView:
+    """Mark the passages of every source in the query and in the source itself."""
+    query_marks: list[_Mark] = []
+    sources: list[SourceView] = []
+    for si, match in enumerate(alignment.sources):
+        colour = HTML_COLOURS[si % len(HTML_COLOURS)]
+        source_marks: list[_Mark] = []
+        for p in match.passages:
+            label = f"{match.id} #{p.number}: {p.similarity:.3f}"
+            a, b = _pid("a", si, p.number), _pid("b", si, p.number)
+            query_marks.append(_Mark(p.a_start, p.a_end, a, b, colour, label, p.a_changed))
+            source_marks.append(_Mark(p.b_start, p.b_end, b, a, colour, label, p.b_changed))
+        sources.append(
+            SourceView(
+                si,
+                match.id,
+                colour,
+                match.borrowed,
+                match.source_used,
+                len(match.passages),
+                _marked_text(match.text, source_marks),
+            )
+        )
+    query_marks.sort(key=lambda m: (m.start, m.end))
+    return AlignedView(
+        _marked_text(alignment.text, query_marks),
+        tuple(sources),
+        sum(s.passages for s in sources),
+    )
+
+
+def heat_colour(value: float) -> str:
+    """A background from pale (0) to deep red (1) for a matrix cell."""
+    v = min(max(float(value), 0.0), 1.0)
+    lightness = 97 - 55 * v
+    return f"hsl(8, 80%, {lightness:.0f}%)"
+
+
+def text_colour(value: float) -> str:
+    return "#fff" if value > 0.6 else "#111"

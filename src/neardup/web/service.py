@@ -1,0 +1,262 @@
+"""What the API and the page do, over one open collection.
+
+One :class:`Service` per process holds the collection and a lock: storage work (candidates,
+verification, writes, reading stored texts) runs one request at a time per process, while the
+costly analysis of texts and the alignment of passages run outside the lock, in parallel.
+Several processes (``neardup serve --workers N``) share a PostgreSQL collection.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from neardup.align import Aligner, Alignment
+from neardup.analysis.decode import decode
+from neardup.errors import ConfigurationError, InputError
+from neardup.index import CheckResult, Collection
+from neardup.matrix import METHODS, SimilarityMatrix, similarity_matrix
+from neardup.spec import INDEX_POLICIES
+
+#: Upload suffixes read as text (charset detected); HTML is stripped by the analyzer.
+TEXT_SUFFIXES = (".txt", ".text", ".md", ".htm", ".html")
+#: Every suffix an upload may have.
+UPLOAD_SUFFIXES = (*TEXT_SUFFIXES, ".docx", ".pdf")
+
+MiB = 1 << 20
+
+
+class TooLargeError(InputError):
+    """A body or a text over the service's limit (HTTP 413)."""
+
+
+class UnsupportedTypeError(InputError):
+    """An upload of a kind the service does not read (HTTP 415)."""
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    """How ``neardup serve`` was started.
+
+    ``token``: the token writes need (None: writes are refused). ``reads``: ``open`` (anyone
+    may read) or ``token`` (reads need it too). ``max_body``: bytes of a request body;
+    ``max_text``: characters of one text (given or extracted); ``max_matrix``: texts in one
+    matrix; ``top``: sources checked for passages.
+    """
+
+    db: str
+    token: str | None = None
+    reads: str = "open"
+    max_body: int = 20 * MiB
+    max_text: int = 1_000_000
+    max_matrix: int = 20
+    top: int = 10
+
+    def __post_init__(self) -> None:
+        if self.reads not in ("open", "token"):
+            raise ConfigurationError(f"reads must be 'open' or 'token', got {self.reads!r}")
+        if self.reads == "token" and not self.token:
+            raise ConfigurationError("reads need a token, but no token was given (--token)")
+        for name in ("max_body", "max_text", "max_matrix", "top"):
+            if getattr(self, name) < 1:
+                raise ConfigurationError(f"{name} must be at least 1")
+
+    def to_env(self) -> dict[str, str]:
+        """The settings as environment variables, for worker processes."""
+        out = {f"NEARDUP_SERVE_{k.upper()}": str(v) for k, v in dataclasses.asdict(self).items()}
+        out.pop("NEARDUP_SERVE_TOKEN")
+        if self.token:
+            out["NEARDUP_TOKEN"] = self.token
+        return out
+
+    @classmethod
+    def from_env(cls, env: Any = None) -> ServiceConfig:
+        env = os.environ if env is None else env
+        if "NEARDUP_SERVE_DB" not in env:
+            raise ConfigurationError("NEARDUP_SERVE_DB is not set: start with `neardup serve DB`")
+        ints = {
+            name: int(env[f"NEARDUP_SERVE_{name.upper()}"])
+            for name in ("max_body", "max_text", "max_matrix", "top")
+            if f"NEARDUP_SERVE_{name.upper()}" in env
+        }
+        return cls(
+            db=env["NEARDUP_SERVE_DB"],
+            token=env.get("NEARDUP_TOKEN") or None,
+            reads=env.get("NEARDUP_SERVE_READS", "open"),
+            **ints,
+        )
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A text checked against the collection, with its passages when asked for."""
+
+    text: str
+    result: CheckResult
+    alignment: Alignment | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``neardup index check --json`` (``--fragments`` adds ``fragments``)."""
+        out = self.result.to_dict()
+        if self.alignment is not None:
+            out["fragments"] = self.alignment.to_dict()
+        return out
+
+
+def upload_text(data: bytes, filename: str) -> str:
+    """The text of an uploaded file: ``.docx``/``.pdf`` through :mod:`neardup.office`, text
+    and HTML files decoded with charset detection (the analyzer's decode path)."""
+    from neardup import office
+
+    name = (filename or "").lower()
+    if office.is_office(name):
+        return office.extract_text(data, os.path.splitext(name)[1])
+    if name.endswith(TEXT_SUFFIXES):
+        return decode(data).text
+    suffix = os.path.splitext(name)[1] or "(none)"
+    raise UnsupportedTypeError(
+        f"cannot read a file of type {suffix!r}; expected one of {', '.join(UPLOAD_SUFFIXES)}"
+    )
+
+
+def document_dict(doc: Any) -> dict[str, Any]:
+    """A stored :class:`~neardup.index.Document` as JSON (its fields, as ``export`` writes them)."""
+    return dataclasses.asdict(doc)
+
+
+class Service:
+    """The collection behind the API and the page."""
+
+    def __init__(self, config: ServiceConfig, collection: Collection | None = None) -> None:
+        self.config = config
+        self.collection = collection if collection is not None else Collection.open(config.db)
+        self.lock = threading.Lock()
+        self.aligner = Aligner(self.collection.spec)
+
+    def close(self) -> None:
+        self.collection.close()
+
+    def warm_up(self) -> None:
+        """Load the analyzer's dictionaries and the kernels once, before the first request
+        (each worker process pays this at start, not on a request's time)."""
+        sample = (
+            "Каждый год в городском парке у реки проводят праздник, и жители приходят "
+            "на набережную всей семьёй, чтобы погулять и послушать музыку. " * 3
+        )
+        analyzed = self.collection.analyze(sample)
+        with self.lock:
+            self.collection.check(analyzed, top=1)
+        self.aligner.align(sample, [("warm-up", sample)])
+
+    # --- limits ------------------------------------------------------------------------------
+    def limit_text(self, text: str, what: str = "the text") -> str:
+        if len(text) > self.config.max_text:
+            raise TooLargeError(
+                f"{what} has {len(text):,} characters; this service takes at most "
+                f"{self.config.max_text:,}"
+            )
+        return text
+
+    # --- verbs -------------------------------------------------------------------------------
+    def check(self, text: str, *, top: int | None = None, fragments: bool = False) -> Checked:
+        col = self.collection
+        self.limit_text(text)
+        top = top or self.config.top
+        analyzed = col.analyze(text)
+        sources: list[tuple[str, str]] = []
+        with self.lock:
+            result = col.check(analyzed, top=top)
+            if fragments and col.index_spec.store_text:
+                for match in result.matches[:top]:
+                    stored = col.get(match.id).text
+                    if stored is not None:
+                        sources.append((match.id, stored))
+        alignment = self.aligner.align(text, sources) if fragments else None
+        return Checked(text, result, alignment)
+
+    def add(
+        self, documents: list[tuple[str, str, dict[str, Any]]], *, policy: str | None = None
+    ) -> dict[str, Any]:
+        """Check and add documents; the JSON of ``neardup index add --json``."""
+        if policy is not None and policy not in INDEX_POLICIES:
+            raise InputError(f"policy must be one of {', '.join(INDEX_POLICIES)}, got {policy!r}")
+        col = self.collection
+        ids = [d[0] for d in documents]
+        if len(set(ids)) != len(ids):
+            twice = next(i for i in ids if ids.count(i) > 1)
+            raise InputError(f"the id {twice!r} appears twice in the request; nothing was added")
+        for doc_id, text, _ in documents:
+            if not doc_id or not doc_id.strip():
+                raise InputError("a document id must not be empty")
+            self.limit_text(text, f"the text of {doc_id!r}")
+        analyzed = [(doc_id, col.analyze(text), meta) for doc_id, text, meta in documents]
+        with self.lock:
+            decisions = col.add_many(analyzed, policy=policy)
+            total = len(col)
+        counts: Counter[str] = Counter()
+        for dec in decisions:
+            counts["accepted" if dec.accepted else "rejected"] += 1
+            counts[dec.reason] += 1
+        return {
+            "accepted": counts["accepted"],
+            "rejected": counts["rejected"],
+            "reasons": {
+                k: v for k, v in sorted(counts.items()) if k not in ("accepted", "rejected")
+            },
+            "documents": total,
+            "decisions": [d.to_dict() for d in decisions],
+        }
+
+    def remove(self, ids: list[str]) -> dict[str, Any]:
+        if not ids:
+            raise InputError("give at least one id to remove")
+        with self.lock:
+            removed = self.collection.remove(ids)
+            left = len(self.collection)
+        return {"removed": removed, "documents": left}
+
+    def get(self, doc_id: str) -> dict[str, Any]:
+        with self.lock:
+            return document_dict(self.collection.get(doc_id))
+
+    def groups(self, min_size: int = 2) -> list[dict[str, Any]]:
+        with self.lock:
+            return [g.to_dict() for g in self.collection.groups(min_size=min_size)]
+
+    def stats(self) -> dict[str, Any]:
+        with self.lock:
+            return self.collection.stats()
+
+    def compare(
+        self, a: str, b: str, *, fragments: bool = True, b_id: str = "B"
+    ) -> tuple[dict[str, Any], Any]:
+        """Two texts under the collection's spec: the JSON of ``neardup compare --json``
+        (``--fragments``), and the alignment."""
+        from neardup.cli.compare import compare_to_dict
+
+        self.limit_text(a, "text A")
+        self.limit_text(b, "text B")
+        col = self.collection
+        measures = col.pipeline.compare(a, b)
+        alignment = self.aligner.pair(a, b, source_id=b_id) if fragments else None
+        return compare_to_dict(measures, col.spec, alignment), alignment
+
+    def matrix(self, ids: list[str], texts: list[str], method: str) -> SimilarityMatrix:
+        if method not in METHODS:
+            raise InputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+        if len(texts) < 2:
+            raise InputError(f"a matrix needs at least 2 texts, got {len(texts)}")
+        if len(texts) > self.config.max_matrix:
+            raise TooLargeError(
+                f"{len(texts)} texts; this service builds matrices of at most "
+                f"{self.config.max_matrix}"
+            )
+        if len(set(ids)) != len(ids):
+            raise InputError("the ids of a matrix's texts must be unique")
+        for doc_id, text in zip(ids, texts, strict=True):
+            self.limit_text(text, f"the text {doc_id!r}")
+        return similarity_matrix(texts, ids=ids, method=method, spec=self.collection.spec)
