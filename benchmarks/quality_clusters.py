@@ -43,7 +43,7 @@ from quality_common import (
 )
 
 from neardup.eval import methods, run
-from neardup.eval.formats import ClusterDataset, Document
+from neardup.eval.formats import ClusterDataset, LabelledText
 
 THRESHOLD = 0.9
 
@@ -64,7 +64,8 @@ def load(name: str, limit: int | None) -> tuple[ClusterDataset, dict[str, int]]:
     for (doc_id, _), key in zip(docs, collapsed):
         first.setdefault(key, doc_id)
     dataset = ClusterDataset(
-        name, [Document(doc_id, text, first[key]) for (doc_id, text), key in zip(docs, collapsed)]
+        name,
+        [LabelledText(doc_id, text, first[key]) for (doc_id, text), key in zip(docs, collapsed)],
     )
     counts = {
         "documents": len(docs),

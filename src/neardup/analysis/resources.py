@@ -20,6 +20,15 @@ from neardup.errors import ConfigurationError, InputError, require
 
 STOP_LANGUAGES = {"ru": "russian", "en": "english"}
 
+#: The packages whose version changes each token filter's output (their versions go into
+#: every spec fingerprint; the registry's component types read this table).
+TOKEN_FILTER_PACKAGES: dict[str, tuple[str, ...]] = {
+    "stop": ("stop-words",),
+    "pos": ("pymorphy3-dicts-ru",),
+    "lemma": ("pymorphy3-dicts-ru",),
+    "stem": ("PyStemmer",),
+}
+
 
 def canonical_word(word: str) -> str:
     """The form words are compared in: NFKC, lowercase, ё → е."""

@@ -129,7 +129,7 @@ def spec_from_options(options: dict[str, Any]) -> Spec:
         step=options.pop("step"),
         unit=options.pop("unit"),
         family=family,
-        bits=bits if bits is not None else (32 if family == "crc32" else 64),
+        bits=bits,
         seed=options.pop("seed"),
         multiset=options.pop("multiset"),
         html=options.pop("html_mode"),

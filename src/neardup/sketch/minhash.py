@@ -15,6 +15,7 @@ of each 64-bit value).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -22,8 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import minhash as kernels
+from neardup.analysis.analyzer import BatchPlan
 from neardup.errors import SpecError, SpecMismatchError
-from neardup.fingerprint import splitmix64
+from neardup.fingerprint import RabinTables, splitmix64
 from neardup.similarity import Fingerprints
 from neardup.spec import SketchSpec, Spec
 
@@ -83,6 +85,36 @@ def pack(
     return flat, offsets
 
 
+@dataclass(frozen=True)
+class _SignPlan:
+    """The constant arguments of :func:`~neardup._kernels.sign_batch.sign_rabin_words`."""
+
+    analysis: BatchPlan
+    rabin: RabinTables
+    k: int
+    step: int
+    seeds: U64
+
+    def kernel_args(self) -> tuple[Any, ...]:
+        """The arguments between ``todo`` and ``out``, in the kernel's order."""
+        a, r = self.analysis, self.rabin
+        return (
+            a.table,
+            a.domain,
+            a.exp_offsets,
+            a.join_hyphens,
+            a.keep_numbers,
+            self.k,
+            self.step,
+            r.table,
+            r.power,
+            r.space_power,
+            r.bits,
+            r.c,
+            self.seeds,
+        )
+
+
 def _sketch_spec(spec: Spec | SketchSpec | None) -> tuple[Spec | None, SketchSpec]:
     if spec is None:
         return None, SketchSpec()
@@ -112,14 +144,17 @@ class MinHasher:
         self.empty = empty_value(self.value_bits)
         self.seeds = function_seeds(self.sketch.seed, self.num_perm)
         self._pipeline: Any = None
-        self._plan: tuple[Any, ...] | None | bool = False  # False: not built yet
+        self._plan: _SignPlan | None | bool = False  # False: not built yet
         #: Fingerprint spec that inputs must carry (the spec without its sketch part).
         self.fingerprint_spec = self.spec.replace(sketch=None).fingerprint() if self.spec else ""
         #: The spec fingerprint stored with signatures (includes the sketch part).
         self.spec_fingerprint = self.spec.fingerprint() if self.spec else ""
 
     def __repr__(self) -> str:
-        return f"MinHasher(num_perm={self.num_perm}, seed={self.sketch.seed}, value_bits={self.value_bits})"
+        return (
+            f"MinHasher(num_perm={self.num_perm}, seed={self.sketch.seed}, "
+            f"value_bits={self.value_bits})"
+        )
 
     @property
     def pipeline(self) -> Any:
@@ -153,7 +188,8 @@ class MinHasher:
         return (sig64 >> np.uint64(32)).astype(np.uint32)
 
     def sign_hashes(self, hashes: Sequence[U64]) -> SignatureArray:
-        """``(n, N)`` signatures of raw ``uint64`` hash arrays (repeats allowed): ONE kernel call."""
+        """``(n, N)`` signatures of raw ``uint64`` hash arrays (repeats allowed): ONE kernel
+        call."""
         flat, offsets = pack(hashes)
         return self._finish(kernels.minhash_flat(flat, offsets, self.seeds))
 
@@ -213,65 +249,32 @@ class MinHasher:
         chains with Rabin–Karp word shingles): threads then scale across cores."""
         return self._batch_plan() is not None
 
-    def _batch_plan(self) -> tuple[Any, ...] | None:
-        """The constant arguments of the batch kernel under this spec, or ``None`` when the
-        spec cannot take it (built once)."""
+    def _batch_plan(self) -> _SignPlan | None:
+        """What the batch kernel needs under this spec, or ``None`` when the spec cannot take
+        it (built once): the analyzer's :class:`~neardup.analysis.analyzer.BatchPlan`, the
+        Rabin–Karp tables, the shingling and the MinHash seeds."""
         if self._plan is not False:
             return self._plan  # type: ignore[return-value]
         self._plan = None
         pipeline = self.pipeline
         spec = pipeline.spec
-        analyzer = pipeline.analyzer
-        if (
-            spec.fingerprint_family.multiset
-            or spec.fingerprint_family.family != "rabin"
-            or spec.shingles.unit != "word"
-            or analyzer._routed
-        ):
+        if spec.fingerprint_family.multiset or spec.shingles.unit != "word":
             return None
-        chain = next(iter(analyzer._chains.values()))
-        if chain._fast_filters is None or chain.token_filters:
+        rabin = pipeline.family.rabin_tables
+        analysis = pipeline.analyzer.batch_plan()
+        if rabin is None or analysis is None:
             return None
-        from neardup.analysis import char_filters
-
-        tables = chain._fast_table
-        if tables is None:
-            tables = chain._fast_table = char_filters.fused_table(chain._fast_filters)
-            if tables is None:
-                chain._fast_filters = None
-                return None
-        family = pipeline.family
-        table, exp_offsets = tables
-        self._plan = (
-            chain._html_check,
-            (
-                table,
-                char_filters.FAST_DOMAIN,
-                exp_offsets,
-                chain.join_hyphens,
-                chain.keep_numbers,
-                spec.shingles.k,
-                spec.shingles.step,
-                family._table,
-                family._power,
-                family._space_power,
-                family.bits,
-                family._c,
-                self.seeds,
-            ),
-        )
+        self._plan = _SignPlan(analysis, rabin, spec.shingles.k, spec.shingles.step, self.seeds)
         return self._plan
 
-    def _sign_texts_batch(self, texts: list[str | bytes], plan: tuple[Any, ...]) -> U64:
+    def _sign_texts_batch(self, texts: list[str | bytes], plan: _SignPlan) -> U64:
         from neardup._kernels.sign_batch import sign_rabin_words
-        from neardup.analysis.char_filters import might_be_html
 
-        html_check, args = plan
         n = len(texts)
         todo = np.empty(n, dtype=np.bool_)
         parts: list[str] = []
         for d, t in enumerate(texts):
-            ok = isinstance(t, str) and not (html_check and might_be_html(t))
+            ok = plan.analysis.takes(t)
             todo[d] = ok
             parts.append(t if ok else "")  # type: ignore[arg-type]
         lengths = np.fromiter(map(len, parts), dtype=np.int64, count=n)
@@ -279,7 +282,7 @@ class MinHasher:
         np.cumsum(lengths, out=doc_offsets[1:])
         cps = np.frombuffer("".join(parts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         out = np.empty((n, self.num_perm), dtype=np.uint64)
-        done = sign_rabin_words(cps, doc_offsets, todo, *args, out)  # type: ignore[call-arg]
+        done = sign_rabin_words(cps, doc_offsets, todo, *plan.kernel_args(), out)
         rest = np.flatnonzero(~done)
         if rest.shape[0]:
             out[rest] = self._sign_texts_each([texts[d] for d in rest.tolist()])
