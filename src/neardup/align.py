@@ -239,6 +239,24 @@ def _unmatched_spans(
     return tuple(zip(starts, ends, strict=True))
 
 
+def _source_items(
+    sources: Mapping[str, TextLike | Prepared] | Iterable[tuple[str, TextLike | Prepared]],
+) -> list[tuple[str, TextLike | Prepared]]:
+    """The ``(id, text)`` pairs of a mapping or an iterable of pairs (a lone text is refused,
+    not read as a sequence of characters)."""
+    if isinstance(sources, Mapping):
+        return list(sources.items())
+    if isinstance(sources, str | bytes | Prepared) or not isinstance(sources, Iterable):
+        raise TypeError(
+            f"sources must be a mapping id → text or (id, text) pairs, got {type(sources).__name__}"
+        )
+    items = list(sources)
+    for item in items:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise TypeError(f"each source must be an (id, text) pair, got {item!r:.80}")
+    return items
+
+
 class Aligner:
     """Finds the passages a query text shares with source texts.
 
@@ -371,7 +389,7 @@ class Aligner:
         the share covered by all of them together.
         """
         a = self.prepare(query)
-        items = sources.items() if isinstance(sources, Mapping) else sources
+        items = _source_items(sources)
         n_a = len(a.canonical)
         matches: list[SourceMatch] = []
         all_first: list[int] = []

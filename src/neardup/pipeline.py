@@ -59,6 +59,8 @@ class Pipeline:
     """Canonical tokens, shingles and fingerprints of texts under one spec."""
 
     def __init__(self, spec: Spec) -> None:
+        if not isinstance(spec, Spec):
+            raise TypeError(f"a Pipeline takes a Spec, got {type(spec).__name__}")
         self.spec = spec
         self.analyzer = Analyzer(spec.analyzer)
         self.family = HashFamily(spec.fingerprint_family)

@@ -47,7 +47,15 @@ def _refuse_unknown(data: Any, known: tuple[str, ...], what: str) -> None:
 def _freeze(value: Any) -> ParamValue:
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
-    if isinstance(value, str | int | float | bool) or value is None:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ConfigurationError(
+                f"component parameters must be valid Unicode text, got {value!r}"
+            ) from None
+        return value
+    if isinstance(value, int | float | bool) or value is None:
         return value
     raise ConfigurationError(
         f"component parameters must be plain values, got {type(value).__name__}"

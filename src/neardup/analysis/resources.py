@@ -124,6 +124,8 @@ def file_digest(path: str | os.PathLike[str]) -> str:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL or a lone surrogate in the path
+        raise InputError(f"cannot read {path!r}: {exc}") from None
 
 
 @lru_cache(maxsize=8)

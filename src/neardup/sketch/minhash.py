@@ -22,9 +22,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from neardup._constraints import Real, check, constraint_of
 from neardup._kernels import minhash as kernels
 from neardup.analysis.analyzer import BatchPlan
-from neardup.errors import SpecError, SpecMismatchError
+from neardup.errors import InputError, SpecError, SpecMismatchError
 from neardup.fingerprint import RabinTables, splitmix64
 from neardup.similarity import Fingerprints
 from neardup.spec import SketchSpec, Spec
@@ -115,6 +116,21 @@ class _SignPlan:
         )
 
 
+def _as_array(value: Any, name: str) -> npt.NDArray[Any]:
+    try:
+        return np.asarray(value)
+    except (ValueError, OverflowError) as exc:
+        raise InputError(f"{name} is not an array of minhashes: {exc}") from None
+
+
+def _as_list(items: Iterable[Any]) -> list[Any]:
+    """A batch as a list; a lone ``str`` or ``bytes`` is refused rather than taken as a batch
+    of its characters."""
+    if isinstance(items, str | bytes):
+        raise TypeError(f"expected a list of texts or fingerprints, got one {type(items).__name__}")
+    return list(items)
+
+
 def _sketch_spec(spec: Spec | SketchSpec | None) -> tuple[Spec | None, SketchSpec]:
     if spec is None:
         return None, SketchSpec()
@@ -195,7 +211,7 @@ class MinHasher:
 
     def sign_many(self, items: Sequence[Fingerprints] | Sequence[str]) -> SignatureArray:
         """``(n, N)`` signatures of fingerprint sets (or of texts, as :meth:`sign_texts`)."""
-        items = list(items)
+        items = _as_list(items)
         if items and not isinstance(items[0], Fingerprints):
             return self.sign_texts(items)  # type: ignore[arg-type]
         fps: list[Fingerprints] = items  # type: ignore[assignment]
@@ -203,7 +219,7 @@ class MinHasher:
             self._check_fingerprints(fp)
         if any(fp.counts is not None for fp in fps):
             if not all(fp.counts is not None for fp in fps):
-                raise ValueError("cannot sign sets and multisets in one batch")
+                raise SpecMismatchError("cannot sign sets and multisets in one batch")
             flat, offsets = pack([fp.values for fp in fps])
             counts, _ = pack([fp.counts for fp in fps], np.int64)  # type: ignore[misc]
             return self._finish(kernels.minhash_flat_multiset(flat, counts, offsets, self.seeds))
@@ -223,7 +239,7 @@ class MinHasher:
         :func:`~neardup._kernels.sign_batch.sign_rabin_words`: one nogil call from raw code
         points to signatures. The documents it cannot take (HTML, a character the fused table
         marks, bytes) are signed here one by one, as before; the values are the same."""
-        texts = list(texts)
+        texts = _as_list(texts)
         plan = self._batch_plan()
         if plan is not None and texts:
             return self._finish(self._sign_texts_batch(texts, plan))
@@ -291,12 +307,12 @@ class MinHasher:
     # --- estimates -------------------------------------------------------------------------
 
     def _as_rows(self, sig: SignatureArray, name: str) -> SignatureArray:
-        arr = np.asarray(sig)
+        arr = _as_array(sig, name)
         if arr.ndim == 1:
             arr = arr[None, :]
         if arr.ndim != 2 or arr.shape[1] != self.num_perm or arr.dtype != self.dtype:
             raise SpecMismatchError(
-                f"{name} has shape {np.asarray(sig).shape} and dtype {arr.dtype}, but this spec "
+                f"{name} has shape {arr.shape} and dtype {arr.dtype}, but this spec "
                 f"makes {self.num_perm} values of {np.dtype(self.dtype).name}: it was made under "
                 "another spec"
             )
@@ -312,15 +328,20 @@ class MinHasher:
         rows_a = self._as_rows(a, "the first signature")
         rows_b = self._as_rows(b, "the second signature")
         if rows_b.shape[0] not in (1, rows_a.shape[0]):
-            raise ValueError(f"cannot pair {rows_a.shape[0]} signatures with {rows_b.shape[0]}")
+            raise InputError(f"cannot pair {rows_a.shape[0]} signatures with {rows_b.shape[0]}")
         return kernels.equal_share(rows_a, rows_b, self.dtype(self.empty))
 
 
 def estimate(a: SignatureArray, b: SignatureArray) -> float:
     """Estimated resemblance of two signatures of the same spec (shape and dtype must agree)."""
-    a = np.asarray(a)
-    b = np.asarray(b)
-    if a.shape != b.shape or a.dtype != b.dtype or a.ndim != 1:
+    a = _as_array(a, "the first signature")
+    b = _as_array(b, "the second signature")
+    if (
+        a.shape != b.shape
+        or a.dtype != b.dtype
+        or a.ndim != 1
+        or a.dtype not in (np.dtype(np.uint32), np.dtype(np.uint64))
+    ):
         raise SpecMismatchError(
             f"signatures of shape {a.shape} {a.dtype} and {b.shape} {b.dtype} were made under "
             "different specs"
@@ -331,4 +352,6 @@ def estimate(a: SignatureArray, b: SignatureArray) -> float:
 
 def standard_error(resemblance: float, num_perm: int) -> float:
     """The standard deviation of the MinHash estimate: ``sqrt(s (1 - s) / N)``."""
+    check("resemblance", resemblance, Real(0.0, 1.0), InputError)
+    check("num_perm", num_perm, constraint_of(SketchSpec, "num_perm"), InputError)
     return float(np.sqrt(resemblance * (1.0 - resemblance) / num_perm))
