@@ -11,6 +11,7 @@ the parameter (the documented way to refuse a wrong type). Anything else is a bu
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
@@ -34,8 +35,10 @@ from neardup import (
 )
 from neardup._constraints import KEY, Boolean, Integer, OneOf, Real
 
-#: The fewest calls one run makes (issue #11: 2,000).
-MIN_CALLS = 2000
+#: The fewest calls one run makes (issue #11: 2,000); ``NEARDUP_FUZZ_CALLS`` asks for more, and
+#: ``NEARDUP_FUZZ_RANDOM=1`` draws new values instead of the repeatable sequence.
+MIN_CALLS = max(2000, int(os.environ.get("NEARDUP_FUZZ_CALLS", "0") or 0))
+RANDOM = os.environ.get("NEARDUP_FUZZ_RANDOM") == "1"
 
 TEXT = "Мама мыла раму, а папа читал газету. The quick brown fox jumps over the lazy dog."
 
@@ -138,7 +141,7 @@ def _types_of(constraint: Any) -> tuple[type, ...]:
     if isinstance(constraint, Boolean):
         return (bool,)
     assert isinstance(constraint, OneOf)
-    return tuple({type(o) for o in constraint.options})
+    return tuple(dict.fromkeys(type(o) for o in constraint.options))
 
 
 def _spec_targets(cls: type) -> list[Target]:
@@ -298,7 +301,7 @@ def test_public_api_raises_only_neardup_errors() -> None:
     @settings(
         max_examples=MIN_CALLS // 4 + 50,
         deadline=None,
-        derandomize=True,
+        derandomize=not RANDOM,
         database=None,
         suppress_health_check=list(HealthCheck),
     )

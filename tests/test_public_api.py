@@ -13,6 +13,7 @@ def test_all_is_pinned() -> None:
         "Aligner",
         "Alignment",
         "AnalyzerSpec",
+        "Banding",
         "ChainSpec",
         "CheckResult",
         "Collection",

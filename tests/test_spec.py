@@ -60,10 +60,10 @@ def test_validation() -> None:
         SpecError, match=r"^shingle step must be an integer in \[1, 1024\], got -1$"
     ):
         ShingleSpec(step=-1)
-    with pytest.raises(
-        SpecError, match=r"fingerprint bits must be an integer in \[32, 64\], got 80"
-    ):
+    with pytest.raises(SpecError, match="rabin takes a width of 32 to 64 bits, got 80"):
         FingerprintSpec(bits=80)
+    with pytest.raises(SpecError, match=r"fingerprint bits must be an integer in \[32, 64\]"):
+        FingerprintSpec(bits=80.0)
     with pytest.raises(SpecError, match="takes a width of 32 bits"):
         FingerprintSpec(family="crc32", bits=64)
     with pytest.raises(SpecError, match="unknown hash family"):

@@ -46,12 +46,13 @@ if TYPE_CHECKING:
     from neardup.index import CheckResult, Collection, Decision, Document, Group, Match
     from neardup.pipeline import Pipeline, make_spec
     from neardup.similarity import Fingerprints, Measures
-    from neardup.sketch import MinHasher
+    from neardup.sketch import Banding, MinHasher
 
 #: Names imported on first use: name → the module that defines it.
 _LAZY = {
     "Aligner": "neardup.align",
     "Alignment": "neardup.align",
+    "Banding": "neardup.sketch",
     "Passage": "neardup.align",
     "CheckResult": "neardup.index",
     "Collection": "neardup.index",
@@ -86,6 +87,7 @@ __all__ = [
     "Aligner",
     "Alignment",
     "AnalyzerSpec",
+    "Banding",
     "ChainSpec",
     "CheckResult",
     "Collection",

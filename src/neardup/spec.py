@@ -226,11 +226,12 @@ class FingerprintSpec:
             raise SpecError(
                 f"unknown hash family {self.family!r}; expected one of {', '.join(FAMILY_WIDTHS)}"
             )
-        check_fields(self, "fingerprint")
         low, high = FAMILY_WIDTHS[self.family]
-        if not low <= self.bits <= high:
+        bits = self.bits
+        if isinstance(bits, int) and not isinstance(bits, bool) and not low <= bits <= high:
             allowed = f"{low}" if low == high else f"{low} to {high}"
-            raise SpecError(f"{self.family} takes a width of {allowed} bits, got {self.bits!r}")
+            raise SpecError(f"{self.family} takes a width of {allowed} bits, got {bits!r}")
+        check_fields(self, "fingerprint")
         if self.seed and self.family not in SEEDED_FAMILIES:
             raise SpecError(f"{self.family} is a fixed standard function and takes no seed")
 
@@ -353,7 +354,7 @@ class Spec:
     def from_json(cls, text: str) -> Spec:
         try:
             return cls.from_dict(json.loads(text))
-        except (json.JSONDecodeError, TypeError, RecursionError) as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError, TypeError, RecursionError) as exc:
             raise SpecError(f"a spec must be JSON: {exc}") from None
 
     def fingerprint(self) -> str:
