@@ -34,6 +34,7 @@ from neardup import (
     make_spec,
 )
 from neardup._constraints import KEY, Boolean, Integer, OneOf, Real
+from neardup.matrix import similarity_matrix
 
 #: The fewest calls one run makes (issue #11: 2,000); ``NEARDUP_FUZZ_CALLS`` asks for more, and
 #: ``NEARDUP_FUZZ_RANDOM=1`` draws new values instead of the repeatable sequence.
@@ -236,6 +237,22 @@ def _targets() -> list[Target]:
             (np.ndarray,),
         ),
         Target("Aligner(spec=…)", Aligner, (Spec, type(None))),
+        Target(
+            "similarity_matrix([…])", lambda v: similarity_matrix([TEXT, v], spec=plain), text_types
+        ),
+        Target(
+            "similarity_matrix(method=…)", lambda v: similarity_matrix([TEXT], method=v), (str,)
+        ),
+        Target(
+            "similarity_matrix(num_perm=…)",
+            lambda v: similarity_matrix([TEXT], method="minhash", spec=plain, num_perm=v),
+            (int,),
+        ),
+        Target(
+            "similarity_matrix(idf=…)",
+            lambda v: similarity_matrix([TEXT], method="tfidf", idf=v),
+            (str,),
+        ),
         Target("Aligner.pair(a=…)", lambda v: aligner.pair(v, TEXT), text_types),
         Target("Aligner.align(sources=…)", lambda v: aligner.align(TEXT, v), _sources),
         Target("Aligner.align([(id, …)])", lambda v: aligner.align(TEXT, [("s", v)]), text_types),

@@ -10,14 +10,14 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from neardup._constraints import Integer, Real, constraint_of
+from neardup._constraints import Integer, Real
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type, field_type
 from neardup.errors import InputError, SpecError
 from neardup.spec import SketchSpec
 
 #: --bands and --rows, when given: at least 1, at most what the sketch spec allows.
-POSITIVE_BANDS = constraint_type(Integer(1, constraint_of(SketchSpec, "bands").high))
+POSITIVE_BANDS = constraint_type(Integer(1, SketchSpec.MAX_NUM_PERM))
 #: A chooser weight: a finite number, zero or more.
 WEIGHT = Real(0.0, 1e6)
 MAX_JOBS = 1024
@@ -340,7 +340,7 @@ def params(
         if choice is None:
             click.echo(json.dumps({repr(s): p for s, p in zip(similarities, probs, strict=True)}))
         else:
-            out = choice.to_dict()
+            out: dict[str, Any] = choice.to_dict()
             out["at"] = {repr(s): p for s, p in zip(similarities, probs, strict=True)}
             click.echo(json.dumps(out))
         return

@@ -82,7 +82,9 @@ def pack(
     lengths = np.fromiter((a.shape[0] for a in arrays), dtype=np.int64, count=len(arrays))
     offsets = np.zeros(len(arrays) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    flat = np.concatenate(arrays).astype(dtype, copy=False) if arrays else np.zeros(0, dtype=dtype)
+    flat: npt.NDArray[Any] = (
+        np.concatenate(arrays).astype(dtype, copy=False) if arrays else np.zeros(0, dtype=dtype)
+    )
     return flat, offsets
 
 
@@ -298,7 +300,7 @@ class MinHasher:
         np.cumsum(lengths, out=doc_offsets[1:])
         cps = np.frombuffer("".join(parts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         out = np.empty((n, self.num_perm), dtype=np.uint64)
-        done = sign_rabin_words(cps, doc_offsets, todo, *plan.kernel_args(), out)
+        done = sign_rabin_words(cps, doc_offsets, todo, *plan.kernel_args(), out)  # type: ignore[call-arg]
         rest = np.flatnonzero(~done)
         if rest.shape[0]:
             out[rest] = self._sign_texts_each([texts[d] for d in rest.tolist()])
