@@ -54,7 +54,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import collection_data as cd
 
-from neardup.index import Analyzed, Collection, IndexSpec
+from neardup.index import Collection, IndexSpec
+from neardup.index.collection import Analyzed
 from neardup.pipeline import make_spec
 from neardup.storage.sqlite import SQLiteStorage
 

@@ -43,7 +43,7 @@ from quality_common import (
 )
 
 from neardup.eval import methods, run
-from neardup.eval.formats import ClusterDataset, Document
+from neardup.eval.formats import ClusterDataset, LabelledText
 
 THRESHOLD = 0.9
 
@@ -61,10 +61,14 @@ def load(name: str, limit: int | None) -> tuple[ClusterDataset, dict[str, int]]:
         docs = docs[:limit]
     collapsed = [" ".join(t.split()) for _, t in docs]
     first: dict[str, str] = {}
-    for (doc_id, _), key in zip(docs, collapsed):
+    for (doc_id, _), key in zip(docs, collapsed, strict=True):
         first.setdefault(key, doc_id)
     dataset = ClusterDataset(
-        name, [Document(doc_id, text, first[key]) for (doc_id, text), key in zip(docs, collapsed)]
+        name,
+        [
+            LabelledText(doc_id, text, first[key])
+            for (doc_id, text), key in zip(docs, collapsed, strict=True)
+        ],
     )
     counts = {
         "documents": len(docs),
@@ -94,7 +98,8 @@ def evaluate(name: str, dataset: ClusterDataset, rows: list[Entry]) -> dict[str,
             features = cache.features(entry, texts, name)
             table_ = None
             if entry.spec is not None and not isinstance(entry.scorer, methods.NeighbourScorer):
-                # the fingerprints of the same spec (already computed for resemblance) give the candidates
+                # the fingerprints of the same spec (already computed for resemblance) give the
+                # candidates
                 set_entry = Entry(
                     "", methods.SetScorer(entry.spec, "resemblance"), "", spec=entry.spec
                 )
@@ -113,8 +118,9 @@ def evaluate(name: str, dataset: ClusterDataset, rows: list[Entry]) -> dict[str,
         report["seconds"] = seconds
         results[entry.label] = report
         log(
-            f"[{name}] {entry.label:<30} group recall {fmt(report['group_recall'])}  direct pair recall "
-            f"{fmt(report['direct_pair_recall'])} (min {fmt(report['min_true_pair_score'])})  ARI {fmt(report['ari'])}  "
+            f"[{name}] {entry.label:<30} group recall {fmt(report['group_recall'])}  "
+            f"direct pair recall {fmt(report['direct_pair_recall'])} "
+            f"(min {fmt(report['min_true_pair_score'])})  ARI {fmt(report['ari'])}  "
             f"({seconds:.0f} s)"
         )
     return results

@@ -218,7 +218,7 @@ def test_find_seeds_is_every_equal_pair(qa: list[int], sb: list[int], cap: int) 
     expected = [
         (i, j) for i, x in enumerate(qa) for j, y in enumerate(sb) if x == y and counts[y] <= cap
     ]
-    assert list(zip(si.tolist(), sj.tolist())) == expected
+    assert list(zip(si.tolist(), sj.tolist(), strict=True)) == expected
 
 
 def test_chain_seeds_bridges_gaps_up_to_the_limit() -> None:
@@ -263,7 +263,7 @@ def _render(tokens: list[str], style: list[int], html: bool) -> str:
     if not html:
         return " ".join(tokens)
     parts = []
-    for t, s in zip(tokens, style):
+    for t, s in zip(tokens, style, strict=False):
         parts.append(f"<i>{t}</i>" if s == 1 else f"{t}&nbsp;" if s == 2 else t)
     return "<html><body><p>" + " ".join(parts) + "</p><p>&lt;конец&gt;</p></body></html>"
 
@@ -340,3 +340,28 @@ def test_passage_spans_map_exactly_to_the_inputs(
             p.a_tokens[0] <= first_tok and p.a_tokens[1] >= first_tok + len(fragment)
             for p in result.passages
         )
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("k", 2**63, f"k must be an integer in [1, 1024], got {2**63}"),
+        ("k", True, "k must be an integer in [1, 1024], got True"),
+        ("gap", -1, "gap must be an integer in [0, 1000000], got -1"),
+        ("min_tokens", 1.5, "min_tokens must be an integer in [1, 1000000], got 1.5"),
+        ("max_occurrences", 0, "max_occurrences must be an integer in [1, 1000000000], got 0"),
+    ],
+)
+def test_aligner_settings_are_bounded(option: str, value: object, message: str) -> None:
+    from neardup.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as info:
+        Aligner(**{option: value})  # type: ignore[arg-type]
+    assert str(info.value) == message
+
+
+def test_a_lone_text_is_not_a_list_of_sources() -> None:
+    with pytest.raises(TypeError, match="sources must be a mapping"):
+        Aligner().align("один текст", "другой текст")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"each source must be an \(id, text\) pair"):
+        Aligner().align("один текст", ["другой текст"])  # type: ignore[list-item]

@@ -2,36 +2,53 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import neardup
 
 
 def test_all_is_pinned() -> None:
-    assert sorted(neardup.__all__) == sorted(
-        [
-            "AnalyzerSpec",
-            "ChainSpec",
-            "Component",
-            "ConfigurationError",
-            "DecodeError",
-            "FingerprintSpec",
-            "Fingerprints",
-            "InputError",
-            "Measures",
-            "MissingDependencyError",
-            "NeardupError",
-            "NotFoundError",
-            "NotSupportedError",
-            "Pipeline",
-            "ShingleSpec",
-            "Spec",
-            "SpecError",
-            "SpecMismatchError",
-            "StorageError",
-            "__version__",
-            "compare",
-            "make_spec",
-        ]
-    )
+    assert sorted(neardup.__all__) == [
+        "Aligner",
+        "Alignment",
+        "AnalyzerSpec",
+        "Banding",
+        "ChainSpec",
+        "CheckResult",
+        "Collection",
+        "Comparison",
+        "Component",
+        "ConfigurationError",
+        "DatasetError",
+        "Decision",
+        "DecodeError",
+        "Document",
+        "DuplicateIdError",
+        "FingerprintSpec",
+        "Fingerprints",
+        "Group",
+        "IndexSpec",
+        "InputError",
+        "Match",
+        "Measures",
+        "MinHasher",
+        "MissingDependencyError",
+        "NeardupError",
+        "NotFoundError",
+        "NotSupportedError",
+        "Passage",
+        "Pipeline",
+        "ShingleSpec",
+        "SketchSpec",
+        "Spec",
+        "SpecError",
+        "SpecMismatchError",
+        "StorageError",
+        "__version__",
+        "compare",
+        "make_spec",
+    ]
     for name in neardup.__all__:
         assert hasattr(neardup, name), name
 
@@ -41,3 +58,48 @@ def test_errors_form_one_tree() -> None:
         obj = getattr(neardup, name)
         if isinstance(obj, type) and issubclass(obj, Exception):
             assert issubclass(obj, neardup.NeardupError), name
+
+
+def test_the_names_a_user_guesses_come_from_their_modules() -> None:
+    from neardup import Aligner, Collection, MinHasher, compare
+    from neardup.align import Aligner as AlignAligner
+    from neardup.comparison import compare as comparison_compare
+    from neardup.index import Collection as IndexCollection
+    from neardup.sketch import MinHasher as SketchMinHasher
+
+    assert (Aligner, Collection, MinHasher, compare) == (
+        AlignAligner,
+        IndexCollection,
+        SketchMinHasher,
+        comparison_compare,
+    )
+    assert "compare" in dir(neardup) and "Collection" in dir(neardup)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    try:
+        neardup.Nope  # type: ignore[attr-defined]  # noqa: B018
+    except AttributeError as exc:
+        assert "Nope" in str(exc)
+    else:
+        raise AssertionError("neardup.Nope did not raise")
+
+
+def test_import_is_light() -> None:
+    code = (
+        "import sys, neardup; "
+        "heavy = ['numba', 'numpy', 'neardup.index', 'neardup.pipeline', 'neardup.sketch']; "
+        "print([m for m in heavy if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_one_document_class() -> None:
+    import neardup.eval
+    import neardup.eval.formats
+
+    assert neardup.Document.__module__ == "neardup.index.collection"
+    assert "Document" not in neardup.eval.__all__
+    assert not hasattr(neardup.eval.formats, "Document")
+    assert neardup.eval.LabelledText.__name__ == "LabelledText"

@@ -1,15 +1,25 @@
 """neardup: find near-duplicate and reused text.
 
 The public surface; everything else is private. A test pins ``__all__``.
+
+    from neardup import compare, Collection, MinHasher, Aligner
+
+The errors and specs are imported at once (they are light); the rest is imported on first
+use, so ``import neardup`` (and ``neardup --version``) stays fast.
 """
 
 from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
 from neardup.errors import (
     ConfigurationError,
+    DatasetError,
     DecodeError,
+    DuplicateIdError,
     InputError,
     MissingDependencyError,
     NeardupError,
@@ -19,26 +29,92 @@ from neardup.errors import (
     SpecMismatchError,
     StorageError,
 )
-from neardup.pipeline import Pipeline, make_spec
-from neardup.similarity import Fingerprints, Measures, compare
-from neardup.spec import AnalyzerSpec, ChainSpec, Component, FingerprintSpec, ShingleSpec, Spec
+from neardup.spec import (
+    AnalyzerSpec,
+    ChainSpec,
+    Component,
+    FingerprintSpec,
+    IndexSpec,
+    ShingleSpec,
+    SketchSpec,
+    Spec,
+)
+
+if TYPE_CHECKING:
+    from neardup.align import Aligner, Alignment, Passage
+    from neardup.comparison import Comparison, compare
+    from neardup.index import CheckResult, Collection, Decision, Document, Group, Match
+    from neardup.pipeline import Pipeline, make_spec
+    from neardup.similarity import Fingerprints, Measures
+    from neardup.sketch import Banding, MinHasher
+
+#: Names imported on first use: name → the module that defines it.
+_LAZY = {
+    "Aligner": "neardup.align",
+    "Alignment": "neardup.align",
+    "Banding": "neardup.sketch",
+    "Passage": "neardup.align",
+    "CheckResult": "neardup.index",
+    "Collection": "neardup.index",
+    "Comparison": "neardup.comparison",
+    "Decision": "neardup.index",
+    "Document": "neardup.index",
+    "Fingerprints": "neardup.similarity",
+    "Group": "neardup.index",
+    "Match": "neardup.index",
+    "Measures": "neardup.similarity",
+    "MinHasher": "neardup.sketch",
+    "Pipeline": "neardup.pipeline",
+    "compare": "neardup.comparison",
+    "make_spec": "neardup.pipeline",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'neardup' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
+    "Aligner",
+    "Alignment",
     "AnalyzerSpec",
+    "Banding",
     "ChainSpec",
+    "CheckResult",
+    "Collection",
+    "Comparison",
     "Component",
     "ConfigurationError",
+    "DatasetError",
+    "Decision",
     "DecodeError",
+    "Document",
+    "DuplicateIdError",
     "FingerprintSpec",
     "Fingerprints",
+    "Group",
+    "IndexSpec",
     "InputError",
+    "Match",
     "Measures",
+    "MinHasher",
     "MissingDependencyError",
     "NeardupError",
     "NotFoundError",
     "NotSupportedError",
+    "Passage",
     "Pipeline",
     "ShingleSpec",
+    "SketchSpec",
     "Spec",
     "SpecError",
     "SpecMismatchError",

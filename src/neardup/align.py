@@ -39,12 +39,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from neardup._constraints import Integer, check
 from neardup._kernels import align as kernels
 from neardup.analysis.analyzer import Canonical
 from neardup.errors import ConfigurationError
 from neardup.pipeline import Pipeline, TextLike, as_text, make_spec
 from neardup.shingles import shingle
-from neardup.spec import FingerprintSpec, ShingleSpec, Spec
+from neardup.spec import MAX_SHINGLE_LENGTH, FingerprintSpec, ShingleSpec, Spec
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -55,6 +56,14 @@ DEFAULT_K = 3
 DEFAULT_GAP = 8
 DEFAULT_MIN_TOKENS = 8
 DEFAULT_MAX_OCCURRENCES = 50
+
+#: What each alignment setting accepts (the CLI's --align-k, --gap, --min-tokens use them too).
+CONSTRAINTS: dict[str, Integer] = {
+    "k": Integer(1, MAX_SHINGLE_LENGTH),
+    "gap": Integer(0, 1_000_000),
+    "min_tokens": Integer(1, 1_000_000),
+    "max_occurrences": Integer(1, 1_000_000_000),
+}
 
 #: The hash alignment shingles use; nothing is stored, so it is fixed rather than the spec's.
 _ALIGN_HASH = FingerprintSpec(family="xxh3", bits=64, seed=0)
@@ -227,7 +236,25 @@ def _unmatched_spans(
     run_ends = np.flatnonzero(edges == -1) + first
     starts = canonical.starts[run_starts].tolist()
     ends = canonical.ends[run_ends - 1].tolist()
-    return tuple(zip(starts, ends))
+    return tuple(zip(starts, ends, strict=True))
+
+
+def _source_items(
+    sources: Mapping[str, TextLike | Prepared] | Iterable[tuple[str, TextLike | Prepared]],
+) -> list[tuple[str, TextLike | Prepared]]:
+    """The ``(id, text)`` pairs of a mapping or an iterable of pairs (a lone text is refused,
+    not read as a sequence of characters)."""
+    if isinstance(sources, Mapping):
+        return list(sources.items())
+    if isinstance(sources, str | bytes | Prepared) or not isinstance(sources, Iterable):
+        raise TypeError(
+            f"sources must be a mapping id → text or (id, text) pairs, got {type(sources).__name__}"
+        )
+    items = list(sources)
+    for item in items:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise TypeError(f"each source must be an (id, text) pair, got {item!r:.80}")
+    return items
 
 
 class Aligner:
@@ -249,14 +276,11 @@ class Aligner:
         min_tokens: int = DEFAULT_MIN_TOKENS,
         max_occurrences: int = DEFAULT_MAX_OCCURRENCES,
     ) -> None:
-        for name, value, low in (
-            ("k", k, 1),
-            ("gap", gap, 0),
-            ("min_tokens", min_tokens, 1),
-            ("max_occurrences", max_occurrences, 1),
-        ):
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ConfigurationError(f"{name} must be an integer ≥ {low}, got {value!r}")
+        given = {"k": k, "gap": gap, "min_tokens": min_tokens, "max_occurrences": max_occurrences}
+        for name, value in given.items():
+            check(name, value, CONSTRAINTS[name], ConfigurationError)
+        if spec is not None and not isinstance(spec, Spec):
+            raise ConfigurationError(f"spec must be a Spec or None, got {type(spec).__name__}")
         self.spec = spec
         self.k = k
         self.gap = gap
@@ -365,7 +389,7 @@ class Aligner:
         the share covered by all of them together.
         """
         a = self.prepare(query)
-        items = sources.items() if isinstance(sources, Mapping) else sources
+        items = _source_items(sources)
         n_a = len(a.canonical)
         matches: list[SourceMatch] = []
         all_first: list[int] = []

@@ -49,7 +49,7 @@ from neardup.fingerprint import (
 )
 from neardup.pipeline import Pipeline
 from neardup.shingles import char_shingle_spans, word_shingle_starts
-from neardup.spec import FAMILY_WIDTHS, FingerprintSpec, Spec
+from neardup.spec import FAMILY_WIDTHS, FingerprintSpec, Spec, default_bits
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -198,7 +198,7 @@ def parse_family(text: str) -> FingerprintSpec:
             f"{', '.join(FAMILY_WIDTHS)}"
         )
     try:
-        bits = int(parts[1]) if len(parts) > 1 else (32 if name == "crc32" else 64)
+        bits = int(parts[1]) if len(parts) > 1 else default_bits(name)
         seed = int(parts[2]) if len(parts) > 2 else 0
     except ValueError:
         raise InputError(f"bad family {text!r}: BITS and SEED must be integers") from None

@@ -9,6 +9,7 @@ golden vectors in the tests pin them.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -70,6 +71,22 @@ def rabin_base(seed: int, bits: int) -> int:
     return 256 + splitmix64(seed) % (p - 256)
 
 
+@dataclass(frozen=True)
+class RabinTables:
+    """The precomputed tables of a Rabin–Karp family, as the batch kernels take them.
+
+    ``table`` holds ``b * B^j mod p`` for every byte value ``b`` and ``j <
+    RK_TABLE_ROWS``; ``power`` and ``space_power`` hold ``B^x`` and ``32 * B^x`` for ``x <
+    RK_POWERS``; ``p = 2^bits - c``.
+    """
+
+    table: U64
+    power: U64
+    space_power: U64
+    bits: int
+    c: np.uint64
+
+
 class HashFamily:
     """Hashes byte spans of a canonical stream under a :class:`FingerprintSpec`."""
 
@@ -87,6 +104,13 @@ class HashFamily:
                 self._base, hashing.RK_POWERS, self.bits, self._c
             )
             self._power_rows = self._power[hashing.RK_TABLE_ROWS]
+
+    @property
+    def rabin_tables(self) -> RabinTables | None:
+        """The Rabin–Karp tables (shared, not to be written), or ``None`` for another family."""
+        if self.spec.family != "rabin":
+            return None
+        return RabinTables(self._table, self._power, self._space_power, self.bits, self._c)
 
     def spans(self, buf: U8, starts: I64, ends: I64) -> U64:
         """The fingerprint of each byte span ``buf[starts[i]:ends[i]]``."""

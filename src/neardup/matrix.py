@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from neardup._constraints import Boolean, OneOf, check, constraint_of
 from neardup._kernels.matrix import pairwise_intersections
 from neardup.errors import ConfigurationError, InputError, require
 from neardup.pipeline import Pipeline, TextLike, make_spec
@@ -65,7 +66,7 @@ class SimilarityMatrix:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["id", *self.ids])
-        for doc_id, row in zip(self.ids, self.matrix.tolist()):
+        for doc_id, row in zip(self.ids, self.matrix.tolist(), strict=True):
             writer.writerow([doc_id, *(f"{v:.{digits}f}" for v in row)])
         return out.getvalue()
 
@@ -90,6 +91,23 @@ def set_measure_matrix(shared: npt.NDArray[np.int64], method: str) -> F64:
     raise ConfigurationError(f"not a set measure: {method!r}")
 
 
+def _check_options(
+    texts: Any, method: Any, spec: Any, idf: Any, binary: Any, num_perm: Any
+) -> None:
+    if isinstance(texts, str | bytes):
+        raise TypeError("texts must be a sequence of texts, not one text")
+    if isinstance(method, str) and method not in METHODS:
+        raise ConfigurationError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+    check("method", method, OneOf(METHODS), ConfigurationError)
+    if spec is not None and not isinstance(spec, Spec):
+        raise TypeError(f"spec must be a Spec or None, got {type(spec).__name__}")
+    check("binary", binary, Boolean(), ConfigurationError)
+    if not isinstance(idf, str):
+        raise ConfigurationError(f"idf must be a name, got {idf!r:.80}")
+    if num_perm is not None:
+        check("num_perm", num_perm, constraint_of(SketchSpec, "num_perm"), ConfigurationError)
+
+
 def similarity_matrix(
     texts: Sequence[TextLike],
     *,
@@ -108,8 +126,7 @@ def similarity_matrix(
     the number of MinHash functions (default: the spec's sketch, else 128). ``progress`` is
     called with 1 after each text is analyzed.
     """
-    if method not in METHODS:
-        raise ConfigurationError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+    _check_options(texts, method, spec, idf, binary, num_perm)
     names = (
         tuple(str(i) for i in ids) if ids is not None else tuple(str(i) for i in range(len(texts)))
     )

@@ -16,7 +16,7 @@ from neardup.analysis.presets import preset
 from neardup.fingerprint import HashFamily
 from neardup.shingles import Shingles, shingle
 from neardup.similarity import Fingerprints, Measures, compare
-from neardup.spec import FingerprintSpec, ShingleSpec, Spec
+from neardup.spec import FingerprintSpec, ShingleSpec, Spec, default_bits
 
 TextLike = str | bytes
 
@@ -28,12 +28,17 @@ def make_spec(
     step: int = 1,
     unit: str = "word",
     family: str = "rabin",
-    bits: int = 64,
+    bits: int | None = None,
     seed: int = 0,
     multiset: bool = False,
     **preset_options: Any,
 ) -> Spec:
-    """A spec from a preset name and the usual options (the CLI's flags)."""
+    """A spec from a preset name and the usual options (the CLI's flags).
+
+    ``bits`` defaults to the family's widest width (:func:`~neardup.spec.default_bits`: 64, and
+    32 for ``crc32``)."""
+    if bits is None:
+        bits = default_bits(family)
     return Spec(
         analyzer=preset(preset_name, **preset_options),
         shingles=ShingleSpec(unit=unit, k=k, step=step),  # type: ignore[arg-type]
@@ -54,6 +59,8 @@ class Pipeline:
     """Canonical tokens, shingles and fingerprints of texts under one spec."""
 
     def __init__(self, spec: Spec) -> None:
+        if not isinstance(spec, Spec):
+            raise TypeError(f"a Pipeline takes a Spec, got {type(spec).__name__}")
         self.spec = spec
         self.analyzer = Analyzer(spec.analyzer)
         self.family = HashFamily(spec.fingerprint_family)

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from neardup._kernels import setops
 from neardup._sorted import distinct, distinct_counts
-from neardup.errors import SpecMismatchError
+from neardup.errors import InputError, SpecMismatchError
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -31,10 +31,22 @@ class Fingerprints:
     spec_fingerprint: str = ""
 
     def __post_init__(self) -> None:
-        if self.values.dtype != np.uint64 or self.values.ndim != 1:
-            raise TypeError("fingerprint values must be a 1-d uint64 array")
-        if self.counts is not None and self.counts.shape != self.values.shape:
-            raise ValueError("counts must match values")
+        values = self.values
+        if not isinstance(values, np.ndarray) or values.dtype != np.uint64 or values.ndim != 1:
+            raise TypeError(f"fingerprint values must be a 1-d uint64 array, got {_kind(values)}")
+        if self.counts is not None:
+            if not isinstance(self.counts, np.ndarray) or self.counts.dtype != np.int64:
+                raise TypeError(
+                    f"fingerprint counts must be an int64 array, got {_kind(self.counts)}"
+                )
+            if self.counts.shape != values.shape:
+                raise InputError(
+                    f"fingerprint counts have shape {self.counts.shape}, values {values.shape}"
+                )
+        if not isinstance(self.spec_fingerprint, str):
+            raise TypeError(
+                f"spec_fingerprint must be a str, got {type(self.spec_fingerprint).__name__}"
+            )
 
     def __len__(self) -> int:
         return int(self.values.shape[0])
@@ -50,7 +62,10 @@ class Fingerprints:
     ) -> Fingerprints:
         """The sorted distinct values of ``hashes`` (what ``np.unique`` gives, with counts
         for a multiset; :mod:`neardup._sorted`, several times faster than ``np.unique``)."""
-        hashes = np.asarray(hashes, dtype=np.uint64)
+        try:
+            hashes = np.asarray(hashes, dtype=np.uint64)
+        except (OverflowError, ValueError) as exc:
+            raise InputError(f"hashes must be unsigned 64-bit integers: {exc}") from None
         if multiset:
             values, counts = distinct_counts(hashes)
             return cls(values, counts, spec_fingerprint)
@@ -71,6 +86,12 @@ class Measures:
 
     def to_dict(self) -> dict[str, float | int]:
         return asdict(self)
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, np.ndarray):
+        return f"a {value.ndim}-d {value.dtype} array"
+    return type(value).__name__
 
 
 def _ratio(num: int, den: int) -> float:
@@ -98,7 +119,7 @@ def overlap(a: Fingerprints, b: Fingerprints) -> int:
             "cannot be compared"
         )
     if (a.counts is None) != (b.counts is None):
-        raise ValueError("cannot compare a set with a multiset")
+        raise SpecMismatchError("cannot compare a set with a multiset")
     if a.counts is not None and b.counts is not None:
         return int(setops.multiset_overlap(a.values, a.counts, b.values, b.counts))
     return int(setops.intersection_size(a.values, b.values))

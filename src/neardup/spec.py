@@ -14,18 +14,48 @@ import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
-from neardup.errors import ConfigurationError, SpecError
+from neardup._constraints import (
+    Boolean,
+    Integer,
+    OneOf,
+    Real,
+    check_fields,
+    from_mapping,
+    param,
+    refuse_unknown,
+)
+from neardup.analysis.resources import TOKEN_FILTER_PACKAGES, package_version
+from neardup.errors import ConfigurationError, SpecError, SpecMismatchError
 
 #: Bumped whenever a change in neardup itself changes tokens or fingerprints.
 ALGORITHM_VERSION = 1
 
 ParamValue = str | int | float | bool | None | tuple[Any, ...]
 
+#: The longest shingle (words, or characters with unit "char") and the largest step.
+MAX_SHINGLE_LENGTH = 1024
+#: The largest seed of a hash family or a sketch: seeds are 64-bit.
+MAX_SEED = 2**64 - 1
+
+
+def _refuse_unknown(data: Any, known: tuple[str, ...], what: str) -> None:
+    if not isinstance(data, dict):
+        raise SpecError(f"{what} must be an object, got {data!r}")
+    refuse_unknown(data, known, what)
+
 
 def _freeze(value: Any) -> ParamValue:
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
-    if isinstance(value, str | int | float | bool) or value is None:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ConfigurationError(
+                f"component parameters must be valid Unicode text, got {value!r}"
+            ) from None
+        return value
+    if isinstance(value, int | float | bool) or value is None:
         return value
     raise ConfigurationError(
         f"component parameters must be plain values, got {type(value).__name__}"
@@ -59,11 +89,14 @@ class Component:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Component:
+        if not isinstance(data, dict):
+            raise SpecError(f"a component must be an object, got {data!r}")
         data = dict(data)
-        try:
-            name = data.pop("name")
-        except KeyError:
-            raise SpecError(f"a component needs a 'name': {data!r}") from None
+        name = data.pop("name", None)
+        if not isinstance(name, str):
+            raise SpecError(f"a component needs a 'name' string: {data!r}")
+        if not all(isinstance(key, str) for key in data):
+            raise SpecError(f"component {name!r} has a parameter name that is not a string")
         return cls.of(name, **data)
 
 
@@ -84,6 +117,7 @@ class ChainSpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChainSpec:
+        _refuse_unknown(data, ("char_filters", "tokenizer", "token_filters"), "analysis chain")
         return cls(
             char_filters=tuple(Component.from_dict(c) for c in data.get("char_filters", [])),
             tokenizer=Component.from_dict(data.get("tokenizer", {"name": "words"})),
@@ -114,8 +148,17 @@ class AnalyzerSpec:
     def to_dict(self) -> dict[str, Any]:
         return {"preset": self.preset, "chains": {lang: c.to_dict() for lang, c in self.chains}}
 
+    def resource_versions(self) -> dict[str, str | None]:
+        """Versions of the packages whose data the analyzer's output depends on."""
+        names: set[str] = set()
+        for _, chain in self.chains:
+            for c in chain.token_filters:
+                names.update(TOKEN_FILTER_PACKAGES.get(c.name, ()))
+        return {name: package_version(name) for name in sorted(names)}
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AnalyzerSpec:
+        _refuse_unknown(data, ("preset", "chains"), "analyzer spec")
         chains = data.get("chains")
         if not isinstance(chains, dict) or not chains:
             raise SpecError("an analyzer spec needs a non-empty 'chains' object")
@@ -129,24 +172,19 @@ class AnalyzerSpec:
 class ShingleSpec:
     """Word shingles of ``k`` tokens taken every ``step`` tokens, or char n-grams of ``k``."""
 
-    unit: Literal["word", "char"] = "word"
-    k: int = 5
-    step: int = 1
+    unit: Literal["word", "char"] = param("word", OneOf(("word", "char")))
+    k: int = param(5, Integer(1, MAX_SHINGLE_LENGTH))
+    step: int = param(1, Integer(1, MAX_SHINGLE_LENGTH))
 
     def __post_init__(self) -> None:
-        if self.unit not in ("word", "char"):
-            raise SpecError(f"shingle unit must be 'word' or 'char', got {self.unit!r}")
-        if not isinstance(self.k, int) or self.k <= 0:
-            raise SpecError(f"shingle length k must be a positive integer, got {self.k!r}")
-        if not isinstance(self.step, int) or self.step <= 0:
-            raise SpecError(f"shingle step must be a positive integer, got {self.step!r}")
+        check_fields(self, "shingle")
 
     def to_dict(self) -> dict[str, Any]:
         return {"unit": self.unit, "k": self.k, "step": self.step}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ShingleSpec:
-        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+        return from_mapping(cls, data, "shingle spec")
 
 
 #: Hash families and the widths they allow (inclusive).
@@ -160,6 +198,15 @@ FAMILY_WIDTHS: dict[str, tuple[int, int]] = {
 SEEDED_FAMILIES = frozenset({"rabin", "xxh3"})
 
 
+def default_bits(family: str) -> int:
+    """The width a family gets when none is given: its widest (64, and 32 for crc32)."""
+    if family not in FAMILY_WIDTHS:
+        raise SpecError(
+            f"unknown hash family {family!r}; expected one of {', '.join(FAMILY_WIDTHS)}"
+        )
+    return FAMILY_WIDTHS[family][1]
+
+
 @dataclass(frozen=True)
 class FingerprintSpec:
     """A named, seeded hash family with a width in bits.
@@ -169,22 +216,22 @@ class FingerprintSpec:
     the seed, low ``bits`` kept. ``multiset`` keeps repeated shingles with their counts.
     """
 
-    family: str = "rabin"
-    bits: int = 64
-    seed: int = 0
-    multiset: bool = False
+    family: str = param("rabin", OneOf(tuple(FAMILY_WIDTHS)))
+    bits: int = param(64, Integer(32, 64))
+    seed: int = param(0, Integer(0, MAX_SEED))
+    multiset: bool = param(False, Boolean())
 
     def __post_init__(self) -> None:
-        if self.family not in FAMILY_WIDTHS:
+        if self.family not in FAMILY_WIDTHS:  # said the old way: "unknown hash family"
             raise SpecError(
                 f"unknown hash family {self.family!r}; expected one of {', '.join(FAMILY_WIDTHS)}"
             )
         low, high = FAMILY_WIDTHS[self.family]
-        if not isinstance(self.bits, int) or not low <= self.bits <= high:
+        bits = self.bits
+        if isinstance(bits, int) and not isinstance(bits, bool) and not low <= bits <= high:
             allowed = f"{low}" if low == high else f"{low} to {high}"
-            raise SpecError(f"{self.family} takes a width of {allowed} bits, got {self.bits!r}")
-        if not isinstance(self.seed, int) or not 0 <= self.seed < 2**64:
-            raise SpecError(f"the seed must be an integer in [0, 2^64), got {self.seed!r}")
+            raise SpecError(f"{self.family} takes a width of {allowed} bits, got {bits!r}")
+        check_fields(self, "fingerprint")
         if self.seed and self.family not in SEEDED_FAMILIES:
             raise SpecError(f"{self.family} is a fixed standard function and takes no seed")
 
@@ -198,7 +245,7 @@ class FingerprintSpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> FingerprintSpec:
-        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+        return from_mapping(cls, data, "fingerprint spec")
 
 
 @dataclass(frozen=True)
@@ -219,34 +266,17 @@ class SketchSpec:
     #: The most functions (or the largest k) a sketch may ask for.
     MAX_NUM_PERM = 1 << 16
 
-    method: str = "minhash"
-    num_perm: int = 128
-    seed: int = 0
-    value_bits: int = 64
-    bands: int = 0
-    rows: int = 0
-    mega: bool = False
-    modulus: int = 0
-
-    @staticmethod
-    def _check_int(name: str, value: Any, low: int, high: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise SpecError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
+    method: str = param("minhash", OneOf(METHODS))
+    num_perm: int = param(128, Integer(1, MAX_NUM_PERM))
+    seed: int = param(0, Integer(0, MAX_SEED))
+    value_bits: int = param(64, OneOf((32, 64)))
+    bands: int = param(0, Integer(0, MAX_NUM_PERM))
+    rows: int = param(0, Integer(0, MAX_NUM_PERM))
+    mega: bool = param(False, Boolean())
+    modulus: int = param(0, Integer(0, 2**63))
 
     def __post_init__(self) -> None:
-        if self.method not in self.METHODS:
-            raise SpecError(
-                f"unknown sketch method {self.method!r}; expected one of {', '.join(self.METHODS)}"
-            )
-        self._check_int("num_perm", self.num_perm, 1, self.MAX_NUM_PERM)
-        self._check_int("the sketch seed", self.seed, 0, 2**64 - 1)
-        if self.value_bits not in (32, 64) or isinstance(self.value_bits, bool):
-            raise SpecError(f"value_bits must be 32 or 64, got {self.value_bits!r}")
-        self._check_int("bands", self.bands, 0, self.MAX_NUM_PERM)
-        self._check_int("rows", self.rows, 0, self.MAX_NUM_PERM)
-        if not isinstance(self.mega, bool):
-            raise SpecError(f"mega must be true or false, got {self.mega!r}")
-        self._check_int("modulus", self.modulus, 0, 2**63)
+        check_fields(self, "sketch")
         if self.method == "mod_m" and self.modulus < 1:
             raise SpecError("a mod_m sketch needs a modulus m >= 1")
         if self.method != "mod_m" and self.modulus:
@@ -280,11 +310,7 @@ class SketchSpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SketchSpec:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise SpecError(f"unknown sketch parameter(s): {', '.join(unknown)}")
-        return cls(**data)
+        return from_mapping(cls, data, "sketch spec")
 
 
 @dataclass(frozen=True)
@@ -308,6 +334,7 @@ class Spec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Spec:
+        _refuse_unknown(data, ("analyzer", "shingles", "fingerprints", "sketch"), "spec")
         try:
             return cls(
                 analyzer=AnalyzerSpec.from_dict(data["analyzer"]),
@@ -317,7 +344,7 @@ class Spec:
             )
         except KeyError as exc:
             raise SpecError(f"a spec needs the key {exc.args[0]!r}") from None
-        except TypeError as exc:
+        except (TypeError, AttributeError) as exc:
             raise SpecError(f"malformed spec: {exc}") from None
 
     def to_json(self) -> str:
@@ -327,17 +354,15 @@ class Spec:
     def from_json(cls, text: str) -> Spec:
         try:
             return cls.from_dict(json.loads(text))
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError, TypeError, RecursionError) as exc:
             raise SpecError(f"a spec must be JSON: {exc}") from None
 
     def fingerprint(self) -> str:
         """A stable 16-hex-digit digest of everything that changes fingerprints."""
-        from neardup.analysis.registry import resource_versions
-
         payload = {
             "algorithm_version": ALGORITHM_VERSION,
             "spec": self.to_dict(),
-            "resources": resource_versions(self.analyzer),
+            "resources": self.analyzer.resource_versions(),
         }
         canonical = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
@@ -347,8 +372,6 @@ class Spec:
 
     def check_same(self, other: Spec | str, what: str = "data") -> None:
         """Raise :class:`SpecMismatchError` unless ``other`` (a spec or fingerprint) matches."""
-        from neardup.errors import SpecMismatchError
-
         theirs = other if isinstance(other, str) else other.fingerprint()
         if theirs != self.fingerprint():
             raise SpecMismatchError(
@@ -361,6 +384,11 @@ class Spec:
 INDEX_POLICIES = ("reject", "group", "allow")
 INDEX_MEASURES = ("resemblance", "containment")
 CANDIDATE_METHODS = ("winnow",)
+#: Upper bounds of the index settings: far above any useful value, low enough to stay sane.
+MAX_GROUP_CAP = 1_000_000
+MAX_WINDOW = 4096
+MAX_CANDIDATES = 1_000_000
+MAX_POSTINGS_PER_SAMPLE = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -382,69 +410,28 @@ class IndexSpec:
     ``store_text`` keeps each text.
     """
 
-    policy: str = "reject"
-    measure: str = "resemblance"
-    threshold: float = 0.7
-    group_cap: int = 10
-    candidates: str = "winnow"
-    window: int = 24
-    max_candidates: int = 100
-    max_postings_per_sample: int = 200
-    store_text: bool = True
+    policy: str = param("reject", OneOf(INDEX_POLICIES))
+    measure: str = param("resemblance", OneOf(INDEX_MEASURES))
+    threshold: float = param(0.7, Real(0.0, 1.0, low_open=True))
+    group_cap: int = param(10, Integer(1, MAX_GROUP_CAP))
+    candidates: str = param("winnow", OneOf(CANDIDATE_METHODS), label="candidate method")
+    window: int = param(24, Integer(1, MAX_WINDOW))
+    max_candidates: int = param(100, Integer(1, MAX_CANDIDATES))
+    max_postings_per_sample: int = param(
+        200, Integer(0, MAX_POSTINGS_PER_SAMPLE), label="max_postings_per_sample (0: no limit)"
+    )
+    store_text: bool = param(True, Boolean())
 
     def __post_init__(self) -> None:
-        if self.policy not in INDEX_POLICIES:
-            raise SpecError(
-                f"policy must be one of {', '.join(INDEX_POLICIES)}, got {self.policy!r}"
-            )
-        if self.measure not in INDEX_MEASURES:
-            raise SpecError(
-                f"measure must be one of {', '.join(INDEX_MEASURES)}, got {self.measure!r}"
-            )
-        if (
-            isinstance(self.threshold, bool)
-            or not isinstance(self.threshold, int | float)
-            or not (0.0 < float(self.threshold) <= 1.0)
-        ):
-            raise SpecError(f"threshold must be a number in (0, 1], got {self.threshold!r}")
-        if (
-            isinstance(self.group_cap, bool)
-            or not isinstance(self.group_cap, int)
-            or self.group_cap < 1
-        ):
-            raise SpecError(f"group_cap must be a positive integer, got {self.group_cap!r}")
-        if self.candidates not in CANDIDATE_METHODS:
-            raise SpecError(
-                f"unknown candidate method {self.candidates!r}; expected one of {', '.join(CANDIDATE_METHODS)}"
-            )
-        if isinstance(self.window, bool) or not isinstance(self.window, int) or self.window < 1:
-            raise SpecError(f"window must be a positive integer, got {self.window!r}")
-        if (
-            isinstance(self.max_candidates, bool)
-            or not isinstance(self.max_candidates, int)
-            or self.max_candidates < 1
-        ):
-            raise SpecError(
-                f"max_candidates must be a positive integer, got {self.max_candidates!r}"
-            )
-        cap = self.max_postings_per_sample
-        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
-            raise SpecError(
-                f"max_postings_per_sample must be a non-negative integer (0: no limit), got {cap!r}"
-            )
+        check_fields(self, "index")
+        object.__setattr__(self, "threshold", float(self.threshold))
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> IndexSpec:
-        unknown = sorted(set(data) - {f.name for f in fields(cls)})
-        if unknown:
-            raise SpecError(f"unknown index spec keys: {', '.join(unknown)}")
-        values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
-        if "threshold" in values and isinstance(values["threshold"], int | float):
-            values["threshold"] = float(values["threshold"])
-        return cls(**values)
+        return from_mapping(cls, data, "index spec")
 
     def replace(self, **changes: Any) -> IndexSpec:
         return replace(self, **changes)

@@ -88,7 +88,7 @@ def test_empty_file_is_valid(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         (["compare", "examples/original.txt", "examples/rewrite.txt", "-k", "0"], "Invalid value"),
         (
             ["compare", "examples/original.txt", "examples/rewrite.txt", "--bits", "99"],
-            "32 to 64 bits",
+            "99 is not in the range 32<=x<=64",
         ),
         (
             [

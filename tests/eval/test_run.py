@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from neardup.eval import formats, methods, run
-from neardup.eval.formats import ClusterDataset, Document, Fragment
+from neardup.eval.formats import ClusterDataset, Fragment, LabelledText
 from neardup.pipeline import make_spec
 from tests.eval.texts import EN
 
@@ -55,10 +55,10 @@ def test_given_scores(tmp_path: Any) -> None:
 def _clusters() -> ClusterDataset:
     docs = []
     for i, text in enumerate(EN):
-        docs.append(Document(f"d{i}", text, f"c{i}"))
-    docs.append(Document("dup0", EN[0], "c0"))
-    docs.append(Document("dup0b", "  " + EN[0] + "\n", "c0"))
-    docs.append(Document("dup3", EN[3], "c3"))
+        docs.append(LabelledText(f"d{i}", text, f"c{i}"))
+    docs.append(LabelledText("dup0", EN[0], "c0"))
+    docs.append(LabelledText("dup0b", "  " + EN[0] + "\n", "c0"))
+    docs.append(LabelledText("dup3", EN[3], "c3"))
     return ClusterDataset("mem", docs)
 
 

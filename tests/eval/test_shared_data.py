@@ -11,7 +11,7 @@ import pytest
 
 from neardup.eval import formats, methods, run
 from neardup.eval import generate as gen
-from neardup.eval.formats import ClusterDataset, Document
+from neardup.eval.formats import ClusterDataset, LabelledText
 from neardup.pipeline import make_spec
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
@@ -99,10 +99,14 @@ def test_every_exact_duplicate_group_of_reuters_is_found() -> None:
                 texts.append((str(record["id"]), record["text"]))
     keys = [" ".join(t.split()) for _, t in texts]
     sizes = Counter(keys)
-    grouped = [(doc_id, text, key) for (doc_id, text), key in zip(texts, keys) if sizes[key] > 1]
+    grouped = [
+        (doc_id, text, key)
+        for (doc_id, text), key in zip(texts, keys, strict=True)
+        if sizes[key] > 1
+    ]
     assert len({key for *_, key in grouped}) == 279  # the README's count (whitespace collapsed)
     dataset = ClusterDataset(
-        "reuters", [Document(doc_id, text, key) for doc_id, text, key in grouped]
+        "reuters", [LabelledText(doc_id, text, key) for doc_id, text, key in grouped]
     )
     spec = make_spec("en")
     report, _ = run.evaluate_clusters(

@@ -93,8 +93,9 @@ def test_batch_takes_plain_texts_and_returns_the_rest() -> None:
     from neardup.analysis.char_filters import might_be_html
 
     hasher = MinHasher(make_spec("plain").replace(sketch=SketchSpec(num_perm=16)))
-    html_check, args = hasher._batch_plan()
-    assert html_check
+    plan = hasher._batch_plan()
+    assert plan is not None and plan.analysis.html_check
+    args = plan.kernel_args()
     texts = ["простой текст без особых знаков", "ΣΟΦΟΣ: final sigma sends it back", "", "x"]
     todo = np.array([not might_be_html(t) for t in texts])
     lengths = [len(t) for t in texts]

@@ -53,7 +53,7 @@ class Canonical:
         data = self.buf.tobytes()
         return [
             data[a:b].decode("utf-8")
-            for a, b in zip(self.byte_starts.tolist(), self.byte_ends.tolist())
+            for a, b in zip(self.byte_starts.tolist(), self.byte_ends.tolist(), strict=True)
         ]
 
     @property
@@ -90,12 +90,9 @@ class _Chain:
             return None
         if self._html_check and char_filters.might_be_html(text):
             return None
-        tables = self._fast_table
+        tables = self.fused_tables()
         if tables is None:
-            tables = self._fast_table = char_filters.fused_table(self._fast_filters)
-            if tables is None:
-                self._fast_filters = None
-                return None
+            return None
         table, exp_offsets = tables
         ok, buf, byte_starts, byte_ends, starts, ends, cyrillic, latin = text_kernels.fused_words(
             text_kernels.code_points(text),
@@ -109,6 +106,36 @@ class _Chain:
         if not ok:
             return None
         return _Scan(buf, byte_starts, byte_ends, starts, ends, cyrillic, latin)
+
+    def fused_tables(self) -> char_filters.FusedTable | None:
+        """The fused kernel's lookup table of this chain (built once), or ``None`` when the
+        chain cannot be fused."""
+        if self._fast_filters is None:
+            return None
+        tables = self._fast_table
+        if tables is None:
+            tables = self._fast_table = char_filters.fused_table(self._fast_filters)
+            if tables is None:
+                self._fast_filters = None
+        return tables
+
+    def batch_plan(self, language: str) -> BatchPlan | None:
+        """The :class:`BatchPlan` of this chain, or ``None`` (token filters, or no fusion)."""
+        if self.token_filters:
+            return None
+        tables = self.fused_tables()
+        if tables is None:
+            return None
+        table, exp_offsets = tables
+        return BatchPlan(
+            html_check=self._html_check,
+            table=table,
+            domain=char_filters.FAST_DOMAIN,
+            exp_offsets=exp_offsets,
+            join_hyphens=self.join_hyphens,
+            keep_numbers=self.keep_numbers,
+            language=language,
+        )
 
     def finish(self, scan: _Scan, language: str) -> Canonical:
         """The canonical stream of a :meth:`fast_scan`, through the token filters."""
@@ -156,6 +183,33 @@ class _Chain:
                 orig_starts = orig_starts[keep]
                 orig_ends = orig_ends[keep]
         return _from_terms(terms, orig_starts, orig_ends, language)
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    """What a batch kernel needs to run an analyzer's whole chain (char filters, tokenizer,
+    UTF-8 encoder) over the code points of many documents in one call: the fused path of
+    :func:`~neardup._kernels.text.fused_words`, for an analyzer of one chain whose char filters
+    can all be fused and that has no token filters (the ``plain``-like presets).
+
+    ``table``, ``domain`` and ``exp_offsets`` are the fused lookup table
+    (:func:`~neardup.analysis.char_filters.fused_table`); a document the kernel reports as not
+    done (a character the table marks) goes through :meth:`Analyzer.canonical` instead, and so
+    does one for which :meth:`takes` is false (bytes, or text that might be HTML when the chain
+    starts with an ``html`` filter in ``auto`` mode). Either way the tokens are the same.
+    """
+
+    html_check: bool
+    table: npt.NDArray[np.uint64]
+    domain: int
+    exp_offsets: IntArray
+    join_hyphens: bool
+    keep_numbers: bool
+    language: str
+
+    def takes(self, text: object) -> bool:
+        """Whether the batch kernel may try ``text`` (a str that is not HTML to strip)."""
+        return isinstance(text, str) and not (self.html_check and char_filters.might_be_html(text))
 
 
 @dataclass(frozen=True)
@@ -261,6 +315,15 @@ class Analyzer:
         return chain.canonical(
             filtered, offsets, language if language in self._chains else first_lang
         )
+
+    def batch_plan(self) -> BatchPlan | None:
+        """The :class:`BatchPlan` of this analyzer, or ``None`` when its chain cannot be run by
+        the batch kernels (several chains routed by language, token filters, char filters that
+        cannot be fused)."""
+        if self._routed:
+            return None
+        lang, chain = next(iter(self._chains.items()))
+        return chain.batch_plan(lang)
 
     def canonical_many(self, texts: list[str]) -> list[Canonical]:
         return [self.canonical(t) for t in texts]

@@ -19,12 +19,15 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from neardup._constraints import Boolean, OneOf, check
 from neardup.analysis import resources
 from neardup.analysis.token_filters import DEFAULT_DROP_POS
 from neardup.errors import ConfigurationError
 from neardup.spec import AnalyzerSpec, ChainSpec, Component
 
 PRESETS = ("plain", "ru", "en", "auto")
+#: How the ``html`` char filter treats input.
+HTML_MODES = OneOf(("auto", "always", "never"))
 
 
 def _char_filters(html: str, main_content: bool, yo: bool) -> tuple[Component, ...]:
@@ -95,6 +98,24 @@ def preset(
     numbers: bool = True,
 ) -> AnalyzerSpec:
     """The analyzer spec of a preset with its options."""
+    if not isinstance(name, str) or name not in PRESETS:
+        raise ConfigurationError(
+            f"unknown preset {name!r:.80}; expected one of {', '.join(PRESETS)}"
+        )
+    check("html", html, HTML_MODES, ConfigurationError)
+    for option, value in (
+        ("main_content", main_content),
+        ("adjectives", adjectives),
+        ("stem", stem),
+        ("numbers", numbers),
+    ):
+        check(option, value, Boolean(), ConfigurationError)
+    if isinstance(stop_words, str) or not isinstance(stop_words, tuple | list):
+        raise ConfigurationError(f"stop_words must be a list of words, got {stop_words!r}")
+    if not all(isinstance(w, str) for w in stop_words):
+        raise ConfigurationError("stop_words must hold strings only")
+    if synonyms is not None and not isinstance(synonyms, str):
+        raise ConfigurationError(f"synonyms must be a file path or None, got {synonyms!r}")
     words = tuple(stop_words)
     if name == "plain":
         tail = tuple(_tail(words, synonyms))

@@ -40,15 +40,19 @@ TOKEN_FILTERS: dict[str, ComponentType] = {
         token_filters.stop,
         frozenset({"language", "words", "builtin"}),
         frozenset({"language"}),
-        packages=("stop-words",),
+        packages=resources.TOKEN_FILTER_PACKAGES["stop"],
     ),
-    "pos": ComponentType(token_filters.pos, frozenset({"drop"}), packages=("pymorphy3-dicts-ru",)),
-    "lemma": ComponentType(token_filters.lemma, frozenset(), packages=("pymorphy3-dicts-ru",)),
+    "pos": ComponentType(
+        token_filters.pos, frozenset({"drop"}), packages=resources.TOKEN_FILTER_PACKAGES["pos"]
+    ),
+    "lemma": ComponentType(
+        token_filters.lemma, frozenset(), packages=resources.TOKEN_FILTER_PACKAGES["lemma"]
+    ),
     "stem": ComponentType(
         token_filters.stem,
         frozenset({"language"}),
         frozenset({"language"}),
-        packages=("PyStemmer",),
+        packages=resources.TOKEN_FILTER_PACKAGES["stem"],
     ),
     "synonyms": ComponentType(
         token_filters.synonyms, frozenset({"path", "digest"}), frozenset({"path", "digest"})
@@ -99,11 +103,6 @@ def validate(spec: AnalyzerSpec) -> None:
 
 
 def resource_versions(spec: AnalyzerSpec) -> dict[str, str | None]:
-    """Versions of the packages whose data the analyzer's output depends on."""
-    names: set[str] = set()
-    for _, chain in spec.chains:
-        for c in chain.token_filters:
-            ctype = TOKEN_FILTERS.get(c.name)
-            if ctype is not None:
-                names.update(ctype.packages)
-    return {name: resources.package_version(name) for name in sorted(names)}
+    """Versions of the packages whose data the analyzer's output depends on
+    (:meth:`~neardup.spec.AnalyzerSpec.resource_versions`)."""
+    return spec.resource_versions()

@@ -20,6 +20,15 @@ from neardup.errors import ConfigurationError, InputError, require
 
 STOP_LANGUAGES = {"ru": "russian", "en": "english"}
 
+#: The packages whose version changes each token filter's output (their versions go into
+#: every spec fingerprint; the registry's component types read this table).
+TOKEN_FILTER_PACKAGES: dict[str, tuple[str, ...]] = {
+    "stop": ("stop-words",),
+    "pos": ("pymorphy3-dicts-ru",),
+    "lemma": ("pymorphy3-dicts-ru",),
+    "stem": ("PyStemmer",),
+}
+
 
 def canonical_word(word: str) -> str:
     """The form words are compared in: NFKC, lowercase, ё → е."""
@@ -115,6 +124,8 @@ def file_digest(path: str | os.PathLike[str]) -> str:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL or a lone surrogate in the path
+        raise InputError(f"cannot read {path!r}: {exc}") from None
 
 
 @lru_cache(maxsize=8)

@@ -11,9 +11,10 @@ import click
 
 from neardup.analysis.decode import Decoded, read_text
 from neardup.analysis.presets import PRESETS
+from neardup.cli._types import field_type
 from neardup.errors import InputError
 from neardup.pipeline import make_spec
-from neardup.spec import FAMILY_WIDTHS, Spec
+from neardup.spec import FAMILY_WIDTHS, FingerprintSpec, ShingleSpec, Spec
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -33,14 +34,14 @@ def spec_options(func: F) -> F:
         click.option(
             "-k",
             "k",
-            type=click.IntRange(min=1),
+            type=field_type(ShingleSpec, "k"),
             default=5,
             show_default=True,
             help="Shingle length: words per shingle (characters with --unit char).",
         ),
         click.option(
             "--step",
-            type=click.IntRange(min=1),
+            type=field_type(ShingleSpec, "step"),
             default=1,
             show_default=True,
             help="Take a shingle every STEP tokens: 1 overlapping, k end to end.",
@@ -62,14 +63,14 @@ def spec_options(func: F) -> F:
         ),
         click.option(
             "--bits",
-            type=click.IntRange(min=1),
+            type=field_type(FingerprintSpec, "bits"),
             default=None,
             help="Fingerprint width in bits (rabin, crc64, xxh3: 32–64; crc32: 32). "
             "Default: 64, or 32 for crc32.",
         ),
         click.option(
             "--seed",
-            type=click.IntRange(min=0, max=2**64 - 1),
+            type=field_type(FingerprintSpec, "seed"),
             default=0,
             show_default=True,
             help="Seed of the hash family (rabin, xxh3).",
@@ -129,7 +130,7 @@ def spec_from_options(options: dict[str, Any]) -> Spec:
         step=options.pop("step"),
         unit=options.pop("unit"),
         family=family,
-        bits=bits if bits is not None else (32 if family == "crc32" else 64),
+        bits=bits,
         seed=options.pop("seed"),
         multiset=options.pop("multiset"),
         html=options.pop("html_mode"),

@@ -64,7 +64,7 @@ def _numbers(text: str, kind: type, what: str) -> list[Any]:
 )
 @click.option(
     "--limit-shingles",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, 2**62),
     default=None,
     help="Stop at this many distinct shingles (the first ones in reading order).",
 )

@@ -9,8 +9,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from neardup.align import CONSTRAINTS as ALIGN_CONSTRAINTS
 from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS, Aligner, Alignment
 from neardup.cli._options import read_input, spec_from_options, spec_options
+from neardup.cli._types import constraint_type
 from neardup.pipeline import Pipeline
 from neardup.similarity import Measures
 from neardup.spec import Spec
@@ -57,21 +59,21 @@ def compare_to_dict(measures: Measures, spec: Spec, alignment: Alignment | None)
 )
 @click.option(
     "--align-k",
-    type=click.IntRange(min=1),
+    type=constraint_type(ALIGN_CONSTRAINTS["k"]),
     default=DEFAULT_K,
     show_default=True,
     help="Fragments: words per alignment shingle (independent of -k).",
 )
 @click.option(
     "--gap",
-    type=click.IntRange(min=0),
+    type=constraint_type(ALIGN_CONSTRAINTS["gap"]),
     default=DEFAULT_GAP,
     show_default=True,
     help="Fragments: unmatched words allowed inside one passage, in each text.",
 )
 @click.option(
     "--min-tokens",
-    type=click.IntRange(min=1),
+    type=constraint_type(ALIGN_CONSTRAINTS["min_tokens"]),
     default=DEFAULT_MIN_TOKENS,
     show_default=True,
     help="Fragments: the fewest matched (canonical) words a passage must have.",

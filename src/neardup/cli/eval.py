@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from neardup.cli._options import spec_from_options, spec_options
+from neardup.cli._types import COUNT, SHARE, constraint_type
 from neardup.errors import ConfigurationError, DatasetError, InputError
 from neardup.eval import formats, methods, run
 from neardup.eval import generate as gen
@@ -95,7 +96,7 @@ method_option = click.option(
 threshold_option = click.option(
     "--threshold",
     "-t",
-    type=click.FloatRange(0.0, 1.0),
+    type=constraint_type(SHARE),
     default=DEFAULT_THRESHOLD,
     show_default=True,
     help="Pairs scoring at least this are called duplicates.",
@@ -185,7 +186,7 @@ def methods_command(as_json: bool) -> None:
 @click.option(
     "--docs",
     "n_docs",
-    type=click.IntRange(min=1),
+    type=COUNT,
     default=100,
     show_default=True,
     help="How many source documents to sample.",
@@ -223,14 +224,14 @@ def methods_command(as_json: bool) -> None:
 )
 @click.option(
     "--min-chars",
-    type=click.IntRange(min=1),
+    type=COUNT,
     default=2000,
     show_default=True,
     help="Shortest source document, in characters.",
 )
 @click.option(
     "--max-chars",
-    type=click.IntRange(min=1),
+    type=COUNT,
     default=6000,
     show_default=True,
     help="Longest source document, in characters.",
@@ -394,7 +395,7 @@ def _pairs_table(report: dict[str, Any], title: str) -> None:
 @threshold_option
 @click.option(
     "--min-precision",
-    type=click.FloatRange(0.0, 1.0),
+    type=constraint_type(SHARE),
     default=0.99,
     show_default=True,
     help="Also report the best recall whose precision is at least this.",

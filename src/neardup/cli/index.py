@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from neardup.cli._options import read_input, spec_from_options, spec_options
+from neardup.cli._types import COUNT, field_type
 from neardup.errors import DuplicateIdError, StorageError
 from neardup.spec import INDEX_MEASURES, INDEX_POLICIES, IndexSpec
 
@@ -53,7 +54,7 @@ def index() -> None:
 )
 @click.option(
     "--threshold",
-    type=click.FloatRange(0.0, 1.0, min_open=True),
+    type=field_type(IndexSpec, "threshold"),
     default=0.7,
     show_default=True,
     help="A text is a near-duplicate of a member when the measure reaches this value.",
@@ -68,28 +69,28 @@ def index() -> None:
 )
 @click.option(
     "--group-cap",
-    type=click.IntRange(min=1),
+    type=field_type(IndexSpec, "group_cap"),
     default=10,
     show_default=True,
     help="Largest duplicate group under --policy group.",
 )
 @click.option(
     "--window",
-    type=click.IntRange(min=1),
+    type=field_type(IndexSpec, "window"),
     default=24,
     show_default=True,
     help="Winnowing window (shingles): any shared run of this many shingles is found.",
 )
 @click.option(
     "--max-candidates",
-    type=click.IntRange(min=1),
+    type=field_type(IndexSpec, "max_candidates"),
     default=100,
     show_default=True,
     help="Candidates verified exactly per text (those sharing the most samples).",
 )
 @click.option(
     "--max-postings-per-sample",
-    type=click.IntRange(min=0),
+    type=field_type(IndexSpec, "max_postings_per_sample"),
     default=200,
     show_default=True,
     help="A sample shared by more documents than this (boilerplate) brings only its newest "
@@ -157,7 +158,7 @@ def create(
 )
 @click.option(
     "--batch-size",
-    type=click.IntRange(min=1),
+    type=COUNT,
     default=256,
     show_default=True,
     help="Documents per transaction.",
@@ -252,7 +253,7 @@ def add(
 @click.argument("file", metavar="FILE")
 @click.option(
     "--top",
-    type=click.IntRange(min=1),
+    type=COUNT,
     default=10,
     show_default=True,
     help="Show at most this many matches.",
@@ -353,7 +354,7 @@ def remove(db: str, ids: tuple[str, ...]) -> None:
 @click.argument("db", metavar="DB")
 @click.option(
     "--min-size",
-    type=click.IntRange(min=1),
+    type=COUNT,
     default=2,
     show_default=True,
     help="Show groups of at least this many documents.",

@@ -12,8 +12,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from neardup.cli._options import spec_from_options, spec_options
+from neardup.cli._types import field_type
 from neardup.errors import InputError
 from neardup.matrix import METHODS, SimilarityMatrix, plot_heatmap, similarity_matrix
+from neardup.spec import SketchSpec
 from neardup.tfidf import IDF_MODES
 
 
@@ -85,7 +87,7 @@ def _table(result: SimilarityMatrix) -> Table:
 )
 @click.option(
     "--num-perm",
-    type=click.IntRange(min=1),
+    type=field_type(SketchSpec, "num_perm"),
     default=None,
     help="minhash: number of hash functions (default 128).",
 )

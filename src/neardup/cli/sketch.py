@@ -10,10 +10,18 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from neardup._constraints import Integer, Real
 from neardup.cli._options import spec_from_options, spec_options
+from neardup.cli._types import constraint_type, field_type
 from neardup.errors import InputError, SpecError
 from neardup.spec import SketchSpec
 
+#: --bands and --rows, when given: at least 1, at most what the sketch spec allows.
+POSITIVE_BANDS = constraint_type(Integer(1, SketchSpec.MAX_NUM_PERM))
+#: A chooser weight: a finite number, zero or more.
+WEIGHT = Real(0.0, 1e6)
+MAX_JOBS = 1024
+MAX_BATCH_SIZE = 1_000_000
 DEFAULT_AT = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
 
 
@@ -49,14 +57,14 @@ def _sketch_from_options(
 @click.option(
     "--num-perm",
     "-N",
-    type=int,
+    type=field_type(SketchSpec, "num_perm"),
     default=128,
     show_default=True,
     help="Number of MinHash functions (signature length).",
 )
 @click.option(
     "--sketch-seed",
-    type=click.IntRange(min=0, max=2**64 - 1),
+    type=field_type(SketchSpec, "seed"),
     default=0,
     show_default=True,
     help="Seed the MinHash functions are derived from.",
@@ -70,11 +78,13 @@ def _sketch_from_options(
 )
 @click.option(
     "--bands",
-    type=int,
+    type=POSITIVE_BANDS,
     default=None,
     help="Supershingles / LSH bands M recorded in the spec (rows = N / M if --rows is not given).",
 )
-@click.option("--rows", type=int, default=None, help="Minhashes L per band / supershingle.")
+@click.option(
+    "--rows", type=POSITIVE_BANDS, default=None, help="Minhashes L per band / supershingle."
+)
 @click.option(
     "--mega", is_flag=True, help="Record megashingles (pairs of supershingles) in the spec."
 )
@@ -85,7 +95,7 @@ def _sketch_from_options(
 @click.option(
     "--jobs",
     "-j",
-    type=int,
+    type=click.IntRange(0, MAX_JOBS),
     default=1,
     show_default=True,
     help="Worker processes (0: one per CPU).",
@@ -101,7 +111,7 @@ def _sketch_from_options(
 )
 @click.option(
     "--batch-size",
-    type=int,
+    type=click.IntRange(1, MAX_BATCH_SIZE),
     default=256,
     show_default=True,
     help="Documents signed per batch (one kernel call each).",
@@ -138,13 +148,6 @@ def sign(
     from neardup.sketch.parallel import default_jobs, sign_stream
     from neardup.sketch.signatures import SignatureWriter
 
-    if jobs < 0:
-        raise InputError(f"--jobs must be 0 (one per CPU) or more, got {jobs}")
-    if batch_size < 1:
-        raise InputError(f"--batch-size must be at least 1, got {batch_size}")
-    for name, value in (("--bands", bands), ("--rows", rows)):
-        if value is not None and value < 1:
-            raise InputError(f"{name} must be a positive integer, got {value}")
     sketch = _sketch_from_options(num_perm, sketch_seed, int(value_bits), bands, rows, mega)
     spec = spec_from_options(options).replace(sketch=sketch)
     reader = DocumentReader(list(inputs), text_field=text_field, id_field=id_field)
@@ -194,6 +197,33 @@ def _similarity(text: str) -> float:
     return value
 
 
+def _complete(bands: int | None, rows: int | None, num_perm: int) -> tuple[int, int]:
+    """Bands and rows when one of them may be missing: the other is N divided by it."""
+    if bands is not None and rows is not None:
+        return bands, rows
+    given, name = (bands, "bands") if bands is not None else (rows, "rows")
+    assert given is not None
+    if num_perm % given:
+        raise SpecError(
+            f"--num-perm {num_perm} is not divisible by --{name} {given}; give both "
+            "--bands and --rows, or a --num-perm that is a multiple"
+        )
+    other = num_perm // given
+    return (given, other) if name == "bands" else (other, given)
+
+
+def _config(item: str, mega: bool) -> tuple[int, int, bool]:
+    """One ``--compare MxL`` curve."""
+    try:
+        m, l_ = (int(x) for x in item.lower().replace("×", "x").split("x"))
+    except ValueError:
+        raise InputError(f"--compare takes MxL, e.g. 14x6; got {item!r}") from None
+    high = SketchSpec.MAX_NUM_PERM
+    if not (1 <= m <= high and 1 <= l_ <= high):
+        raise InputError(f"--compare needs M and L in [1, {high}], got {item!r}")
+    return m, l_, mega and m >= 2
+
+
 @click.command()
 @click.argument("more", metavar="[S...]", nargs=-1)
 @click.option(
@@ -203,12 +233,16 @@ def _similarity(text: str) -> float:
     metavar="S",
     help="Similarities to evaluate: --at 0.5 0.7 0.9 (default 0.1 … 1.0).",
 )
-@click.option("--bands", "-b", type=int, default=None, help="Supershingles / LSH bands M.")
-@click.option("--rows", "-r", type=int, default=None, help="Minhashes L per supershingle / band.")
+@click.option(
+    "--bands", "-b", type=POSITIVE_BANDS, default=None, help="Supershingles / LSH bands M."
+)
+@click.option(
+    "--rows", "-r", type=POSITIVE_BANDS, default=None, help="Minhashes L per supershingle / band."
+)
 @click.option(
     "--num-perm",
     "-N",
-    type=int,
+    type=field_type(SketchSpec, "num_perm"),
     default=128,
     show_default=True,
     help="Minhashes available: the chooser's budget; rows = N / bands when only --bands is given.",
@@ -219,21 +253,21 @@ def _similarity(text: str) -> float:
 @click.option(
     "--threshold",
     "-t",
-    type=float,
+    type=constraint_type(Real(0.0, 1.0, low_open=True, high_open=True)),
     default=0.7,
     show_default=True,
     help="Resemblance that separates wanted pairs from unwanted ones.",
 )
 @click.option(
     "--fp-weight",
-    type=float,
+    type=constraint_type(WEIGHT),
     default=1.0,
     show_default=True,
     help="Chooser: weight of the false-positive area.",
 )
 @click.option(
     "--fn-weight",
-    type=float,
+    type=constraint_type(WEIGHT),
     default=1.0,
     show_default=True,
     help="Chooser: weight of the false-negative area.",
@@ -288,49 +322,26 @@ def params(
     if more and not at:
         raise InputError(f"unexpected argument(s) {' '.join(more)}; similarities follow --at")
     similarities = [_similarity(s) for s in (*at, *more)] or list(DEFAULT_AT)
-    if num_perm < 1:
-        raise InputError(f"--num-perm must be a positive integer, got {num_perm}")
-    for name, value in (("--bands", bands), ("--rows", rows)):
-        if value is not None and value < 1:
-            raise InputError(f"{name} must be a positive integer, got {value}")
-    if not 0.0 < threshold < 1.0:
-        raise InputError(f"--threshold must be in (0, 1), got {threshold}")
     choice = None
     if bands is None and rows is None:
         choice = P.choose(
             threshold, num_perm, fp_weight=fp_weight, fn_weight=fn_weight, mega=mega, exact=exact
         )
         bands, rows = choice.bands, choice.rows
-    elif bands is None or rows is None:
-        given, name = (bands, "bands") if bands is not None else (rows, "rows")
-        assert given is not None
-        if num_perm % given:
-            raise SpecError(
-                f"--num-perm {num_perm} is not divisible by --{name} {given}; give both "
-                "--bands and --rows, or a --num-perm that is a multiple"
-            )
-        other = num_perm // given
-        bands, rows = (given, other) if name == "bands" else (other, given)
+    else:
+        bands, rows = _complete(bands, rows, num_perm)
     if mega and bands < 2:
         raise SpecError("--mega pairs supershingles: it needs --bands of at least 2")
-    configs: list[tuple[int, int, bool]] = [(bands, rows, mega)]
-    for item in compare_with:
-        try:
-            m, l_ = (int(x) for x in item.lower().replace("×", "x").split("x"))
-        except ValueError:
-            raise InputError(f"--compare takes MxL, e.g. 14x6; got {item!r}") from None
-        if m < 1 or l_ < 1:
-            raise InputError(f"--compare needs positive M and L, got {item!r}")
-        configs.append((m, l_, mega and m >= 2))
+    configs = [(bands, rows, mega), *(_config(item, mega) for item in compare_with)]
     probs = P.probability(similarities, bands, rows, mega=mega).tolist()
     if plot_path:
         P.plot_s_curves(plot_path, configs, threshold=threshold)
     if as_json:
         if choice is None:
-            click.echo(json.dumps({repr(s): p for s, p in zip(similarities, probs)}))
+            click.echo(json.dumps({repr(s): p for s, p in zip(similarities, probs, strict=True)}))
         else:
-            out = choice.to_dict()
-            out["at"] = {repr(s): p for s, p in zip(similarities, probs)}
+            out: dict[str, Any] = choice.to_dict()
+            out["at"] = {repr(s): p for s, p in zip(similarities, probs, strict=True)}
             click.echo(json.dumps(out))
         return
     console = Console()

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from neardup.eval.formats import (
     ClusterDataset,
-    Document,
     Fragment,
+    LabelledText,
     PairDataset,
     read_clusters,
     read_documents,
@@ -27,8 +27,8 @@ from neardup.eval.methods import METHODS, build, method_names, register, score_p
 __all__ = [
     "METHODS",
     "ClusterDataset",
-    "Document",
     "Fragment",
+    "LabelledText",
     "PairDataset",
     "build",
     "method_names",

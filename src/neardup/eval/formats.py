@@ -49,8 +49,9 @@ DEFAULT_DOCUMENTS = "documents.jsonl"
 
 
 @dataclass(frozen=True)
-class Document:
-    """A text with its id, and its cluster label in a clusters dataset."""
+class LabelledText:
+    """A text of a dataset with its id, and its cluster label in a clusters dataset (not to be
+    confused with :class:`neardup.index.Document`, a document stored in a collection)."""
 
     id: str
     text: str
@@ -85,7 +86,7 @@ class ClusterDataset:
     """Documents with their true cluster labels."""
 
     path: str
-    documents: list[Document]
+    documents: list[LabelledText]
 
     @property
     def texts(self) -> list[str]:
@@ -250,7 +251,7 @@ def read_documents(path: PathLike) -> dict[str, str]:
 
 def read_clusters(path: PathLike) -> ClusterDataset:
     """A clusters dataset: JSONL of ``id``, ``text``, ``cluster``."""
-    documents: list[Document] = []
+    documents: list[LabelledText] = []
     seen: set[str] = set()
     for line, record in iter_jsonl(path):
         doc_id = _string(path, line, record, "id")
@@ -260,7 +261,7 @@ def read_clusters(path: PathLike) -> ClusterDataset:
         text = _text(path, line, record, "text")
         cluster = _string(path, line, record, "cluster")
         extra = {k: v for k, v in record.items() if k not in ("id", "text", "cluster")}
-        documents.append(Document(doc_id, text, cluster, extra))
+        documents.append(LabelledText(doc_id, text, cluster, extra))
     if not documents:
         raise DatasetError(f"{path}: no documents")
     return ClusterDataset(str(path), documents)
@@ -426,8 +427,9 @@ def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
                                 path,
                                 number,
                                 (
-                                    f"header row {row!r} does not name the column(s) {', '.join(missing)}; "
-                                    "expected the layout quality, id1, id2, string1, string2"
+                                    f"header row {row!r} does not name the column(s) "
+                                    f"{', '.join(missing)}; expected the layout "
+                                    "quality, id1, id2, string1, string2"
                                 ),
                             )
                         width = len(row)
@@ -439,8 +441,8 @@ def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
                         path,
                         number,
                         (
-                            f"expected {width} {layout} columns (quality, id1, id2, string1, string2), "
-                            f"got {len(row)}"
+                            f"expected {width} {layout} columns "
+                            f"(quality, id1, id2, string1, string2), got {len(row)}"
                         ),
                     )
                 assert columns is not None

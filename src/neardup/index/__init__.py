@@ -7,9 +7,8 @@ groups in :mod:`neardup.index.groups`, storage backends in :mod:`neardup.storage
 
 from __future__ import annotations
 
-from neardup.index.candidates import CandidateGenerator, Winnowing, generator_for
+from neardup.index.candidates import CandidateGenerator
 from neardup.index.collection import (
-    Analyzed,
     CheckResult,
     Collection,
     Decision,
@@ -21,7 +20,6 @@ from neardup.index.collection import (
 from neardup.spec import IndexSpec
 
 __all__ = [
-    "Analyzed",
     "CandidateGenerator",
     "CheckResult",
     "Collection",
@@ -30,7 +28,5 @@ __all__ = [
     "Group",
     "IndexSpec",
     "Match",
-    "Winnowing",
     "describe_spec",
-    "generator_for",
 ]

@@ -224,7 +224,7 @@ def _item(obj: Any) -> tuple[str, Any, Mapping[str, Any]]:
         if len(obj) == 2:
             return obj[0], obj[1], {}
         if len(obj) == 3:
-            return obj[0], obj[1], obj[2] or {}
+            return obj[0], obj[1], {} if obj[2] is None else obj[2]
         raise InputError(f"an item to add is (id, text) or (id, text, meta), got {len(obj)} fields")
     if isinstance(obj, Mapping):
         try:
@@ -531,7 +531,7 @@ class Collection:
         policy: str | None = None,
     ) -> Decision:
         """Check one text and store it if the policy admits it. A taken id: DuplicateIdError."""
-        return self.add_many([(doc_id, text, meta or {})], policy=policy)[0]
+        return self.add_many([(doc_id, text, {} if meta is None else meta)], policy=policy)[0]
 
     def add_many(
         self, items: Iterable[Any], *, policy: str | None = None, batch_size: int = DEFAULT_BATCH

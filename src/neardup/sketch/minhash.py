@@ -15,15 +15,18 @@ of each 64-bit value).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from neardup._constraints import Real, check, constraint_of
 from neardup._kernels import minhash as kernels
-from neardup.errors import SpecError, SpecMismatchError
-from neardup.fingerprint import splitmix64
+from neardup.analysis.analyzer import BatchPlan
+from neardup.errors import InputError, SpecError, SpecMismatchError
+from neardup.fingerprint import RabinTables, splitmix64
 from neardup.similarity import Fingerprints
 from neardup.spec import SketchSpec, Spec
 
@@ -79,8 +82,55 @@ def pack(
     lengths = np.fromiter((a.shape[0] for a in arrays), dtype=np.int64, count=len(arrays))
     offsets = np.zeros(len(arrays) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    flat = np.concatenate(arrays).astype(dtype, copy=False) if arrays else np.zeros(0, dtype=dtype)
+    flat: npt.NDArray[Any] = (
+        np.concatenate(arrays).astype(dtype, copy=False) if arrays else np.zeros(0, dtype=dtype)
+    )
     return flat, offsets
+
+
+@dataclass(frozen=True)
+class _SignPlan:
+    """The constant arguments of :func:`~neardup._kernels.sign_batch.sign_rabin_words`."""
+
+    analysis: BatchPlan
+    rabin: RabinTables
+    k: int
+    step: int
+    seeds: U64
+
+    def kernel_args(self) -> tuple[Any, ...]:
+        """The arguments between ``todo`` and ``out``, in the kernel's order."""
+        a, r = self.analysis, self.rabin
+        return (
+            a.table,
+            a.domain,
+            a.exp_offsets,
+            a.join_hyphens,
+            a.keep_numbers,
+            self.k,
+            self.step,
+            r.table,
+            r.power,
+            r.space_power,
+            r.bits,
+            r.c,
+            self.seeds,
+        )
+
+
+def _as_array(value: Any, name: str) -> npt.NDArray[Any]:
+    try:
+        return np.asarray(value)
+    except (ValueError, OverflowError) as exc:
+        raise InputError(f"{name} is not an array of minhashes: {exc}") from None
+
+
+def _as_list(items: Iterable[Any]) -> list[Any]:
+    """A batch as a list; a lone ``str`` or ``bytes`` is refused rather than taken as a batch
+    of its characters."""
+    if isinstance(items, str | bytes):
+        raise TypeError(f"expected a list of texts or fingerprints, got one {type(items).__name__}")
+    return list(items)
 
 
 def _sketch_spec(spec: Spec | SketchSpec | None) -> tuple[Spec | None, SketchSpec]:
@@ -112,14 +162,17 @@ class MinHasher:
         self.empty = empty_value(self.value_bits)
         self.seeds = function_seeds(self.sketch.seed, self.num_perm)
         self._pipeline: Any = None
-        self._plan: tuple[Any, ...] | None | bool = False  # False: not built yet
+        self._plan: _SignPlan | None | bool = False  # False: not built yet
         #: Fingerprint spec that inputs must carry (the spec without its sketch part).
         self.fingerprint_spec = self.spec.replace(sketch=None).fingerprint() if self.spec else ""
         #: The spec fingerprint stored with signatures (includes the sketch part).
         self.spec_fingerprint = self.spec.fingerprint() if self.spec else ""
 
     def __repr__(self) -> str:
-        return f"MinHasher(num_perm={self.num_perm}, seed={self.sketch.seed}, value_bits={self.value_bits})"
+        return (
+            f"MinHasher(num_perm={self.num_perm}, seed={self.sketch.seed}, "
+            f"value_bits={self.value_bits})"
+        )
 
     @property
     def pipeline(self) -> Any:
@@ -153,13 +206,14 @@ class MinHasher:
         return (sig64 >> np.uint64(32)).astype(np.uint32)
 
     def sign_hashes(self, hashes: Sequence[U64]) -> SignatureArray:
-        """``(n, N)`` signatures of raw ``uint64`` hash arrays (repeats allowed): ONE kernel call."""
+        """``(n, N)`` signatures of raw ``uint64`` hash arrays (repeats allowed): ONE kernel
+        call."""
         flat, offsets = pack(hashes)
         return self._finish(kernels.minhash_flat(flat, offsets, self.seeds))
 
     def sign_many(self, items: Sequence[Fingerprints] | Sequence[str]) -> SignatureArray:
         """``(n, N)`` signatures of fingerprint sets (or of texts, as :meth:`sign_texts`)."""
-        items = list(items)
+        items = _as_list(items)
         if items and not isinstance(items[0], Fingerprints):
             return self.sign_texts(items)  # type: ignore[arg-type]
         fps: list[Fingerprints] = items  # type: ignore[assignment]
@@ -167,7 +221,7 @@ class MinHasher:
             self._check_fingerprints(fp)
         if any(fp.counts is not None for fp in fps):
             if not all(fp.counts is not None for fp in fps):
-                raise ValueError("cannot sign sets and multisets in one batch")
+                raise SpecMismatchError("cannot sign sets and multisets in one batch")
             flat, offsets = pack([fp.values for fp in fps])
             counts, _ = pack([fp.counts for fp in fps], np.int64)  # type: ignore[misc]
             return self._finish(kernels.minhash_flat_multiset(flat, counts, offsets, self.seeds))
@@ -187,7 +241,7 @@ class MinHasher:
         :func:`~neardup._kernels.sign_batch.sign_rabin_words`: one nogil call from raw code
         points to signatures. The documents it cannot take (HTML, a character the fused table
         marks, bytes) are signed here one by one, as before; the values are the same."""
-        texts = list(texts)
+        texts = _as_list(texts)
         plan = self._batch_plan()
         if plan is not None and texts:
             return self._finish(self._sign_texts_batch(texts, plan))
@@ -213,65 +267,32 @@ class MinHasher:
         chains with Rabin–Karp word shingles): threads then scale across cores."""
         return self._batch_plan() is not None
 
-    def _batch_plan(self) -> tuple[Any, ...] | None:
-        """The constant arguments of the batch kernel under this spec, or ``None`` when the
-        spec cannot take it (built once)."""
+    def _batch_plan(self) -> _SignPlan | None:
+        """What the batch kernel needs under this spec, or ``None`` when the spec cannot take
+        it (built once): the analyzer's :class:`~neardup.analysis.analyzer.BatchPlan`, the
+        Rabin–Karp tables, the shingling and the MinHash seeds."""
         if self._plan is not False:
             return self._plan  # type: ignore[return-value]
         self._plan = None
         pipeline = self.pipeline
         spec = pipeline.spec
-        analyzer = pipeline.analyzer
-        if (
-            spec.fingerprint_family.multiset
-            or spec.fingerprint_family.family != "rabin"
-            or spec.shingles.unit != "word"
-            or analyzer._routed
-        ):
+        if spec.fingerprint_family.multiset or spec.shingles.unit != "word":
             return None
-        chain = next(iter(analyzer._chains.values()))
-        if chain._fast_filters is None or chain.token_filters:
+        rabin = pipeline.family.rabin_tables
+        analysis = pipeline.analyzer.batch_plan()
+        if rabin is None or analysis is None:
             return None
-        from neardup.analysis import char_filters
-
-        tables = chain._fast_table
-        if tables is None:
-            tables = chain._fast_table = char_filters.fused_table(chain._fast_filters)
-            if tables is None:
-                chain._fast_filters = None
-                return None
-        family = pipeline.family
-        table, exp_offsets = tables
-        self._plan = (
-            chain._html_check,
-            (
-                table,
-                char_filters.FAST_DOMAIN,
-                exp_offsets,
-                chain.join_hyphens,
-                chain.keep_numbers,
-                spec.shingles.k,
-                spec.shingles.step,
-                family._table,
-                family._power,
-                family._space_power,
-                family.bits,
-                family._c,
-                self.seeds,
-            ),
-        )
+        self._plan = _SignPlan(analysis, rabin, spec.shingles.k, spec.shingles.step, self.seeds)
         return self._plan
 
-    def _sign_texts_batch(self, texts: list[str | bytes], plan: tuple[Any, ...]) -> U64:
+    def _sign_texts_batch(self, texts: list[str | bytes], plan: _SignPlan) -> U64:
         from neardup._kernels.sign_batch import sign_rabin_words
-        from neardup.analysis.char_filters import might_be_html
 
-        html_check, args = plan
         n = len(texts)
         todo = np.empty(n, dtype=np.bool_)
         parts: list[str] = []
         for d, t in enumerate(texts):
-            ok = isinstance(t, str) and not (html_check and might_be_html(t))
+            ok = plan.analysis.takes(t)
             todo[d] = ok
             parts.append(t if ok else "")  # type: ignore[arg-type]
         lengths = np.fromiter(map(len, parts), dtype=np.int64, count=n)
@@ -279,7 +300,7 @@ class MinHasher:
         np.cumsum(lengths, out=doc_offsets[1:])
         cps = np.frombuffer("".join(parts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         out = np.empty((n, self.num_perm), dtype=np.uint64)
-        done = sign_rabin_words(cps, doc_offsets, todo, *args, out)  # type: ignore[call-arg]
+        done = sign_rabin_words(cps, doc_offsets, todo, *plan.kernel_args(), out)  # type: ignore[call-arg]
         rest = np.flatnonzero(~done)
         if rest.shape[0]:
             out[rest] = self._sign_texts_each([texts[d] for d in rest.tolist()])
@@ -288,12 +309,12 @@ class MinHasher:
     # --- estimates -------------------------------------------------------------------------
 
     def _as_rows(self, sig: SignatureArray, name: str) -> SignatureArray:
-        arr = np.asarray(sig)
+        arr = _as_array(sig, name)
         if arr.ndim == 1:
             arr = arr[None, :]
         if arr.ndim != 2 or arr.shape[1] != self.num_perm or arr.dtype != self.dtype:
             raise SpecMismatchError(
-                f"{name} has shape {np.asarray(sig).shape} and dtype {arr.dtype}, but this spec "
+                f"{name} has shape {arr.shape} and dtype {arr.dtype}, but this spec "
                 f"makes {self.num_perm} values of {np.dtype(self.dtype).name}: it was made under "
                 "another spec"
             )
@@ -309,15 +330,20 @@ class MinHasher:
         rows_a = self._as_rows(a, "the first signature")
         rows_b = self._as_rows(b, "the second signature")
         if rows_b.shape[0] not in (1, rows_a.shape[0]):
-            raise ValueError(f"cannot pair {rows_a.shape[0]} signatures with {rows_b.shape[0]}")
+            raise InputError(f"cannot pair {rows_a.shape[0]} signatures with {rows_b.shape[0]}")
         return kernels.equal_share(rows_a, rows_b, self.dtype(self.empty))
 
 
 def estimate(a: SignatureArray, b: SignatureArray) -> float:
     """Estimated resemblance of two signatures of the same spec (shape and dtype must agree)."""
-    a = np.asarray(a)
-    b = np.asarray(b)
-    if a.shape != b.shape or a.dtype != b.dtype or a.ndim != 1:
+    a = _as_array(a, "the first signature")
+    b = _as_array(b, "the second signature")
+    if (
+        a.shape != b.shape
+        or a.dtype != b.dtype
+        or a.ndim != 1
+        or a.dtype not in (np.dtype(np.uint32), np.dtype(np.uint64))
+    ):
         raise SpecMismatchError(
             f"signatures of shape {a.shape} {a.dtype} and {b.shape} {b.dtype} were made under "
             "different specs"
@@ -328,4 +354,6 @@ def estimate(a: SignatureArray, b: SignatureArray) -> float:
 
 def standard_error(resemblance: float, num_perm: int) -> float:
     """The standard deviation of the MinHash estimate: ``sqrt(s (1 - s) / N)``."""
+    check("resemblance", resemblance, Real(0.0, 1.0), InputError)
+    check("num_perm", num_perm, constraint_of(SketchSpec, "num_perm"), InputError)
     return float(np.sqrt(resemblance * (1.0 - resemblance) / num_perm))

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import minhash as kernels
-from neardup.errors import SpecError
+from neardup.errors import InputError, SpecError
 from neardup.fingerprint import splitmix64
 from neardup.sketch.minhash import GAMMA, MASK64, SignatureArray, purpose_seed
 from neardup.spec import SketchSpec
@@ -48,14 +48,15 @@ def band_keys(signatures: SignatureArray, bands: int, rows: int, *, seed: int = 
     single = arr.ndim == 1
     rows2d = arr[None, :] if single else arr
     if rows2d.ndim != 2 or rows2d.dtype not in (np.uint64, np.uint32):
-        raise ValueError(
+        raise InputError(
             f"signatures must be a (n, N) uint64 or uint32 array, got {arr.shape} {arr.dtype}"
         )
     if bands < 1 or rows < 1:
         raise SpecError(f"bands and rows must be positive, got {bands} × {rows}")
     if bands * rows > rows2d.shape[1]:
         raise SpecError(
-            f"{bands} bands × {rows} rows need {bands * rows} minhashes, signatures have {rows2d.shape[1]}"
+            f"{bands} bands × {rows} rows need {bands * rows} minhashes, "
+            f"signatures have {rows2d.shape[1]}"
         )
     keys = kernels.band_keys(np.ascontiguousarray(rows2d), bands, rows, band_seeds(seed, bands))
     return keys[0] if single else keys

@@ -1,0 +1,49 @@
+"""Click option types built from the constraints the specs declare (neardup._constraints),
+so an option accepts exactly what its spec field accepts, with the same bounds."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import click
+
+from neardup._constraints import Constraint, Integer, OneOf, Real, constraint_of
+
+#: The most of anything countable an option takes (documents, matches, batch sizes, sizes).
+MAX_COUNT = 1_000_000_000
+#: A count of at least 1 / 0, bounded.
+COUNT = click.IntRange(1, MAX_COUNT)
+#: A share or similarity in [0, 1].
+SHARE = Real(0.0, 1.0)
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A :class:`click.FloatRange` that also refuses NaN and infinities."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+def constraint_type(constraint: Constraint) -> click.ParamType:
+    """The click type that accepts what ``constraint`` accepts."""
+    if isinstance(constraint, Integer):
+        return click.IntRange(constraint.low, constraint.high)
+    if isinstance(constraint, Real):
+        return FiniteFloatRange(
+            constraint.low,
+            constraint.high,
+            min_open=constraint.low_open,
+            max_open=constraint.high_open,
+        )
+    if isinstance(constraint, OneOf) and all(isinstance(o, str) for o in constraint.options):
+        return click.Choice(constraint.options)
+    raise TypeError(f"no click type for {constraint!r}")
+
+
+def field_type(cls: type, name: str) -> click.ParamType:
+    """The click type of field ``name`` of the spec dataclass ``cls``."""
+    return constraint_type(constraint_of(cls, name))

@@ -1,0 +1,51 @@
+"""``neardup.compare``: the measures of two texts under a preset or a spec, fragments on request."""
+
+from __future__ import annotations
+
+import pytest
+
+from neardup import Comparison, ConfigurationError, SpecError, compare, make_spec
+from neardup.pipeline import Pipeline
+
+A = "Мэр города открыл новый мост через реку. Движение по мосту начнётся в понедельник утром."
+B = A + " Строительство заняло два года и обошлось дешевле, чем планировали."
+
+
+def test_compare_agrees_with_the_pipeline() -> None:
+    got = compare(A, B, preset="plain")
+    want = Pipeline(make_spec("plain")).compare(A, B)
+    assert isinstance(got, Comparison)
+    assert (got.resemblance, got.containment_ab, got.containment_ba, got.sorensen) == (
+        want.resemblance,
+        want.containment_ab,
+        want.containment_ba,
+        want.sorensen,
+    )
+    assert (got.shingles_a, got.shingles_b, got.shared) == (10, 19, 10)  # 14 and 23 words, k = 5
+    assert got.containment_ab == 1.0 and got.resemblance == pytest.approx(10 / 19)
+    assert got.fragments == ()
+
+
+def test_a_spec_replaces_the_preset_and_bytes_are_decoded() -> None:
+    spec = make_spec("plain", k=2)
+    assert compare(A.encode("cp1251"), B, spec=spec) == compare(A, B, spec=spec)
+    assert compare(A, B, spec=spec).shingles_a == 13
+
+
+def test_fragments_on_request() -> None:
+    result = compare(A, B, preset="ru", fragments=True)
+    assert len(result.fragments) == 1
+    passage = result.fragments[0]
+    assert A[passage.a_start : passage.a_end] == B[passage.b_start : passage.b_end]
+    assert result.to_dict()["fragments"][0]["similarity"] == 1.0
+
+
+def test_bad_options_are_named() -> None:
+    with pytest.raises(ConfigurationError, match="preset must be one of"):
+        compare(A, B, preset="klingon")
+    with pytest.raises(ConfigurationError, match="fragments must be true or false, got 1"):
+        compare(A, B, fragments=1)  # type: ignore[arg-type]
+    with pytest.raises(SpecError, match="spec must be a Spec, got str"):
+        compare(A, B, spec="plain")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="expected str or bytes, got int"):
+        compare(A, 5)  # type: ignore[arg-type]
