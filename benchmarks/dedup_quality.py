@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -173,6 +174,7 @@ def main() -> None:
     for t in (*THRESHOLDS, 0.8):
         if t in THRESHOLDS:
             out = WORK / f"out_{t}"
+            shutil.rmtree(out, ignore_errors=True)  # an earlier run's spec may differ
             result = dedup([corpus], out, spec=spec, threshold=t, jobs=args.jobs, overwrite=True)
             ids = {doc_id: i for i, (doc_id, _) in enumerate(docs)}
             ea, eb, groups = [], [], np.arange(n)

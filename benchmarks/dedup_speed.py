@@ -19,6 +19,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -105,6 +106,7 @@ def main() -> None:
         "jobs": args.jobs,
         "load_before": load_average(),
     }
+    shutil.rmtree(WORK / f"out_{args.docs}", ignore_errors=True)  # an earlier spec may differ
     t0 = time.perf_counter()
     local = dedup(
         [corpus],
@@ -133,6 +135,7 @@ def main() -> None:
         from neardup.spark import dedup_files
 
         t0 = time.perf_counter()
+        shutil.rmtree(WORK / f"spark_{args.docs}", ignore_errors=True)
         summary = dedup_files(
             [str(corpus)],
             WORK / f"spark_{args.docs}",
