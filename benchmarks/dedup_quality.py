@@ -150,7 +150,8 @@ def main() -> None:
     with corpus.open("w", encoding="utf-8") as fh:
         for doc_id, text in docs:
             fh.write(json.dumps({"id": doc_id, "text": text}, ensure_ascii=False) + "\n")
-    log(f"{n} documents ({args.real} real, {args.variants} edited copies)")
+    n_real = n - args.variants
+    log(f"{n} documents ({n_real} real, {args.variants} edited copies)")
     pipeline = Pipeline(spec)
     fps = [pipeline.fingerprints(t).values for _, t in docs]
     offsets = np.zeros(n + 1, np.int64)
@@ -206,7 +207,7 @@ def main() -> None:
     pool_res = exact_resemblance(pool, n, values, offsets)
     results: dict[str, Any] = {
         "documents": n,
-        "real": args.real,
+        "real": n_real,
         "variants": args.variants,
         "pool_pairs": int(pool.shape[0]),
         "rows": [],
