@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -125,8 +126,25 @@ def test_same_groups_on_50k_news_documents(spark: Any, tmp_path: Path) -> None:
         for doc_id, text in docs:
             fh.write(json.dumps({"id": doc_id, "text": text}, ensure_ascii=False) + "\n")
     spec = make_spec("plain")
+    started = time.perf_counter()
     local = dedup([path], tmp_path / "local", spec=spec, threshold=0.7, jobs=2)
+    local_s = time.perf_counter() - started
+    started = time.perf_counter()
     summary = dedup_files([str(path)], tmp_path / "spark", spec=spec, spark=spark, threshold=0.7)
+    spark_s = time.perf_counter() - started
+    print(  # the figures docs/benchmarks.md quotes (run with -s to see them)
+        json.dumps(
+            {
+                "bytes": path.stat().st_size,
+                "local_s": round(local_s, 1),
+                "local": local.seconds,
+                "spark_s": round(spark_s, 1),
+                "spark": summary["seconds"],
+                "groups": local.groups,
+                "verified_pairs": local.verified_pairs,
+            }
+        )
+    )
     import pyarrow.parquet as pq
 
     table = pq.read_table(tmp_path / "spark" / "documents")
