@@ -91,6 +91,12 @@ def session(
     # the Python workers run this interpreter (where neardup is installed), unless told otherwise
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    # the driver JVM reads its log4j configuration at start-up: errors only
+    log4j = f"-Dlog4j2.configurationFile=file:{_log4j()}"
+    if log4j not in os.environ.get("SPARK_SUBMIT_OPTS", ""):
+        os.environ["SPARK_SUBMIT_OPTS"] = (
+            os.environ.get("SPARK_SUBMIT_OPTS", "") + " " + log4j
+        ).strip()
     import warnings
 
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
