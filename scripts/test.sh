@@ -11,6 +11,13 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 &
     echo "could not install chromium: the browser test will be skipped and say so" >&2
 fi
 
+# Debian's Java 17 runs Spark in local mode for the tests under the `spark` marker.
+if ! command -v java >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "installing Debian's openjdk-17-jre-headless for the Spark tests" >&2
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null) || \
+    echo "could not install Java: the Spark tests will fail with 'Spark cannot start: no Java found'" >&2
+fi
+
 PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv

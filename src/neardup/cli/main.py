@@ -26,6 +26,7 @@ COMMAND_MODULES: dict[str, str] = {
     "bloom": "bloom",
     "collisions": "collisions",
     "compare": "compare",
+    "dedup": "dedup",
     "eval": "eval",
     "index": "index",
     "matrix": "matrix",

@@ -1,0 +1,149 @@
+"""``neardup dedup``: deduplicate a corpus into a directory (local engine, or Apache Spark)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from neardup.cli._options import spec_from_options, spec_options
+from neardup.errors import InputError
+
+
+@click.command()
+@click.argument("inputs", metavar="INPUT...", nargs=-1, required=True)
+@click.option(
+    "--out",
+    "-o",
+    required=True,
+    type=click.Path(),
+    help="The output directory (documents, edges, summary.json, spec.json).",
+)
+@spec_options
+@click.option(
+    "--threshold",
+    "-t",
+    type=click.FloatRange(min=0.0, max=1.0, min_open=True),
+    default=0.7,
+    show_default=True,
+    help="Two documents join a group when their verified measure is at least this.",
+)
+@click.option(
+    "--measure",
+    type=click.Choice(["resemblance", "containment"]),
+    default="resemblance",
+    show_default=True,
+    help="Resemblance (Jaccard), or containment (the larger of A⊂B and B⊂A).",
+)
+@click.option(
+    "--verify",
+    type=click.Choice(["exact", "estimate"]),
+    default="exact",
+    show_default=True,
+    help="Score candidates exactly from the fingerprint sets, or by the MinHash estimate.",
+)
+@click.option(
+    "--keep",
+    default="first",
+    show_default=True,
+    help="Which document of a group is kept: first, longest, max:FIELD or min:FIELD "
+    "(a metadata column; missing values rank last).",
+)
+@click.option(
+    "--num-perm", "-N", type=int, default=128, show_default=True, help="MinHash functions."
+)
+@click.option("--bands", type=int, default=0, help="LSH bands (default: the chooser's).")
+@click.option("--rows", type=int, default=0, help="Rows per band (default: the chooser's).")
+@click.option(
+    "--window",
+    type=click.IntRange(min=1),
+    default=50,
+    show_default=True,
+    help="A bucket's documents are paired with the next WINDOW of them (all pairs below).",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["jsonl", "parquet"]),
+    default="jsonl",
+    show_default=True,
+    help="Format of the documents and edges files.",
+)
+@click.option("--kept-only", is_flag=True, help="Write only the kept documents.")
+@click.option("--id-field", default="id", show_default=True, help="Id field of datasets.")
+@click.option("--text-field", default="text", show_default=True, help="Text field of datasets.")
+@click.option(
+    "--input-format",
+    type=click.Choice(["text", "jsonl", "csv", "parquet"]),
+    default=None,
+    help="Read every input file so (default: by its name).",
+)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "spark"]),
+    default="local",
+    show_default=True,
+    help="local: this machine; spark: Apache Spark (neardup[spark]; --master).",
+)
+@click.option(
+    "--master", default=None, help="Spark master URL (default: local[JOBS]) with --engine spark."
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing output of the same spec.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+def dedup(inputs: tuple[str, ...], **options: Any) -> None:
+    """Deduplicate the documents of INPUT... (files, folders, JSONL(.gz), CSV, Parquet).
+
+    Candidates come from MinHash LSH bands chosen for the threshold; every candidate pair is
+    verified before it joins two documents; groups are the connected components. The
+    preset defaults to auto (ru or en by each document's script).
+    """
+    ctx = click.get_current_context()
+    source = ctx.get_parameter_source("preset")
+    if source is not None and source.name == "DEFAULT":
+        options["preset"] = "auto"
+    spec = spec_from_options(options)
+    engine = options.pop("engine")
+    master = options.pop("master")
+    quiet = options.pop("quiet")
+    if engine == "spark":
+        from neardup.spark import dedup_files
+
+        if options["kept_only"]:
+            raise InputError("--kept-only is not offered with --engine spark yet")
+        summary = dedup_files(
+            list(inputs),
+            options.pop("out"),
+            spec=spec,
+            master=master or f"local[{options['jobs']}]",
+            threshold=options["threshold"],
+            measure=options["measure"],
+            verify=options["verify"],
+            keep=options["keep"],
+            num_perm=options["num_perm"],
+            bands=options["bands"],
+            rows=options["rows"],
+            id_field=options["id_field"],
+            text_field=options["text_field"],
+            input_format=options["input_format"],
+            output_format=options["output_format"],
+            overwrite=options["overwrite"],
+        )
+        click.echo(json.dumps(summary, ensure_ascii=False))
+        return
+    if master:
+        raise InputError("--master goes with --engine spark")
+    from neardup.dedup import dedup as run
+
+    result = run(list(inputs), options.pop("out"), spec=spec, progress=not quiet, **options)
+    summary = result.to_dict()
+    click.echo(
+        f"{result.documents} documents, {result.groups} groups "
+        f"({result.duplicate_groups} with near-copies), {result.removed} removed; "
+        f"{result.verified_pairs} of {result.candidate_pairs} candidate pairs verified; "
+        f"{summary['seconds']['total']:.1f} s → {result.out}"
+    )
+
+
+COMMANDS = [dedup]

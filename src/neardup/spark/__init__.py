@@ -1,0 +1,520 @@
+"""The dedup of :mod:`neardup.dedup` on Apache Spark (``pip install 'neardup[spark]'``).
+
+:func:`dedup_dataframe` takes a DataFrame with ``id`` and ``text`` (and optionally an
+``order`` column: input order, for the ``first`` keep rule and the bucket window) and returns
+``(id, group, kept, similarity, representative)``. The stages are the local engine's, as
+DataFrame operations:
+
+1. **sign** — ``mapInArrow`` over Arrow batches: the same :func:`neardup.dedup.sign_chunk`
+   (the spec's pipeline and MinHasher, built once per Python worker from the spec's JSON)
+   gives each document its signature, fingerprint set (exact verification) and band keys.
+2. **candidates** — ``(band, key)`` rows shuffled by ``(band, key)``; each bucket's members
+   (sorted by ``order``) become pairs by the same window rule as the local engine
+   (:func:`neardup.dedup.bucket_pairs`, vectorized over an Arrow batch of buckets).
+3. **verify** — pairs joined with both documents' fingerprint sets (or signatures) and
+   scored on the executors by :func:`neardup.dedup.exact_scores` /
+   :func:`~neardup.dedup.estimated_scores`; pairs under the threshold are dropped.
+4. **groups** — connected components by alternating large-star and small-star rounds
+   (Kiveris et al., "Connected Components in MapReduce and Beyond", 2014) on the edge
+   DataFrame, checkpointed every round; every component ends as a star around its smallest
+   ``order``. The edge set never comes to the driver.
+5. **keep** — a window over each group picks the kept document by the keep rule, and the
+   similarity of every member to it is scored like stage 3.
+
+Same spec, same input order, same options → the same groups as the local engine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from neardup.dedup import (
+    DedupOptions,
+    bucket_pairs,
+    dedup_spec,
+    estimated_scores,
+    exact_scores,
+    parse_keep,
+    sign_chunk,
+)
+from neardup.errors import MissingDependencyError, NotSupportedError, require
+from neardup.spec import Spec
+
+__all__ = ["dedup_dataframe", "dedup_files", "session"]
+
+
+_LOG4J = """rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = stderr
+appender.stderr.type = Console
+appender.stderr.name = stderr
+appender.stderr.target = SYSTEM_ERR
+appender.stderr.layout.type = PatternLayout
+appender.stderr.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
+"""
+
+
+def _log4j() -> str:
+    """A log4j2 configuration that lets only errors through (written once to a temp file)."""
+    import tempfile
+
+    path = os.path.join(tempfile.gettempdir(), "neardup-spark-log4j2.properties")
+    if not os.path.exists(path):
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(_LOG4J)
+    return path
+
+
+def session(
+    master: str = "local[2]",
+    *,
+    app_name: str = "neardup-dedup",
+    shuffle_partitions: int = 8,
+    conf: dict[str, str] | None = None,
+) -> Any:
+    """A quiet SparkSession (no UI, warnings only, Arrow on), or one clear error when Spark
+    cannot start (no Java, most often)."""
+    require("pyspark", "spark")
+    from pyspark.sql import SparkSession
+
+    java_home = os.environ.get("JAVA_HOME")
+    if not shutil.which("java") and not (java_home and os.path.exists(java_home)):
+        raise MissingDependencyError(
+            "Spark cannot start: no Java found (install Debian's openjdk-17-jre-headless, "
+            "or set JAVA_HOME)"
+        )
+    # the Python workers run this interpreter (where neardup is installed), unless told otherwise
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    # the driver JVM reads its log4j configuration at start-up: errors only
+    log4j = f"-Dlog4j2.configurationFile=file:{_log4j()}"
+    if log4j not in os.environ.get("SPARK_SUBMIT_OPTS", ""):
+        os.environ["SPARK_SUBMIT_OPTS"] = (
+            os.environ.get("SPARK_SUBMIT_OPTS", "") + " " + log4j
+        ).strip()
+    import warnings
+
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
+    builder = (
+        SparkSession.builder.master(master)
+        .appName(app_name)
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{_log4j()}")
+    )
+    for key, value in (conf or {}).items():
+        builder = builder.config(key, value)
+    try:
+        spark = builder.getOrCreate()
+    except Exception as exc:  # py4j/JVM start-up failures come as plain exceptions
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise MissingDependencyError(f"Spark cannot start: {first}") from None
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+# --- executor-side functions (module level: they pickle by reference) ---------------------------
+
+
+def _binary_values(column: Any, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Flat values and offsets (in elements) of an Arrow binary column of packed arrays."""
+    import pyarrow as pa  # type: ignore[import-untyped]
+
+    arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if arr.type != pa.large_binary():
+        arr = arr.cast(pa.large_binary())
+    n = len(arr)
+    offsets = np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset : arr.offset + n + 1]
+    data = arr.buffers()[2]
+    itemsize = np.dtype(dtype).itemsize
+    start, stop = int(offsets[0]), int(offsets[-1])
+    raw = np.frombuffer(data, dtype=np.uint8)[start:stop] if data is not None else np.zeros(0)
+    values = np.frombuffer(raw.tobytes(), dtype=dtype)
+    return values, (offsets - start) // itemsize
+
+
+def _sign_batches(
+    batches: Iterator[Any], spec_json: str, exact: bool, keep_field: str | None
+) -> Iterator[Any]:
+    import pyarrow as pa
+
+    from neardup.sketch.supershingles import Banding
+
+    spec = Spec.from_json(spec_json)
+    assert spec.sketch is not None
+    banding = Banding(spec.sketch)
+    for batch in batches:
+        texts = [t if t is not None else "" for t in batch.column("text").to_pylist()]
+        sigs, values, set_sizes, _ = sign_chunk(spec_json, texts, exact)
+        keys = banding.keys(sigs).view(np.int64)
+        offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+        np.cumsum(set_sizes, out=offsets[1:])
+        fps = [values[offsets[i] : offsets[i + 1]].tobytes() for i in range(len(texts))]
+        columns = {
+            "id": batch.column("id"),
+            "order": batch.column("order"),
+            "length": pa.array([len(t) for t in texts], pa.int64()),
+            "sig": pa.array([row.tobytes() for row in sigs], pa.large_binary()),
+            "fps": pa.array(fps, pa.large_binary()),
+            "keys": pa.array(list(keys), pa.list_(pa.int64())),
+        }
+        if keep_field is not None:
+            columns["keep_value"] = batch.column("keep_value")
+        yield pa.RecordBatch.from_pydict(columns)
+
+
+def _pair_batches(batches: Iterator[Any], window: int) -> Iterator[Any]:
+    import pyarrow as pa
+
+    for batch in batches:
+        members = batch.column("members")
+        flat = np.asarray(members.flatten().to_numpy(zero_copy_only=False), dtype=np.int64)
+        lengths = np.asarray(members.value_lengths().to_numpy(zero_copy_only=False))
+        bucket = np.repeat(np.arange(len(batch), dtype=np.uint64), lengths)
+        a, b, _, _ = bucket_pairs(bucket, window)
+        ra, rb = flat[a], flat[b]
+        yield pa.RecordBatch.from_pydict(
+            {"a": np.minimum(ra, rb), "b": np.maximum(ra, rb)},
+        )
+
+
+def _score_batches(
+    batches: Iterator[Any], exact: bool, value_bits: int, num_perm: int
+) -> Iterator[Any]:
+    import pyarrow as pa
+
+    from neardup.sketch.minhash import empty_value
+
+    for batch in batches:
+        m = len(batch)
+        if exact:
+            va, oa = _binary_values(batch.column("fa"), np.uint64)
+            vb, ob = _binary_values(batch.column("fb"), np.uint64)
+            values = np.concatenate([va, vb]) if m else np.zeros(1, np.uint64)
+            offsets = np.concatenate([oa, ob[1:] + oa[-1]])
+            idx = np.arange(m, dtype=np.int64)
+            scores = exact_scores(values, offsets, None, idx, idx + m)
+            cols = {
+                "resemblance": scores.resemblance,
+                "containment_ab": scores.containment_ab,
+                "containment_ba": scores.containment_ba,
+            }
+        else:
+            dtype = np.uint64 if value_bits == 64 else np.uint32
+            sa, _ = _binary_values(batch.column("fa"), dtype)
+            sb, _ = _binary_values(batch.column("fb"), dtype)
+            sigs = np.concatenate([sa, sb]).reshape(2 * m, num_perm)
+            idx = np.arange(m, dtype=np.int64)
+            scores = estimated_scores(sigs, empty_value(value_bits), idx, idx + m)
+            cols = {"resemblance": scores.resemblance}
+        out = {"a": batch.column("a"), "b": batch.column("b")}
+        out.update({k: pa.array(v, pa.float64()) for k, v in cols.items()})
+        yield pa.RecordBatch.from_pydict(out)
+
+
+# --- driver-side plan --------------------------------------------------------------------------
+
+
+def _checkpoint(df: Any) -> Any:
+    """Cut the lineage of an iterated DataFrame (reliable checkpoint when a directory is set)."""
+    if df.sparkSession.sparkContext.getCheckpointDir():
+        return df.checkpoint(eager=True)
+    return df.localCheckpoint(eager=True)
+
+
+def _fingerprint(edges: Any) -> tuple[int, int]:
+    from pyspark.sql import functions as F
+
+    row = edges.agg(
+        F.count(F.lit(1)).alias("n"),
+        F.coalesce(F.sum(F.xxhash64("u", "v").cast("decimal(38,0)")), F.lit(0)).alias("h"),
+    ).first()
+    return int(row["n"]), int(row["h"])
+
+
+def connected_components(edges: Any, max_rounds: int = 100) -> Any:
+    """``(node, root)`` for every node that has an edge, ``root`` the smallest node of its
+    component: alternating large-star and small-star rounds over the ``(a, b)`` edges,
+    checkpointed every round, until the edge set no longer changes."""
+    from pyspark.sql import functions as F
+
+    e = edges.select(F.least("a", "b").alias("v"), F.greatest("a", "b").alias("u")).where(
+        F.col("u") != F.col("v")
+    )
+    e = _checkpoint(e.select("u", "v").distinct())
+    before = _fingerprint(e)
+    for _ in range(max_rounds):
+        # large-star: every node links its larger neighbours to its smallest neighbour (or itself)
+        both = e.select("u", "v").union(e.select(F.col("v").alias("u"), F.col("u").alias("v")))
+        m = both.groupBy("u").agg(F.min("v").alias("m"))
+        large = (
+            both.join(m, "u")
+            .where(F.col("v") > F.col("u"))
+            .select(F.col("v").alias("u"), F.least("m", "u").alias("v"))
+            .where(F.col("u") != F.col("v"))
+            .distinct()
+        )
+        # small-star: every node links itself and its smaller neighbours to the smallest of them
+        small_m = large.groupBy("u").agg(F.min("v").alias("m"))
+        small = (
+            large.join(small_m, "u")
+            .select(F.col("v").alias("u"), F.col("m").alias("v"))
+            .union(small_m.select("u", F.col("m").alias("v")))
+            .where(F.col("u") != F.col("v"))
+            .distinct()
+        )
+        e = _checkpoint(small)
+        after = _fingerprint(e)
+        if after == before:
+            break
+        before = after
+    roots = e.select("v").distinct().select(F.col("v").alias("node"), F.col("v").alias("root"))
+    return e.select(F.col("u").alias("node"), F.col("v").alias("root")).union(roots).distinct()
+
+
+def _score(pairs: Any, signed: Any, exact: bool, spec: Spec) -> Any:
+    from pyspark.sql import functions as F
+
+    assert spec.sketch is not None
+    col = "fps" if exact else "sig"
+    left = signed.select(F.col("order").alias("a"), F.col(col).alias("fa"))
+    right = signed.select(F.col("order").alias("b"), F.col(col).alias("fb"))
+    joined = pairs.join(left, "a").join(right, "b").select("a", "b", "fa", "fb")
+    schema = "a long, b long, resemblance double" + (
+        ", containment_ab double, containment_ba double" if exact else ""
+    )
+    value_bits, num_perm = spec.sketch.value_bits, spec.sketch.num_perm
+    return joined.mapInArrow(lambda it: _score_batches(it, exact, value_bits, num_perm), schema)
+
+
+def _measure(scored: Any, measure: str) -> Any:
+    from pyspark.sql import functions as F
+
+    if measure == "containment":
+        return F.greatest(scored["containment_ab"], scored["containment_ba"])
+    return scored["resemblance"]
+
+
+def dedup_dataframe(
+    df: Any,
+    *,
+    spec: Spec | None = None,
+    threshold: float = 0.7,
+    measure: str = "resemblance",
+    verify: str = "exact",
+    keep: str = "first",
+    num_perm: int = 128,
+    bands: int = 0,
+    rows: int = 0,
+    window: int = 50,
+    edges_out: list[Any] | None = None,
+) -> Any:
+    """``(id, group, kept, similarity, representative)`` of a DataFrame of ``id`` and ``text``
+    (and ``order``, else ``monotonically_increasing_id()``; with ``keep='max:F'`` or
+    ``'min:F'`` a column ``F``). ``group`` is the id of the group's first document.
+    ``edges_out``, when given a list, receives the verified-edge DataFrame
+    ``(a, b, resemblance[, containment_ab, containment_ba])`` in ``order`` numbers."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    from neardup.pipeline import make_spec
+
+    options = DedupOptions(threshold, measure, verify, keep, num_perm, bands, rows, window)  # type: ignore[arg-type]
+    full = dedup_spec(spec if spec is not None else make_spec("auto"), options)
+    assert full.sketch is not None
+    if full.fingerprint_family.multiset:
+        raise NotSupportedError("the Spark engine deduplicates sets, not multisets")
+    rule, keep_field = parse_keep(keep)
+    exact = verify == "exact"
+    if "order" not in df.columns:
+        df = df.withColumn("order", F.monotonically_increasing_id())
+    cols = [F.col("id").cast("string").alias("id"), F.col("text"), F.col("order").cast("long")]
+    if keep_field is not None:
+        cols.append(F.col(keep_field).alias("keep_value"))
+    source = df.select(*cols)
+    spec_json = full.to_json()
+    keep_type = (
+        ""
+        if keep_field is None
+        else f", keep_value {source.schema['keep_value'].dataType.simpleString()}"
+    )
+    signed = source.mapInArrow(
+        lambda it: _sign_batches(it, spec_json, exact, keep_field),
+        "id string, order long, length long, sig binary, fps binary, keys array<long>" + keep_type,
+    )
+    signed = _checkpoint(signed)
+
+    band_rows = signed.select("order", F.posexplode("keys").alias("band", "key"))
+    buckets = (
+        band_rows.groupBy("band", "key")
+        .agg(F.array_sort(F.collect_list("order")).alias("members"))
+        .where(F.size("members") > 1)
+        .select("members")
+    )
+    pairs = buckets.mapInArrow(lambda it: _pair_batches(it, window), "a long, b long").distinct()
+    scored = _score(pairs, signed, exact, full)
+    edges = _checkpoint(scored.where(_measure(scored, measure) >= threshold))
+    if edges_out is not None:
+        edges_out.append(edges)
+
+    labels = connected_components(edges)
+    docs = (
+        signed.select("id", "order", "length", *(["keep_value"] if keep_field else []))
+        .join(labels, signed["order"] == labels["node"], "left")
+        .withColumn("root", F.coalesce("root", "order"))
+        .drop("node")
+    )
+    if rule == "first":
+        priority = [F.col("order").asc()]
+    elif rule == "longest":
+        priority = [F.col("length").desc(), F.col("order").asc()]
+    elif rule == "max":
+        priority = [F.col("keep_value").desc_nulls_last(), F.col("order").asc()]
+    else:
+        priority = [F.col("keep_value").asc_nulls_last(), F.col("order").asc()]
+    w = Window.partitionBy("root").orderBy(*priority)
+    first_w = Window.partitionBy("root").orderBy(F.col("order").asc())
+    docs = docs.withColumn("rep_order", F.first("order").over(w)).withColumn(
+        "group", F.first("id").over(first_w)
+    )
+    docs = docs.withColumn("rep", F.first("id").over(w))
+    docs = _checkpoint(docs)
+    members = docs.where(F.col("order") != F.col("rep_order")).select(
+        F.col("order").alias("a"), F.col("rep_order").alias("b")
+    )
+    to_rep = _score(members, signed, exact, full)
+    to_rep = to_rep.select(F.col("a").alias("order"), _measure(to_rep, measure).alias("sim"))
+    return docs.join(to_rep, "order", "left").select(
+        "id",
+        "group",
+        (F.col("order") == F.col("rep_order")).alias("kept"),
+        F.coalesce(F.round("sim", 6), F.lit(1.0)).alias("similarity"),
+        F.col("rep").alias("representative"),
+        "order",
+    )
+
+
+def dedup_files(
+    inputs: list[str],
+    out: str | os.PathLike[str],
+    *,
+    spec: Spec | None = None,
+    master: str = "local[2]",
+    spark: Any = None,
+    output_format: str = "parquet",
+    id_field: str = "id",
+    text_field: str = "text",
+    input_format: str | None = None,
+    overwrite: bool = False,
+    batch_size: int = 4096,
+    **options: Any,
+) -> dict[str, Any]:
+    """The CLI's ``--engine spark``: the input is streamed through
+    :func:`neardup.dedup.read_documents` (the one reader) into Parquet parts with an ``order``
+    column, deduplicated by :func:`dedup_dataframe`, and written to ``OUT`` (``documents/``
+    and ``edges/`` as Spark part files, ``summary.json``, ``spec.json``) through
+    ``OUT.partial``."""
+    import json
+    import time
+    from pathlib import Path
+
+    require("pyarrow", "parquet")
+    import pyarrow as pa
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+    from pyspark.sql import functions as F
+
+    from neardup.dedup import SPEC_FILE, SUMMARY_FILE, _spec_record, check_output, read_documents
+    from neardup.errors import DatasetError
+    from neardup.pipeline import make_spec
+
+    opts = DedupOptions(
+        **{k: v for k, v in options.items() if k in DedupOptions.__dataclass_fields__}
+    )
+    full = dedup_spec(spec if spec is not None else make_spec("auto"), opts)
+    out_path = Path(out)
+    check_output(out_path, full, opts, overwrite)
+    partial = out_path.with_name(out_path.name + ".partial")
+    if partial.exists():
+        shutil.rmtree(partial)
+    staging = partial / "work" / "input"
+    staging.mkdir(parents=True)
+    started = time.perf_counter()
+    seconds: dict[str, float] = {}
+    try:
+        _, keep_field = parse_keep(opts.keep)
+        seen: set[str] = set()
+        order = 0
+        part = 0
+        block: list[dict[str, Any]] = []
+
+        def flush() -> None:
+            nonlocal part, block
+            if block:
+                pq.write_table(pa.Table.from_pylist(block), staging / f"part-{part:05d}.parquet")
+                part += 1
+                block = []
+
+        for doc_id, text, meta in read_documents(
+            inputs, id_field=id_field, text_field=text_field, fmt=input_format
+        ):
+            if doc_id in seen:
+                raise DatasetError(f"duplicate id {doc_id!r}: ids must be unique")
+            seen.add(doc_id)
+            row: dict[str, Any] = {"id": doc_id, "text": text, "order": order}
+            if keep_field is not None:
+                row[keep_field] = meta.get(keep_field)
+            block.append(row)
+            order += 1
+            if len(block) >= batch_size:
+                flush()
+        flush()
+        seconds["read"] = time.perf_counter() - started
+        own = spark is None
+        spark = spark if spark is not None else session(master)
+        try:
+            t0 = time.perf_counter()
+            if order == 0:
+                raise DatasetError("the input holds no documents")
+            df = spark.read.parquet(str(staging))
+            edges_out: list[Any] = []
+            result = dedup_dataframe(df, spec=spec, edges_out=edges_out, **opts.to_dict())
+            result = result.orderBy("order").drop("order")
+            ext = "parquet" if output_format == "parquet" else "json"
+            getattr(result.write.mode("overwrite"), ext)(str(partial / "documents"))
+            getattr(edges_out[0].write.mode("overwrite"), ext)(str(partial / "edges"))
+            counts = result.agg(
+                F.count(F.lit(1)).alias("n"), F.sum(F.col("kept").cast("int")).alias("kept")
+            ).first()
+            seconds["spark"] = time.perf_counter() - t0
+        finally:
+            if own:
+                spark.stop()
+        summary = {
+            "out": str(out_path),
+            "engine": "spark",
+            "master": master,
+            "documents": int(counts["n"]),
+            "groups": int(counts["kept"]),
+            "removed": int(counts["n"]) - int(counts["kept"]),
+            "seconds": {k: round(v, 3) for k, v in seconds.items()},
+            "options": opts.to_dict(),
+        }
+        shutil.rmtree(partial / "work", ignore_errors=True)
+        (partial / SUMMARY_FILE).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
+        (partial / SPEC_FILE).write_text(
+            json.dumps(_spec_record(full, opts), indent=2, sort_keys=True) + "\n", "utf-8"
+        )
+        if out_path.exists():
+            shutil.rmtree(out_path)
+        os.replace(partial, out_path)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    return summary

@@ -1,0 +1,20 @@
+"""One SparkSession for the whole test run (per pytest-xdist worker): local[2], two shuffle
+partitions, no UI, errors-only logging."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    from neardup.spark import session
+
+    spark = session("local[2]", app_name="neardup-tests", shuffle_partitions=2)
+    try:
+        yield spark
+    finally:
+        spark.stop()

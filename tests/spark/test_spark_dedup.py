@@ -1,0 +1,156 @@
+"""The Spark engine gives the local engine's groups, kept documents and similarities."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from neardup.dedup import dedup, partition, read_groups
+from neardup.errors import MissingDependencyError
+from neardup.pipeline import make_spec
+from tests import _textgen
+
+pytestmark = pytest.mark.spark
+
+PLAIN3 = make_spec("plain", k=3)
+# ../shared/data beside the checkout, or two levels up from a worktree under /work/wt/
+DATA = next(
+    (
+        p / "shared" / "data" / "ru_news.jsonl.gz"
+        for p in Path(__file__).resolve().parents[3:5]
+        if (p / "shared" / "data" / "ru_news.jsonl.gz").exists()
+    ),
+    Path(__file__).resolve().parents[3] / "shared" / "data" / "ru_news.jsonl.gz",
+)
+
+
+def small_corpus() -> list[dict[str, Any]]:
+    """30 texts of 60 words, every third with a near-copy (3 % of words edited), one exact
+    copy, and one text pasted inside a longer one."""
+    records: list[dict[str, Any]] = []
+    for i in range(30):
+        base = _textgen.text(60, seed=i)
+        records.append({"id": f"d{i}", "text": base})
+        if i % 3 == 0:
+            records.append({"id": f"d{i}v", "text": _textgen.edit(base, 0.03, seed=100 + i)})
+    records.append({"id": "copy", "text": records[2]["text"]})  # d1
+    records.append({"id": "long", "text": _textgen.text(200, seed=999) + " " + records[3]["text"]})
+    return records
+
+
+def test_same_groups_as_the_local_engine(spark: Any, tmp_path: Path) -> None:
+    from neardup.spark import dedup_dataframe
+
+    records = small_corpus()
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    local = dedup([path], tmp_path / "local", spec=PLAIN3, threshold=0.6, keep="longest")
+    local_rows = {
+        r["id"]: r
+        for r in map(json.loads, (tmp_path / "local" / "documents.jsonl").open(encoding="utf-8"))
+    }
+    df = spark.createDataFrame(
+        [(r["id"], r["text"], i) for i, r in enumerate(records)],
+        "id string, text string, order long",
+    )
+    edges: list[Any] = []
+    rows = dedup_dataframe(
+        df, spec=PLAIN3, threshold=0.6, keep="longest", edges_out=edges
+    ).collect()
+    spark_rows = {r["id"]: r.asDict() for r in rows}
+    assert len(spark_rows) == len(records) == 42
+    assert partition({k: v["group"] for k, v in spark_rows.items()}) == partition(
+        read_groups(tmp_path / "local")
+    )
+    for doc_id, row in spark_rows.items():
+        mine = local_rows[doc_id]
+        assert (row["group"], row["kept"], row["representative"]) == (
+            mine["group"],
+            mine["kept"],
+            mine["representative"],
+        ), doc_id
+        assert row["similarity"] == mine["similarity"], doc_id
+    # exact values: d1 and its exact copy; the 10 near-copies with their sources
+    assert spark_rows["copy"]["group"] == "d1" and spark_rows["copy"]["similarity"] == 1.0
+    assert spark_rows["d15v"]["group"] == "d15"
+    assert local.groups == sum(r["kept"] for r in spark_rows.values()) == 31
+    assert edges[0].count() == local.verified_pairs == 11
+
+
+def test_no_java_is_one_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from neardup.spark import session
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    with pytest.raises(MissingDependencyError, match=r"^Spark cannot start: no Java found"):
+        session("local[1]")
+
+
+def near_copies(texts: list[tuple[str, str]], n: int, seed: int) -> list[tuple[str, str]]:
+    """``n`` edited copies of random real texts: 1–20 % of the words replaced by words of the
+    same text, some words dropped."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for j in range(n):
+        src_id, text = texts[int(rng.integers(len(texts)))]
+        words = text.split()
+        if len(words) < 10:
+            continue
+        arr = np.array(words, dtype=object)
+        rate = float(rng.uniform(0.01, 0.2))
+        hit = rng.random(arr.shape[0]) < rate
+        arr[hit] = rng.choice(arr, int(hit.sum()))
+        keep = rng.random(arr.shape[0]) >= rate / 4
+        out.append((f"copy{j}:of:{src_id}", " ".join(arr[keep].tolist())))
+    return out
+
+
+@pytest.mark.slow
+def test_same_groups_on_50k_news_documents(spark: Any, tmp_path: Path) -> None:
+    """ru_news (9,277) and 40,723 generated near-copies: identical groups on both engines."""
+    from neardup.spark import dedup_files
+
+    if not DATA.exists():
+        pytest.skip(f"{DATA} is not here")
+    with gzip.open(DATA, "rt", encoding="utf-8") as fh:
+        real = [(str(r["id"]), r["text"]) for r in map(json.loads, fh)]
+    docs = real + near_copies(real, 50_000 - len(real), seed=13)
+    path = tmp_path / "news.jsonl"
+    with path.open("w", encoding="utf-8") as fh:
+        for doc_id, text in docs:
+            fh.write(json.dumps({"id": doc_id, "text": text}, ensure_ascii=False) + "\n")
+    spec = make_spec("plain")
+    started = time.perf_counter()
+    local = dedup([path], tmp_path / "local", spec=spec, threshold=0.7, jobs=2)
+    local_s = time.perf_counter() - started
+    started = time.perf_counter()
+    summary = dedup_files([str(path)], tmp_path / "spark", spec=spec, spark=spark, threshold=0.7)
+    spark_s = time.perf_counter() - started
+    print(  # the figures docs/benchmarks.md quotes (run with -s to see them)
+        json.dumps(
+            {
+                "bytes": path.stat().st_size,
+                "local_s": round(local_s, 1),
+                "local": local.seconds,
+                "spark_s": round(spark_s, 1),
+                "spark": summary["seconds"],
+                "groups": local.groups,
+                "verified_pairs": local.verified_pairs,
+            }
+        )
+    )
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(tmp_path / "spark" / "documents")
+    spark_groups = dict(
+        zip(table.column("id").to_pylist(), table.column("group").to_pylist(), strict=True)
+    )
+    assert summary["documents"] == local.documents == len(docs)
+    assert summary["groups"] == local.groups
+    assert spark_groups == read_groups(tmp_path / "local")
