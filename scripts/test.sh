@@ -36,5 +36,16 @@ else
   echo "no PostgreSQL installed here: its tests will fail and say so (NEARDUP_SKIP_POSTGRES=1 skips them)" >&2
 fi
 
+# Lint and types are part of the test: a lint, format or type error fails the run.
+.venv/bin/ruff check src tests benchmarks
+.venv/bin/ruff format --check src tests benchmarks
+.venv/bin/mypy
+
 # pytest exits 5 when it collects nothing: that is a failure here, not a pass.
-exec .venv/bin/python -m pytest -n 2 "$@"
+.venv/bin/python -m pytest -n 2 "$@"
+
+# The heavy tests (minutes on the real corpora: the 50k-document Spark/local identity) run in CI
+# (CI=true) or on request (NEARDUP_HEAVY=1), after everything else has passed.
+if [ "${CI:-}" = "true" ] || [ "${NEARDUP_HEAVY:-}" = "1" ]; then
+  .venv/bin/python -m pytest -m heavy -p no:cacheprovider
+fi

@@ -111,7 +111,7 @@ def near_copies(texts: list[tuple[str, str]], n: int, seed: int) -> list[tuple[s
     return out
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_same_groups_on_50k_news_documents(spark: Any, tmp_path: Path) -> None:
     """ru_news (9,277) and 40,723 generated near-copies: identical groups on both engines."""
     from neardup.spark import dedup_files
