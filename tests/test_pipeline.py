@@ -13,8 +13,8 @@ PARAGRAPH = (
     "Жители смогут следить за ходом ремонта на сайте администрации."
 )
 
-PAGE = f"""<!DOCTYPE html>
-<html><head><title>Новости</title><style>p {{ color: red }}</style>
+PAGE = """<!DOCTYPE html>
+<html><head><title>Новости</title><style>p { color: red }</style>
 <script>var x = "Городской совет";</script></head>
 <body><div class="text"><p>Городской совет утвердил план благоустройства набережной.
 Работы начнутся весной: заменят освещение, положат новую плитку и высадят
