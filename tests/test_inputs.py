@@ -109,7 +109,7 @@ def test_parquet(tmp_path: Path) -> None:
 
 
 def test_missing_path(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="no such file or folder"):
+    with pytest.raises(InputError, match="no such file or directory"):
         list(iter_inputs([tmp_path / "nope"]))
     with pytest.raises(InputError, match="unknown input format"):
         list(iter_inputs([tmp_path], fmt="xml"))

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from neardup.analysis.decode import Decoded, read_text
+from neardup.analysis.decode import read_text
 from neardup.analysis.presets import PRESETS
 from neardup.errors import InputError
+from neardup.inputs import check_thesaurus
 from neardup.pipeline import make_spec
 from neardup.spec import FAMILY_WIDTHS, Spec
 
@@ -121,6 +121,8 @@ def spec_from_options(options: dict[str, Any]) -> Spec:
     synonyms = options.pop("synonyms")
     if synonyms and not os.path.isfile(synonyms):
         raise InputError(f"no such thesaurus file: {synonyms}")
+    if synonyms:
+        check_thesaurus(synonyms)
     family = options.pop("family")
     bits = options.pop("bits")
     return make_spec(
@@ -140,12 +142,3 @@ def spec_from_options(options: dict[str, Any]) -> Spec:
         stem=options.pop("stem"),
         numbers=not options.pop("no_numbers"),
     )
-
-
-def read_input(path: str) -> Decoded:
-    """A text file (any supported encoding), or standard input for ``-``."""
-    if path == "-":
-        from neardup.analysis.decode import decode
-
-        return decode(click.get_binary_stream("stdin").read())
-    return read_text(Path(path))

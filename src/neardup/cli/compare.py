@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS, Aligner
-from neardup.cli._options import read_input, spec_from_options, spec_options
+from neardup.cli._documents import read_input, read_options, reader_options
+from neardup.cli._options import spec_from_options, spec_options
 from neardup.pipeline import Pipeline
 
 
@@ -18,6 +19,7 @@ from neardup.pipeline import Pipeline
 @click.argument("file_a", metavar="A")
 @click.argument("file_b", metavar="B")
 @spec_options
+@reader_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option(
     "--fragments",
@@ -87,8 +89,9 @@ def compare(
     """
     spec = spec_from_options(options)
     pipeline = Pipeline(spec)
-    text_a = read_input(file_a).text
-    text_b = read_input(file_b).text
+    reading = read_options(options)
+    text_a = read_input(file_a, reading).text
+    text_b = read_input(file_b, reading).text
     measures = pipeline.compare(text_a, text_b)
     alignment = None
     if fragments or html_report:
@@ -144,6 +147,7 @@ def compare(
 @click.command()
 @click.argument("file", metavar="FILE")
 @spec_options
+@reader_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines instead of a table.")
 @click.option(
     "--shingles", "show_shingles", is_flag=True, help="Show shingles and fingerprints too."
@@ -156,7 +160,7 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
     """
     spec = spec_from_options(options)
     pipeline = Pipeline(spec)
-    decoded = read_input(file)
+    decoded = read_input(file, read_options(options))
     canonical = pipeline.canonical(decoded.text)
     terms = canonical.terms
     source = decoded.text
