@@ -126,7 +126,7 @@ def _stat_regular(path: Path) -> os.stat_result:
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise InputError(f"no such file or directory: {path}") from None
+        raise InputError(f"{path}: no such file or directory") from None
     except OSError as exc:
         raise _Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
     if stat.S_ISDIR(info.st_mode):
@@ -260,7 +260,7 @@ def _utf8_lines(
             except UnicodeDecodeError as exc:
                 if options.strict_decoding:
                     raise DecodeError(
-                        f"{path}, line {number}: not valid UTF-8 ({exc.reason} at byte "
+                        f"{path}, line {number}: not UTF-8 text ({exc.reason} at byte "
                         f"{exc.start} of the line); without --strict-decoding invalid bytes "
                         "are replaced by U+FFFD"
                     ) from None
@@ -281,6 +281,14 @@ def _utf8_lines(
             f"{path}: {replaced} invalid UTF-8 byte sequence(s) replaced by U+FFFD, the "
             f"first on line {first_damaged} (--strict-decoding refuses such input)"
         )
+
+
+def iter_lines(
+    path: PathLike, options: ReadOptions | None = None, advance: Advance | None = None
+) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of a UTF-8 text file (gunzipped for ``.gz``): the line, size
+    and decoding rules every dataset is read with, for readers with a schema of their own."""
+    return _utf8_lines(Path(path), options or ReadOptions(), advance or _ignore)
 
 
 def parse_json_object(line: str, where: str) -> dict[str, Any]:

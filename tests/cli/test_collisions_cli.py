@@ -168,7 +168,7 @@ def test_corpus_table_and_limit(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["missing.jsonl"], "no such file or directory: missing.jsonl"),
+        (["missing.jsonl"], "missing.jsonl: no such file or directory"),
         (["{corpus}", "--families", "md5"], "unknown family 'md5'"),
         (["{corpus}", "--families", "rabin:x"], "BITS and SEED must be integers"),
         (["{corpus}", "--families", "rabin:72"], "rabin takes a width of 32 to 64 bits, got 72"),
