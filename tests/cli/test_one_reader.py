@@ -137,3 +137,92 @@ def test_eval_reads_the_same_documents(folder: Path) -> None:
     documents = formats.read_documents(folder)
     assert list(documents) == EXPECTED_IDS
     assert documents == TEXTS
+
+
+# --- hostile inputs at the command line: exit 2, one line naming the input --------------------
+
+
+def _one_line_error(code: int, err: str) -> str:
+    assert code == 2, err
+    assert "Traceback" not in err and err.count("\n") == 1 and err.startswith("Error: ")
+    return err.strip()
+
+
+def test_compare_refuses_devices_and_oversized_texts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = tmp_path / "t.txt"
+    text.write_text(TEXTS["a.txt"], encoding="utf-8")
+    err = _one_line_error(*run(capsys, "compare", "/dev/zero", str(text))[::2])
+    assert err == (
+        "Error: /dev/zero is not a regular file (a device, FIFO or socket); only regular "
+        "files are read"
+    )
+    text.write_text(TEXTS["a.txt"] * 20, encoding="utf-8")
+    size = text.stat().st_size
+    err = _one_line_error(*run(capsys, "compare", str(text), str(text), "--max-bytes", "1K")[::2])
+    assert err == f"Error: {text} ({size:,} bytes) is larger than the limit of 1,024 bytes; " + (
+        "raise it with --max-bytes (max_bytes in Python)"
+    )
+    code, _, err = run(capsys, "compare", str(text), str(text), "--max-bytes", "lots")
+    assert code == 2 and "'lots' is not a size such as 1000, 64M or 1G" in err
+
+
+def test_a_binary_thesaurus_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = tmp_path / "t.txt"
+    text.write_text(TEXTS["a.txt"], encoding="utf-8")
+    thesaurus = tmp_path / "th.dat"
+    thesaurus.write_bytes(bytes(range(256)) * 4)
+    err = _one_line_error(
+        *run(capsys, "compare", str(text), str(text), "--synonyms", str(thesaurus))[::2]
+    )
+    assert err == (
+        f"Error: {thesaurus}: not a text file (it holds NUL bytes); a thesaurus is a MyThes "
+        ".dat or a .csv of synonym groups"
+    )
+
+
+def test_damaged_utf8_warns_and_strict_decoding_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    damaged = tmp_path / "d.txt"
+    damaged.write_bytes(TEXTS["a.txt"].encode() + b"\xff " + TEXTS["c1"].encode())
+    code, out, err = run(capsys, "compare", str(damaged), str(damaged), "--json")
+    assert code == 0 and json.loads(out)["resemblance"] == 1.0
+    assert (
+        err
+        == (
+            f"warning: {damaged}: 1 invalid UTF-8 byte sequence(s) replaced by U+FFFD "
+            "(--strict-decoding refuses such input)\n"
+        )
+        * 2
+    )
+    err = _one_line_error(*run(capsys, "analyze", str(damaged), "--strict-decoding", "--json")[::2])
+    assert err.startswith(f"Error: {damaged}: not valid UTF-8: 1 invalid byte sequence(s)")
+
+
+def test_index_add_says_what_it_skipped_and_fails_when_nothing_was_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "c.db")
+    assert run(capsys, "index", "create", db, "--preset", "plain")[0] == 0
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    for name in ("a.bin", "b.bin", "c.bin", "d.bin"):
+        (junk / name).write_bytes(b"\x00\x01")
+    err = _one_line_error(*run(capsys, "index", "add", db, str(junk))[::2])
+    assert err == (
+        f"Error: nothing could be read from {junk}: skipped 4 entries (a suffix that is not "
+        f"read): {junk / 'a.bin'}, {junk / 'b.bin'}, {junk / 'c.bin'} and 1 more"
+    )
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 50_000 + "\n")
+    err = _one_line_error(*run(capsys, "index", "add", db, str(deep))[::2])
+    assert err == f"Error: {deep}, line 1: the JSON is nested too deeply to read"
+    quote = tmp_path / "q.csv"
+    quote.write_text('id,text\n1,"open\n', encoding="utf-8")
+    err = _one_line_error(*run(capsys, "index", "add", db, str(quote))[::2])
+    assert err == (
+        f"Error: {quote}, line 2: unterminated quote (the quoted field opened on this line "
+        "runs to the end of the file)"
+    )
