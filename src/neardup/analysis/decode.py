@@ -42,9 +42,9 @@ decisions, cheapest and most certain first:
      mac-cyrillic read as cp1251 and vice versa).
 
    If the best codec makes the non-ASCII bytes read like Russian prose (at least 90% of
-   them Russian/Ukrainian letters or typographic punctuation, not inside Latin words, with a Russian-like letter
-   distribution and sane case), it is used without asking anyone else. Earlier codecs in
-   the list above win ties. Limitation: a single ALL-CAPS word may be misjudged.
+   them Russian/Ukrainian letters or typographic punctuation, not inside Latin words, with a
+   Russian-like letter distribution and sane case), it is used without asking anyone else.
+   Earlier codecs in the list above win ties. Limitation: a single ALL-CAPS word may be misjudged.
 6. Otherwise ``charset-normalizer`` decides. If its answer is a Cyrillic codec, the best
    score above picks among the Cyrillic codecs instead.
 
