@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from neardup.analysis.decode import decode
 from neardup.errors import DatasetError, DecodeError, InputError, InputTooLargeError
 from neardup.inputs import (
     SUFFIXES,
@@ -345,3 +346,14 @@ def test_thesaurus_must_be_text(tmp_path: Path) -> None:
     good = tmp_path / "ok.csv"
     good.write_text("быстрый,скорый\n", encoding="utf-8")
     check_thesaurus(good)
+
+
+def test_replacement_counts_only_what_was_replaced() -> None:
+    valid_fffd = "знак \ufffd уже был в тексте, ".encode()
+    decoded = decode(valid_fffd + RUSSIAN.encode() + b"\x80")
+    assert (decoded.encoding, decoded.replaced) == ("utf-8", 1)
+    assert decoded.text == valid_fffd.decode() + RUSSIAN + "\ufffd"
+    # ASCII with one Latin-1 letter is not damaged UTF-8 (no valid multi-byte characters):
+    # detection reads it in a single-byte code page, as before
+    latin = decode("The café was closed on Sunday.".encode("latin-1"))
+    assert latin.replaced == 0 and "\ufffd" not in latin.text

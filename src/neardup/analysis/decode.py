@@ -378,6 +378,17 @@ class _CodecTables:
 _TABLES: dict[str, _CodecTables] = {}
 
 
+def _bigram_table(russian: npt.NDArray[np.bool_], chars: list[str]) -> npt.NDArray[np.bool_]:
+    """``[b1 * 256 + b2]``: the two bytes decode to a frequent Russian letter bigram."""
+    bigram = np.zeros(256 * 256, dtype=bool)
+    ru_bytes = np.flatnonzero(russian).tolist()
+    for b1 in ru_bytes:
+        for b2 in ru_bytes:
+            if (chars[b1] + chars[b2]).lower() in _RU_BIGRAMS:
+                bigram[b1 * 256 + b2] = True
+    return bigram
+
+
 def _tables(codec: str) -> _CodecTables:
     t = _TABLES.get(codec)
     if t is not None:
@@ -428,12 +439,7 @@ def _tables(codec: str) -> _CodecTables:
         else:
             value[b] = _LOGP_SYMBOL
             symbol[b] = True
-    bigram = np.zeros(256 * 256, dtype=bool)
-    ru_bytes = np.flatnonzero(russian).tolist()
-    for b1 in ru_bytes:
-        for b2 in ru_bytes:
-            if (chars[b1] + chars[b2]).lower() in _RU_BIGRAMS:
-                bigram[b1 * 256 + b2] = True
+    bigram = _bigram_table(russian, chars)
     t = _CodecTables(
         valid,
         value,
