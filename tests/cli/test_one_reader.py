@@ -15,6 +15,7 @@ import pytest
 
 from neardup.cli.main import main
 from neardup.collisions import DEFAULT_FAMILIES, CollisionCounter, parse_families
+from neardup.errors import DatasetError
 from neardup.eval import formats
 from neardup.inputs import CorpusReader, iter_inputs
 from neardup.matrix import similarity_matrix
@@ -226,3 +227,20 @@ def test_index_add_says_what_it_skipped_and_fails_when_nothing_was_read(
         f"Error: {quote}, line 2: unterminated quote (the quoted field opened on this line "
         "runs to the end of the file)"
     )
+
+
+def test_eval_pair_files_get_the_readers_rules(tmp_path: Path) -> None:
+    quote = tmp_path / "pairs.csv"
+    quote.write_text('label,text1,text2\n1,"a","b"\n0,c,"open\nnever closed\n', encoding="utf-8")
+    with pytest.raises(DatasetError) as info:
+        formats.read_pairs(quote)
+    assert str(info.value) == (
+        f"{quote}, line 3: unterminated quote (the quoted field opened here runs to the end "
+        "of the file)"
+    )
+    deep = tmp_path / "pairs.jsonl"
+    deep.write_text('{"a": "x", "b": "y", "label": 1}\n' + '{"a": ' + "[" * 100_000 + "\n")
+    with pytest.raises(DatasetError, match=r"pairs\.jsonl, line 2: the JSON is nested too deeply"):
+        formats.read_pairs(deep)
+    with pytest.raises(DatasetError, match=r"none\.jsonl: no such file or directory"):
+        formats.read_pairs(tmp_path / "none.jsonl")

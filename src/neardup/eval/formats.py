@@ -409,6 +409,7 @@ def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
     labels: list[int] = []
     layout = "tab-separated" if delimiter == "\t" else "comma-separated"
     lines = (line for _, line in inputs.iter_lines(path, _STRICT))
+    csv.field_size_limit(min(_STRICT.max_bytes, 2**31 - 1))  # the limit inputs' CSV reader uses
     with _as_dataset_errors(), closing(lines):
         # MSRP's strings hold unbalanced quotes: TSV is read without quoting, CSV with it
         if delimiter == "\t":
