@@ -13,11 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from neardup.cli._documents import ByteSize
 from neardup.cli.main import main
 from neardup.collisions import DEFAULT_FAMILIES, CollisionCounter, parse_families
 from neardup.errors import DatasetError
 from neardup.eval import formats
-from neardup.inputs import CorpusReader, iter_inputs
+from neardup.inputs import DEFAULT_MAX_BYTES, CorpusReader, iter_inputs
 from neardup.matrix import similarity_matrix
 from neardup.pipeline import make_spec
 from neardup.sketch import read_signatures
@@ -244,3 +245,11 @@ def test_eval_pair_files_get_the_readers_rules(tmp_path: Path) -> None:
         formats.read_pairs(deep)
     with pytest.raises(DatasetError, match=r"none\.jsonl: no such file or directory"):
         formats.read_pairs(tmp_path / "none.jsonl")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("64M", DEFAULT_MAX_BYTES), ("1000", 1000), ("512K", 524_288), ("1GiB", 1 << 30)],
+)
+def test_byte_sizes(text: str, value: int) -> None:
+    assert ByteSize().convert(text, None, None) == value

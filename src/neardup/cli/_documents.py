@@ -54,8 +54,8 @@ def reader_options(func: F) -> F:
     return click.option(
         "--max-bytes",
         type=ByteSize(),
-        default=DEFAULT_MAX_BYTES,
-        show_default="64M",
+        default=f"{DEFAULT_MAX_BYTES // 1024**2}M",
+        show_default=True,
         help="The largest text (file, dataset line) read; larger ones are refused.",
     )(func)
 
