@@ -8,10 +8,9 @@ from typing import Any, TypeVar
 
 import click
 
-from neardup.analysis.decode import read_text
 from neardup.analysis.presets import PRESETS
 from neardup.errors import InputError
-from neardup.inputs import check_thesaurus
+from neardup.inputs import check_thesaurus, read_text_input
 from neardup.pipeline import make_spec
 from neardup.spec import FAMILY_WIDTHS, Spec
 
@@ -117,7 +116,7 @@ def spec_from_options(options: dict[str, Any]) -> Spec:
     stop_words: list[str] = []
     path = options.pop("stop_words_file")
     if path:
-        stop_words = [w.strip() for w in read_text(path).text.splitlines() if w.strip()]
+        stop_words = [w.strip() for w in read_text_input(path).text.splitlines() if w.strip()]
     synonyms = options.pop("synonyms")
     if synonyms and not os.path.isfile(synonyms):
         raise InputError(f"no such thesaurus file: {synonyms}")
