@@ -52,7 +52,7 @@ import warnings
 import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple, cast
 
@@ -318,6 +318,10 @@ def iter_json_objects(
 
 
 def _ignore(_: int) -> None:
+    pass
+
+
+def _ignore_warning(_: str) -> None:
     pass
 
 
@@ -643,8 +647,15 @@ class CorpusReader:
             except _Unreadable as exc:
                 if not source.in_folder:
                     raise
-                self.skipped.append(Skipped(str(source.path), str(exc).rsplit(": ", 1)[-1]))
+                self._skip(source, exc)
         self._nothing_read_check()
+
+    def _skip(self, source: Source, exc: _Unreadable) -> None:
+        """A file of a folder that could not be opened: noted once (``ids`` and iterating
+        may both meet it)."""
+        entry = Skipped(str(source.path), str(exc).rsplit(": ", 1)[-1])
+        if entry not in self.skipped:
+            self.skipped.append(entry)
 
     def _nothing_read_check(self) -> None:
         if self.documents == 0 and self.skipped:
@@ -656,18 +667,18 @@ class CorpusReader:
     def ids(self) -> list[str]:
         """The ids of every document, without decoding text files (a pre-flight pass)."""
         ids: list[str] = []
+        quiet = replace(self.options, on_warning=_ignore_warning)  # iterating warns, once
         for source in self.sources:
             if not source.format.records:
                 ids.append(source.doc_id)
                 continue
             try:
-                ids.extend(d.id for d in source.format.read(source.path, "", self.options, _ignore))
+                ids.extend(d.id for d in source.format.read(source.path, "", quiet, _ignore))
             except _Unreadable as exc:
                 if not source.in_folder:
                     raise
-                self.skipped.append(Skipped(str(source.path), str(exc).rsplit(": ", 1)[-1]))
-        if not ids and self.skipped:
-            self.documents = 0
+                self._skip(source, exc)
+        if not ids:
             self._nothing_read_check()
         return ids
 

@@ -253,3 +253,18 @@ def test_eval_pair_files_get_the_readers_rules(tmp_path: Path) -> None:
 )
 def test_byte_sizes(text: str, value: int) -> None:
     assert ByteSize().convert(text, None, None) == value
+
+
+def test_index_add_warns_once_about_replaced_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "c.db")
+    assert run(capsys, "index", "create", db, "--preset", "plain")[0] == 0
+    data = tmp_path / "d.jsonl"
+    data.write_bytes(b'{"id": "x", "text": "caf\xe9 au lait"}\n')
+    code, out, err = run(capsys, "index", "add", db, str(data))
+    assert code == 0 and out.startswith("added 1")
+    assert err == (
+        f"warning: {data}: 1 invalid UTF-8 byte sequence(s) replaced by U+FFFD, the first on "
+        "line 1 (--strict-decoding refuses such input)\n"
+    )
