@@ -342,10 +342,10 @@ def test_iter_corpus_reads_jsonl_gz_text_files_and_directories(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ('{"text": "ok"}\nnot json\n', "line 2: not JSON"),
-        ('{"id": 1}\n', "line 1: no 'text' field"),
-        ('{"text": 5}\n', "is not a string"),
-        ("[1, 2]\n", "no 'text' field"),
+        ('{"text": "ok"}\nnot json\n', "line 2: not valid JSON"),
+        ('{"id": 1}\n', "line 1: no text field 'text'"),
+        ('{"text": 5}\n', "must be a string"),
+        ("[1, 2]\n", "expected a JSON object, got list"),
     ],
 )
 def test_iter_corpus_says_which_line_is_bad(tmp_path: Path, content: str, message: str) -> None:

@@ -25,9 +25,6 @@ buffers of a chunk are concatenated and each family hashes them in one call.
 
 from __future__ import annotations
 
-import gzip
-import io
-import json
 import math
 import os
 import time
@@ -40,13 +37,14 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import collisions as kernels
-from neardup.errors import DatasetError, InputError, SpecError
+from neardup.errors import InputError, SpecError
 from neardup.fingerprint import (
     HashFamily,
     expected_collisions,
     shingles_for_probability,
     splitmix64,
 )
+from neardup.inputs import CorpusReader
 from neardup.pipeline import Pipeline
 from neardup.shingles import char_shingle_spans, word_shingle_starts
 from neardup.spec import FAMILY_WIDTHS, FingerprintSpec, Spec, default_bits
@@ -233,74 +231,30 @@ def parse_families(texts: Iterable[str]) -> list[FingerprintSpec]:
 
 # --- reading a corpus ------------------------------------------------------------------------
 
-JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
-
 
 def corpus_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
-    """The files of a corpus: each path, or every file under a directory (sorted)."""
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file()))
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise InputError(f"no such file or directory: {raw}")
-    return files
-
-
-def _is_jsonl(path: Path) -> bool:
-    return path.name.lower().endswith(JSONL_SUFFIXES)
+    """The files of a corpus as :mod:`neardup.inputs` lists them (folders by its rules)."""
+    return [source.path for source in CorpusReader(paths, id_field=None).sources]
 
 
 def iter_corpus(
-    files: Sequence[Path],
+    files: Sequence[str | os.PathLike[str]],
     *,
     text_field: str = "text",
     progress: Callable[[int], None] | None = None,
+    **read_options: Any,
 ) -> Iterator[str]:
-    """The texts of a corpus: one per line of a JSONL(.gz) file (its ``text_field``), one per
-    other file (decoded with charset detection). ``progress`` gets the bytes of the files
-    consumed since its last call."""
-    from neardup.analysis.decode import read_text
-
-    for path in files:
-        if not _is_jsonl(path):
-            yield read_text(path).text
-            if progress is not None:
-                progress(path.stat().st_size)
-            continue
-        try:
-            raw = path.open("rb")
-        except OSError as exc:
-            raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-        with raw:
-            stream: Any = gzip.GzipFile(fileobj=raw) if path.name.lower().endswith(".gz") else raw
-            reported = 0
-            try:
-                for number, line in enumerate(io.TextIOWrapper(stream, encoding="utf-8"), 1):
-                    if not line.strip():
-                        continue
-                    try:
-                        record = json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        raise DatasetError(f"{path}, line {number}: not JSON ({exc.msg})") from None
-                    if not isinstance(record, dict) or text_field not in record:
-                        raise DatasetError(f"{path}, line {number}: no {text_field!r} field")
-                    text = record[text_field]
-                    if text is None:
-                        text = ""
-                    if not isinstance(text, str):
-                        raise DatasetError(f"{path}, line {number}: {text_field!r} is not a string")
-                    yield text
-                    if progress is not None:
-                        position = raw.tell()
-                        if position > reported:
-                            progress(position - reported)
-                            reported = position
-            except (OSError, EOFError, UnicodeDecodeError) as exc:
-                raise DatasetError(f"{path}: cannot read: {exc}") from None
+    """The texts of a corpus, read by :class:`neardup.inputs.CorpusReader` (records need no
+    id here). ``progress`` gets the on-disk bytes consumed since its last call."""
+    reader = CorpusReader(files, id_field=None, text_field=text_field, **read_options)
+    reported = 0
+    for doc in reader:
+        yield doc.text
+        if progress is not None and reader.bytes_read > reported:
+            progress(reader.bytes_read - reported)
+            reported = reader.bytes_read
+    if progress is not None and reader.bytes_read > reported:
+        progress(reader.bytes_read - reported)
 
 
 # --- shingle spans of a chunk of documents ---------------------------------------------------

@@ -3,7 +3,8 @@
     NeardupError
     ├── InputError            bad input from the user: a file, a text, an option value
     │   ├── DecodeError       bytes that no supported encoding can decode
-    │   └── DatasetError      a malformed dataset file (says which file and line)
+    │   ├── DatasetError      a malformed dataset file (says which file and line)
+    │   └── InputTooLargeError a text or file over the size limit (--max-bytes)
     ├── SpecError             an invalid spec, or one that does not match what was stored
     │   └── SpecMismatchError data made under one spec compared with data of another
     ├── ConfigurationError    an unknown component or preset, a bad component parameter
@@ -34,6 +35,10 @@ class DecodeError(InputError):
 
 class DatasetError(InputError):
     """A dataset file is malformed; the message names the file and the line."""
+
+
+class InputTooLargeError(InputError):
+    """A text, file or line over the reader's size limit; the message names it and the limit."""
 
 
 class SpecError(NeardupError, ValueError):

@@ -1,32 +1,72 @@
-"""Reading inputs into ``(id, text, meta)`` streams: text files, folders, JSONL(.gz), CSV, Parquet.
+"""The one corpus reader: files and folders into documents ``(id, text, meta)``.
 
-Every reader streams (one document in memory at a time, Parquet one record batch), and every
-failure names the file — and the line or row — and what was expected there, as a
-:class:`~neardup.errors.DatasetError` (or :class:`~neardup.errors.InputError` for a path that
-is not there).
+Every command, the library and the coming service read corpora here and nowhere else, so a
+folder gives the same documents whoever reads it. The rules:
 
-Ids: a text file given by itself is identified by its path as given; a file found in a folder
-by its path relative to that folder (``/`` separators). Records of a dataset take the id from
-``id_field`` (numbers become strings) and the text from ``text_field``; their other fields go
-to ``meta``. Text files are decoded with charset detection (UTF-8, cp1251, koi8-r…); their
-``meta`` has ``path`` and ``encoding``.
+* **Formats by suffix** (:data:`SUFFIXES`, case-insensitive, the longest suffix wins): texts
+  ``.txt``, ``.text``, ``.md``, ``.htm``, ``.html``; datasets ``.jsonl``, ``.ndjson``,
+  ``.csv`` (each also ``.gz``) and ``.parquet``. A new format is one entry in that table
+  (:func:`extracted_format` turns a ``bytes → text`` extractor into one).
+* **Folders** are read recursively in sorted order (a folder's files, then its subfolders).
+  Names starting with ``.`` (hidden files and folders) are passed over silently; files whose
+  suffix is not in the table, files that are not regular (FIFOs, devices, sockets) and
+  entries that cannot be opened are skipped and listed in :attr:`CorpusReader.skipped`
+  (the CLI prints the count and the first few). Nothing read and something skipped is an
+  :class:`~neardup.errors.InputError`.
+* **A file named by itself** is read by its suffix, and as a text when the suffix is not in
+  the table (the user chose it). It must be a regular file: devices and FIFOs are refused
+  (standard input is read only where a command accepts ``-``).
+* **Ids.** A text file in a folder is identified by its path relative to that folder (``/``
+  separators), a text file named by itself by its path as given. A dataset record takes its
+  id from ``id_field``: a non-empty string, or an integer written in decimal; ``true``,
+  ``null``, fractions, lists and objects are refused with the file and line named
+  (:func:`document_id`, the same rule for JSONL, CSV and Parquet). With ``id_field=None``
+  records need no id and are named ``FILE:LINE`` (for readers that only want texts).
+* **Texts.** ``text_field`` holds a string; ``null`` is the empty text; any other value, or a
+  missing field, is an error naming the file and line. The record's other fields go to
+  ``meta``; a text file's ``meta`` has ``path`` and ``encoding``.
+* **Decoding.** Text files: charset detection (UTF-8, UTF-16/32, cp1251, koi8-r…, see
+  :mod:`neardup.analysis.decode`). Datasets: UTF-8 (a leading BOM is dropped). In both, a
+  few invalid UTF-8 sequences in otherwise valid UTF-8 are each replaced by U+FFFD and
+  counted in a warning (``meta["replaced"]`` for a text file); ``strict_decoding=True``
+  refuses the file instead, with a :class:`~neardup.errors.DecodeError` naming it.
+* **Size.** ``max_bytes`` (default :data:`DEFAULT_MAX_BYTES`, 64 MiB) bounds one text file,
+  one dataset line (a CSV field, a Parquet text): a larger one is refused with an
+  :class:`~neardup.errors.InputTooLargeError` naming it, before it is read into memory.
+
+Every failure names the file, and the line or row, and says what was expected there.
+Progress: :class:`CorpusReader` counts on-disk bytes (compressed bytes for ``.gz``) in
+``bytes_read`` against ``total_bytes``, for progress bars.
 """
 
 from __future__ import annotations
 
 import csv
 import gzip
+import importlib
 import json
 import os
+import stat
 import sys
-from collections.abc import Iterable, Iterator
+import warnings
+import zlib
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import closing
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple, cast
 
-from neardup.errors import DatasetError, DecodeError, InputError, require
+from neardup.analysis.decode import Decoded, decode
+from neardup.errors import DatasetError, DecodeError, InputError, InputTooLargeError, require
 
-#: Suffixes read as datasets; any other file is one text.
-DATASET_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz", ".csv", ".csv.gz", ".parquet")
+#: The default limit of one text, file or dataset line, in bytes (64 MiB).
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+#: How many skipped paths a summary names before it says "and N more".
+SKIPPED_SHOWN = 3
+
+PathLike = str | os.PathLike[str]
+Advance = Callable[[int], None]
 
 
 class InputDoc(NamedTuple):
@@ -37,31 +77,267 @@ class InputDoc(NamedTuple):
     meta: dict[str, Any]
 
 
-def dataset_format(path: str | os.PathLike[str]) -> str | None:
-    """``jsonl``, ``csv`` or ``parquet`` by the file name, or None for a text file."""
-    name = os.fspath(path).lower()
-    if name.endswith((".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")):
-        return "jsonl"
-    if name.endswith((".csv", ".csv.gz")):
-        return "csv"
-    if name.endswith(".parquet"):
-        return "parquet"
-    return None
+@dataclass(frozen=True)
+class Skipped:
+    """A folder entry the reader passed over, and why."""
+
+    path: str
+    reason: str
 
 
-def _open_text(path: Path) -> IO[str]:
+@dataclass(frozen=True)
+class ReadOptions:
+    """How records are read: their fields, the size limit and the decoding policy."""
+
+    id_field: str | None = "id"
+    text_field: str = "text"
+    max_bytes: int = DEFAULT_MAX_BYTES
+    strict_decoding: bool = False
+    #: Called with each warning (replaced bytes); None sends them to :mod:`warnings`.
+    on_warning: Callable[[str], None] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.max_bytes, bool) or not isinstance(self.max_bytes, int):
+            raise InputError(f"max_bytes must be an integer, got {self.max_bytes!r}")
+        if self.max_bytes < 1:
+            raise InputError(f"max_bytes must be at least 1, got {self.max_bytes}")
+        for name in ("id_field", "text_field"):
+            value = getattr(self, name)
+            if value is None and name == "id_field":
+                continue
+            if not isinstance(value, str) or not value:
+                raise InputError(f"{name} must be a non-empty string, got {value!r}")
+
+    def warn(self, message: str) -> None:
+        if self.on_warning is not None:
+            self.on_warning(message)
+        else:
+            warnings.warn(message, UnicodeWarning, stacklevel=3)
+
+
+class _Unreadable(InputError):
+    """A file that cannot be opened (skipped inside a folder, an error when named)."""
+
+
+# --- bytes and decoding ----------------------------------------------------------------------
+
+
+def _stat_regular(path: Path) -> os.stat_result:
     try:
-        if path.name.lower().endswith(".gz"):
-            return gzip.open(path, "rt", encoding="utf-8", newline="")
-        return open(path, encoding="utf-8", newline="")
+        info = path.stat()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file or directory") from None
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise _Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"{path} is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(
+            f"{path} is not a regular file (a device, FIFO or socket); only regular files are read"
+        )
+    return info
 
 
-def _as_id(value: Any, where: str, id_field: str) -> str:
-    if isinstance(value, bool) or value is None or not isinstance(value, str | int):
+def _too_large(what: str, max_bytes: int) -> InputTooLargeError:
+    return InputTooLargeError(
+        f"{what} is larger than the limit of {max_bytes:,} bytes; raise it with --max-bytes "
+        "(max_bytes in Python)"
+    )
+
+
+def read_bytes(path: PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes`` (checked before reading)."""
+    p = Path(path)
+    info = _stat_regular(p)
+    if info.st_size > max_bytes:
+        raise _too_large(f"{p} ({info.st_size:,} bytes)", max_bytes)
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read(max_bytes + 1)  # the file may have grown since stat
+    except OSError as exc:
+        raise _Unreadable(f"cannot read {p}: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise _too_large(str(p), max_bytes)
+    return data
+
+
+def decode_bytes(data: bytes, name: str, options: ReadOptions | None = None) -> Decoded:
+    """Decode a text's bytes under the policy of ``options``; errors and warnings name it."""
+    options = options or ReadOptions()
+    try:
+        decoded = decode(data, strict=options.strict_decoding)
+    except DecodeError as exc:
+        raise DecodeError(f"{name}: {exc}") from None
+    if decoded.replaced:
+        options.warn(
+            f"{name}: {decoded.replaced} invalid UTF-8 byte sequence(s) replaced by U+FFFD "
+            "(--strict-decoding refuses such input)"
+        )
+    return decoded
+
+
+def read_text_input(
+    source: PathLike,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    strict_decoding: bool = False,
+    on_warning: Callable[[str], None] | None = None,
+    stdin: BinaryIO | None = None,
+) -> Decoded:
+    """One text: a regular file, or standard input for ``-`` (``stdin``, by default the
+    process's), at most ``max_bytes``, decoded with charset detection."""
+    options = ReadOptions(
+        max_bytes=max_bytes, strict_decoding=strict_decoding, on_warning=on_warning
+    )
+    if os.fspath(source) == "-":
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        data = stream.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise _too_large("standard input", max_bytes)
+        return decode_bytes(data, "standard input", options)
+    data = read_bytes(source, max_bytes=max_bytes)
+    suffix = Path(source).suffix.lower()
+    if suffix in (".docx", ".pdf"):  # office documents: their text, extracted
+        return Decoded(office_text(data, suffix), suffix.lstrip("."))
+    return decode_bytes(data, str(source), options)
+
+
+def check_thesaurus(path: PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    """Refuse a thesaurus (``--synonyms``) that is not a text file, before a parser meets its
+    bytes: NUL bytes anywhere, or a ``.csv`` that is not UTF-8."""
+    data = read_bytes(path, max_bytes=max_bytes)
+    if b"\x00" in data:
+        raise InputError(
+            f"{path}: not a text file (it holds NUL bytes); a thesaurus is a MyThes .dat or a "
+            ".csv of synonym groups"
+        )
+    if os.fspath(path).lower().endswith(".csv"):
+        try:
+            data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise DecodeError(
+                f"{path}: a .csv thesaurus must be UTF-8 ({exc.reason} at byte {exc.start})"
+            ) from None
+
+
+# --- lines of UTF-8 files (JSONL, CSV) -------------------------------------------------------
+
+
+def _open_binary(path: Path) -> tuple[BinaryIO, BinaryIO]:
+    """The raw file (for progress in on-disk bytes) and the stream to read (gunzipped)."""
+    _stat_regular(path)
+    try:
+        raw = open(path, "rb")  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        raise _Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
+    if path.name.lower().endswith(".gz"):
+        return raw, cast(BinaryIO, gzip.GzipFile(fileobj=raw, mode="rb"))
+    return raw, raw
+
+
+def _utf8_lines(
+    path: Path, options: ReadOptions, advance: Advance
+) -> Generator[tuple[int, str], None, None]:
+    """``(line number, line)`` of a UTF-8 file (gunzipped for ``.gz``), each at most
+    ``max_bytes``, decoded under the replacement policy."""
+    raw, stream = _open_binary(path)
+    size = os.fstat(raw.fileno()).st_size
+    reported = 0
+    replaced = 0
+    first_damaged = 0
+    number = 0
+    try:
+        while True:
+            try:
+                line = stream.readline(options.max_bytes + 1)
+            except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
+                raise DatasetError(f"{path}, after line {number}: cannot read ({exc})") from None
+            if not line:
+                break
+            number += 1
+            if len(line) > options.max_bytes and not line.endswith(b"\n"):
+                raise _too_large(f"{path}, line {number}", options.max_bytes)
+            if number == 1 and line.startswith(b"\xef\xbb\xbf"):
+                line = line[3:]
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                if options.strict_decoding:
+                    raise DecodeError(
+                        f"{path}, line {number}: not UTF-8 text ({exc.reason} at byte "
+                        f"{exc.start} of the line); without --strict-decoding invalid bytes "
+                        "are replaced by U+FFFD"
+                    ) from None
+                text = line.decode("utf-8", "replace")
+                replaced += text.count("\ufffd") - line.count(b"\xef\xbf\xbd")
+                first_damaged = first_damaged or number
+            position = raw.tell()
+            if position > reported:
+                advance(position - reported)
+                reported = position
+            yield number, text
+    finally:
+        raw.close()
+    if size > reported:
+        advance(size - reported)
+    if replaced:
+        options.warn(
+            f"{path}: {replaced} invalid UTF-8 byte sequence(s) replaced by U+FFFD, the "
+            f"first on line {first_damaged} (--strict-decoding refuses such input)"
+        )
+
+
+def iter_lines(
+    path: PathLike, options: ReadOptions | None = None, advance: Advance | None = None
+) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of a UTF-8 text file (gunzipped for ``.gz``): the line, size
+    and decoding rules every dataset is read with, for readers with a schema of their own."""
+    return _utf8_lines(Path(path), options or ReadOptions(), advance or _ignore)
+
+
+def parse_json_object(line: str, where: str) -> dict[str, Any]:
+    """One JSON object, or a :class:`DatasetError` that says ``where`` and what is wrong."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise DatasetError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise DatasetError(f"{where}: the JSON is nested too deeply to read") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise DatasetError(f"{where}: not valid JSON ({exc})") from None
+    if not isinstance(obj, dict):
+        raise DatasetError(f"{where}: expected a JSON object, got {type(obj).__name__}")
+    return obj
+
+
+def iter_json_objects(
+    path: PathLike, options: ReadOptions | None = None, advance: Advance | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for each non-blank line of a JSON Lines file (``.gz`` too):
+    the line reading, decoding and size rules of every dataset, for any record schema."""
+    p = Path(path)
+    for number, line in _utf8_lines(p, options or ReadOptions(), advance or _ignore):
+        if line.strip():
+            yield number, parse_json_object(line, f"{p}, line {number}")
+
+
+def _ignore(_: int) -> None:
+    pass
+
+
+def _ignore_warning(_: str) -> None:
+    pass
+
+
+# --- records ---------------------------------------------------------------------------------
+
+
+def document_id(value: Any, where: str, id_field: str) -> str:
+    """The one id rule: a non-empty string, or an integer (as decimal); anything else refused."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        shown = json.dumps(value, default=repr)[:40] if value is not None else "null"
         raise DatasetError(
-            f"{where}: the id field {id_field!r} must be a string or an integer, got {value!r}"
+            f"{where}: the id field {id_field!r} must be a string or an integer, got {shown}"
         )
     text = str(value)
     if not text:
@@ -69,10 +345,9 @@ def _as_id(value: Any, where: str, id_field: str) -> str:
     return text
 
 
-def _record(obj: Any, where: str, id_field: str, text_field: str) -> InputDoc:
-    if not isinstance(obj, dict):
-        raise DatasetError(f"{where}: expected a JSON object, got {type(obj).__name__}")
-    if id_field not in obj:
+def _record(obj: dict[str, Any], where: str, options: ReadOptions) -> InputDoc:
+    id_field, text_field = options.id_field, options.text_field
+    if id_field is not None and id_field not in obj:
         raise DatasetError(
             f"{where}: no id field {id_field!r} (fields: {', '.join(sorted(obj)) or 'none'}); "
             "choose one with --id-field"
@@ -89,187 +364,361 @@ def _record(obj: Any, where: str, id_field: str, text_field: str) -> InputDoc:
         raise DatasetError(
             f"{where}: the text field {text_field!r} must be a string, got {type(text).__name__}"
         )
+    if id_field is None:
+        return InputDoc(where, text, {k: v for k, v in obj.items() if k != text_field})
     meta = {k: v for k, v in obj.items() if k not in (id_field, text_field)}
-    return InputDoc(_as_id(obj[id_field], where, id_field), text, meta)
+    return InputDoc(document_id(obj[id_field], where, id_field), text, meta)
 
 
-def read_jsonl(
-    path: str | os.PathLike[str], *, id_field: str = "id", text_field: str = "text"
+# --- the formats -----------------------------------------------------------------------------
+
+#: Reads one file: its path, the id a one-document file gets, the options, and a callback
+#: told how many on-disk bytes were consumed (in total, exactly the file's size).
+FileReader = Callable[[Path, str, ReadOptions, Advance], Iterator[InputDoc]]
+
+
+@dataclass(frozen=True)
+class Format:
+    """A way to read a file: ``records`` formats carry their own ids, others are one text."""
+
+    name: str
+    read: FileReader
+    records: bool = False
+
+
+def _read_text(
+    path: Path, doc_id: str, options: ReadOptions, advance: Advance
 ) -> Iterator[InputDoc]:
-    """Records of a JSON Lines file (gzipped when the name ends in ``.gz``); blank lines skipped."""
-    p = Path(path)
-    with _open_text(p) as fh:
-        lineno = 0
-        try:
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise DatasetError(
-                        f"{p}, line {lineno}: not valid JSON ({exc.msg} at column {exc.colno})"
-                    ) from None
-                yield _record(obj, f"{p}, line {lineno}", id_field, text_field)
-        except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, OSError) as exc:
-            raise DatasetError(f"{p}, after line {lineno}: cannot read the file ({exc})") from None
+    data = read_bytes(path, max_bytes=options.max_bytes)
+    decoded = decode_bytes(data, str(path), options)
+    advance(len(data))
+    meta: dict[str, Any] = {"path": path.as_posix(), "encoding": decoded.encoding}
+    if decoded.replaced:
+        meta["replaced"] = decoded.replaced
+    yield InputDoc(doc_id, decoded.text, meta)
 
 
-def read_csv(
-    path: str | os.PathLike[str], *, id_field: str = "id", text_field: str = "text"
-) -> Iterator[InputDoc]:
-    """Rows of a CSV file with a header row (gzipped when the name ends in ``.gz``)."""
-    p = Path(path)
-    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-    with _open_text(p) as fh:
-        row_no = 1
-        try:
-            reader = csv.DictReader(fh)
-            if reader.fieldnames is None:
-                return
-            missing = [f for f in (id_field, text_field) if f not in reader.fieldnames]
-            if missing:
-                raise DatasetError(
-                    f"{p}: the header has no column {missing[0]!r} (columns: "
-                    f"{', '.join(reader.fieldnames)}); choose with --id-field/--text-field"
-                )
-            for row_no, row in enumerate(reader, 2):  # noqa: B007 - named in the error below
-                if None in row:
+def _read_jsonl(path: Path, _: str, options: ReadOptions, advance: Advance) -> Iterator[InputDoc]:
+    for number, obj in iter_json_objects(path, options, advance):
+        yield _record(obj, f"{path}, line {number}", options)
+
+
+def _read_csv(path: Path, _: str, options: ReadOptions, advance: Advance) -> Iterator[InputDoc]:
+    """Rows of a CSV file with a header row; quotes are strict, so an unterminated quote or a
+    stray character after a closing quote is an error naming the line."""
+    csv.field_size_limit(min(options.max_bytes, 2**31 - 1))
+    lines = _utf8_lines(path, options, advance)
+    reader = csv.reader((line for _, line in lines), strict=True)
+    with closing(lines):
+        yield from _csv_rows(path, reader, options)
+
+
+def _csv_rows(path: Path, reader: Any, options: ReadOptions) -> Iterator[InputDoc]:
+    header: list[str] | None = None
+    start = 1  # the line a row starts on (a quoted field may span lines)
+    try:
+        for row in reader:
+            if not row:
+                start = reader.line_num + 1
+                continue
+            if header is None:
+                header = row
+                missing = [f for f in (options.id_field, options.text_field) if f and f not in row]
+                if missing:
                     raise DatasetError(
-                        f"{p}, line {reader.line_num}: more fields than the header has"
+                        f"{path}: the header has no column {missing[0]!r} (columns: "
+                        f"{', '.join(row)}); choose with --id-field/--text-field"
                     )
-                yield _record(dict(row), f"{p}, line {reader.line_num}", id_field, text_field)
-        except csv.Error as exc:
-            raise DatasetError(f"{p}, row {row_no}: malformed CSV ({exc})") from None
-        except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, OSError) as exc:
-            raise DatasetError(f"{p}: cannot read the file ({exc})") from None
+            elif len(row) != len(header):
+                more = "more" if len(row) > len(header) else "fewer"
+                raise DatasetError(
+                    f"{path}, line {start}: {len(row)} fields, {more} than the header's "
+                    f"{len(header)}"
+                )
+            else:
+                yield _record(dict(zip(header, row, strict=True)), f"{path}, line {start}", options)
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        if "unexpected end of data" in str(exc):
+            raise DatasetError(
+                f"{path}, line {start}: unterminated quote (the quoted field opened on this "
+                "line runs to the end of the file)"
+            ) from None
+        if "field larger than field limit" in str(exc):
+            raise _too_large(f"{path}, line {start}: a field", options.max_bytes) from None
+        raise DatasetError(f"{path}, line {reader.line_num}: malformed CSV ({exc})") from None
 
 
-def read_parquet(
-    path: str | os.PathLike[str], *, id_field: str = "id", text_field: str = "text"
-) -> Iterator[InputDoc]:
-    """Rows of a Parquet file, one record batch at a time (needs ``neardup[parquet]``)."""
+def _read_parquet(path: Path, _: str, options: ReadOptions, advance: Advance) -> Iterator[InputDoc]:
     pq = require("pyarrow.parquet", "parquet")
-    p = Path(path)
     import pyarrow as pa  # type: ignore[import-untyped]
 
+    info = _stat_regular(path)
     try:
-        file = pq.ParquetFile(p)  # type: ignore[attr-defined]
+        file = pq.ParquetFile(path)  # type: ignore[attr-defined]
     except (OSError, ValueError, pa.ArrowException) as exc:
-        raise DatasetError(f"{p}: not a readable Parquet file ({exc})") from None
+        raise DatasetError(f"{path}: not a readable Parquet file ({exc})") from None
     names = file.schema_arrow.names
-    missing = [f for f in (id_field, text_field) if f not in names]
+    missing = [f for f in (options.id_field, options.text_field) if f and f not in names]
     if missing:
         raise DatasetError(
-            f"{p}: no column {missing[0]!r} (columns: {', '.join(names)}); "
+            f"{path}: no column {missing[0]!r} (columns: {', '.join(names)}); "
             "choose with --id-field/--text-field"
         )
     row = 0
     for batch in file.iter_batches(batch_size=1024):
         for obj in batch.to_pylist():
             row += 1
-            yield _record(obj, f"{p}, row {row}", id_field, text_field)
+            text = obj.get(options.text_field)
+            if isinstance(text, str) and len(text) > options.max_bytes:
+                raise _too_large(f"{path}, row {row}: the text", options.max_bytes)
+            yield _record(obj, f"{path}, row {row}", options)
+    advance(info.st_size)
 
 
-def read_text_file(path: str | os.PathLike[str], doc_id: str | None = None) -> InputDoc:
-    """One text file as a document (charset detected)."""
-    from neardup.analysis.decode import read_text
+def extracted_format(name: str, extract: Callable[[bytes, str], str]) -> Format:
+    """A one-text format whose text ``extract(data, suffix)`` pulls out of the file's bytes
+    (``.docx``, ``.pdf``): the file is size-checked and read like a text file."""
 
-    p = Path(path)
-    # .docx/.pdf (neardup.office): a dispatch to move into the reader's suffix table
-    from neardup import office
+    def read(path: Path, doc_id: str, options: ReadOptions, advance: Advance) -> Iterator[InputDoc]:
+        data = read_bytes(path, max_bytes=options.max_bytes)
+        suffix = _matching_suffix(path.name) or path.suffix.lower()
+        text = extract(data, suffix)
+        advance(len(data))
+        yield InputDoc(doc_id, text, {"path": path.as_posix(), "format": name})
 
-    if office.is_office(p):
-        kind = p.suffix.lower().lstrip(".")
-        return InputDoc(
-            doc_id if doc_id is not None else p.as_posix(),
-            office.read_file(p),
-            {"path": p.as_posix(), "format": kind},
-        )
-    try:
-        decoded = read_text(p)
-    except DecodeError as exc:
-        raise DecodeError(f"{p}: {exc}") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
-    return InputDoc(
-        doc_id if doc_id is not None else p.as_posix(),
-        decoded.text,
-        {"path": p.as_posix(), "encoding": decoded.encoding},
-    )
+    return Format(name, read)
 
 
-def _walk(folder: Path) -> Iterator[Path]:
-    for root, dirs, files in os.walk(folder):
+def office_text(data: bytes, suffix: str) -> str:
+    """The text of a ``.docx``/``.pdf`` file by :func:`neardup.office.extract_text`."""
+    office = importlib.import_module("neardup.office")
+    text: str = office.extract_text(data, suffix)
+    return text
+
+
+TEXT = Format("text", _read_text)
+JSONL = Format("jsonl", _read_jsonl, records=True)
+CSV = Format("csv", _read_csv, records=True)
+PARQUET = Format("parquet", _read_parquet, records=True)
+DOCX = extracted_format("docx", office_text)
+PDF = extracted_format("pdf", office_text)
+
+#: Suffix → format: the files read in folders, and how a named file is read. A new format is
+#: one line here, e.g. ``".docx": extracted_format("docx", office_text),``.
+SUFFIXES: dict[str, Format] = {
+    ".txt": TEXT,
+    ".text": TEXT,
+    ".md": TEXT,
+    ".htm": TEXT,
+    ".html": TEXT,
+    ".jsonl": JSONL,
+    ".jsonl.gz": JSONL,
+    ".ndjson": JSONL,
+    ".ndjson.gz": JSONL,
+    ".csv": CSV,
+    ".csv.gz": CSV,
+    ".parquet": PARQUET,
+    ".docx": DOCX,
+    ".pdf": PDF,
+}
+
+#: Formats a command may force with ``--format`` (``fmt``), by name.
+FORMATS: dict[str, Format] = {f.name: f for f in (TEXT, JSONL, CSV, PARQUET)}
+
+#: Suffixes read as datasets (records with their own ids); any other file is one text.
+DATASET_SUFFIXES = tuple(s for s, f in SUFFIXES.items() if f.records)
+
+
+def _matching_suffix(name: str) -> str | None:
+    lower = name.lower()
+    matches = [s for s in SUFFIXES if lower.endswith(s)]
+    return max(matches, key=len) if matches else None
+
+
+def format_for(path: PathLike) -> Format | None:
+    """The format of a file by its name (the longest matching suffix), or None."""
+    suffix = _matching_suffix(os.path.basename(os.fspath(path)))
+    return SUFFIXES[suffix] if suffix is not None else None
+
+
+def dataset_format(path: PathLike) -> str | None:
+    """``jsonl``, ``csv`` or ``parquet`` by the file name, or None for a text file."""
+    found = format_for(path)
+    return found.name if found is not None and found.records else None
+
+
+# --- files, folders and the reader -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file the reader will read: its path, the id of a one-text file, its format."""
+
+    path: Path
+    doc_id: str
+    format: Format
+    size: int
+    in_folder: bool
+
+
+def _walk(folder: Path, forced: Format | None, skipped: list[Skipped]) -> Iterator[Source]:
+    def unreadable_folder(exc: OSError) -> None:
+        skipped.append(Skipped(str(exc.filename or folder), exc.strerror or str(exc)))
+
+    for root, dirs, files in os.walk(folder, onerror=unreadable_folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            if not name.startswith("."):
-                yield Path(root) / name
+            if name.startswith("."):
+                continue
+            path = Path(root) / name
+            fmt = format_for(path)
+            if fmt is None:
+                skipped.append(Skipped(str(path), "a suffix that is not read"))
+                continue
+            try:
+                info = path.stat()
+            except OSError as exc:
+                skipped.append(Skipped(str(path), exc.strerror or str(exc)))
+                continue
+            if not stat.S_ISREG(info.st_mode):
+                skipped.append(Skipped(str(path), "not a regular file"))
+                continue
+            if not os.access(path, os.R_OK):
+                skipped.append(Skipped(str(path), "permission denied"))
+                continue
+            doc_id = path.relative_to(folder).as_posix()
+            yield Source(path, doc_id, forced or fmt, info.st_size, True)
 
 
-def _read_dataset(path: Path, fmt: str, id_field: str, text_field: str) -> Iterator[InputDoc]:
-    if fmt == "jsonl":
-        return read_jsonl(path, id_field=id_field, text_field=text_field)
-    if fmt == "csv":
-        return read_csv(path, id_field=id_field, text_field=text_field)
-    return read_parquet(path, id_field=id_field, text_field=text_field)
+def describe_skipped(skipped: Iterable[Skipped], shown: int = SKIPPED_SHOWN) -> list[str]:
+    """One line per reason: ``skipped 2 entries (permission denied): a/x.txt, a/y.txt``."""
+    by_reason: dict[str, list[str]] = {}
+    for entry in skipped:
+        by_reason.setdefault(entry.reason, []).append(entry.path)
+    lines = []
+    for reason, paths in by_reason.items():
+        more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
+        noun = "entry" if len(paths) == 1 else "entries"
+        lines.append(f"skipped {len(paths)} {noun} ({reason}): {', '.join(paths[:shown])}{more}")
+    return lines
 
 
-def iter_inputs(
-    paths: Iterable[str | os.PathLike[str]],
-    *,
-    id_field: str = "id",
-    text_field: str = "text",
-    fmt: str | None = None,
-) -> Iterator[InputDoc]:
-    """Every document of the given files and folders, in order (folders sorted, recursive).
+class CorpusReader:
+    """Every document of the given files and folders, in order (see the module docstring).
 
-    ``fmt`` (``text``, ``jsonl``, ``csv``, ``parquet``) forces how files are read; by default
-    it follows each file's name.
+    Folders are listed when the reader is made, so ``total_bytes`` and ``skipped`` are known
+    before the first document; iterating reads the files, advancing ``bytes_read`` and
+    ``documents``. Iterate once.
     """
-    if fmt not in (None, "text", "jsonl", "csv", "parquet"):
-        raise InputError(f"unknown input format {fmt!r}; expected text, jsonl, csv or parquet")
-    for raw in paths:
-        path = Path(raw)
-        if not path.exists():
-            raise InputError(f"no such file or folder: {path}")
-        if path.is_dir():
-            for file in _walk(path):
-                kind = fmt or dataset_format(file) or "text"
-                if kind == "text":
-                    yield read_text_file(file, file.relative_to(path).as_posix())
-                else:
-                    yield from _read_dataset(file, kind, id_field, text_field)
-            continue
-        kind = fmt or dataset_format(path) or "text"
-        if kind == "text":
-            yield read_text_file(path)
-        else:
-            yield from _read_dataset(path, kind, id_field, text_field)
+
+    def __init__(
+        self,
+        paths: Iterable[PathLike],
+        *,
+        id_field: str | None = "id",
+        text_field: str = "text",
+        fmt: str | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        strict_decoding: bool = False,
+        on_warning: Callable[[str], None] | None = None,
+    ) -> None:
+        if fmt is not None and fmt not in FORMATS:
+            raise InputError(f"unknown input format {fmt!r}; expected {', '.join(FORMATS)}")
+        self.options = ReadOptions(id_field, text_field, max_bytes, strict_decoding, on_warning)
+        forced = FORMATS[fmt] if fmt is not None else None
+        self.paths = [Path(p) for p in paths]
+        self.skipped: list[Skipped] = []
+        self.sources: list[Source] = []
+        for path in self.paths:
+            if path.is_dir():
+                self.sources.extend(_walk(path, forced, self.skipped))
+                continue
+            info = _stat_regular(path)
+            fmt_of = forced or format_for(path) or TEXT
+            self.sources.append(Source(path, path.as_posix(), fmt_of, info.st_size, False))
+        self.total_bytes = sum(s.size for s in self.sources)
+        self.bytes_read = 0
+        self.documents = 0
+
+    def _advance(self, nbytes: int) -> None:
+        self.bytes_read += nbytes
+
+    def __iter__(self) -> Iterator[InputDoc]:
+        for source in self.sources:
+            try:
+                for doc in source.format.read(
+                    source.path, source.doc_id, self.options, self._advance
+                ):
+                    self.documents += 1
+                    yield doc
+            except _Unreadable as exc:
+                if not source.in_folder:
+                    raise
+                self._skip(source, exc)
+        self._nothing_read_check()
+
+    def _skip(self, source: Source, exc: _Unreadable) -> None:
+        """A file of a folder that could not be opened: noted once (``ids`` and iterating
+        may both meet it)."""
+        entry = Skipped(str(source.path), str(exc).rsplit(": ", 1)[-1])
+        if entry not in self.skipped:
+            self.skipped.append(entry)
+
+    def _nothing_read_check(self) -> None:
+        if self.documents == 0 and self.skipped:
+            details = "; ".join(describe_skipped(self.skipped))
+            raise InputError(
+                f"nothing could be read from {', '.join(map(str, self.paths))}: {details}"
+            )
+
+    def ids(self) -> list[str]:
+        """The ids of every document, without decoding text files (a pre-flight pass)."""
+        ids: list[str] = []
+        quiet = replace(self.options, on_warning=_ignore_warning)  # iterating warns, once
+        for source in self.sources:
+            if not source.format.records:
+                ids.append(source.doc_id)
+                continue
+            try:
+                ids.extend(d.id for d in source.format.read(source.path, "", quiet, _ignore))
+            except _Unreadable as exc:
+                if not source.in_folder:
+                    raise
+                self._skip(source, exc)
+        if not ids:
+            self._nothing_read_check()
+        return ids
 
 
-def count_inputs(
-    paths: Iterable[str | os.PathLike[str]],
-    *,
-    id_field: str = "id",
-    text_field: str = "text",
-    fmt: str | None = None,
-) -> list[str]:
-    """The ids of every document the paths hold, without decoding text files (a pre-flight pass)."""
-    ids: list[str] = []
-    for raw in paths:
-        path = Path(raw)
-        if not path.exists():
-            raise InputError(f"no such file or folder: {path}")
-        files = (
-            [(f, f.relative_to(path).as_posix()) for f in _walk(path)]
-            if path.is_dir()
-            else [(path, path.as_posix())]
-        )
-        for file, doc_id in files:
-            kind = fmt or dataset_format(file) or "text"
-            if kind == "text":
-                ids.append(doc_id)
-            else:
-                ids.extend(d.id for d in _read_dataset(file, kind, id_field, text_field))
-    return ids
+def iter_inputs(paths: Iterable[PathLike], **options: Any) -> Iterator[InputDoc]:
+    """Every document of the given files and folders (:class:`CorpusReader`'s keywords)."""
+    return iter(CorpusReader(paths, **options))
+
+
+def count_inputs(paths: Iterable[PathLike], **options: Any) -> list[str]:
+    """The ids of every document the paths hold, without decoding text files."""
+    return CorpusReader(paths, **options).ids()
+
+
+def read_text_file(path: PathLike, doc_id: str | None = None, **options: Any) -> InputDoc:
+    """One text file as a document (charset detected)."""
+    p = Path(path)
+    reader = CorpusReader([p], fmt="text", **options)
+    doc = next(iter(reader))
+    return doc if doc_id is None else doc._replace(id=doc_id)
+
+
+def read_jsonl(path: PathLike, **options: Any) -> Iterator[InputDoc]:
+    """Records of a JSON Lines file (gzipped when the name ends in ``.gz``)."""
+    return iter(CorpusReader([path], fmt="jsonl", **options))
+
+
+def read_csv(path: PathLike, **options: Any) -> Iterator[InputDoc]:
+    """Rows of a CSV file with a header row (gzipped when the name ends in ``.gz``)."""
+    return iter(CorpusReader([path], fmt="csv", **options))
+
+
+def read_parquet(path: PathLike, **options: Any) -> Iterator[InputDoc]:
+    """Rows of a Parquet file, one record batch at a time (needs ``neardup[parquet]``)."""
+    return iter(CorpusReader([path], fmt="parquet", **options))

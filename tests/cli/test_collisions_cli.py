@@ -168,12 +168,12 @@ def test_corpus_table_and_limit(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["missing.jsonl"], "no such file or directory: missing.jsonl"),
+        (["missing.jsonl"], "missing.jsonl: no such file or directory"),
         (["{corpus}", "--families", "md5"], "unknown family 'md5'"),
         (["{corpus}", "--families", "rabin:x"], "BITS and SEED must be integers"),
         (["{corpus}", "--families", "rabin:72"], "rabin takes a width of 32 to 64 bits, got 72"),
         (["{corpus}", "--families", "crc32:48"], "crc32 takes a width of 32 bits"),
-        (["{corpus}", "--text-field", "body"], "no 'body' field"),
+        (["{corpus}", "--text-field", "body"], "no text field 'body'"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(
@@ -189,7 +189,7 @@ def test_malformed_jsonl_names_the_line(capsys: pytest.CaptureFixture[str], tmp_
     path = tmp_path / "bad.jsonl"
     path.write_text('{"text": "один два три четыре пять шесть"}\n{oops\n', encoding="utf-8")
     code, _, err = run(capsys, "collisions", str(path))
-    assert code == 2 and "line 2: not JSON" in err
+    assert code == 2 and "line 2: not valid JSON" in err
 
 
 def test_installed_command_keeps_stdout_clean(corpus: Path) -> None:

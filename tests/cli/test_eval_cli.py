@@ -181,7 +181,7 @@ def test_pairs_msrp_tsv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         (
             '{"a": "x", "b": "y", "label": 1}\n{"a": "x", "b": "y", "label": 1\n',
             "p.jsonl",
-            "p.jsonl, line 2: broken JSON",
+            "p.jsonl, line 2: not valid JSON",
         ),
         (
             '{"a": "x", "b": "y", "label": 1}\n{"a": "x", "b": "y", "label": 3}\n',
@@ -229,7 +229,7 @@ def test_no_traceback_in_a_real_process(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 2
-    assert f"{path}, line 2: broken JSON" in done.stderr and "Traceback" not in done.stderr
+    assert f"{path}, line 2: not valid JSON" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_clusters(generated: Path, capsys: pytest.CaptureFixture[str]) -> None:

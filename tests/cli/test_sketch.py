@@ -172,7 +172,7 @@ def test_sign_bad_jsonl_line(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     path = tmp_path / "bad.jsonl"
     path.write_text('{"id": 1, "text": "ok"}\n{broken\n', encoding="utf-8")
     assert main(["sign", str(path), "-o", str(tmp_path / "o"), "-q"]) == 2
-    assert "bad.jsonl:2" in capsys.readouterr().err
+    assert "bad.jsonl, line 2: not valid JSON" in capsys.readouterr().err
 
 
 def test_params_json_reproduces_seed_000(capsys: pytest.CaptureFixture[str]) -> None:

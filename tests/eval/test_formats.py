@@ -67,7 +67,7 @@ def test_pairs_with_ids_from_a_given_mapping(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("lines", "message"),
     [
-        (['{"a": "x", "b": "y", "label": 1}', '{"a": "x", "b": '], "line 2: broken JSON"),
+        (['{"a": "x", "b": "y", "label": 1}', '{"a": "x", "b": '], "line 2: not valid JSON"),
         (['{"a": "x", "label": 1}'], "line 1: missing field 'b'"),
         (['{"a": "x", "b": "y"}'], "line 1: missing field 'label'"),
         (['{"a": "x", "b": "y", "label": 2}'], "line 1: bad label 2"),

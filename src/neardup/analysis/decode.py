@@ -16,6 +16,13 @@ decisions, cheapest and most certain first:
 4. BOM-less UTF-16/32, tried only when at least an eighth of the bytes are 0x00-0x08 (the
    high bytes of UTF-16 Latin, Cyrillic, Greek... text; 8-bit text has none): the byte order
    whose decoding is printable and concentrated in few Unicode blocks wins.
+4a. UTF-8 with a few damaged bytes. When the valid multi-byte UTF-8 characters outnumber the
+   invalid sequences at least ``UTF8_MAJORITY`` to one, the data is UTF-8 with damage, not a
+   legacy code page (cp1251 or koi8-r Russian read as UTF-8 is invalid at nearly every
+   letter, so its ratio is far below one). The replacement policy: each invalid sequence
+   becomes U+FFFD (Python's ``errors="replace"``, one U+FFFD per maximal invalid subpart),
+   and ``Decoded.replaced`` counts them; ``decode(..., strict=True)`` refuses such data with
+   a ``DecodeError`` that says where the first invalid byte is.
 5. Russian 8-bit code pages. ``charset-normalizer`` alone confuses cp1251, koi8-r, cp866 and
    mac-cyrillic on short texts (a sentence in koi8-r is often reported as Shift-JIS), so
    every Cyrillic single-byte codec (cp1251, koi8-r, cp866, mac-cyrillic, iso8859-5,
@@ -35,9 +42,9 @@ decisions, cheapest and most certain first:
      mac-cyrillic read as cp1251 and vice versa).
 
    If the best codec makes the non-ASCII bytes read like Russian prose (at least 90% of
-   them Russian/Ukrainian letters or typographic punctuation, not inside Latin words, with a Russian-like letter
-   distribution and sane case), it is used without asking anyone else. Earlier codecs in
-   the list above win ties. Limitation: a single ALL-CAPS word may be misjudged.
+   them Russian/Ukrainian letters or typographic punctuation, not inside Latin words, with a
+   Russian-like letter distribution and sane case), it is used without asking anyone else.
+   Earlier codecs in the list above win ties. Limitation: a single ALL-CAPS word may be misjudged.
 6. Otherwise ``charset-normalizer`` decides. If its answer is a Cyrillic codec, the best
    score above picks among the Cyrillic codecs instead.
 
@@ -77,12 +84,15 @@ class Decoded:
     text: str
     encoding: str
     bom_length: int = 0
+    #: Invalid UTF-8 sequences replaced by U+FFFD (step 4a of the module docstring).
+    replaced: int = 0
 
     def byte_offsets(self) -> IntArray:
         """Byte offset in the original data of each character index, ``len(text) + 1`` long.
 
         A character span ``[a, b)`` came from bytes ``[off[a], off[b])``; ``off[0]`` is
-        ``bom_length``.
+        ``bom_length``. With ``replaced`` sequences each U+FFFD counts the three bytes of its
+        own UTF-8 form, so offsets after a replacement are shifted by the difference.
         """
         lengths = _char_byte_lengths(self.text, self.encoding)
         out = np.empty(len(self.text) + 1, dtype=np.int64)
@@ -368,6 +378,17 @@ class _CodecTables:
 _TABLES: dict[str, _CodecTables] = {}
 
 
+def _bigram_table(russian: npt.NDArray[np.bool_], chars: list[str]) -> npt.NDArray[np.bool_]:
+    """``[b1 * 256 + b2]``: the two bytes decode to a frequent Russian letter bigram."""
+    bigram = np.zeros(256 * 256, dtype=bool)
+    ru_bytes = np.flatnonzero(russian).tolist()
+    for b1 in ru_bytes:
+        for b2 in ru_bytes:
+            if (chars[b1] + chars[b2]).lower() in _RU_BIGRAMS:
+                bigram[b1 * 256 + b2] = True
+    return bigram
+
+
 def _tables(codec: str) -> _CodecTables:
     t = _TABLES.get(codec)
     if t is not None:
@@ -418,12 +439,7 @@ def _tables(codec: str) -> _CodecTables:
         else:
             value[b] = _LOGP_SYMBOL
             symbol[b] = True
-    bigram = np.zeros(256 * 256, dtype=bool)
-    ru_bytes = np.flatnonzero(russian).tolist()
-    for b1 in ru_bytes:
-        for b2 in ru_bytes:
-            if (chars[b1] + chars[b2]).lower() in _RU_BIGRAMS:
-                bigram[b1 * 256 + b2] = True
+    bigram = _bigram_table(russian, chars)
     t = _CodecTables(
         valid,
         value,
@@ -609,11 +625,41 @@ def _detect(data: bytes) -> Decoded:
     return Decoded(text, name, 0)
 
 
-def decode(data: bytes, encoding: str | None = None) -> Decoded:
+#: Valid multi-byte UTF-8 characters needed per invalid sequence to read data as damaged UTF-8.
+UTF8_MAJORITY = 2
+
+
+def _damaged_utf8(data: bytes, strict: bool) -> Decoded | None:
+    """Step 4a: mostly valid UTF-8 with a few invalid sequences, replaced (or refused)."""
+    text = data.decode("utf-8", "replace")
+    # a U+FFFD already in the data (its valid bytes EF BF BD) is not a replacement
+    replaced = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
+    valid_multibyte = len(text) - text.count("\ufffd") - _ascii_count(data)
+    if replaced <= 0 or valid_multibyte < UTF8_MAJORITY * replaced or _looks_binary(text):
+        return None
+    if strict:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DecodeError(
+                f"not valid UTF-8: {replaced} invalid byte sequence(s), the first at byte "
+                f"{exc.start} ({exc.reason}); strict decoding refuses them, the default "
+                "replaces each by U+FFFD"
+            ) from None
+    return Decoded(text, "utf-8", 0, replaced)
+
+
+def _ascii_count(data: bytes) -> int:
+    return int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) < 0x80))
+
+
+def decode(data: bytes, encoding: str | None = None, *, strict: bool = False) -> Decoded:
     """Decode ``data`` to text, detecting the encoding unless ``encoding`` is given.
 
     Raises ``InputError`` for an unknown ``encoding`` and ``DecodeError`` for bytes that
-    cannot be decoded (or that look like binary data rather than text).
+    cannot be decoded (or that look like binary data rather than text). Mostly valid UTF-8
+    with a few invalid sequences gets U+FFFD for each (counted in ``Decoded.replaced``)
+    unless ``strict``, which refuses it.
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise InputError(f"decode() needs bytes, not {type(data).__name__}")
@@ -641,10 +687,15 @@ def decode(data: bytes, encoding: str | None = None) -> Decoded:
     wide = _try_wide_without_bom(data)
     if wide is not None:
         return wide
+    damaged = _damaged_utf8(data, strict)
+    if damaged is not None:
+        return damaged
     return _detect(data)
 
 
-def read_text(path: str | os.PathLike[str], encoding: str | None = None) -> Decoded:
+def read_text(
+    path: str | os.PathLike[str], encoding: str | None = None, *, strict: bool = False
+) -> Decoded:
     """Read and decode a file; ``InputError`` names the path if it cannot be read."""
     p = Path(path)
     try:
@@ -662,6 +713,6 @@ def read_text(path: str | os.PathLike[str], encoding: str | None = None) -> Deco
             raise InputError(f"{str(p)!r} is a directory, not a file") from None
         raise InputError(f"cannot read {str(p)!r}: {exc.strerror or exc}") from None
     try:
-        return decode(data, encoding)
+        return decode(data, encoding, strict=strict)
     except DecodeError as exc:
         raise DecodeError(f"{str(p)!r}: {exc}") from None

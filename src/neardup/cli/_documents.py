@@ -1,118 +1,86 @@
-"""Reading documents for batch commands: JSON Lines, folders of .txt/.html files, text files.
+"""The CLI's side of reading inputs: the reader options, warnings and skipped-file reports.
 
-Every input yields ``(id, text)`` pairs in a stable order and counts the bytes it has read, so
-a progress bar can follow a gzipped JSONL file without decompressing it twice.
-
-* ``*.jsonl``, ``*.ndjson``, ``*.jsonl.gz``, ``*.ndjson.gz``: one JSON object a line; the text
-  and the id come from ``text_field`` and ``id_field`` (an id may be a number; a line without
-  the text field is an error naming the file and line).
-* a directory: every ``*.txt``, ``*.text``, ``*.htm``, ``*.html`` under it, sorted by path; the
-  id is the path relative to the directory (``/``-separated).
-* any other file: one text (charset detected); the id is the path as given.
+Every command reads through :mod:`neardup.inputs`; this module only turns its flags into
+the reader's keywords and prints what the reader has to say (one line each, on stderr).
 """
 
 from __future__ import annotations
 
-import gzip
-import io
-import json
-import os
-from collections.abc import Iterator
-from pathlib import Path
-from typing import IO
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from neardup.analysis.decode import read_text
-from neardup.errors import DatasetError, InputError
+import click
 
-JSONL_SUFFIXES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
-TEXT_SUFFIXES = (".txt", ".text", ".htm", ".html")
+from neardup.analysis.decode import Decoded
+from neardup.inputs import (
+    DEFAULT_MAX_BYTES,
+    CorpusReader,
+    describe_skipped,
+    read_text_input,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_UNITS = {"": 1, "k": 1024, "kib": 1024, "m": 1024**2, "mib": 1024**2, "g": 1024**3, "gib": 1024**3}
 
 
-class DocumentReader:
-    """Iterate ``(id, text)`` over several inputs; ``bytes_read`` and ``total_bytes`` measure
-    progress in on-disk bytes (compressed bytes for .gz)."""
+class ByteSize(click.ParamType):
+    """A number of bytes: ``1000``, ``64M``/``64MiB``, ``1G`` (binary units)."""
 
-    def __init__(
-        self, inputs: list[str], *, text_field: str = "text", id_field: str = "id"
-    ) -> None:
-        if not inputs:
-            raise InputError("no input given")
-        self.text_field = text_field
-        self.id_field = id_field
-        self.sources: list[tuple[str, Path]] = []
-        self._dirs: dict[Path, Path] = {}
-        for name in inputs:
-            path = Path(name)
-            if not path.exists():
-                raise InputError(f"no such file or directory: {name}")
-            if path.is_dir():
-                files = sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.is_file() and p.name.lower().endswith(TEXT_SUFFIXES)
-                )
-                if not files:
-                    raise InputError(f"{name}: no .txt or .html files in this directory")
-                self.sources.extend(("file-in-dir", p) for p in files)
-                self._dirs.update((p, path) for p in files)
-            elif name.lower().endswith(JSONL_SUFFIXES):
-                self.sources.append(("jsonl", path))
-            else:
-                self.sources.append(("file", path))
-        self.total_bytes = sum(os.path.getsize(p) for _, p in self.sources)
-        self.bytes_read = 0
-        self.documents = 0
+    name = "bytes"
 
-    def __iter__(self) -> Iterator[tuple[str, str]]:
-        for kind, path in self.sources:
-            if kind == "jsonl":
-                yield from self._jsonl(path)
-                continue
-            text = read_text(path).text
-            if kind == "file-in-dir":
-                doc_id = path.relative_to(self._dirs[path]).as_posix()
-            else:
-                doc_id = str(path)
-            self.bytes_read += os.path.getsize(path)
-            self.documents += 1
-            yield doc_id, text
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            match = re.fullmatch(r"\s*(\d{1,15})\s*([a-zA-Z]*)\s*", str(value))
+            unit = match.group(2).lower() if match else ""
+            if match is None or unit not in _UNITS:
+                self.fail(f"{value!r} is not a size such as 1000, 64M or 1G", param, ctx)
+            number = int(match.group(1)) * _UNITS[unit]
+        if number < 1:
+            self.fail(f"the size must be at least 1 byte, got {value!r}", param, ctx)
+        return number
 
-    def _jsonl(self, path: Path) -> Iterator[tuple[str, str]]:
-        raw = open(path, "rb")  # noqa: SIM115 - closed below
-        start = self.bytes_read
-        try:
-            stream: IO[bytes] = (
-                gzip.GzipFile(fileobj=raw) if path.name.lower().endswith(".gz") else raw
-            )
-            lines = io.TextIOWrapper(stream, encoding="utf-8", errors="strict")
-            number = 0
-            while True:
-                try:
-                    line = lines.readline()
-                except (UnicodeDecodeError, OSError, EOFError) as exc:
-                    raise DatasetError(f"{path}:{number + 1}: cannot read ({exc})") from None
-                if not line:
-                    break
-                number += 1
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise DatasetError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
-                if not isinstance(record, dict):
-                    raise DatasetError(f"{path}:{number}: expected a JSON object")
-                text = record.get(self.text_field)
-                if not isinstance(text, str):
-                    raise DatasetError(f"{path}:{number}: no string field {self.text_field!r}")
-                doc_id = record.get(self.id_field)
-                if doc_id is None or isinstance(doc_id, dict | list):
-                    raise DatasetError(
-                        f"{path}:{number}: no id field {self.id_field!r} (a string or number)"
-                    )
-                self.bytes_read = start + raw.tell()
-                self.documents += 1
-                yield str(doc_id), text
-        finally:
-            raw.close()
-        self.bytes_read = start + os.path.getsize(path)
+
+def reader_options(func: F) -> F:
+    """Add ``--max-bytes`` and ``--strict-decoding`` (popped by :func:`read_options`)."""
+    func = click.option(
+        "--strict-decoding",
+        is_flag=True,
+        help="Refuse a file with invalid UTF-8 bytes instead of replacing them by U+FFFD.",
+    )(func)
+    return click.option(
+        "--max-bytes",
+        type=ByteSize(),
+        default=f"{DEFAULT_MAX_BYTES // 1024**2}M",
+        show_default=True,
+        help="The largest text (file, dataset line) read; larger ones are refused.",
+    )(func)
+
+
+def warn(message: str) -> None:
+    """A reader's warning, one line on stderr."""
+    click.echo(f"warning: {message}", err=True)
+
+
+def read_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Pop the reader flags out of a command's keyword arguments: the reader's keywords."""
+    return {
+        "max_bytes": options.pop("max_bytes"),
+        "strict_decoding": options.pop("strict_decoding"),
+        "on_warning": warn,
+    }
+
+
+def read_input(path: str, options: dict[str, Any] | None = None) -> Decoded:
+    """One text (``-`` is standard input) under the reader keywords of :func:`read_options`."""
+    options = options or {}
+    return read_text_input(path, **options)
+
+
+def report_skipped(reader: CorpusReader) -> None:
+    """Say on stderr what the reader skipped in folders, one line per reason."""
+    for line in describe_skipped(reader.skipped):
+        click.echo(f"warning: {line}", err=True)

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from neardup.analysis.decode import Decoded, read_text
 from neardup.analysis.presets import PRESETS
 from neardup.cli._types import field_type
 from neardup.errors import InputError
+from neardup.inputs import check_thesaurus, read_text_input
 from neardup.pipeline import make_spec
 from neardup.spec import FAMILY_WIDTHS, FingerprintSpec, ShingleSpec, Spec
 
@@ -118,10 +117,12 @@ def spec_from_options(options: dict[str, Any]) -> Spec:
     stop_words: list[str] = []
     path = options.pop("stop_words_file")
     if path:
-        stop_words = [w.strip() for w in read_text(path).text.splitlines() if w.strip()]
+        stop_words = [w.strip() for w in read_text_input(path).text.splitlines() if w.strip()]
     synonyms = options.pop("synonyms")
     if synonyms and not os.path.isfile(synonyms):
         raise InputError(f"no such thesaurus file: {synonyms}")
+    if synonyms:
+        check_thesaurus(synonyms)
     family = options.pop("family")
     bits = options.pop("bits")
     return make_spec(
@@ -141,17 +142,3 @@ def spec_from_options(options: dict[str, Any]) -> Spec:
         stem=options.pop("stem"),
         numbers=not options.pop("no_numbers"),
     )
-
-
-def read_input(path: str) -> Decoded:
-    """A text file (any supported encoding), or standard input for ``-``."""
-    if path == "-":
-        from neardup.analysis.decode import decode
-
-        return decode(click.get_binary_stream("stdin").read())
-    # .docx/.pdf (neardup.office): a dispatch to move into inputs.py's suffix table
-    from neardup import office
-
-    if office.is_office(path):
-        return Decoded(office.read_file(path), Path(path).suffix.lower().lstrip("."))
-    return read_text(Path(path))

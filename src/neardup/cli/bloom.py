@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from neardup.cli._options import read_input, spec_from_options, spec_options
+from neardup.cli._documents import read_input
+from neardup.cli._options import spec_from_options, spec_options
 from neardup.errors import DuplicateIdError, InputError
 
 _FORMATS = click.Choice(["text", "jsonl", "csv", "parquet"])

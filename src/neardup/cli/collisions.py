@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.collisions import (
     DEFAULT_FAMILIES,
@@ -22,11 +23,10 @@ from neardup.collisions import (
     CollisionCounter,
     CollisionReport,
     birthday_table,
-    corpus_files,
-    iter_corpus,
     parse_families,
 )
 from neardup.errors import InputError
+from neardup.inputs import CorpusReader
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -88,6 +88,7 @@ def _numbers(text: str, kind: type, what: str) -> list[Any]:
 )
 @_analysis_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@reader_options
 def collisions(
     corpus: tuple[str, ...],
     families: tuple[str, ...],
@@ -127,7 +128,8 @@ def collisions(
     spec = spec_from_options(
         {**options, "family": "rabin", "bits": 64, "seed": 0, "multiset": False}
     )
-    files = corpus_files(corpus)
+    reader = CorpusReader(corpus, id_field=None, text_field=text_field, **read_options(options))
+    report_skipped(reader)
     counter = CollisionCounter(spec, specs, limit=limit_shingles)
     started = time.perf_counter()
     console = Console(stderr=True)
@@ -138,18 +140,16 @@ def collisions(
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=console, transient=True) as progress:
-        total = sum(f.stat().st_size for f in files)
-        task = progress.add_task("reading", total=total or None)
-
-        def advance(nbytes: int) -> None:
-            progress.update(task, advance=nbytes)
+        task = progress.add_task("reading", total=reader.total_bytes or None)
 
         def distinct(count: int) -> None:
-            progress.update(task, description=f"reading: {count:,} distinct shingles")
+            progress.update(
+                task,
+                completed=reader.bytes_read,
+                description=f"reading: {count:,} distinct shingles",
+            )
 
-        counter.add_all(
-            iter_corpus(files, text_field=text_field, progress=advance), progress=distinct
-        )
+        counter.add_all((doc.text for doc in reader), progress=distinct)
         progress.update(task, description=f"counting collisions of {len(specs)} families")
         report = counter.report()
     report.seconds["total"] = time.perf_counter() - started

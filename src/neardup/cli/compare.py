@@ -11,7 +11,8 @@ from rich.table import Table
 
 from neardup.align import CONSTRAINTS as ALIGN_CONSTRAINTS
 from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS, Aligner, Alignment
-from neardup.cli._options import read_input, spec_from_options, spec_options
+from neardup.cli._documents import read_input, read_options, reader_options
+from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type
 from neardup.pipeline import Pipeline
 from neardup.similarity import Measures
@@ -39,6 +40,7 @@ def compare_to_dict(measures: Measures, spec: Spec, alignment: Alignment | None)
 @click.argument("file_a", metavar="A")
 @click.argument("file_b", metavar="B")
 @spec_options
+@reader_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option(
     "--fragments",
@@ -108,8 +110,9 @@ def compare(
     """
     spec = spec_from_options(options)
     pipeline = Pipeline(spec)
-    text_a = read_input(file_a).text
-    text_b = read_input(file_b).text
+    reading = read_options(options)
+    text_a = read_input(file_a, reading).text
+    text_b = read_input(file_b, reading).text
     measures = pipeline.compare(text_a, text_b)
     alignment = None
     if fragments or html_report:
@@ -156,6 +159,7 @@ def compare(
 @click.command()
 @click.argument("file", metavar="FILE")
 @spec_options
+@reader_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines instead of a table.")
 @click.option(
     "--shingles", "show_shingles", is_flag=True, help="Show shingles and fingerprints too."
@@ -168,7 +172,7 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
     """
     spec = spec_from_options(options)
     pipeline = Pipeline(spec)
-    decoded = read_input(file)
+    decoded = read_input(file, read_options(options))
     canonical = pipeline.canonical(decoded.text)
     terms = canonical.terms
     source = decoded.text

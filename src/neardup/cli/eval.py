@@ -113,10 +113,10 @@ json_option = click.option(
 )
 docs_option = click.option(
     "--docs",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     default=None,
-    help="Documents file (JSONL: id, text) that ids in the dataset refer to; default: "
-    "documents.jsonl beside the dataset.",
+    help="Documents (a JSONL of id, text, or any corpus: a CSV, a folder…) that ids in the "
+    "dataset refer to; default: documents.jsonl beside the dataset.",
 )
 
 

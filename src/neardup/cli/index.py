@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from neardup.cli._options import read_input, spec_from_options, spec_options
+from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
+from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import COUNT, field_type
 from neardup.errors import DuplicateIdError, StorageError
 from neardup.spec import INDEX_MEASURES, INDEX_POLICIES, IndexSpec
@@ -166,6 +167,7 @@ def create(
 @click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object: counts and every decision."
 )
+@reader_options
 def add(
     db: str,
     inputs: tuple[str, ...],
@@ -175,17 +177,21 @@ def add(
     fmt: str | None,
     batch_size: int,
     as_json: bool,
+    **reading: Any,
 ) -> None:
     """Check texts and add those the policy admits.
 
-    INPUT is a text file, a folder (every file in it, recursively: texts by their relative
-    path as id, and datasets), or a dataset: .jsonl, .jsonl.gz, .csv or .parquet with an id
-    and a text field. All ids are checked first: an id already in the collection, or twice in
-    the input, stops the run before anything is added.
+    INPUT is a text file, a folder (recursively: texts by their relative path as id, and
+    datasets; docs/guide.md "Inputs" says which files count), or a dataset: .jsonl, .csv
+    (optionally .gz) or .parquet with an id and a text field. All ids are checked first: an
+    id already in the collection, or twice in the input, stops the run before anything is added.
     """
-    from neardup.inputs import count_inputs, iter_inputs
+    from neardup.inputs import CorpusReader
 
-    ids = count_inputs(inputs, id_field=id_field, text_field=text_field, fmt=fmt)
+    reader = CorpusReader(
+        inputs, id_field=id_field, text_field=text_field, fmt=fmt, **read_options(reading)
+    )
+    ids = reader.ids()
     seen: set[str] = set()
     for doc_id in ids:
         if doc_id in seen:
@@ -217,7 +223,7 @@ def add(
         with progress:
             task = progress.add_task("add", total=len(ids), status="")
             for dec in col.iter_add(
-                iter_inputs(inputs, id_field=id_field, text_field=text_field, fmt=fmt),
+                reader,
                 policy=policy,
                 batch_size=batch_size,
             ):
@@ -231,6 +237,7 @@ def add(
                     status=f"{counts['accepted']} added, {counts['rejected']} refused",
                 )
         total = len(col)
+    report_skipped(reader)
     summary: dict[str, Any] = {
         "accepted": counts["accepted"],
         "rejected": counts["rejected"],
@@ -274,8 +281,15 @@ def add(
     default=None,
     help="Write the passages as a self-contained HTML report (implies --fragments).",
 )
+@reader_options
 def check(
-    db: str, file: str, top: int, as_json: bool, fragments: bool, html_report: str | None
+    db: str,
+    file: str,
+    top: int,
+    as_json: bool,
+    fragments: bool,
+    html_report: str | None,
+    **reading: Any,
 ) -> None:
     """How unique FILE is against the collection, and which documents it matches (stores nothing).
 
@@ -292,7 +306,7 @@ def check(
     {"borrowed", "sources": [{"id", "borrowed", "passages": […]}]}; --html FILE writes
     them as a page to open in a browser. The collection must keep its texts (the default).
     """
-    text = read_input(file).text
+    text = read_input(file, read_options(reading)).text
     alignment = None
     with _collection(db, readonly=True) as col:
         result = col.check(text, top=top)

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import field_type
 from neardup.errors import InputError
@@ -19,12 +20,14 @@ from neardup.spec import SketchSpec
 from neardup.tfidf import IDF_MODES
 
 
-def _read(files: tuple[str, ...], id_field: str, text_field: str) -> tuple[list[str], list[str]]:
-    from neardup.inputs import iter_inputs
+def _read(files: tuple[str, ...], **read_options: Any) -> tuple[list[str], list[str]]:
+    from neardup.inputs import CorpusReader
 
     ids: list[str] = []
     texts: list[str] = []
-    for doc in iter_inputs(files, id_field=id_field, text_field=text_field):
+    reader = CorpusReader(files, **read_options)
+    report_skipped(reader)
+    for doc in reader:
         ids.append(doc.id)
         texts.append(doc.text)
     if not texts:
@@ -100,6 +103,7 @@ def _table(result: SimilarityMatrix) -> Table:
     show_default=True,
     help="JSONL/CSV inputs: the field of the text.",
 )
+@reader_options
 def matrix(
     files: tuple[str, ...],
     method: str,
@@ -115,11 +119,11 @@ def matrix(
 ) -> None:
     """Print the similarity matrix of a set of texts: every text against every other.
 
-    FILES are text files (any supported encoding, plain text or HTML; the id is the path), or
-    JSON Lines files (.jsonl, .jsonl.gz) with one {"id": …, "text": …} object a line, or
-    folders of them. Row i, column j holds text i measured against text j: for containment,
-    the share of text i's shingles found in text j (so the matrix is not symmetric); the other
-    methods are symmetric. The diagonal is 1 (0 for a text with no shingles).
+    FILES are text files (any supported encoding, plain text or HTML; the id is the path),
+    datasets (.jsonl, .csv, optionally .gz, .parquet) with an id and a text field, or folders
+    of them (docs/guide.md "Inputs"). Row i, column j holds text i measured against text j:
+    for containment, the share of text i's shingles found in text j (so the matrix is not
+    symmetric); the other methods are symmetric. The diagonal is 1 (0 for a text with no shingles).
 
     Shingles follow the spec flags (-k, --preset, …); tfidf uses only the analyzer. Example,
     seed 003's Table 1: neardup matrix news.jsonl -k 4 --method containment
@@ -127,7 +131,7 @@ def matrix(
     if as_csv and as_json:
         raise click.UsageError("give --csv or --json, not both")
     spec = spec_from_options(options)
-    ids, texts = _read(files, id_field, text_field)
+    ids, texts = _read(files, id_field=id_field, text_field=text_field, **read_options(options))
     progress = Progress(
         TextColumn("analyzing"),
         BarColumn(),

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from neardup._constraints import Integer, Real
+from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type, field_type
 from neardup.errors import InputError, SpecError
@@ -118,6 +119,7 @@ def _sketch_from_options(
 )
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@reader_options
 def sign(
     inputs: tuple[str, ...],
     output: str,
@@ -138,19 +140,20 @@ def sign(
 ) -> None:
     """Sign texts with MinHash and write a signature directory.
 
-    INPUT is a JSON Lines file (.jsonl, .ndjson, optionally .gz; one object a line with the
-    fields --id-field and --text-field), a directory (every .txt/.html file under it; the id is
-    the relative path) or a text file (the id is its path). Signatures are written as they are
-    made, so memory stays flat whatever the corpus size. The format is described in
-    docs/sketches.md; `neardup.sketch.read_signatures` reads it back.
+    INPUT is a dataset (.jsonl, .ndjson, .csv, optionally .gz, or .parquet, with the fields
+    --id-field and --text-field), a folder (every text and dataset under it, docs/guide.md
+    "Inputs"; a text's id is its relative path) or a text file (the id is its path).
+    Signatures are written as they are made, so memory stays flat whatever the corpus size.
+    The format is described in docs/sketches.md; `neardup.sketch.read_signatures` reads it back.
     """
-    from neardup.cli._documents import DocumentReader
+    from neardup.inputs import CorpusReader
     from neardup.sketch.parallel import default_jobs, sign_stream
     from neardup.sketch.signatures import SignatureWriter
 
     sketch = _sketch_from_options(num_perm, sketch_seed, int(value_bits), bands, rows, mega)
     spec = spec_from_options(options).replace(sketch=sketch)
-    reader = DocumentReader(list(inputs), text_field=text_field, id_field=id_field)
+    reader = CorpusReader(inputs, text_field=text_field, id_field=id_field, **read_options(options))
+    report_skipped(reader)
     workers = jobs or default_jobs()
     console = Console(stderr=True)
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
@@ -167,7 +170,11 @@ def sign(
     with progress, SignatureWriter(output, spec, overwrite=force) as writer:
         task = progress.add_task("sign", total=reader.total_bytes, docs=0)
         for ids, values in sign_stream(
-            spec, reader, jobs=workers, batch_size=batch_size, executor=_executor(executor, spec)
+            spec,
+            ((doc.id, doc.text) for doc in reader),
+            jobs=workers,
+            batch_size=batch_size,
+            executor=_executor(executor, spec),
         ):
             writer.write(ids, values)
             progress.update(task, completed=reader.bytes_read, docs=writer.count)

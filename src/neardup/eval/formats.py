@@ -10,11 +10,16 @@ line, never a traceback. The formats are described in ``docs/datasets.md``:
   ``level``. Also TSV/CSV in the paraphrase-corpus layout (``quality, id1, id2, string1,
   string2``, MSRP-style, header row optional; or any header naming those columns).
 * **clusters** (JSONL): ``id``, ``text``, ``cluster``.
+* **documents**: any corpus :mod:`neardup.inputs` reads (a JSONL of ``id``, ``text``, a CSV,
+  a folder of texts…), with its rules for ids and texts.
 * **fragments** (JSONL truth): ``source_id``, ``suspicious_id``, ``source_offset``,
   ``source_length``, ``suspicious_offset``, ``suspicious_length`` (characters).
 
-Every reader accepts ``.gz``. Pairs keep their texts once each: many pairs share a document
-(a source against its variants), and scoring methods work per distinct text.
+Files are opened, decoded and split into lines by :mod:`neardup.inputs` (the one reader),
+strictly: labels and character offsets refer to the exact text, so invalid UTF-8 is refused
+rather than replaced. Every reader accepts ``.gz``. Pairs keep their texts once each: many
+pairs share a document (a source against its variants), and scoring methods work per
+distinct text.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import json
 import math
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -33,7 +39,8 @@ from typing import Any, TextIO
 import numpy as np
 import numpy.typing as npt
 
-from neardup.errors import DatasetError
+from neardup import inputs
+from neardup.errors import DatasetError, InputError
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -130,8 +137,9 @@ class Fragment:
 # low-level line reading
 
 
-def open_text(path: PathLike, mode: str = "rt") -> TextIO:
-    """Open a UTF-8 text file, gzip-compressed when its name ends in ``.gz``."""
+def open_text(path: PathLike, mode: str = "wt") -> TextIO:
+    """Open a UTF-8 text file for writing, gzip-compressed when its name ends in ``.gz``
+    (reading goes through :mod:`neardup.inputs`)."""
     p = Path(path)
     try:
         if p.name.endswith(".gz"):
@@ -152,31 +160,27 @@ def _fail(path: PathLike, line: int, message: str) -> DatasetError:
     return DatasetError(f"{path}, line {line}: {message}")
 
 
+#: Labelled datasets are read strictly: a replaced byte would shift every character offset.
+_STRICT = inputs.ReadOptions(strict_decoding=True)
+
+
+@contextmanager
+def _as_dataset_errors() -> Iterator[None]:
+    """Every failure to read a labelled dataset is a :class:`DatasetError` (a missing file
+    too), as the evaluation commands promise."""
+    try:
+        yield
+    except DatasetError:
+        raise
+    except InputError as exc:
+        raise DatasetError(str(exc)) from None
+
+
 def iter_jsonl(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, object)`` for each non-blank line; a line that is not a JSON object is an
     error naming the file and line."""
-    with open_text(path) as fh:
-        try:
-            for number, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise _fail(
-                        path, number, f"broken JSON ({exc.msg} at column {exc.colno})"
-                    ) from None
-                if not isinstance(record, dict):
-                    raise _fail(
-                        path, number, f"expected a JSON object, got {type(record).__name__}"
-                    )
-                yield number, record
-        except UnicodeDecodeError as exc:
-            raise DatasetError(
-                f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
-            ) from None
-        except (OSError, EOFError) as exc:  # a truncated or corrupt .gz
-            raise DatasetError(f"{path}: cannot read: {exc}") from None
+    with _as_dataset_errors():
+        yield from inputs.iter_json_objects(path, _STRICT)
 
 
 def _string(path: PathLike, line: int, record: Mapping[str, Any], key: str) -> str:
@@ -239,13 +243,14 @@ def _count(path: PathLike, line: int, record: Mapping[str, Any], key: str) -> in
 
 
 def read_documents(path: PathLike) -> dict[str, str]:
-    """``id → text`` from a JSONL file of ``id``, ``text`` (other fields ignored)."""
+    """``id → text`` of a corpus as :mod:`neardup.inputs` reads it: a JSONL file of ``id``,
+    ``text`` (other fields ignored), a CSV, a folder of texts and datasets…"""
     out: dict[str, str] = {}
-    for line, record in iter_jsonl(path):
-        doc_id = _string(path, line, record, "id")
-        if doc_id in out:
-            raise _fail(path, line, f"duplicate id {doc_id!r}")
-        out[doc_id] = _text(path, line, record, "text")
+    with _as_dataset_errors():
+        for doc in inputs.CorpusReader([path], strict_decoding=True):
+            if doc.id in out:
+                raise DatasetError(f"{path}: duplicate id {doc.id!r}")
+            out[doc.id] = doc.text
     return out
 
 
@@ -404,14 +409,17 @@ def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
     b: list[int] = []
     labels: list[int] = []
     layout = "tab-separated" if delimiter == "\t" else "comma-separated"
-    with open_text(path) as fh:
+    lines = (line for _, line in inputs.iter_lines(path, _STRICT))
+    csv.field_size_limit(min(_STRICT.max_bytes, 2**31 - 1))  # the limit inputs' CSV reader uses
+    with _as_dataset_errors(), closing(lines):
         # MSRP's strings hold unbalanced quotes: TSV is read without quoting, CSV with it
         if delimiter == "\t":
-            reader = csv.reader(fh, delimiter=delimiter, quoting=csv.QUOTE_NONE)
+            reader = csv.reader(lines, delimiter=delimiter, quoting=csv.QUOTE_NONE)
         else:
-            reader = csv.reader(fh, delimiter=delimiter, quoting=csv.QUOTE_MINIMAL)
+            reader = csv.reader(lines, delimiter=delimiter, quoting=csv.QUOTE_MINIMAL, strict=True)
         columns: dict[str, int] | None = None
         width = 0
+        number = 0  # the last line of the previous row, until a row is read
         try:
             for row in reader:
                 number = reader.line_num
@@ -428,8 +436,8 @@ def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
                                 number,
                                 (
                                     f"header row {row!r} does not name the column(s) "
-                                    f"{', '.join(missing)}; expected the layout "
-                                    "quality, id1, id2, string1, string2"
+                                    f"{', '.join(missing)}; "
+                                    "expected the layout quality, id1, id2, string1, string2"
                                 ),
                             )
                         width = len(row)
@@ -442,7 +450,8 @@ def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
                         number,
                         (
                             f"expected {width} {layout} columns "
-                            f"(quality, id1, id2, string1, string2), got {len(row)}"
+                            "(quality, id1, id2, string1, string2), "
+                            f"got {len(row)}"
                         ),
                     )
                 assert columns is not None
@@ -452,11 +461,13 @@ def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
                 b.append(table.index(row[columns["text2"]], ids[1] or None))
                 labels.append(label)
         except csv.Error as exc:
+            if "unexpected end of data" in str(exc):
+                raise _fail(
+                    path,
+                    number + 1,
+                    "unterminated quote (the quoted field opened here runs to the end of the file)",
+                ) from None
             raise _fail(path, reader.line_num, f"malformed {layout} line: {exc}") from None
-        except UnicodeDecodeError as exc:
-            raise DatasetError(
-                f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
-            ) from None
     if not labels:
         raise DatasetError(f"{path}: no pairs")
     n = len(labels)

@@ -47,9 +47,10 @@ from typing import Any
 
 import numpy as np
 
-from neardup.errors import ConfigurationError, DatasetError, InputError, require
-from neardup.eval.formats import Fragment, iter_jsonl, write_jsonl
+from neardup.errors import ConfigurationError, InputError, require
+from neardup.eval.formats import Fragment, write_jsonl
 from neardup.eval.templates import SKINS
+from neardup.inputs import CorpusReader
 
 #: Bumped when the same parameters would generate different data.
 GENERATOR_VERSION = 1
@@ -620,18 +621,13 @@ def read_corpus(
     one of a group of exact duplicates (by text with whitespace collapsed). Returns them in
     corpus order and the number of documents read."""
     records: list[tuple[str, str, str, tuple[str, ...]]] = []
-    for line, record in iter_jsonl(path):
-        if "id" not in record:
-            raise DatasetError(f"{path}, line {line}: missing field 'id'")
-        text = record.get("text")
-        if text is not None and not isinstance(text, str):
-            raise DatasetError(f"{path}, line {line}: field 'text' must be a string")
-        topics = record.get("topics") or ()
+    for doc in CorpusReader([path]):  # the one reader: a JSONL, a CSV, a folder of texts…
+        topics = doc.meta.get("topics") or ()
         records.append(
             (
-                str(record["id"]),
-                text or "",
-                str(record.get("source") or ""),
+                doc.id,
+                doc.text,
+                str(doc.meta.get("source") or ""),
                 tuple(str(t) for t in topics) if isinstance(topics, list) else (),
             )
         )
