@@ -198,7 +198,7 @@ def read_text_input(
     data = read_bytes(source, max_bytes=max_bytes)
     suffix = Path(source).suffix.lower()
     if suffix in (".docx", ".pdf"):  # office documents: their text, extracted
-        return Decoded(office_text(data, suffix), suffix.lstrip("."))
+        return Decoded(_extracted(office_text, data, suffix, source), suffix.lstrip("."))
     return decode_bytes(data, str(source), options)
 
 
@@ -483,11 +483,21 @@ def extracted_format(name: str, extract: Callable[[bytes, str], str]) -> Format:
     def read(path: Path, doc_id: str, options: ReadOptions, advance: Advance) -> Iterator[InputDoc]:
         data = read_bytes(path, max_bytes=options.max_bytes)
         suffix = _matching_suffix(path.name) or path.suffix.lower()
-        text = extract(data, suffix)
+        text = _extracted(extract, data, suffix, path)
         advance(len(data))
         yield InputDoc(doc_id, text, {"path": path.as_posix(), "format": name})
 
     return Format(name, read)
+
+
+def _extracted(
+    extract: Callable[[bytes, str], str], data: bytes, suffix: str, path: PathLike
+) -> str:
+    """``extract(data, suffix)``, its refusal naming the file."""
+    try:
+        return extract(data, suffix)
+    except InputError as exc:
+        raise type(exc)(f"{path}: {exc}") from None
 
 
 def office_text(data: bytes, suffix: str) -> str:
