@@ -74,7 +74,7 @@ def _ru(
     keep_stop_words: bool = False,
     keep_function_words: bool = False,
 ) -> ChainSpec:
-    drop = () if keep_function_words else DEFAULT_DROP_POS
+    drop: tuple[str, ...] = () if keep_function_words else DEFAULT_DROP_POS
     drop += ("ADJF", "ADJS") if adjectives else ()
     filters = [
         *_stop("ru", stop_words, keep_stop_words),

@@ -106,7 +106,8 @@ param_option = click.option(
     "params",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A parameter of the method (repeatable), e.g. --param ngram=2 for tfidf.",
+    help="A parameter of the method (repeatable), e.g. --param idf=paper for tfidf. "
+    f"Parameters: {methods.parameters_help()}; other methods take none.",
 )
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object instead of tables."
@@ -414,6 +415,22 @@ def _pairs_table(report: dict[str, Any], title: str) -> None:
     default=None,
     help="Write each pair's score (JSONL: index, label, kind, level, score) to this file.",
 )
+@click.option(
+    "--negative-label",
+    "negative_labels",
+    type=click.Choice(["-1", "0", "1"]),
+    multiple=True,
+    help="A label value that means 'not a duplicate' (repeatable; every other value is "
+    "then positive). For -1/0/1 labels, e.g. --negative-label -1. Default: 0.",
+)
+@click.option(
+    "--positive-label",
+    "positive_labels",
+    type=click.Choice(["-1", "0", "1"]),
+    multiple=True,
+    help="A label value that means 'duplicate' (repeatable; every other value is then "
+    "negative, unless --negative-label names them). Default: 1.",
+)
 def pairs_command(
     file: str,
     method: str,
@@ -424,6 +441,8 @@ def pairs_command(
     as_json: bool,
     plot_dir: str | None,
     scores_out: str | None,
+    negative_labels: tuple[str, ...],
+    positive_labels: tuple[str, ...],
     **options: Any,
 ) -> None:
     """Score the labelled pairs of FILE with a method: ROC AUC, P/R/F1 at the threshold and at
@@ -435,7 +454,10 @@ def pairs_command(
     _check_method(method)
     spec = spec_from_options(options)
     parameters = _params(params)
-    dataset = formats.read_pairs(file, docs)
+    label_map = formats.LabelMap.of(
+        negative=[int(v) for v in negative_labels], positive=[int(v) for v in positive_labels]
+    )
+    dataset = formats.read_pairs(file, docs, labels=label_map)
     scorer = None if method == run.GIVEN else methods.build(method, spec, parameters)
     with _progress(f"{method}: {len(dataset.texts)} texts", len(dataset.texts)) as advance:
         report, scores = run.evaluate_pairs(
@@ -445,6 +467,10 @@ def pairs_command(
         "method": method,
         "params": parameters,
         "file": file,
+        "labels": {
+            "negative": sorted(label_map.negative),
+            "positive": sorted(label_map.positive),
+        },
         "spec_fingerprint": spec.fingerprint() if scorer is not None else None,
         **report,
     }

@@ -100,6 +100,8 @@ class Method:
     build: Callable[[MethodContext], Any]
     requires: tuple[str, ...] = ()
     kind: str = "pairs"  # or "fragments"
+    #: The parameters its builder reads (``--param KEY=VALUE``); a test checks the builders.
+    params: tuple[str, ...] = ()
 
     def available(self) -> bool:
         import importlib.util
@@ -118,19 +120,20 @@ FRAGMENT_METHODS: dict[str, Method] = {}
 
 
 def register(
-    name: str, summary: str, *, requires: tuple[str, ...] = ()
+    name: str, summary: str, *, requires: tuple[str, ...] = (), params: tuple[str, ...] = ()
 ) -> Callable[[Callable[[MethodContext], Scorer]], Callable[[MethodContext], Scorer]]:
-    """Register a pair-scoring method under ``name`` (a decorator on its builder)."""
+    """Register a pair-scoring method under ``name`` (a decorator on its builder); ``params``
+    names the parameters the builder reads."""
 
     def decorate(build: Callable[[MethodContext], Scorer]) -> Callable[[MethodContext], Scorer]:
-        METHODS[name] = Method(name, summary, build, requires, "pairs")
+        METHODS[name] = Method(name, summary, build, requires, "pairs", params)
         return build
 
     return decorate
 
 
 def register_fragments(
-    name: str, summary: str, *, requires: tuple[str, ...] = ()
+    name: str, summary: str, *, requires: tuple[str, ...] = (), params: tuple[str, ...] = ()
 ) -> Callable[
     [Callable[[MethodContext], FragmentDetector]], Callable[[MethodContext], FragmentDetector]
 ]:
@@ -139,7 +142,7 @@ def register_fragments(
     def decorate(
         build: Callable[[MethodContext], FragmentDetector],
     ) -> Callable[[MethodContext], FragmentDetector]:
-        FRAGMENT_METHODS[name] = Method(name, summary, build, requires, "fragments")
+        FRAGMENT_METHODS[name] = Method(name, summary, build, requires, "fragments", params)
         return build
 
     return decorate
@@ -498,6 +501,7 @@ class CollectionScorer:
     "collection",
     "the whole collection (neardup.index): winnowed candidates verified exactly; "
     "measure=resemblance|containment",
+    params=("measure", "window", "max_candidates"),
 )
 def _collection(ctx: MethodContext) -> Scorer:
     return CollectionScorer(
@@ -512,6 +516,7 @@ def _collection(ctx: MethodContext) -> Scorer:
     "tfidf",
     "cosine of TF-IDF vectors of the canonical terms (seed 003); IDF from the dataset",
     requires=("sklearn",),
+    params=("idf", "binary", "sublinear"),
 )
 def _tfidf(ctx: MethodContext) -> Scorer:
     return TfidfScorer(
@@ -557,6 +562,7 @@ class MinHashScorer:
     "minhash",
     "MinHash estimate of resemblance, N seeded functions (num_perm, default 128)",
     requires=("neardup.sketch.minhash",),
+    params=("num_perm", "sketch_seed"),
 )
 def _minhash(ctx: MethodContext) -> Scorer:
     sketch = ctx.spec.sketch
@@ -601,7 +607,9 @@ class ShingleSpanDetector:
         src_index = order[pos[matched]]  # first occurrence in the source of each matched hash
         breaks = np.flatnonzero(np.diff(matched) > self.gap) + 1
         spans: list[Span] = []
-        for run, src_run in zip(np.split(matched, breaks), np.split(src_index, breaks)):
+        for run, src_run in zip(
+            np.split(matched, breaks), np.split(src_index, breaks), strict=True
+        ):
             if run.size < self.min_shingles:
                 continue
             u0 = int(susp.starts[run].min())
@@ -616,7 +624,9 @@ class ShingleSpanDetector:
 
 
 @register_fragments(
-    "shingle-spans", "baseline: runs of shared word shingles merged across small gaps"
+    "shingle-spans",
+    "baseline: runs of shared word shingles merged across small gaps",
+    params=("gap", "min_shingles"),
 )
 def _shingle_spans(ctx: MethodContext) -> FragmentDetector:
     return ShingleSpanDetector(
@@ -646,6 +656,7 @@ class AlignDetector:
     "align",
     "neardup.align: chained shared k-word shingles (the aligner's defaults)",
     requires=("neardup.align",),
+    params=("k", "gap", "min_tokens"),
 )
 def _align(ctx: MethodContext) -> FragmentDetector:
     from neardup import align
@@ -661,3 +672,11 @@ def _align(ctx: MethodContext) -> FragmentDetector:
 def method_names() -> list[str]:
     """The pair-scoring methods, sorted."""
     return sorted(METHODS)
+
+
+def parameters_help() -> str:
+    """The methods that take ``--param`` and their parameters, one clause each."""
+    parts = []
+    for table in (METHODS, FRAGMENT_METHODS):
+        parts += [f"{name}: {', '.join(m.params)}" for name, m in sorted(table.items()) if m.params]
+    return "; ".join(parts)
