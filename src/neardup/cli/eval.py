@@ -386,6 +386,14 @@ def _pairs_table(report: dict[str, Any], title: str) -> None:
                 _fmt(row["max_score"]),
             )
         console.print(table)
+    if "retrieval" in report:
+        r = report["retrieval"]
+        console.print(
+            f"retrieval (apart from the ranking): recall {_fmt(r['recall'])} of the positive "
+            f"pairs, {_fmt(r['negatives_retrieved'])} of the negatives, {r['retrieved']} pairs "
+            f"retrieved; ROC AUC among them {_fmt(r['auc_retrieved'])} (the AUC above scores "
+            "pairs not retrieved as 0)"
+        )
 
 
 @eval_group.command("pairs")
@@ -450,6 +458,9 @@ def pairs_command(
 
     --json prints at least {"auc", "best_f1", "best_threshold", "n"} and the method, spec
     fingerprint, precision, recall, f1 at the threshold, by_kind, by_level, negatives_by_kind.
+    With --method collection also "retrieval": {"recall" (positive pairs its candidates found),
+    "negatives_retrieved", "retrieved", "auc_retrieved" (AUC among the retrieved pairs)}, apart
+    from "auc", which ranks every pair with the unretrieved ones at 0.
     """
     _check_method(method)
     spec = spec_from_options(options)

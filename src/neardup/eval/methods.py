@@ -84,6 +84,14 @@ class NeighbourScorer(Scorer, Protocol):
     def neighbours(self, features: Any, threshold: float) -> tuple[I64, I64, F64]: ...
 
 
+@runtime_checkable
+class RetrievingScorer(Scorer, Protocol):
+    """A scorer that finds candidates before it scores them (the collection): ``retrieved``
+    says which pairs its candidate generation found; the others score 0."""
+
+    def retrieved(self, features: Any, a: I64, b: I64) -> npt.NDArray[np.bool_]: ...
+
+
 class FragmentDetector(Protocol):
     """Finds passages of ``source`` reused in ``suspicious``: ``(src_off, src_len, susp_off,
     susp_len)`` in characters of the texts as given."""
@@ -475,8 +483,10 @@ class CollectionScorer:
         order = np.argsort(np.array(keys, dtype=np.int64), kind="stable")
         return np.array(keys, dtype=np.int64)[order], np.array(values, dtype=np.float64)[order], n
 
-    def score(self, features: tuple[I64, F64, int], a: I64, b: I64) -> F64:
-        keys, values, n = features
+    def _lookup(
+        self, features: tuple[I64, F64, int], a: I64, b: I64
+    ) -> tuple[npt.NDArray[np.bool_], I64]:
+        keys, _, n = features
         a = np.asarray(a, dtype=np.int64)
         b = np.asarray(b, dtype=np.int64)
         wanted = np.minimum(a, b) * n + np.maximum(a, b)
@@ -486,10 +496,19 @@ class CollectionScorer:
             if keys.shape[0]
             else np.zeros(wanted.shape[0], dtype=np.bool_)
         )
-        out = np.zeros(wanted.shape[0], dtype=np.float64)
-        out[found] = values[at[found]]
-        out[a == b] = 1.0
+        return found, at
+
+    def score(self, features: tuple[I64, F64, int], a: I64, b: I64) -> F64:
+        found, at = self._lookup(features, a, b)
+        out = np.zeros(found.shape[0], dtype=np.float64)
+        out[found] = features[1][at[found]]
+        out[np.asarray(a) == np.asarray(b)] = 1.0
         return out
+
+    def retrieved(self, features: tuple[I64, F64, int], a: I64, b: I64) -> npt.NDArray[np.bool_]:
+        """Which pairs the collection's candidate generation found (a text and itself: yes)."""
+        found, _ = self._lookup(features, a, b)
+        return found | (np.asarray(a) == np.asarray(b))
 
     def neighbours(self, features: tuple[I64, F64, int], threshold: float) -> tuple[I64, I64, F64]:
         keys, values, n = features
