@@ -28,12 +28,20 @@ The algorithm (all hot loops in :mod:`neardup._kernels.align`):
 Borrowed % is measured in canonical tokens of the query (so markup, spacing, punctuation and
 stop words neither add nor dilute): tokens inside some passage / all tokens. Tokens inside a
 passage but between its seeds (the edited words) count as borrowed.
+
+Citations (:func:`apply_citations`, on by default in the CLI's uniqueness reports): passages a
+writer marks as quoted or referenced (:mod:`neardup.citations`) are counted as *cited*, not
+borrowed. A query token is inside a citation when its first character is. Then ``borrowed``
+is the share of tokens in a passage and outside every citation, ``cited`` the share in a
+passage and inside a citation, ``quoted`` the share inside a citation whether or not a source
+matched it; ``uniqueness = 1 - borrowed`` and ``uniqueness_counting_citations = 1 - borrowed -
+cited`` (the uniqueness had citations been counted as borrowing).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -42,6 +50,7 @@ import numpy.typing as npt
 from neardup._constraints import Integer, check
 from neardup._kernels import align as kernels
 from neardup.analysis.analyzer import Canonical
+from neardup.citations import Citation, find_citations
 from neardup.errors import ConfigurationError
 from neardup.pipeline import Pipeline, TextLike, as_text, make_spec
 from neardup.shingles import shingle
@@ -167,6 +176,10 @@ class Alignment:
 
     ``borrowed`` is the share of the query's canonical tokens inside some passage of some
     source; ``uniqueness = 1 - borrowed``. Sources appear in the order given.
+    ``citations`` is None unless :func:`apply_citations` looked for quoted passages; then
+    ``borrowed`` leaves out the passages' tokens inside citations, counted in ``cited``
+    (``quoted``: every token inside a citation). A source's own ``borrowed`` stays its whole
+    share of the query.
     """
 
     text: str
@@ -174,10 +187,18 @@ class Alignment:
     sources: tuple[SourceMatch, ...]
     borrowed: float
     params: dict[str, int] = field(default_factory=dict)
+    cited: float = 0.0
+    quoted: float = 0.0
+    citations: tuple[Citation, ...] | None = None
 
     @property
     def uniqueness(self) -> float:
         return 1.0 - self.borrowed
+
+    @property
+    def uniqueness_counting_citations(self) -> float:
+        """The uniqueness had the cited passages been counted as borrowing."""
+        return 1.0 - self.borrowed - self.cited
 
     @property
     def passages(self) -> list[Passage]:
@@ -200,6 +221,13 @@ class Alignment:
             "params": dict(self.params),
             "sources": [s.to_dict(with_text=with_text) for s in self.sources],
         }
+        if self.citations is not None:
+            out["cited"] = round(self.cited, 6)
+            out["quoted"] = round(self.quoted, 6)
+            out["uniqueness_counting_citations"] = round(self.uniqueness_counting_citations, 6)
+            out["citations"] = [
+                {"start": c.start, "end": c.end, "kind": str(c.kind)} for c in self.citations
+            ]
         if with_text:
             out["text"] = self.text
         return out
@@ -469,3 +497,37 @@ def align_pair(
     """Passages text ``a`` shares with text ``b`` (source id ``"B"``)."""
     aligner = Aligner(spec, k=k, gap=gap, min_tokens=min_tokens, max_occurrences=max_occurrences)
     return aligner.pair(a, b)
+
+
+def apply_citations(
+    alignment: Alignment, query: Prepared, citations: Iterable[Citation] | None = None
+) -> Alignment:
+    """``alignment`` with its quoted and referenced passages counted as citation, not borrowing.
+
+    ``query`` is the alignment's query as :meth:`Aligner.prepare` made it (its tokens' spans);
+    ``citations`` default to :func:`neardup.citations.find_citations` of the query's text.
+    """
+    if not isinstance(query, Prepared) or query.text != alignment.text:
+        raise ConfigurationError("apply_citations needs the alignment's own prepared query")
+    found = tuple(find_citations(alignment.text) if citations is None else citations)
+    n = alignment.tokens
+    if n == 0 or len(query.canonical) != n:
+        return replace(alignment, cited=0.0, quoted=0.0, citations=found)
+    starts = np.asarray(query.canonical.starts, dtype=np.int64)
+    inside = np.zeros(n, dtype=np.bool_)
+    for c in found:
+        inside |= (starts >= c.start) & (starts < c.end)
+    edges = np.zeros(n + 1, dtype=np.int64)
+    for match in alignment.sources:
+        for p in match.passages:
+            edges[p.a_tokens[0]] += 1
+            edges[p.a_tokens[1]] -= 1
+    matched = np.cumsum(edges[:n]) > 0
+    cited = int(np.count_nonzero(matched & inside))
+    return replace(
+        alignment,
+        borrowed=int(np.count_nonzero(matched & ~inside)) / n,
+        cited=cited / n,
+        quoted=int(np.count_nonzero(inside)) / n,
+        citations=found,
+    )

@@ -49,6 +49,11 @@ TERMINAL_STYLES = (
 )
 #: Laid over the words of a passage that no matching shingle covers (the edited words).
 CHANGED_STYLE = "italic underline"
+#: The parts of passages that lie inside a citation (quoted or referenced), terminal and HTML.
+CITATION_STYLE = "black on grey70"
+CITATION_COLOUR = "#c9d3dd"
+#: Laid over every quoted or referenced passage of the query, matched or not.
+QUOTED_STYLE = "italic"
 
 
 # --- JSON ----------------------------------------------------------------------------------
@@ -102,11 +107,33 @@ def _count(n: int, noun: str) -> str:
 
 def summary_line(alignment: Alignment) -> str:
     n = sum(len(s.passages) for s in alignment.sources)
-    return (
-        f"borrowed {100 * alignment.borrowed:.1f} %, uniqueness {100 * alignment.uniqueness:.1f} % "
+    details = (
         f"({_count(n, 'passage')} from {_count(len(alignment.sources), 'source')}; "
         f"{alignment.tokens} query tokens)"
     )
+    if alignment.citations is None:
+        return (
+            f"borrowed {100 * alignment.borrowed:.1f} %, "
+            f"uniqueness {100 * alignment.uniqueness:.1f} % {details}"
+        )
+    return (
+        f"borrowed {100 * alignment.borrowed:.1f} %, cited {100 * alignment.cited:.1f} % "
+        f"(quoted {100 * alignment.quoted:.1f} %), uniqueness {100 * alignment.uniqueness:.1f} % "
+        f"({100 * alignment.uniqueness_counting_citations:.1f} % counting citations as "
+        f"borrowing) {details}"
+    )
+
+
+def _cited_parts(alignment: Alignment) -> list[tuple[int, int]]:
+    """The character spans of the query's passages that lie inside a citation."""
+    parts: list[tuple[int, int]] = []
+    for match in alignment.sources:
+        for p in match.passages:
+            for c in alignment.citations or ():
+                start, end = max(p.a_start, c.start), min(p.a_end, c.end)
+                if start < end:
+                    parts.append((start, end))
+    return sorted(set(parts))
 
 
 def print_terminal(
@@ -123,6 +150,8 @@ def print_terminal(
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         query_spans.extend((p.a_start, p.a_end, style) for p in match.passages)
         query_spans.extend((s, e, CHANGED_STYLE) for p in match.passages for s, e in p.a_changed)
+    query_spans.extend((s, e, CITATION_STYLE) for s, e in _cited_parts(alignment))
+    query_spans.extend((c.start, c.end, QUOTED_STYLE) for c in alignment.citations or ())
     console.print(
         Panel(
             _highlighted(alignment.text, query_spans), title=Text(query_title), title_align="left"
@@ -144,28 +173,41 @@ def print_terminal(
 
 # --- HTML ----------------------------------------------------------------------------------
 
-_CSS = """
-*{box-sizing:border-box}
-body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#f6f6f4}
-header{padding:12px 20px;background:#fff;border-bottom:1px solid #ddd}
-h1{font-size:20px;margin:0 0 4px} h2{font-size:15px;margin:0;padding:8px 12px;background:#eee;border-bottom:1px solid #ddd;position:sticky;top:0}
-.summary{margin:4px 0 8px}
-table.passages{border-collapse:collapse;font-size:13px}
-table.passages th,table.passages td{border:1px solid #ddd;padding:2px 8px;text-align:right}
-table.passages td.src{text-align:left}
-.cols{display:flex;gap:12px;padding:12px 20px;height:calc(100vh - 40px);min-height:400px}
-.pane{flex:1;overflow:auto;background:#fff;border:1px solid #ddd;border-radius:6px;min-width:0}
-.sources{display:flex;flex-direction:column;gap:12px;flex:1;overflow:auto;min-width:0}
-.sources .pane{flex:none;max-height:none}
-pre.text{margin:0;padding:10px 12px;white-space:pre-wrap;word-wrap:break-word;font:14px/1.55 ui-monospace,Menlo,Consolas,monospace}
-a.frag{color:inherit;text-decoration:none;border-radius:2px;padding:1px 0;cursor:pointer}
-a.frag:hover{outline:2px solid #555}
-.anchor{scroll-margin-top:60px}
-.anchor:target+a.frag{outline:3px solid #d00;outline-offset:1px}
-a.frag.multi{box-shadow:inset 0 -3px 0 #555}
-a.frag.chg{background-image:linear-gradient(rgba(255,255,255,.6),rgba(255,255,255,.6));text-decoration:underline dotted #a00;text-underline-offset:3px}
-.legend span{display:inline-block;padding:0 6px;margin-right:6px;border-radius:3px}
-"""
+_CSS = (
+    "\n"
+    "*{box-sizing:border-box}\n"
+    "body{margin:0;"
+    'font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;'
+    "color:#1d1d1f;background:#f6f6f4}\n"
+    "header{padding:12px 20px;background:#fff;border-bottom:1px solid #ddd}\n"
+    "h1{font-size:20px;margin:0 0 4px} h2{font-size:15px;margin:0;padding:8px 12px;"
+    "background:#eee;border-bottom:1px solid #ddd;position:sticky;top:0}\n"
+    ".summary{margin:4px 0 8px}\n"
+    "table.passages{border-collapse:collapse;font-size:13px}\n"
+    "table.passages th,table.passages td{border:1px solid #ddd;padding:2px 8px;"
+    "text-align:right}\n"
+    "table.passages td.src{text-align:left}\n"
+    ".cols{display:flex;gap:12px;padding:12px 20px;height:calc(100vh - 40px);"
+    "min-height:400px}\n"
+    ".pane{flex:1;overflow:auto;background:#fff;border:1px solid #ddd;"
+    "border-radius:6px;min-width:0}\n"
+    ".sources{display:flex;flex-direction:column;gap:12px;flex:1;overflow:auto;"
+    "min-width:0}\n"
+    ".sources .pane{flex:none;max-height:none}\n"
+    "pre.text{margin:0;padding:10px 12px;white-space:pre-wrap;word-wrap:break-word;"
+    "font:14px/1.55 ui-monospace,Menlo,Consolas,monospace}\n"
+    "a.frag{color:inherit;text-decoration:none;border-radius:2px;padding:1px 0;"
+    "cursor:pointer}\n"
+    "a.frag:hover{outline:2px solid #555}\n"
+    ".anchor{scroll-margin-top:60px}\n"
+    ".anchor:target+a.frag{outline:3px solid #d00;outline-offset:1px}\n"
+    "a.frag.multi{box-shadow:inset 0 -3px 0 #555}\n"
+    "a.frag.chg{background-image:linear-gradient(rgba(255,255,255,.6),rgba(255,255,255,.6));"
+    "text-decoration:underline dotted #a00;text-underline-offset:3px}\n"
+    ".legend span{display:inline-block;padding:0 6px;margin-right:6px;"
+    "border-radius:3px}\n"
+    ".cite{font-style:italic;border-bottom:2px solid #5b6b7b}\n"
+)
 
 
 @dataclass(frozen=True)
@@ -181,11 +223,16 @@ class _Mark:
     changed: tuple[tuple[int, int], ...] = ()
 
 
-def _marked_text(text: str, marks: Sequence[_Mark]) -> str:
+def _marked_text(text: str, marks: Sequence[_Mark], cited: Sequence[tuple[int, int]] = ()) -> str:
     """``text`` escaped, with each mark's characters wrapped in links; overlapping marks split
     the text into pieces, each linking to the first mark that covers it. Pieces inside a mark's
-    ``changed`` spans (edited words) get the class ``chg``."""
+    ``changed`` spans (edited words) get the class ``chg``; pieces inside a ``cited`` span (a
+    quoted or referenced passage) get the class ``cite`` and, within a mark, the citation
+    colour instead of the source's."""
     cuts = {0, len(text)}
+    for a, b in cited:
+        cuts.add(a)
+        cuts.add(b)
     for m in marks:
         cuts.add(m.start)
         cuts.add(m.end)
@@ -204,17 +251,24 @@ def _marked_text(text: str, marks: Sequence[_Mark]) -> str:
             out.append(f'<span class="anchor" id="{m.anchor}"></span>')
         piece = html.escape(text[x:y], quote=False)
         covering = [m for m in active if m.start <= x and m.end >= y]
+        in_citation = any(a <= x and y <= b for a, b in cited)
         if not covering:
-            out.append(piece)
+            out.append(f'<span class="cite">{piece}</span>' if in_citation else piece)
             continue
         first = covering[0]
         cls = "frag multi" if len(covering) > 1 else "frag"
         if any(a <= x and y <= b for a, b in first.changed):
             cls += " chg"
-        title = html.escape("; ".join(m.title for m in covering), quote=True)
+        colour = first.colour
+        titles = [m.title for m in covering]
+        if in_citation:
+            cls += " cite"
+            colour = CITATION_COLOUR
+            titles.insert(0, "citation")
+        title = html.escape("; ".join(titles), quote=True)
         out.append(
             f'<a class="{cls}" href="#{first.target}" data-anchor="{first.anchor}" '
-            f'style="background:{first.colour}" title="{title}">{piece}</a>'
+            f'style="background:{colour}" title="{title}">{piece}</a>'
         )
     if len(text) in starting:  # an empty passage at the very end cannot happen, but be exact
         out.extend(f'<span class="anchor" id="{m.anchor}"></span>' for m in starting[len(text)])
@@ -269,7 +323,8 @@ def render_html(
             rows.append(_passage_row(si, match.id, p, colour))
         heading = (
             f"source {esc(match.id)} — {100 * match.borrowed:.1f} % of the query, "
-            f"{100 * match.source_used:.1f} % of this text, {_count(len(match.passages), 'passage')}"
+            f"{100 * match.source_used:.1f} % of this text, "
+            f"{_count(len(match.passages), 'passage')}"
         )
         source_sections.append(
             f'<section class="pane source" id="source-{si}"><h2>{heading}</h2>'
@@ -277,6 +332,16 @@ def render_html(
         )
     query_marks.sort(key=lambda m: (m.start, m.end))
     n_passages = sum(len(s.passages) for s in alignment.sources)
+    cited = [(c.start, c.end) for c in alignment.citations or ()]
+    citation_summary = ""
+    if alignment.citations is not None:
+        legend.append(f'<span class="cite" style="background:{CITATION_COLOUR}">citation</span>')
+        citation_summary = (
+            f', cited <b id="cited">{100 * alignment.cited:.1f} %</b> (quoted '
+            f"{100 * alignment.quoted:.1f} %; uniqueness "
+            f"{100 * alignment.uniqueness_counting_citations:.1f} % counting citations as "
+            "borrowing)"
+        )
     table = ""
     if rows:
         table = (
@@ -296,13 +361,15 @@ def render_html(
         "content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
         f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>"
         f"<header><h1>{esc(title)}</h1>"
-        f'<p class="summary" id="summary">Borrowed <b>{100 * alignment.borrowed:.1f} %</b>, uniqueness '
-        f"<b>{100 * alignment.uniqueness:.1f} %</b> — {_count(n_passages, 'passage')} from "
+        '<p class="summary" id="summary">'
+        f"Borrowed <b>{100 * alignment.borrowed:.1f} %</b>, uniqueness "
+        f"<b>{100 * alignment.uniqueness:.1f} %</b>{citation_summary} — "
+        f"{_count(n_passages, 'passage')} from "
         f"{_count(len(alignment.sources), 'source')}; {alignment.tokens} query tokens; {params}</p>"
         f'<p class="legend">{"".join(legend)}</p>{table}</header>'
         '<main class="cols">'
         f'<section class="pane" id="query"><h2>{esc(query_title)}</h2>'
-        f'<pre class="text">{_marked_text(alignment.text, query_marks)}</pre></section>'
+        f'<pre class="text">{_marked_text(alignment.text, query_marks, cited)}</pre></section>'
         f'<div class="sources">{"".join(source_sections)}</div>'
         "</main></body></html>\n"
     )
@@ -311,7 +378,8 @@ def render_html(
 def _passage_row(si: int, source_id: str, p: Passage, colour: str) -> str:
     a, b = _pid("a", si, p.number), _pid("b", si, p.number)
     return (
-        f'<tr><td class="src"><span style="background:{colour}">{html.escape(source_id)}</span></td>'
+        f'<tr><td class="src"><span style="background:{colour}">'
+        f"{html.escape(source_id)}</span></td>"
         f'<td>{p.number}</td><td><a href="#{a}">{p.a_start}–{p.a_end}</a></td>'
         f'<td><a href="#{b}">{p.b_start}–{p.b_end}</a></td>'
         f"<td>{p.tokens_a}/{p.tokens_b}</td><td>{p.similarity:.3f}</td></tr>"

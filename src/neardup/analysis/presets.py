@@ -11,7 +11,12 @@ HTML page is reduced to its visible text (offsets still point into the HTML); ot
 passes unchanged. Options: ``html`` ("auto", "always", "never"), ``main_content`` (keep only
 the main content of a web page), ``adjectives`` (also drop adjectives, ru), ``stop_words``
 (extra stop words), ``synonyms`` (a thesaurus file: MyThes ``.dat`` or ``.csv`` of groups),
-``stem`` (ru: Snowball stems instead of lemmas), ``numbers`` (keep number tokens, default yes).
+``stem`` (ru: Snowball stems instead of lemmas), ``numbers`` (keep number tokens, default yes),
+``keep_stop_words`` (ru, en: keep the built-in stop words; extra ``stop_words`` still go) and
+``keep_function_words`` (ru: keep prepositions, conjunctions, particles, interjections and
+pronouns; with ``adjectives`` only adjectives are dropped). Both default to off, and a spec made
+without them is exactly the spec made before they existed (the same fingerprint): keeping words
+only removes a filter from the chain.
 """
 
 from __future__ import annotations
@@ -48,6 +53,16 @@ def _tail(stop_words: tuple[str, ...], synonyms: str | None) -> list[Component]:
     return tail
 
 
+def _stop(language: str, words: tuple[str, ...], keep: bool) -> list[Component]:
+    """The stop-word filter: the built-in list and the extra words, or (``keep``) the extra
+    words only, or nothing."""
+    if not keep:
+        return [Component.of("stop", language=language, words=words)]
+    if words:
+        return [Component.of("stop", language=language, words=words, builtin=False)]
+    return []
+
+
 def _ru(
     html: str,
     main_content: bool,
@@ -56,11 +71,14 @@ def _ru(
     synonyms: str | None,
     stem: bool,
     numbers: bool,
+    keep_stop_words: bool = False,
+    keep_function_words: bool = False,
 ) -> ChainSpec:
-    drop = DEFAULT_DROP_POS + (("ADJF", "ADJS") if adjectives else ())
+    drop: tuple[str, ...] = () if keep_function_words else DEFAULT_DROP_POS
+    drop += ("ADJF", "ADJS") if adjectives else ()
     filters = [
-        Component.of("stop", language="ru", words=stop_words),
-        Component.of("pos", drop=drop),
+        *_stop("ru", stop_words, keep_stop_words),
+        *([Component.of("pos", drop=drop)] if drop else []),
         Component.of("stem", language="ru") if stem else Component.of("lemma"),
         *_tail(stop_words, synonyms),
     ]
@@ -72,10 +90,15 @@ def _ru(
 
 
 def _en(
-    html: str, main_content: bool, stop_words: tuple[str, ...], synonyms: str | None, numbers: bool
+    html: str,
+    main_content: bool,
+    stop_words: tuple[str, ...],
+    synonyms: str | None,
+    numbers: bool,
+    keep_stop_words: bool = False,
 ) -> ChainSpec:
     filters = [
-        Component.of("stop", language="en", words=stop_words),
+        *_stop("en", stop_words, keep_stop_words),
         Component.of("stem", language="en"),
         *_tail(stop_words, synonyms),
     ]
@@ -96,6 +119,8 @@ def preset(
     synonyms: str | None = None,
     stem: bool = False,
     numbers: bool = True,
+    keep_stop_words: bool = False,
+    keep_function_words: bool = False,
 ) -> AnalyzerSpec:
     """The analyzer spec of a preset with its options."""
     if not isinstance(name, str) or name not in PRESETS:
@@ -108,6 +133,8 @@ def preset(
         ("adjectives", adjectives),
         ("stem", stem),
         ("numbers", numbers),
+        ("keep_stop_words", keep_stop_words),
+        ("keep_function_words", keep_function_words),
     ):
         check(option, value, Boolean(), ConfigurationError)
     if isinstance(stop_words, str) or not isinstance(stop_words, tuple | list):
@@ -127,18 +154,22 @@ def preset(
             tail,
         )
         return AnalyzerSpec("plain", (("*", chain),))
+    keep = (keep_stop_words, keep_function_words)
     if name == "ru":
         return AnalyzerSpec(
-            "ru", (("*", _ru(html, main_content, adjectives, words, synonyms, stem, numbers)),)
+            "ru",
+            (("*", _ru(html, main_content, adjectives, words, synonyms, stem, numbers, *keep)),),
         )
     if name == "en":
-        return AnalyzerSpec("en", (("*", _en(html, main_content, words, synonyms, numbers)),))
+        return AnalyzerSpec(
+            "en", (("*", _en(html, main_content, words, synonyms, numbers, keep_stop_words)),)
+        )
     if name == "auto":
         return AnalyzerSpec(
             "auto",
             (
-                ("ru", _ru(html, main_content, adjectives, words, synonyms, stem, numbers)),
-                ("en", _en(html, main_content, words, synonyms, numbers)),
+                ("ru", _ru(html, main_content, adjectives, words, synonyms, stem, numbers, *keep)),
+                ("en", _en(html, main_content, words, synonyms, numbers, keep_stop_words)),
             ),
         )
     raise ConfigurationError(f"unknown preset {name!r}; expected one of {', '.join(PRESETS)}")
@@ -153,4 +184,6 @@ def preset_options() -> dict[str, Any]:
         "synonyms": None,
         "stem": False,
         "numbers": True,
+        "keep_stop_words": False,
+        "keep_function_words": False,
     }

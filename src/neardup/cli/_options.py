@@ -106,6 +106,17 @@ def spec_options(func: F) -> F:
         ),
         click.option("--stem", is_flag=True, help="ru: Snowball stems instead of lemmas."),
         click.option("--no-numbers", is_flag=True, help="Drop tokens that have no letter."),
+        click.option(
+            "--keep-stop-words",
+            is_flag=True,
+            help="ru, en: keep the built-in stop words (lemmas or stems of every word); "
+            "the words of --stop-words are still dropped.",
+        ),
+        click.option(
+            "--keep-function-words",
+            is_flag=True,
+            help="ru: keep prepositions, conjunctions, particles, interjections and pronouns.",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -141,4 +152,6 @@ def spec_from_options(options: dict[str, Any]) -> Spec:
         synonyms=synonyms,
         stem=options.pop("stem"),
         numbers=not options.pop("no_numbers"),
+        keep_stop_words=options.pop("keep_stop_words"),
+        keep_function_words=options.pop("keep_function_words"),
     )

@@ -10,7 +10,14 @@ from rich.console import Console
 from rich.table import Table
 
 from neardup.align import CONSTRAINTS as ALIGN_CONSTRAINTS
-from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS, Aligner, Alignment
+from neardup.align import (
+    DEFAULT_GAP,
+    DEFAULT_K,
+    DEFAULT_MIN_TOKENS,
+    Aligner,
+    Alignment,
+    apply_citations,
+)
 from neardup.cli._documents import read_input, read_options, reader_options
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type
@@ -33,6 +40,10 @@ def compare_to_dict(measures: Measures, spec: Spec, alignment: Alignment | None)
             "borrowed_b": round(match.source_used, 6),
             "params": alignment.params,
         }
+        if alignment.citations is not None:
+            citations = alignment.to_dict()
+            for key in ("cited", "quoted", "uniqueness_counting_citations", "citations"):
+                out["fragments_summary"][key] = citations[key]
     return out
 
 
@@ -80,6 +91,12 @@ def compare_to_dict(measures: Measures, spec: Spec, alignment: Alignment | None)
     show_default=True,
     help="Fragments: the fewest matched (canonical) words a passage must have.",
 )
+@click.option(
+    "--no-citations",
+    is_flag=True,
+    help='Fragments: count quoted («…», "…") and referenced ([3], (Иванов, 2010)) passages '
+    "of A as borrowing too (by default they are citation, shown apart).",
+)
 def compare(
     file_a: str,
     file_b: str,
@@ -89,6 +106,7 @@ def compare(
     align_k: int,
     gap: int,
     min_tokens: int,
+    no_citations: bool,
     **options: Any,
 ) -> None:
     """Compare two texts: resemblance, Sørensen and containment both ways.
@@ -106,7 +124,10 @@ def compare(
     included), each with its similarity, and the share of A they cover (borrowed %). The
     terminal shows both texts with the passages coloured; --json adds "fragments" (one object
     per passage: a_start, a_end, b_start, b_end, a_text, b_text, tokens, similarity) and
-    "fragments_summary"; --html FILE writes a report to open in a browser.
+    "fragments_summary"; --html FILE writes a report to open in a browser. Passages of A
+    inside quotes or followed by a reference count as citation, not borrowing (their own
+    colour; "cited", "quoted" and "uniqueness_counting_citations" in "fragments_summary"),
+    unless --no-citations.
     """
     spec = spec_from_options(options)
     pipeline = Pipeline(spec)
@@ -117,7 +138,10 @@ def compare(
     alignment = None
     if fragments or html_report:
         aligner = Aligner(spec, k=align_k, gap=gap, min_tokens=min_tokens)
-        alignment = aligner.pair(text_a, text_b, source_id=file_b)
+        query = aligner.prepare(text_a)
+        alignment = aligner.pair(query, text_b, source_id=file_b)
+        if not no_citations:
+            alignment = apply_citations(alignment, query)
         if html_report:
             from neardup.report import write_html
 

@@ -106,7 +106,8 @@ param_option = click.option(
     "params",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A parameter of the method (repeatable), e.g. --param ngram=2 for tfidf.",
+    help="A parameter of the method (repeatable), e.g. --param idf=paper for tfidf. "
+    f"Parameters: {methods.parameters_help()}; other methods take none.",
 )
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object instead of tables."
@@ -385,6 +386,14 @@ def _pairs_table(report: dict[str, Any], title: str) -> None:
                 _fmt(row["max_score"]),
             )
         console.print(table)
+    if "retrieval" in report:
+        r = report["retrieval"]
+        console.print(
+            f"retrieval (apart from the ranking): recall {_fmt(r['recall'])} of the positive "
+            f"pairs, {_fmt(r['negatives_retrieved'])} of the negatives, {r['retrieved']} pairs "
+            f"retrieved; ROC AUC among them {_fmt(r['auc_retrieved'])} (the AUC above scores "
+            "pairs not retrieved as 0)"
+        )
 
 
 @eval_group.command("pairs")
@@ -414,6 +423,22 @@ def _pairs_table(report: dict[str, Any], title: str) -> None:
     default=None,
     help="Write each pair's score (JSONL: index, label, kind, level, score) to this file.",
 )
+@click.option(
+    "--negative-label",
+    "negative_labels",
+    type=click.Choice(["-1", "0", "1"]),
+    multiple=True,
+    help="A label value that means 'not a duplicate' (repeatable; every other value is "
+    "then positive). For -1/0/1 labels, e.g. --negative-label -1. Default: 0.",
+)
+@click.option(
+    "--positive-label",
+    "positive_labels",
+    type=click.Choice(["-1", "0", "1"]),
+    multiple=True,
+    help="A label value that means 'duplicate' (repeatable; every other value is then "
+    "negative, unless --negative-label names them). Default: 1.",
+)
 def pairs_command(
     file: str,
     method: str,
@@ -424,6 +449,8 @@ def pairs_command(
     as_json: bool,
     plot_dir: str | None,
     scores_out: str | None,
+    negative_labels: tuple[str, ...],
+    positive_labels: tuple[str, ...],
     **options: Any,
 ) -> None:
     """Score the labelled pairs of FILE with a method: ROC AUC, P/R/F1 at the threshold and at
@@ -431,11 +458,17 @@ def pairs_command(
 
     --json prints at least {"auc", "best_f1", "best_threshold", "n"} and the method, spec
     fingerprint, precision, recall, f1 at the threshold, by_kind, by_level, negatives_by_kind.
+    With --method collection also "retrieval": {"recall" (positive pairs its candidates found),
+    "negatives_retrieved", "retrieved", "auc_retrieved" (AUC among the retrieved pairs)}, apart
+    from "auc", which ranks every pair with the unretrieved ones at 0.
     """
     _check_method(method)
     spec = spec_from_options(options)
     parameters = _params(params)
-    dataset = formats.read_pairs(file, docs)
+    label_map = formats.LabelMap.of(
+        negative=[int(v) for v in negative_labels], positive=[int(v) for v in positive_labels]
+    )
+    dataset = formats.read_pairs(file, docs, labels=label_map)
     scorer = None if method == run.GIVEN else methods.build(method, spec, parameters)
     with _progress(f"{method}: {len(dataset.texts)} texts", len(dataset.texts)) as advance:
         report, scores = run.evaluate_pairs(
@@ -445,6 +478,10 @@ def pairs_command(
         "method": method,
         "params": parameters,
         "file": file,
+        "labels": {
+            "negative": sorted(label_map.negative),
+            "positive": sorted(label_map.positive),
+        },
         "spec_fingerprint": spec.fingerprint() if scorer is not None else None,
         **report,
     }

@@ -281,6 +281,12 @@ def add(
     default=None,
     help="Write the passages as a self-contained HTML report (implies --fragments).",
 )
+@click.option(
+    "--no-citations",
+    is_flag=True,
+    help="Fragments: count quoted and referenced passages of FILE as borrowing too "
+    "(by default they are citation, shown apart).",
+)
 @reader_options
 def check(
     db: str,
@@ -289,6 +295,7 @@ def check(
     as_json: bool,
     fragments: bool,
     html_report: str | None,
+    no_citations: bool,
     **reading: Any,
 ) -> None:
     """How unique FILE is against the collection, and which documents it matches (stores nothing).
@@ -305,13 +312,20 @@ def check(
     source's share of FILE ("borrowed") and the total; --json then adds "fragments"
     {"borrowed", "sources": [{"id", "borrowed", "passages": […]}]}; --html FILE writes
     them as a page to open in a browser. The collection must keep its texts (the default).
+    Passages inside quotes or followed by a reference count as citation, not borrowing
+    ("cited", "quoted", "uniqueness_counting_citations"), unless --no-citations.
     """
     text = read_input(file, read_options(reading)).text
     alignment = None
     with _collection(db, readonly=True) as col:
         result = col.check(text, top=top)
         if fragments or html_report:
-            alignment = col.fragments(text, result, top=top)
+            from neardup.align import Aligner, apply_citations
+
+            aligner = Aligner(col.spec)
+            alignment = col.fragments(text, result, top=top, aligner=aligner)
+            if not no_citations:
+                alignment = apply_citations(alignment, aligner.prepare(text))
     if html_report and alignment is not None:
         from neardup.report import write_html
 

@@ -5,10 +5,11 @@ generator's output) goes through the same few formats, and a malformed line must
 the same way everywhere — as a :class:`~neardup.errors.DatasetError` naming the file and the
 line, never a traceback. The formats are described in ``docs/datasets.md``:
 
-* **pairs** (JSONL): ``label`` 0/1 and either the texts ``a``, ``b`` or the ids ``a_id``,
-  ``b_id`` of documents in a documents file (``id``, ``text``); optional ``score``, ``kind``,
-  ``level``. Also TSV/CSV in the paraphrase-corpus layout (``quality, id1, id2, string1,
-  string2``, MSRP-style, header row optional; or any header naming those columns).
+* **pairs** (JSONL): ``label`` 0/1 (or −1/0/1 with a :class:`LabelMap`) and either the texts
+  ``a``, ``b`` or the ids ``a_id``, ``b_id`` of documents in a documents file (``id``,
+  ``text``); optional ``score``, ``kind``, ``level``. Also TSV/CSV in the paraphrase-corpus
+  layout (``quality, id1, id2, string1, string2``, MSRP-style, header row optional; or any
+  header naming those columns).
 * **clusters** (JSONL): ``id``, ``text``, ``cluster``.
 * **documents**: any corpus :mod:`neardup.inputs` reads (a JSONL of ``id``, ``text``, a CSV,
   a folder of texts…), with its rules for ids and texts.
@@ -40,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup import inputs
-from neardup.errors import DatasetError, InputError
+from neardup.errors import ConfigurationError, DatasetError, InputError
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -205,15 +206,69 @@ def _text(path: PathLike, line: int, record: Mapping[str, Any], key: str) -> str
     return value
 
 
-def _label(path: PathLike, line: int, value: Any) -> int:
+#: The label values a pairs dataset may hold: 0/1, or −1/0/1 with a :class:`LabelMap`.
+LABEL_VALUES = (-1, 0, 1)
+
+
+@dataclass(frozen=True)
+class LabelMap:
+    """Which label values are negatives (0: not a duplicate) and which positives (1).
+
+    The default is 0 → 0 and 1 → 1, and −1 is refused. Three-way labels (−1/0/1, as paraphrase
+    corpora give them: not / loosely / exactly a paraphrase) need a choice: name the
+    negatives (every other value is positive) or the positives (every other value is negative),
+    or both (then a value in neither is refused).
+    """
+
+    negative: frozenset[int] = frozenset({0})
+    positive: frozenset[int] = frozenset({1})
+
+    @classmethod
+    def of(cls, negative: Iterable[int] = (), positive: Iterable[int] = ()) -> LabelMap:
+        neg, pos = frozenset(negative), frozenset(positive)
+        for value in neg | pos:
+            if isinstance(value, bool) or value not in LABEL_VALUES:
+                raise ConfigurationError(f"a label is -1, 0 or 1, got {value!r}")
+        if neg & pos:
+            shown = ", ".join(str(v) for v in sorted(neg & pos))
+            raise ConfigurationError(f"label {shown} cannot be both negative and positive")
+        if not neg and not pos:
+            return cls()
+        if not pos:
+            pos = frozenset(LABEL_VALUES) - neg
+        elif not neg:
+            neg = frozenset(LABEL_VALUES) - pos
+        if not neg or not pos:
+            raise ConfigurationError("the labels need at least one negative and one positive value")
+        return cls(neg, pos)
+
+    def describe(self) -> str:
+        def values(group: frozenset[int]) -> str:
+            return "/".join(str(v) for v in sorted(group))
+
+        return f"negative {values(self.negative)}, positive {values(self.positive)}"
+
+
+DEFAULT_LABELS = LabelMap()
+
+
+def _label(path: PathLike, line: int, value: Any, labels: LabelMap = DEFAULT_LABELS) -> int:
+    raw: int | None = None
     if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int | float) and value in (0, 1):
-        return int(value)
-    if isinstance(value, str) and value.strip() in ("0", "1"):
-        return int(value.strip())
+        raw = int(value)
+    elif isinstance(value, int | float) and value in LABEL_VALUES:
+        raw = int(value)
+    elif isinstance(value, str) and value.strip() in ("-1", "0", "1"):
+        raw = int(value.strip())
+    if raw is not None and raw in labels.negative:
+        return 0
+    if raw is not None and raw in labels.positive:
+        return 1
     shown = repr(value) if isinstance(value, str) else json.dumps(value)[:40]
-    raise _fail(path, line, f"bad label {shown}: expected 0 or 1")
+    if labels == DEFAULT_LABELS:
+        hint = " (for -1/0/1 labels, say which are negative: --negative-label -1)" if raw else ""
+        raise _fail(path, line, f"bad label {shown}: expected 0 or 1{hint}")
+    raise _fail(path, line, f"bad label {shown}: expected {labels.describe()}")
 
 
 def _number(path: PathLike, line: int, record: Mapping[str, Any], key: str) -> float:
@@ -319,17 +374,31 @@ def _documents_for(path: PathLike, docs: PathLike | Mapping[str, str] | None) ->
     return read_documents(docs)
 
 
-def read_pairs(path: PathLike, docs: PathLike | Mapping[str, str] | None = None) -> PairDataset:
+def read_pairs(
+    path: PathLike,
+    docs: PathLike | Mapping[str, str] | None = None,
+    *,
+    labels: LabelMap = DEFAULT_LABELS,
+) -> PairDataset:
     """Labelled pairs from JSONL, or from TSV/CSV (``.tsv``, ``.txt``, ``.csv``, optionally
     ``.gz``) in the paraphrase-corpus layout. ``docs`` resolves ``a_id``/``b_id``: a documents
-    file, a mapping, or by default ``documents.jsonl`` beside ``path``."""
+    file, a mapping, or by default ``documents.jsonl`` beside ``path``. ``labels`` maps the
+    file's label values (0/1, or −1/0/1) to negatives and positives."""
+    if not isinstance(labels, LabelMap):
+        raise ConfigurationError(f"labels must be a LabelMap, got {type(labels).__name__}")
     name = Path(path).name.lower().removesuffix(".gz")
     if name.endswith((".tsv", ".txt", ".csv")):
-        return _read_delimited(path, delimiter="," if name.endswith(".csv") else "\t")
-    return _read_pairs_jsonl(path, docs)
+        return _read_delimited(
+            path, delimiter="," if name.endswith(".csv") else "\t", label_map=labels
+        )
+    return _read_pairs_jsonl(path, docs, labels)
 
 
-def _read_pairs_jsonl(path: PathLike, docs: PathLike | Mapping[str, str] | None) -> PairDataset:
+def _read_pairs_jsonl(
+    path: PathLike,
+    docs: PathLike | Mapping[str, str] | None,
+    label_map: LabelMap = DEFAULT_LABELS,
+) -> PairDataset:
     table = _TextTable()
     a: list[int] = []
     b: list[int] = []
@@ -358,7 +427,7 @@ def _read_pairs_jsonl(path: PathLike, docs: PathLike | Mapping[str, str] | None)
                 )
         if "label" not in record:
             raise _fail(path, line, "missing field 'label'")
-        labels.append(_label(path, line, record["label"]))
+        labels.append(_label(path, line, record["label"], label_map))
         a.append(ends[0])
         b.append(ends[1])
         scores.append(_number(path, line, record, "score"))
@@ -403,7 +472,9 @@ def _header_columns(row: Sequence[str]) -> dict[str, int]:
     return found
 
 
-def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
+def _read_delimited(
+    path: PathLike, *, delimiter: str, label_map: LabelMap = DEFAULT_LABELS
+) -> PairDataset:
     table = _TextTable()
     a: list[int] = []
     b: list[int] = []
@@ -427,7 +498,7 @@ def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
                     continue
                 if columns is None:
                     first = row[0].strip().lstrip("\ufeff")
-                    if first not in ("0", "1"):
+                    if first not in ("-1", "0", "1"):
                         columns = _header_columns([first, *row[1:]])
                         missing = [c for c in ("label", "text1", "text2") if c not in columns]
                         if missing:
@@ -455,7 +526,7 @@ def _read_delimited(path: PathLike, *, delimiter: str) -> PairDataset:
                         ),
                     )
                 assert columns is not None
-                label = _label(path, number, row[columns["label"]])
+                label = _label(path, number, row[columns["label"]], label_map)
                 ids = [row[columns[c]].strip() if c in columns else None for c in ("id1", "id2")]
                 a.append(table.index(row[columns["text1"]], ids[0] or None))
                 b.append(table.index(row[columns["text2"]], ids[1] or None))

@@ -84,6 +84,14 @@ class NeighbourScorer(Scorer, Protocol):
     def neighbours(self, features: Any, threshold: float) -> tuple[I64, I64, F64]: ...
 
 
+@runtime_checkable
+class RetrievingScorer(Scorer, Protocol):
+    """A scorer that finds candidates before it scores them (the collection): ``retrieved``
+    says which pairs its candidate generation found; the others score 0."""
+
+    def retrieved(self, features: Any, a: I64, b: I64) -> npt.NDArray[np.bool_]: ...
+
+
 class FragmentDetector(Protocol):
     """Finds passages of ``source`` reused in ``suspicious``: ``(src_off, src_len, susp_off,
     susp_len)`` in characters of the texts as given."""
@@ -100,6 +108,8 @@ class Method:
     build: Callable[[MethodContext], Any]
     requires: tuple[str, ...] = ()
     kind: str = "pairs"  # or "fragments"
+    #: The parameters its builder reads (``--param KEY=VALUE``); a test checks the builders.
+    params: tuple[str, ...] = ()
 
     def available(self) -> bool:
         import importlib.util
@@ -118,19 +128,20 @@ FRAGMENT_METHODS: dict[str, Method] = {}
 
 
 def register(
-    name: str, summary: str, *, requires: tuple[str, ...] = ()
+    name: str, summary: str, *, requires: tuple[str, ...] = (), params: tuple[str, ...] = ()
 ) -> Callable[[Callable[[MethodContext], Scorer]], Callable[[MethodContext], Scorer]]:
-    """Register a pair-scoring method under ``name`` (a decorator on its builder)."""
+    """Register a pair-scoring method under ``name`` (a decorator on its builder); ``params``
+    names the parameters the builder reads."""
 
     def decorate(build: Callable[[MethodContext], Scorer]) -> Callable[[MethodContext], Scorer]:
-        METHODS[name] = Method(name, summary, build, requires, "pairs")
+        METHODS[name] = Method(name, summary, build, requires, "pairs", params)
         return build
 
     return decorate
 
 
 def register_fragments(
-    name: str, summary: str, *, requires: tuple[str, ...] = ()
+    name: str, summary: str, *, requires: tuple[str, ...] = (), params: tuple[str, ...] = ()
 ) -> Callable[
     [Callable[[MethodContext], FragmentDetector]], Callable[[MethodContext], FragmentDetector]
 ]:
@@ -139,7 +150,7 @@ def register_fragments(
     def decorate(
         build: Callable[[MethodContext], FragmentDetector],
     ) -> Callable[[MethodContext], FragmentDetector]:
-        FRAGMENT_METHODS[name] = Method(name, summary, build, requires, "fragments")
+        FRAGMENT_METHODS[name] = Method(name, summary, build, requires, "fragments", params)
         return build
 
     return decorate
@@ -472,8 +483,10 @@ class CollectionScorer:
         order = np.argsort(np.array(keys, dtype=np.int64), kind="stable")
         return np.array(keys, dtype=np.int64)[order], np.array(values, dtype=np.float64)[order], n
 
-    def score(self, features: tuple[I64, F64, int], a: I64, b: I64) -> F64:
-        keys, values, n = features
+    def _lookup(
+        self, features: tuple[I64, F64, int], a: I64, b: I64
+    ) -> tuple[npt.NDArray[np.bool_], I64]:
+        keys, _, n = features
         a = np.asarray(a, dtype=np.int64)
         b = np.asarray(b, dtype=np.int64)
         wanted = np.minimum(a, b) * n + np.maximum(a, b)
@@ -483,10 +496,19 @@ class CollectionScorer:
             if keys.shape[0]
             else np.zeros(wanted.shape[0], dtype=np.bool_)
         )
-        out = np.zeros(wanted.shape[0], dtype=np.float64)
-        out[found] = values[at[found]]
-        out[a == b] = 1.0
+        return found, at
+
+    def score(self, features: tuple[I64, F64, int], a: I64, b: I64) -> F64:
+        found, at = self._lookup(features, a, b)
+        out = np.zeros(found.shape[0], dtype=np.float64)
+        out[found] = features[1][at[found]]
+        out[np.asarray(a) == np.asarray(b)] = 1.0
         return out
+
+    def retrieved(self, features: tuple[I64, F64, int], a: I64, b: I64) -> npt.NDArray[np.bool_]:
+        """Which pairs the collection's candidate generation found (a text and itself: yes)."""
+        found, _ = self._lookup(features, a, b)
+        return found | (np.asarray(a) == np.asarray(b))
 
     def neighbours(self, features: tuple[I64, F64, int], threshold: float) -> tuple[I64, I64, F64]:
         keys, values, n = features
@@ -498,6 +520,7 @@ class CollectionScorer:
     "collection",
     "the whole collection (neardup.index): winnowed candidates verified exactly; "
     "measure=resemblance|containment",
+    params=("measure", "window", "max_candidates"),
 )
 def _collection(ctx: MethodContext) -> Scorer:
     return CollectionScorer(
@@ -512,6 +535,7 @@ def _collection(ctx: MethodContext) -> Scorer:
     "tfidf",
     "cosine of TF-IDF vectors of the canonical terms (seed 003); IDF from the dataset",
     requires=("sklearn",),
+    params=("idf", "binary", "sublinear"),
 )
 def _tfidf(ctx: MethodContext) -> Scorer:
     return TfidfScorer(
@@ -557,6 +581,7 @@ class MinHashScorer:
     "minhash",
     "MinHash estimate of resemblance, N seeded functions (num_perm, default 128)",
     requires=("neardup.sketch.minhash",),
+    params=("num_perm", "sketch_seed"),
 )
 def _minhash(ctx: MethodContext) -> Scorer:
     sketch = ctx.spec.sketch
@@ -601,7 +626,9 @@ class ShingleSpanDetector:
         src_index = order[pos[matched]]  # first occurrence in the source of each matched hash
         breaks = np.flatnonzero(np.diff(matched) > self.gap) + 1
         spans: list[Span] = []
-        for run, src_run in zip(np.split(matched, breaks), np.split(src_index, breaks)):
+        for run, src_run in zip(
+            np.split(matched, breaks), np.split(src_index, breaks), strict=True
+        ):
             if run.size < self.min_shingles:
                 continue
             u0 = int(susp.starts[run].min())
@@ -616,7 +643,9 @@ class ShingleSpanDetector:
 
 
 @register_fragments(
-    "shingle-spans", "baseline: runs of shared word shingles merged across small gaps"
+    "shingle-spans",
+    "baseline: runs of shared word shingles merged across small gaps",
+    params=("gap", "min_shingles"),
 )
 def _shingle_spans(ctx: MethodContext) -> FragmentDetector:
     return ShingleSpanDetector(
@@ -646,6 +675,7 @@ class AlignDetector:
     "align",
     "neardup.align: chained shared k-word shingles (the aligner's defaults)",
     requires=("neardup.align",),
+    params=("k", "gap", "min_tokens"),
 )
 def _align(ctx: MethodContext) -> FragmentDetector:
     from neardup import align
@@ -661,3 +691,11 @@ def _align(ctx: MethodContext) -> FragmentDetector:
 def method_names() -> list[str]:
     """The pair-scoring methods, sorted."""
     return sorted(METHODS)
+
+
+def parameters_help() -> str:
+    """The methods that take ``--param`` and their parameters, one clause each."""
+    parts = []
+    for table in (METHODS, FRAGMENT_METHODS):
+        parts += [f"{name}: {', '.join(m.params)}" for name, m in sorted(table.items()) if m.params]
+    return "; ".join(parts)

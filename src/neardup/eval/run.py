@@ -22,6 +22,7 @@ from neardup.eval.methods import (
     FingerprintTable,
     FragmentDetector,
     NeighbourScorer,
+    RetrievingScorer,
     Scorer,
     fingerprint_table,
     shared_candidates,
@@ -66,8 +67,8 @@ def given_scores(dataset: PairDataset) -> F64:
     missing = np.flatnonzero(np.isnan(dataset.scores))
     if missing.size:
         raise DatasetError(
-            f"{dataset.path}: --method {GIVEN} needs a 'score' in every pair; pair {int(missing[0]) + 1} "
-            f"(of {len(dataset)}) has none"
+            f"{dataset.path}: --method {GIVEN} needs a 'score' in every pair; "
+            f"pair {int(missing[0]) + 1} (of {len(dataset)}) has none"
         )
     return dataset.scores
 
@@ -110,7 +111,7 @@ def pair_report(
     }
     kind_arr = np.asarray(kinds, dtype=object)
     negative = y == 0
-    pos_kinds = sorted({k for k, label in zip(kinds, y.tolist()) if label == 1})
+    pos_kinds = sorted({k for k, label in zip(kinds, y.tolist(), strict=True) if label == 1})
     if len(pos_kinds) > 1 or (pos_kinds and pos_kinds[0]):
         by_kind: dict[str, Any] = {}
         by_level: dict[str, Any] = {}
@@ -148,7 +149,7 @@ def pair_report(
         report["by_kind"] = by_kind
         if by_level:
             report["by_level"] = by_level
-    neg_kinds = sorted({k for k, label in zip(kinds, y.tolist()) if label == 0})
+    neg_kinds = sorted({k for k, label in zip(kinds, y.tolist(), strict=True) if label == 0})
     if neg_kinds and (len(neg_kinds) > 1 or neg_kinds[0]):
         rows = {}
         for kind in neg_kinds:
@@ -174,8 +175,17 @@ def evaluate_pairs(
     progress: Progress = None,
 ) -> tuple[dict[str, Any], F64]:
     """The pairs report of ``scorer`` on ``dataset`` (``None``: the scores in the file), and
-    the scores."""
-    scores = given_scores(dataset) if scorer is None else score_dataset(dataset, scorer, progress)
+    the scores. A scorer that retrieves candidates first (the collection) also gets a
+    ``retrieval`` section (:func:`retrieval_report`)."""
+    found = None
+    if scorer is None:
+        scores = given_scores(dataset)
+    elif isinstance(scorer, RetrievingScorer):
+        features = scorer.features(dataset.texts, progress)
+        scores = np.asarray(scorer.score(features, dataset.a, dataset.b), dtype=np.float64)
+        found = np.asarray(scorer.retrieved(features, dataset.a, dataset.b), dtype=np.bool_)
+    else:
+        scores = score_dataset(dataset, scorer, progress)
     report = pair_report(
         dataset.labels,
         scores,
@@ -184,7 +194,32 @@ def evaluate_pairs(
         threshold=threshold,
         min_precision=min_precision,
     )
+    if found is not None:
+        report["retrieval"] = retrieval_report(dataset.labels, scores, found)
     return report, scores
+
+
+def retrieval_report(
+    labels: npt.ArrayLike, scores: npt.ArrayLike, found: npt.ArrayLike
+) -> dict[str, Any]:
+    """How a retrieving method's candidate generation did, apart from its ranking.
+
+    ``recall``: the share of positive pairs it retrieved (an upper bound of the recall at any
+    threshold); ``negatives_retrieved``: the share of negative pairs it retrieved;
+    ``auc_retrieved``: ROC AUC among the retrieved pairs only (None without both classes).
+    The report's own ``auc`` ranks every pair, the unretrieved ones at 0.
+    """
+    y = np.asarray(labels) == 1
+    s = np.asarray(scores, dtype=np.float64)
+    hit = np.asarray(found, dtype=np.bool_)
+    positives, negatives = int(y.sum()), int((~y).sum())
+    both = bool((hit & y).any() and (hit & ~y).any())
+    return {
+        "retrieved": int(hit.sum()),
+        "recall": _r(int((hit & y).sum()) / positives) if positives else None,
+        "negatives_retrieved": _r(int((hit & ~y).sum()) / negatives) if negatives else None,
+        "auc_retrieved": _r(metrics.roc_auc(y[hit].astype(np.int8), s[hit])) if both else None,
+    }
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from neardup.align import Aligner, Alignment
+from neardup.align import Aligner, Alignment, apply_citations
 from neardup.analysis.decode import decode
 from neardup.errors import ConfigurationError, InputError
 from neardup.index import CheckResult, Collection
@@ -175,7 +175,10 @@ class Service:
                     stored = col.get(match.id).text
                     if stored is not None:
                         sources.append((match.id, stored))
-        alignment = self.aligner.align(text, sources) if fragments else None
+        alignment = None
+        if fragments:  # quoted passages count as citation, as in the CLI
+            query = self.aligner.prepare(text)
+            alignment = apply_citations(self.aligner.align(query, sources), query)
         return Checked(text, result, alignment)
 
     def add(
@@ -242,7 +245,10 @@ class Service:
         self.limit_text(b, "text B")
         col = self.collection
         measures = col.pipeline.compare(a, b)
-        alignment = self.aligner.pair(a, b, source_id=b_id) if fragments else None
+        alignment = None
+        if fragments:  # quoted passages count as citation, as in the CLI
+            query = self.aligner.prepare(a)
+            alignment = apply_citations(self.aligner.pair(query, b, source_id=b_id), query)
         return compare_to_dict(measures, col.spec, alignment), alignment
 
     def matrix(self, ids: list[str], texts: list[str], method: str) -> SimilarityMatrix:

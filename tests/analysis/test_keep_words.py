@@ -1,0 +1,118 @@
+"""Lemmas without dropping words: --keep-stop-words and --keep-function-words (issue #16)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from neardup import Pipeline, make_spec
+from neardup.cli.main import cli
+from neardup.errors import ConfigurationError
+
+TEXT = "Мы пошли в лес, и он не вернулся из него."
+
+
+def _terms(text: str, **options: Any) -> list[str]:
+    return Pipeline(make_spec("ru", **options)).canonical(text).terms
+
+
+def _filters(preset: str, language: str = "*", **options: Any) -> list[dict[str, Any]]:
+    chain = make_spec(preset, **options).analyzer.chain(language)
+    return [c.to_dict() for c in chain.token_filters]
+
+
+def test_default_ru_chain_is_unchanged() -> None:
+    # the chain (and so the fingerprint) of a spec made without the new options
+    assert _filters("ru") == [
+        {"name": "stop", "language": "ru", "words": []},
+        {"name": "pos", "drop": ["PREP", "CONJ", "PRCL", "INTJ", "NPRO"]},
+        {"name": "lemma"},
+    ]
+    assert make_spec("ru", keep_stop_words=False, keep_function_words=False) == make_spec("ru")
+    assert make_spec("plain", k=3, html="never").fingerprint() == "5d106f85b595378b"
+
+
+def test_each_filter_switches_alone() -> None:
+    text = "Кстати, ах, увы, сказал сосед."
+    assert _terms(text) == ["сосед"]
+    # "сказал" is a stop word, not a function word; the interjections are function words
+    assert _terms(text, keep_stop_words=True) == ["сказать", "сосед"]
+    assert _terms(text, keep_function_words=True) == ["кстати", "ах", "увы", "сосед"]
+    assert _terms(text, keep_stop_words=True, keep_function_words=True) == [
+        "кстати", "ах", "увы", "сказать", "сосед",
+    ]  # fmt: skip
+    # "мы", "в", "и", "он", "из" are stop words AND function words: either filter drops them
+    assert _terms(TEXT) == ["послать", "лес", "вернуться"]
+    assert _terms(TEXT, keep_stop_words=True) == ["послать", "лес", "вернуться"]
+    assert _terms(TEXT, keep_function_words=True) == ["послать", "лес", "вернуться"]
+    assert _terms(TEXT, keep_stop_words=True, keep_function_words=True) == [
+        "мы", "послать", "в", "лес", "и", "он", "не", "вернуться", "из", "он",
+    ]  # fmt: skip
+
+
+def test_chains_and_fingerprints() -> None:
+    assert _filters("ru", keep_stop_words=True) == [
+        {"name": "pos", "drop": ["PREP", "CONJ", "PRCL", "INTJ", "NPRO"]},
+        {"name": "lemma"},
+    ]
+    assert _filters("ru", keep_function_words=True) == [
+        {"name": "stop", "language": "ru", "words": []},
+        {"name": "lemma"},
+    ]
+    # extra stop words are still dropped; adjectives still go with --adjectives
+    assert _filters(
+        "ru", keep_stop_words=True, keep_function_words=True, stop_words=("лес",), adjectives=True
+    ) == [
+        {"name": "stop", "language": "ru", "words": ["лес"], "builtin": False},
+        {"name": "pos", "drop": ["ADJF", "ADJS"]},
+        {"name": "lemma"},
+    ]
+    assert _filters("en", keep_stop_words=True) == [{"name": "stem", "language": "en"}]
+    assert _filters("auto", "en", keep_stop_words=True) == [{"name": "stem", "language": "en"}]
+    prints = {
+        make_spec("ru").fingerprint(),
+        make_spec("ru", keep_stop_words=True).fingerprint(),
+        make_spec("ru", keep_function_words=True).fingerprint(),
+        make_spec("ru", keep_stop_words=True, keep_function_words=True).fingerprint(),
+    }
+    assert len(prints) == 4
+
+
+def test_english_keeps_its_stop_words() -> None:
+    text = "We went to the woods"
+    assert Pipeline(make_spec("en")).canonical(text).terms == ["wood"]
+    kept = Pipeline(make_spec("en", keep_stop_words=True)).canonical(text).terms
+    assert kept == ["we", "went", "to", "the", "wood"]
+
+
+def test_refuses_a_non_boolean() -> None:
+    with pytest.raises(ConfigurationError, match="keep_stop_words"):
+        make_spec("ru", keep_stop_words="yes")
+
+
+def test_cli_flags_reach_the_spec(tmp_path: Any) -> None:
+    a = tmp_path / "a.txt"
+    b = tmp_path / "b.txt"
+    a.write_text(TEXT, encoding="utf-8")
+    b.write_text("Мы пошли в лес, и она не вернулась из него.", encoding="utf-8")
+    runner = CliRunner()
+    base = json.loads(runner.invoke(cli, ["compare", str(a), str(b), "-k", "1", "--json"]).output)
+    both = runner.invoke(
+        cli,
+        ["compare", str(a), str(b), "-k", "1", "--json", "--keep-stop-words",
+         "--keep-function-words"],
+    )  # fmt: skip
+    assert both.exit_code == 0, both.output
+    kept = json.loads(both.output)
+    assert base["spec_fingerprint"] == make_spec("ru", k=1).fingerprint()
+    assert kept["spec_fingerprint"] == (
+        make_spec("ru", k=1, keep_stop_words=True, keep_function_words=True).fingerprint()
+    )
+    assert kept["spec"]["analyzer"]["chains"]["*"]["token_filters"] == [{"name": "lemma"}]
+    # ru drops "он"/"она" as pronouns: identical; kept, they differ
+    assert base["resemblance"] == 1.0
+    # A: 9 distinct lemmas ("он" twice); B adds "она": 9 shared of 10
+    assert kept["resemblance"] == pytest.approx(9 / 10)

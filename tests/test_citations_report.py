@@ -1,0 +1,141 @@
+"""Citations in the uniqueness report: quoted and referenced passages counted apart (issue #16).
+
+The example essay quotes a paragraph of ``examples/collection/park.txt`` without quotation
+marks or a reference, so as shipped it has no citation; the tests also mark that paragraph
+(«…», a reference ``[1]``) to check what a marked quote does.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from neardup.align import Aligner, Alignment, apply_citations
+from neardup.citations import Citation, CitationKind
+from neardup.cli.main import main
+from neardup.errors import ConfigurationError
+from neardup.report import CITATION_COLOUR, print_terminal, render_html, summary_line
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+ESSAY = (EXAMPLES / "essay_with_quote.txt").read_text(encoding="utf-8")
+PARK = (EXAMPLES / "collection" / "park.txt").read_text(encoding="utf-8")
+START = ESSAY.index("Руководитель")
+END = ESSAY.index("проектировании.") + len("проектировании.")
+#: The essay with the copied paragraph in «…».
+QUOTED = ESSAY[:START] + "«" + ESSAY[START:END] + "»" + ESSAY[END:]
+
+
+def _cite(text: str) -> Alignment:
+    aligner = Aligner()
+    query = aligner.prepare(text)
+    return apply_citations(aligner.pair(query, PARK, source_id="park"), query)
+
+
+def test_the_example_essay_marks_no_quote() -> None:
+    # the paragraph is copied without «…» or a reference: it stays borrowing
+    result = _cite(ESSAY)
+    assert result.citations == ()
+    assert (result.tokens, result.borrowed, result.cited, result.quoted) == (83, 25 / 83, 0, 0)
+    assert result.uniqueness == result.uniqueness_counting_citations == 1 - 25 / 83
+
+
+def test_a_quoted_paragraph_is_citation_not_borrowing() -> None:
+    result = _cite(QUOTED)
+    assert result.citations == (Citation(START, END + 2, CitationKind.QUOTE),)
+    assert (result.borrowed, result.cited, result.quoted) == (0.0, 25 / 83, 25 / 83)
+    assert result.uniqueness == 1.0
+    assert result.uniqueness_counting_citations == pytest.approx(58 / 83)
+    # the source's own share of the query is unchanged
+    assert result.sources[0].borrowed == 25 / 83
+    assert result.to_dict()["citations"] == [{"start": START, "end": END + 2, "kind": "quote"}]
+    assert summary_line(result) == (
+        "borrowed 0.0 %, cited 30.1 % (quoted 30.1 %), uniqueness 100.0 % (69.9 % counting "
+        "citations as borrowing) (1 passage from 1 source; 83 query tokens)"
+    )
+
+
+def test_a_quote_of_part_of_a_passage() -> None:
+    middle = ESSAY.index("на зиму.") + len("на зиму.")
+    text = ESSAY[:START] + "«" + ESSAY[START:middle] + "»" + ESSAY[middle:]
+    result = _cite(text)
+    assert result.citations == (Citation(START, middle + 2, CitationKind.QUOTE),)
+    assert (result.borrowed, result.cited, result.quoted) == (14 / 83, 11 / 83, 11 / 83)
+
+
+def test_a_referenced_sentence() -> None:
+    text = ESSAY[:END] + " [1]" + ESSAY[END:]
+    result = _cite(text)
+    last = ESSAY.index("Эти предложения")
+    assert result.citations == (Citation(last, END + 4, CitationKind.REFERENCE),)
+    # "[1]" adds a number token, inside the citation but in no passage
+    assert result.tokens == 84
+    assert (result.borrowed, result.cited, result.quoted) == (22 / 84, 3 / 84, 4 / 84)
+
+
+def test_without_citations_nothing_changes() -> None:
+    aligner = Aligner()
+    alignment = aligner.pair(QUOTED, PARK)
+    assert alignment.citations is None and alignment.cited == 0.0
+    assert "cited" not in alignment.to_dict()
+    assert summary_line(alignment).startswith("borrowed 30.1 %, uniqueness 69.9 % (")
+    with pytest.raises(ConfigurationError, match="own prepared query"):
+        apply_citations(alignment, aligner.prepare(ESSAY))
+
+
+def test_html_and_terminal_show_citations_apart() -> None:
+    page = render_html(_cite(QUOTED))
+    assert page.count(f"background:{CITATION_COLOUR}") == 2  # the passage and the legend
+    assert 'class="frag cite"' in page and 'title="citation; park #1' in page
+    assert 'cited <b id="cited">30.1 %</b> (quoted 30.1 %; uniqueness 69.9 % counting' in page
+    plain = render_html(_cite(ESSAY))
+    assert "frag cite" not in plain and 'cited <b id="cited">0.0 %</b>' in plain
+    assert "cited" not in render_html(Aligner().pair(ESSAY, PARK, source_id="park"))
+    console = Console(record=True, width=200, color_system="truecolor")
+    print_terminal(_cite(QUOTED), console, show_sources=False)
+    styled = console.export_text(styles=True)
+    assert "cited 30.1 % (quoted 30.1 %)" in styled
+    # the quote in italics, the cited passage black on grey (colour 249), not the source's
+    assert "\x1b[3m«\x1b[0m\x1b[3;30;48;5;249mРуководитель" in styled
+
+
+@pytest.fixture()
+def quoted_file(tmp_path: Path) -> str:
+    path = tmp_path / "essay.txt"
+    path.write_text(QUOTED, encoding="utf-8")
+    return str(path)
+
+
+def test_compare_counts_citations_by_default(
+    quoted_file: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    park = str(EXAMPLES / "collection" / "park.txt")
+    assert main(["compare", quoted_file, park, "--fragments", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)["fragments_summary"]
+    assert summary["borrowed_a"] == 0.0
+    assert summary["cited"] == summary["quoted"] == round(25 / 83, 6)
+    assert summary["uniqueness_counting_citations"] == round(58 / 83, 6)
+    assert summary["citations"] == [{"start": START, "end": END + 2, "kind": "quote"}]
+    assert main(["compare", quoted_file, park, "--fragments", "--json", "--no-citations"]) == 0
+    summary = json.loads(capsys.readouterr().out)["fragments_summary"]
+    assert summary["borrowed_a"] == round(25 / 83, 6) and "cited" not in summary
+
+
+def test_index_check_counts_citations_by_default(
+    quoted_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "c.db")
+    assert main(["index", "create", db, "--policy", "group", "--threshold", "0.5"]) == 0
+    assert main(["index", "add", db, str(EXAMPLES / "collection")]) == 0
+    capsys.readouterr()
+    assert main(["index", "check", db, quoted_file, "--fragments", "--json"]) == 0
+    fragments = json.loads(capsys.readouterr().out)["fragments"]
+    assert (fragments["borrowed"], fragments["cited"]) == (0.0, round(25 / 83, 6))
+    assert fragments["uniqueness"] == 1.0
+    assert main(["index", "check", db, quoted_file, "--fragments", "--json", "--no-citations"]) == 0
+    fragments = json.loads(capsys.readouterr().out)["fragments"]
+    assert fragments["borrowed"] == round(25 / 83, 6) and "cited" not in fragments
+    assert main(["index", "check", db, quoted_file, "--fragments"]) == 0
+    assert "cited 30.1 %" in capsys.readouterr().out
