@@ -233,6 +233,10 @@ class Storage(Protocol):
         """The shingle count (``DocInfo.size``) of those ``keys`` that are stored."""
         ...
 
+    def max_key(self) -> int:
+        """The largest stored key (0 when empty): the key counter must be past it."""
+        ...
+
     def iter_docs(self, *, text: bool = False, batch_size: int = 1000) -> Iterator[list[DocInfo]]:
         """Every document in key order, in batches."""
         ...

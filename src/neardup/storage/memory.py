@@ -138,6 +138,9 @@ class MemoryStorage:
         docs = self._state.docs
         return {int(k): docs[int(k)].size for k in keys if int(k) in docs}
 
+    def max_key(self) -> int:
+        return max(self._state.docs, default=0)
+
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
         docs = self._state.docs
         return [

@@ -315,6 +315,10 @@ class PostgresStorage(PagedScans):
                 self._q("SELECT key, size FROM docs WHERE key = ANY(%s::bigint[])", (wanted,))
             )
 
+    def max_key(self) -> int:
+        with self._lock:
+            return int(self._q("SELECT coalesce(max(key), 0) FROM docs")[0][0])
+
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
         wanted = sorted({int(k) for k in keys})
         if not wanted:

@@ -589,6 +589,10 @@ class SQLiteStorage(PagedScans):
                 out.update(self._q(f"SELECT key, size FROM docs WHERE key IN ({marks})", chunk))
         return out
 
+    def max_key(self) -> int:
+        with self._lock:
+            return int(self._q("SELECT coalesce(max(key), 0) FROM docs")[0][0])
+
     def group_members(self, groups: Sequence[int]) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
         wanted = sorted({int(g) for g in groups})
