@@ -16,16 +16,20 @@ from __future__ import annotations
 import html
 import itertools
 import json
+import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from neardup.align import Alignment, Passage
+from neardup.errors import InputError
 
 #: Background colours of the sources' passages (HTML), cycled.
 HTML_COLOURS = (
@@ -61,10 +65,29 @@ def to_json(alignment: Alignment, *, with_text: bool = False, indent: int | None
 
 # --- terminal ------------------------------------------------------------------------------
 
+#: C0 and C1 control characters (escape sequences start with one), DEL
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(value: str) -> str:
+    """``value`` with every control character shown as an escape (``\\x1b``): user-supplied
+    ids and names never move the cursor, clear the screen or recolour the terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", value)
+
+
+def markup_safe(value: str) -> str:
+    """``value`` ready for a rich markup string or table cell: printable, brackets escaped."""
+    return escape(printable(value))
+
 
 def _highlighted(text: str, spans: Sequence[tuple[int, int, str]]) -> Text:
-    """``text`` as a rich Text (never parsed as markup) with ``(start, end, style)`` applied."""
-    out = Text(text)
+    """``text`` as a rich Text (never parsed as markup) with ``(start, end, style)`` applied.
+
+    Control characters other than newline and tab become U+FFFD, one for one, so the spans
+    still fall on the same characters.
+    """
+    out = Text(_CONTROL_IN_TEXT.sub("\ufffd", text))
     for start, end, style in spans:
         out.stylize(style, start, end)
     return out
@@ -86,7 +109,7 @@ def passages_table(alignment: Alignment, *, title: str | None = None) -> Table:
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         for p in match.passages:
             table.add_row(
-                Text(match.id, style=style),
+                Text(printable(match.id), style=style),
                 str(p.number),
                 f"{p.a_start}–{p.a_end}",
                 f"{p.b_start}–{p.b_end}",
@@ -125,7 +148,9 @@ def print_terminal(
         query_spans.extend((s, e, CHANGED_STYLE) for p in match.passages for s, e in p.a_changed)
     console.print(
         Panel(
-            _highlighted(alignment.text, query_spans), title=Text(query_title), title_align="left"
+            _highlighted(alignment.text, query_spans),
+            title=Text(printable(query_title)),
+            title_align="left",
         )
     )
     if show_sources:
@@ -134,7 +159,7 @@ def print_terminal(
             spans = [(p.b_start, p.b_end, style) for p in match.passages]
             spans += [(s, e, CHANGED_STYLE) for p in match.passages for s, e in p.b_changed]
             title = Text(
-                f"{match.id}: {100 * match.borrowed:.1f} % of the query, "
+                f"{printable(match.id)}: {100 * match.borrowed:.1f} % of the query, "
                 f"{100 * match.source_used:.1f} % of this text"
             )
             console.print(Panel(_highlighted(match.text, spans), title=title, title_align="left"))
@@ -165,7 +190,7 @@ a.frag:hover{outline:2px solid #555}
 a.frag.multi{box-shadow:inset 0 -3px 0 #555}
 a.frag.chg{background-image:linear-gradient(rgba(255,255,255,.6),rgba(255,255,255,.6));text-decoration:underline dotted #a00;text-underline-offset:3px}
 .legend span{display:inline-block;padding:0 6px;margin-right:6px;border-radius:3px}
-"""
+"""  # noqa: E501
 
 
 @dataclass(frozen=True)
@@ -269,7 +294,8 @@ def render_html(
             rows.append(_passage_row(si, match.id, p, colour))
         heading = (
             f"source {esc(match.id)} — {100 * match.borrowed:.1f} % of the query, "
-            f"{100 * match.source_used:.1f} % of this text, {_count(len(match.passages), 'passage')}"
+            f"{100 * match.source_used:.1f} % of this text, "
+            f"{_count(len(match.passages), 'passage')}"
         )
         source_sections.append(
             f'<section class="pane source" id="source-{si}"><h2>{heading}</h2>'
@@ -296,7 +322,8 @@ def render_html(
         "content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
         f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>"
         f"<header><h1>{esc(title)}</h1>"
-        f'<p class="summary" id="summary">Borrowed <b>{100 * alignment.borrowed:.1f} %</b>, uniqueness '
+        f'<p class="summary" id="summary">Borrowed <b>{100 * alignment.borrowed:.1f} %</b>, '
+        "uniqueness "
         f"<b>{100 * alignment.uniqueness:.1f} %</b> — {_count(n_passages, 'passage')} from "
         f"{_count(len(alignment.sources), 'source')}; {alignment.tokens} query tokens; {params}</p>"
         f'<p class="legend">{"".join(legend)}</p>{table}</header>'
@@ -311,15 +338,32 @@ def render_html(
 def _passage_row(si: int, source_id: str, p: Passage, colour: str) -> str:
     a, b = _pid("a", si, p.number), _pid("b", si, p.number)
     return (
-        f'<tr><td class="src"><span style="background:{colour}">{html.escape(source_id)}</span></td>'
+        f'<tr><td class="src"><span style="background:{colour}">'
+        f"{html.escape(source_id)}</span></td>"
         f'<td>{p.number}</td><td><a href="#{a}">{p.a_start}–{p.a_end}</a></td>'
         f'<td><a href="#{b}">{p.b_start}–{p.b_end}</a></td>'
         f"<td>{p.tokens_a}/{p.tokens_b}</td><td>{p.similarity:.3f}</td></tr>"
     )
 
 
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Refuse, before any work, an output path that cannot be written (InputError)."""
+    name = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(name))
+    if os.path.isdir(name):
+        raise InputError(f"cannot write the report to {name}: it is a folder")
+    if not os.path.isdir(folder):
+        raise InputError(f"cannot write the report to {name}: the folder {folder} does not exist")
+    target = name if os.path.exists(name) else folder
+    if not os.access(target, os.W_OK):
+        raise InputError(f"cannot write the report to {name}: permission denied")
+
+
 def write_html(alignment: Alignment, path: Any, **options: Any) -> None:
     """Write :func:`render_html` to ``path`` (UTF-8)."""
     from pathlib import Path
 
-    Path(path).write_text(render_html(alignment, **options), encoding="utf-8")
+    try:
+        Path(path).write_text(render_html(alignment, **options), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write the report to {path}: {exc.strerror or exc}") from None

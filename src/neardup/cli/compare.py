@@ -12,6 +12,7 @@ from rich.table import Table
 from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS, Aligner
 from neardup.cli._options import read_input, spec_from_options, spec_options
 from neardup.pipeline import Pipeline
+from neardup.report import check_writable, markup_safe
 
 
 @click.command()
@@ -86,6 +87,8 @@ def compare(
     "fragments_summary"; --html FILE writes a report to open in a browser.
     """
     spec = spec_from_options(options)
+    if html_report:
+        check_writable(html_report)
     pipeline = Pipeline(spec)
     text_a = read_input(file_a).text
     text_b = read_input(file_b).text
@@ -112,7 +115,7 @@ def compare(
             }
         click.echo(json.dumps(out, ensure_ascii=False))
         return
-    table = Table(title=f"{file_a} vs {file_b}", show_header=True)
+    table = Table(title=f"{markup_safe(file_a)} vs {markup_safe(file_b)}", show_header=True)
     table.add_column("measure")
     table.add_column("value", justify="right")
     for name, value in (
@@ -129,7 +132,8 @@ def compare(
     console.print(table)
     shingles = spec.shingles
     console.print(
-        f"spec {pipeline.spec_fingerprint}: preset {spec.analyzer.preset}, {shingles.unit} shingles "
+        f"spec {pipeline.spec_fingerprint}: preset {spec.analyzer.preset}, "
+        f"{shingles.unit} shingles "
         f"k={shingles.k} step={shingles.step}, {spec.fingerprint_family.family} "
         f"{spec.fingerprint_family.bits} bit"
     )
@@ -138,7 +142,7 @@ def compare(
 
         print_terminal(alignment, console, query_title=f"A: {file_a}")
     if html_report:
-        console.print(f"HTML report written to {html_report}")
+        console.print(f"HTML report written to {markup_safe(html_report)}")
 
 
 @click.command()
@@ -162,7 +166,9 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
     source = decoded.text
     rows = [
         {"term": term, "start": int(a), "end": int(b), "original": source[a:b]}
-        for term, a, b in zip(terms, canonical.starts.tolist(), canonical.ends.tolist())
+        for term, a, b in zip(
+            terms, canonical.starts.tolist(), canonical.ends.tolist(), strict=True
+        )
     ]
     shingles = pipeline.shingles(decoded.text) if show_shingles else None
     if as_json:
@@ -177,7 +183,10 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
             click.echo(json.dumps(row, ensure_ascii=False))
         if shingles is not None:
             for h, a, b in zip(
-                shingles.hashes.tolist(), shingles.starts.tolist(), shingles.ends.tolist()
+                shingles.hashes.tolist(),
+                shingles.starts.tolist(),
+                shingles.ends.tolist(),
+                strict=True,
             ):
                 click.echo(
                     json.dumps(
@@ -195,16 +204,26 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
     for col in ("#", "term", "span", "original"):
         table.add_column(col)
     for i, row in enumerate(rows):
-        table.add_row(str(i), row["term"], f"{row['start']}–{row['end']}", repr(row["original"]))
+        table.add_row(
+            str(i),
+            markup_safe(row["term"]),
+            f"{row['start']}–{row['end']}",
+            markup_safe(repr(row["original"])),
+        )
     console.print(table)
     if shingles is not None:
         table = Table(show_header=True, title="shingles")
         for col in ("#", "fingerprint", "span", "original"):
             table.add_column(col)
         for i, (h, a, b) in enumerate(
-            zip(shingles.hashes.tolist(), shingles.starts.tolist(), shingles.ends.tolist())
+            zip(
+                shingles.hashes.tolist(),
+                shingles.starts.tolist(),
+                shingles.ends.tolist(),
+                strict=True,
+            )
         ):
-            table.add_row(str(i), f"{h:016x}", f"{a}–{b}", repr(source[a:b]))
+            table.add_row(str(i), f"{h:016x}", f"{a}–{b}", markup_safe(repr(source[a:b])))
         console.print(table)
 
 

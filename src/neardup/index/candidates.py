@@ -224,7 +224,7 @@ def _flat_samples(queries: Sequence[Query]) -> tuple[U64, I64]:
 
 
 def sorted_postings(values: U64, keys: I64, limit_per_value: int) -> tuple[U64, I64]:
-    """Postings sorted by (value, key), each value's newest (largest) ``limit_per_value`` keys only."""
+    """Postings sorted by (value, key), each value's newest ``limit_per_value`` keys only."""
     order = np.lexsort((keys, values))
     values, keys = values[order], keys[order]
     if limit_per_value and values.shape[0] > limit_per_value:

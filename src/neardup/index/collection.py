@@ -65,7 +65,7 @@ from neardup.pipeline import Pipeline, TextLike, as_text
 from neardup.similarity import Fingerprints, Measures, measures_from_counts
 from neardup.spec import IndexSpec, Spec
 from neardup.storage import FORMAT_VERSION, Link, NewDoc, Storage, open_storage
-from neardup.storage.base import PackedFingerprints, StoredFingerprints
+from neardup.storage.base import DocInfo, PackedFingerprints, StoredFingerprints
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -78,7 +78,7 @@ DEFAULT_BATCH = 256
 
 @dataclass(frozen=True)
 class Analyzed:
-    """A text ready for the index: its fingerprint set and its sample (see :meth:`Collection.analyze`)."""
+    """A text ready for the index: its fingerprint set and sample (:meth:`Collection.analyze`)."""
 
     values: U64
     counts: I64 | None
@@ -260,7 +260,8 @@ def _unstorable(text: str) -> str | None:
     return None
 
 
-def _check_id(doc_id: Any) -> str:
+def check_id(doc_id: Any) -> str:
+    """``doc_id`` if every backend can store it as an id (else InputError naming it)."""
     if not isinstance(doc_id, str) or not doc_id:
         raise InputError(f"a document id must be a non-empty string, got {doc_id!r}")
     problem = _unstorable(doc_id)
@@ -284,6 +285,27 @@ def _check_meta(doc_id: str, meta: Any) -> None:
         if isinstance(exc, InputError):
             raise
         raise InputError(f"meta of {doc_id!r} is not JSON-serializable: {exc}") from None
+
+
+def _stored_specs(location: str, meta: Mapping[str, str]) -> tuple[Spec, IndexSpec]:
+    """The spec and index spec a collection's metadata holds; missing or bad ones are damage."""
+
+    def damaged(detail: str) -> DamagedCollectionError:
+        return DamagedCollectionError(f"the collection at {location} is damaged: {detail}")
+
+    for name in ("spec", "index_spec", "next_key"):
+        if name not in meta:
+            raise damaged(f"its metadata has no {name!r} row")
+    counter = meta["next_key"]
+    if not counter.isdigit():
+        raise damaged(f"the key counter is {counter[:40]!r}, not a non-negative integer")
+    try:
+        index_dict = json.loads(meta["index_spec"])
+        if not isinstance(index_dict, dict):
+            raise ValueError("not a JSON object")
+        return Spec.from_json(meta["spec"]), IndexSpec.from_dict(index_dict)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise damaged(f"its stored spec is not readable ({type(exc).__name__}: {exc})") from None
 
 
 def _match(doc_id: str, key: int, ms: Measures, group: int) -> Match:
@@ -497,7 +519,7 @@ class Collection:
         readonly: bool | None = None,
         timeout: float | None = None,
     ) -> Collection:
-        """Open an existing collection; a given ``spec``/``index_spec`` must match the stored one."""
+        """Open an existing collection; a given ``spec``/``index_spec`` must match the stored."""
         storage = (
             location
             if isinstance(location, Storage)
@@ -516,8 +538,7 @@ class Collection:
                     f"{storage.location} has storage format version {version}, but this neardup "
                     f"reads version {FORMAT_VERSION}; rebuild the collection with this release"
                 )
-            stored_spec = Spec.from_json(meta["spec"])
-            stored_index = IndexSpec.from_dict(json.loads(meta["index_spec"]))
+            stored_spec, stored_index = _stored_specs(storage.location, meta)
             recorded = meta.get("spec_fingerprint", "")
             now = stored_spec.fingerprint()
             if recorded != now:
@@ -529,7 +550,8 @@ class Collection:
                 )
             if spec is not None and spec.fingerprint() != recorded:
                 raise SpecMismatchError(
-                    f"{storage.location} was built under spec {recorded} ({describe_spec(stored_spec)}), "
+                    f"{storage.location} was built under spec {recorded} "
+                    f"({describe_spec(stored_spec)}), "
                     f"but the spec given is {spec.fingerprint()} ({describe_spec(spec)}); "
                     "fingerprints made under different specs cannot be compared"
                 )
@@ -660,7 +682,7 @@ class Collection:
         cands += [(d.values, d.counts) for d in extra]
         keys = [s.key for s in stored] + [d.key for d in extra]
         result = verify(item.values, item.counts, cands)
-        return list(zip(keys, result.measures)), result.uniqueness
+        return list(zip(keys, result.measures, strict=True)), result.uniqueness
 
     # --- adding -----------------------------------------------------------------------------
     def add(
@@ -694,7 +716,7 @@ class Collection:
         batch: list[tuple[str, Analyzed, Mapping[str, Any]]] = []
         for obj in items:
             doc_id, text, meta = _item(obj)
-            doc_id = _check_id(doc_id)
+            doc_id = check_id(doc_id)
             _check_meta(doc_id, meta)
             if isinstance(text, str):
                 _check_text(doc_id, text)
@@ -830,7 +852,7 @@ class Collection:
     def check(
         self, text: TextLike | Analyzed, *, top: int | None = None, policy: str | None = None
     ) -> CheckResult:
-        """Exact measures of a text against the collection, its uniqueness, and what ``add`` would do."""
+        """Exact measures of a text against the collection, its uniqueness, what ``add`` does."""
         item = self._analyzed(text)
         rules = Policy.of(self.index_spec, policy)
         with self.storage.snapshot():
@@ -861,12 +883,16 @@ class Collection:
         return sum(self.storage.group_sizes(groups).values())
 
     # --- removing ---------------------------------------------------------------------------
-    def remove(self, ids: Iterable[str], *, batch_size: int = 1000) -> int:
+    def remove(self, ids: str | Iterable[str], *, batch_size: int = 1000) -> int:
         """Remove documents by id, in batches of one transaction each; groups are recomputed.
 
-        Every id is checked first: an unknown one raises NotFoundError and nothing is removed.
+        ``ids`` is one id (a string is never taken as a sequence of ids) or an iterable of
+        them. Every id is checked first: an unknown one raises NotFoundError and nothing is
+        removed.
         """
-        wanted = list(dict.fromkeys(_check_id(i) for i in ids))
+        if isinstance(ids, str | bytes):
+            ids = [ids]  # type: ignore[list-item]
+        wanted = list(dict.fromkeys(check_id(i) for i in ids))
         known = self.storage.keys_for_ids(wanted)
         missing = [i for i in wanted if i not in known]
         if missing:
@@ -940,7 +966,7 @@ class Collection:
     # --- reading ----------------------------------------------------------------------------
     def get(self, doc_id: str, *, text: bool = True) -> Document:
         """A stored document by id; NotFoundError if it is not there."""
-        keys = self.storage.keys_for_ids([_check_id(doc_id)])
+        keys = self.storage.keys_for_ids([check_id(doc_id)])
         if doc_id not in keys:
             raise NotFoundError(f"no document {doc_id!r} in the collection {self.location}")
         infos = self.storage.docs([keys[doc_id]], text=text)
@@ -1013,7 +1039,7 @@ class Collection:
                 yield Document(d.id, d.key, d.group, d.size, d.meta, d.text), rep.get(d.group, d.id)
 
     def export(self, out: str | os.PathLike[str] | IO[str], *, fmt: str | None = None) -> int:
-        """Write every document (id, key, group, representative, shingles, meta, text) as JSONL or CSV.
+        """Write every document (id, key, group, representative, shingles, meta, text): JSONL/CSV.
 
         ``fmt`` is ``jsonl`` or ``csv``; by default it follows the file name (``.csv``, else
         JSONL; ``.gz`` compresses). ``-`` writes JSONL to standard output. Returns the count.
@@ -1086,32 +1112,16 @@ class Collection:
     def verify_integrity(self) -> list[str]:
         """Problems found by checking every stored invariant (an empty list means consistent).
 
-        Postings are exactly the samples of the stored documents, and looking those samples up
-        finds every one of them; every fingerprint array is
-        sorted and distinct with the recorded size; links join stored documents; every
-        document's group is the smallest key of its linked component; the key counter is past
-        every key; stored texts belong to stored documents.
+        Every fingerprint array is sorted and distinct, its samples among it, with the
+        recorded (non-negative) size; postings are exactly the samples of the stored
+        documents, and looking those samples up finds every one of them; links join stored
+        documents, newer to older; every document's group is the smallest key of its linked
+        component; the key counter is past every key; stored texts belong to stored documents.
         """
         problems: list[str] = []
         with self.storage.snapshot():
             meta = self.storage.read_meta()
-            exp_values: list[U64] = []
-            exp_keys: list[I64] = []
-            keys: list[int] = []
-            for batch in self.storage.iter_fingerprints():
-                for f in batch:
-                    keys.append(f.key)
-                    v = f.values
-                    if v.shape[0] > 1 and not bool(np.all(v[1:] > v[:-1])):
-                        problems.append(f"doc {f.key}: fingerprints not sorted and distinct")
-                    if f.samples.shape[0] and not bool(np.all(np.isin(f.samples, v))):
-                        problems.append(f"doc {f.key}: samples not among its fingerprints")
-                    if (f.counts is None) == self.multiset:
-                        problems.append(
-                            f"doc {f.key}: counts {'missing' if self.multiset else 'unexpected'}"
-                        )
-                    exp_values.append(f.samples)
-                    exp_keys.append(np.full(f.samples.shape[0], f.key, dtype=np.int64))
+            keys, sizes, samples = self._verify_fingerprints(problems)
             infos = {
                 d.key: d
                 for batch in self.storage.iter_docs(text=self.index_spec.store_text)
@@ -1119,49 +1129,92 @@ class Collection:
             }
             if sorted(infos) != keys:
                 problems.append("docs and fingerprints disagree on the stored keys")
-            pv, pk = self.storage.all_postings()
-            ev = np.concatenate(exp_values) if exp_values else np.zeros(0, np.uint64)
-            ek = np.concatenate(exp_keys) if exp_keys else np.zeros(0, np.int64)
-            o1 = np.lexsort((pk, pv))
-            o2 = np.lexsort((ek, ev))
-            if pv.shape != ev.shape or not (
-                np.array_equal(pv[o1], ev[o2]) and np.array_equal(pk[o1], ek[o2])
-            ):
-                orphans = int(np.count_nonzero(~np.isin(pk, np.array(keys, dtype=np.int64))))
-                problems.append(
-                    f"postings ({pv.shape[0]}) differ from the stored samples "
-                    f"({ev.shape[0]}); {orphans} postings point at no document"
-                )
-            # the lookup path (tiers, filters) must find them all, not only the full scan
-            found_v, found_k = self.storage.postings(distinct(ev))
-            o3 = np.lexsort((found_k, found_v))
-            if found_v.shape != ev.shape or not (
-                np.array_equal(found_v[o3], ev[o2]) and np.array_equal(found_k[o3], ek[o2])
-            ):
-                problems.append(
-                    f"looking every sample up finds {found_v.shape[0]} postings, not the "
-                    f"{ev.shape[0]} stored (a damaged filter or tail)"
-                )
-            key_set = set(keys)
-            pairs = []
-            for lk in self.storage.iter_links():
-                if lk.a not in key_set or lk.b not in key_set:
-                    problems.append(f"link {lk.a}–{lk.b} points at a missing document")
-                elif lk.a <= lk.b:
-                    problems.append(f"link {lk.a}–{lk.b} is not newer-to-older")
-                pairs.append((lk.a, lk.b))
-            roots = components(keys, pairs)
             for k, d in infos.items():
-                if roots.get(k) != d.group:
+                if d.size < 0 or (k in sizes and sizes[k] != d.size):
                     problems.append(
-                        f"doc {k} ({d.id}) is in group {d.group}, expected {roots.get(k)}"
+                        f"doc {k} ({d.id}) records size {d.size}, its fingerprints {sizes.get(k)}"
                     )
-                if self.index_spec.store_text and d.text is None:
-                    problems.append(f"doc {k} ({d.id}) has no stored text")
-            next_key = int(meta.get("next_key", "0"))
-            if keys and next_key <= max(keys):
-                problems.append(f"key counter {next_key} is not past the largest key {max(keys)}")
+            self._verify_postings(problems, keys, samples)
+            self._verify_groups(problems, keys, infos)
+            counter = meta.get("next_key", "0")
+            if not counter.lstrip("-").isdigit():
+                problems.append(f"key counter {counter!r} is not an integer")
+            elif keys and int(counter) <= max(keys):
+                problems.append(f"key counter {counter} is not past the largest key {max(keys)}")
         return problems
+
+    def _verify_fingerprints(
+        self, problems: list[str]
+    ) -> tuple[list[int], dict[int, int], tuple[U64, I64]]:
+        """Check each stored fingerprint array; its keys, sizes and every ``(sample, key)``."""
+        values: list[U64] = []
+        owners: list[I64] = []
+        keys: list[int] = []
+        sizes: dict[int, int] = {}
+        for batch in self.storage.iter_fingerprints():
+            for f in batch:
+                keys.append(f.key)
+                sizes[f.key] = set_size(f.values, f.counts)
+                v = f.values
+                if v.shape[0] > 1 and not bool(np.all(v[1:] > v[:-1])):
+                    problems.append(f"doc {f.key}: fingerprints not sorted and distinct")
+                if f.samples.shape[0] and not bool(np.all(np.isin(f.samples, v))):
+                    problems.append(f"doc {f.key}: samples not among its fingerprints")
+                if (f.counts is None) == self.multiset:
+                    problems.append(
+                        f"doc {f.key}: counts {'missing' if self.multiset else 'unexpected'}"
+                    )
+                values.append(f.samples)
+                owners.append(np.full(f.samples.shape[0], f.key, dtype=np.int64))
+        ev = np.concatenate(values) if values else np.zeros(0, np.uint64)
+        ek = np.concatenate(owners) if owners else np.zeros(0, np.int64)
+        return keys, sizes, (ev, ek)
+
+    def _verify_postings(
+        self, problems: list[str], keys: list[int], samples: tuple[U64, I64]
+    ) -> None:
+        """Postings (full scan and lookup path) are exactly the stored samples."""
+        ev, ek = samples
+        o2 = np.lexsort((ek, ev))
+        pv, pk = self.storage.all_postings()
+        o1 = np.lexsort((pk, pv))
+        if pv.shape != ev.shape or not (
+            np.array_equal(pv[o1], ev[o2]) and np.array_equal(pk[o1], ek[o2])
+        ):
+            orphans = int(np.count_nonzero(~np.isin(pk, np.array(keys, dtype=np.int64))))
+            problems.append(
+                f"postings ({pv.shape[0]}) differ from the stored samples "
+                f"({ev.shape[0]}); {orphans} postings point at no document"
+            )
+        # the lookup path (tiers, filters) must find them all, not only the full scan
+        found_v, found_k = self.storage.postings(distinct(ev))
+        o3 = np.lexsort((found_k, found_v))
+        if found_v.shape != ev.shape or not (
+            np.array_equal(found_v[o3], ev[o2]) and np.array_equal(found_k[o3], ek[o2])
+        ):
+            problems.append(
+                f"looking every sample up finds {found_v.shape[0]} postings, not the "
+                f"{ev.shape[0]} stored (a damaged filter or tail)"
+            )
+
+    def _verify_groups(
+        self, problems: list[str], keys: list[int], infos: Mapping[int, DocInfo]
+    ) -> None:
+        """Links join stored documents newer to older; groups are their components."""
+        key_set = set(keys)
+        pairs = []
+        for lk in self.storage.iter_links():
+            if lk.a not in key_set or lk.b not in key_set:
+                problems.append(f"link {lk.a}–{lk.b} points at a missing document")
+            elif lk.a <= lk.b:
+                problems.append(f"link {lk.a}–{lk.b} is not newer-to-older")
+            pairs.append((lk.a, lk.b))
+        roots = components(keys, pairs)
+        for k, d in infos.items():
+            if roots.get(k) != d.group:
+                problems.append(f"doc {k} ({d.id}) is in group {d.group}, expected {roots.get(k)}")
+            if self.index_spec.store_text and d.text is None:
+                problems.append(f"doc {k} ({d.id}) has no stored text")
 
 
 def describe_spec(spec: Spec) -> str:

@@ -31,8 +31,8 @@ from neardup.storage.base import (
     DocInfo,
     Link,
     NewDoc,
-    PagedScans,
     PackedFingerprints,
+    PagedScans,
     StoredFingerprints,
     as_signed,
     as_unsigned,
@@ -80,7 +80,14 @@ DEFAULT_TIMEOUT = 10.0
 
 def parse_url(url: str) -> tuple[str, str, str]:
     """``(conninfo for libpq, schema, location to show without a password)``."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - a bad port raises here, not in libpq
+    except ValueError as exc:
+        raise InputError(
+            f"the PostgreSQL URL is malformed ({exc}); expected "
+            "postgresql://user@host:port/db?schema=NAME"
+        ) from None
     query = parse_qsl(parts.query, keep_blank_values=True)
     schema = "neardup"
     rest = []
@@ -393,7 +400,8 @@ class PostgresStorage(PagedScans):
         with self._lock:
             rows = self._q(
                 "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
-                "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind = 'r'",
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = %s AND c.relkind = 'r'",
                 (self.schema,),
             )
         return int(rows[0][0])
@@ -483,7 +491,8 @@ class PostgresStorage(PagedScans):
         groups = [int(g) for g in assignments.values()]
         with self._errors():
             self._conn.execute(
-                "UPDATE docs SET grp = d.grp FROM unnest(%s::bigint[], %s::bigint[]) AS d(key, grp) "
+                "UPDATE docs SET grp = d.grp "
+                "FROM unnest(%s::bigint[], %s::bigint[]) AS d(key, grp) "
                 "WHERE docs.key = d.key",
                 (keys, groups),
             )
@@ -496,7 +505,8 @@ class PostgresStorage(PagedScans):
         new = [int(v) for v in mapping.values()]
         with self._errors():
             self._conn.execute(
-                "UPDATE docs SET grp = d.new FROM unnest(%s::bigint[], %s::bigint[]) AS d(old, new) "
+                "UPDATE docs SET grp = d.new "
+                "FROM unnest(%s::bigint[], %s::bigint[]) AS d(old, new) "
                 "WHERE docs.grp = d.old",
                 (old, new),
             )
