@@ -418,7 +418,7 @@ class SQLiteStorage(PagedScans):
             rows = self._conn.execute("PRAGMA quick_check(5)").fetchall()
         except sqlite3.DatabaseError as exc:
             raise self._damaged(str(exc)) from None
-        found = [str(r[0]) for r in rows]
+        found = [line for r in rows for line in str(r[0]).splitlines()]
         if found != ["ok"]:
             raise self._damaged("; ".join(found))
         self._checked = True
