@@ -206,7 +206,7 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
     for i, row in enumerate(rows):
         table.add_row(
             str(i),
-            markup_safe(row["term"]),
+            markup_safe(str(row["term"])),
             f"{row['start']}–{row['end']}",
             markup_safe(repr(row["original"])),
         )

@@ -503,7 +503,10 @@ def verify(db: str) -> None:
     help="Output format (default: csv for .csv names, JSONL otherwise; .gz compresses).",
 )
 def export(db: str, out: str, fmt: str | None) -> None:
-    """Write every document (id, key, group, representative, shingles, meta, text) to OUT (- for stdout)."""
+    """Write every document (id, key, group, representative, shingles, meta, text) to OUT.
+
+    OUT ``-`` writes to standard output.
+    """
     with _collection(db, readonly=True) as col:
         n = col.export(out, fmt=fmt)
     if out != "-":

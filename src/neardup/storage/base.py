@@ -96,7 +96,9 @@ def load_meta(text: str | None) -> dict[str, Any]:
             f"a document's meta is not JSON: {(text or '')[:40]!r}"
         ) from None
     if not isinstance(meta, dict):
-        raise DamagedCollectionError(f"a document's meta is not a JSON object: {text[:40]!r}")
+        raise DamagedCollectionError(
+            f"a document's meta is not a JSON object: {(text or '')[:40]!r}"
+        )
     return meta
 
 

@@ -523,8 +523,7 @@ class SQLiteStorage(PagedScans):
                     in_table |= f.maybe(unique)
             else:
                 in_table = np.ones(unique.shape[0], dtype=bool)
-            for part in _chunks(signed[in_table & ~capped], BIG_CHUNK):
-                chunk = part.tolist()
+            for chunk in _chunks(signed[in_table & ~capped].tolist(), BIG_CHUNK):
                 marks = ",".join("?" * len(chunk))
                 parts.append(
                     _pair_array(
@@ -751,9 +750,9 @@ class SQLiteStorage(PagedScans):
             tail = self._read_tail()
         if tail is None:
             return
-        values, keys = tail.runs.arrays()
+        unsigned, keys = tail.runs.arrays()
         keep = keys < new_below
-        values, keys = as_signed(values[keep]), keys[keep]
+        values, keys = as_signed(unsigned[keep]), keys[keep]
         # sorted by (value, doc): the B-tree is written in one ordered pass
         _insert_pairs(self._conn, "postings (value, doc)", values, keys)
         with self._lock:
