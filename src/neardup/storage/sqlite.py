@@ -198,6 +198,9 @@ class SQLiteStorage(PagedScans):
     ``synchronous`` is ``"full"`` (fsync at every commit: acknowledged documents survive a power
     cut) or ``"normal"`` (WAL fsynced at checkpoints only: acknowledged documents survive a killed
     process; an OS crash or power loss may lose the last transactions, never half of one).
+    ``quick_check`` (default on): SQLite's ``PRAGMA quick_check`` before this connection's first
+    write, refusing a damaged file; it reads the whole file once (seconds per GB), so a process
+    that writes one document into a very large collection may turn it off.
     """
 
     kind = "sqlite"
@@ -211,6 +214,7 @@ class SQLiteStorage(PagedScans):
         readonly: bool | None = None,
         synchronous: str = "full",
         tail_min: int = TAIL_MIN,
+        quick_check: bool = True,
     ) -> None:
         self.tail_min = int(tail_min)
         self._tail: _Tail | None = None
@@ -230,7 +234,8 @@ class SQLiteStorage(PagedScans):
         self._lock = threading.RLock()
         self._in_tx = False
         self._in_snapshot = False
-        self._checked = False  # PRAGMA quick_check passed (before this connection's first write)
+        # PRAGMA quick_check passed (or is not wanted) before this connection's first write
+        self._checked = not quick_check
         if self.path.is_dir():
             raise InputError(f"{self.path} is a directory, not a collection file")
         if not create and not self.path.exists():
