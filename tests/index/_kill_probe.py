@@ -44,7 +44,11 @@ class Tally:
 
 
 def _child(args: list[str], delay: float) -> tuple[list[str], bool]:
-    """Run the child, SIGKILL it ``delay`` s after it is ready; its output lines, finished?"""
+    """Run the child, SIGKILL it ``delay`` s after its first commit; its output, finished?
+
+    Waiting for the first commit (not a fixed time) keeps the kill inside live work however
+    loaded the machine is; the delay after it spreads the kills over the run.
+    """
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.index._kill_child", *args],
@@ -55,20 +59,21 @@ def _child(args: list[str], delay: float) -> tuple[list[str], bool]:
         env=env,
     )
     lines: list[str] = []
-    ready = threading.Event()
+    working = threading.Event()
 
     def read() -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
             lines.append(line.strip())
-            if line.startswith("ready"):
-                ready.set()
+            if line.startswith(("ack ", "gone ", "done")):
+                working.set()
+        working.set()
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    if not ready.wait(120):
+    if not working.wait(300) or proc.poll() is not None and "done" not in lines:
         proc.kill()
-        raise RuntimeError(f"the child did not start: {proc.stderr.read() if proc.stderr else ''}")
+        raise RuntimeError(f"the child failed: {proc.stderr.read() if proc.stderr else ''}")
     time.sleep(delay)
     proc.send_signal(signal.SIGKILL)
     proc.wait(30)
@@ -79,13 +84,13 @@ def _child(args: list[str], delay: float) -> tuple[list[str], bool]:
 
 
 def _round(location: str, mode: str, r: int, tally: Tally, rng: random.Random) -> None:
-    delay = rng.uniform(0.05, 0.6)
+    delay = rng.uniform(0.0, 1.0)
     if mode == "remove":
         if len(tally.present) < 40:
             mode = "add"
         else:
             victims = rng.sample(sorted(tally.present), min(400, len(tally.present) // 2))
-            delay = rng.uniform(0.02, 0.3)
+            delay = rng.uniform(0.0, 0.5)
             with tempfile.NamedTemporaryFile("w", suffix=".ids", delete=False) as fh:
                 fh.write("\n".join(victims))
             try:
