@@ -35,7 +35,7 @@ def run(location: str, kills: int) -> bool:
         location, make_spec("plain"), IndexSpec(policy="group", threshold=0.5)
     ).close()
     t0 = time.perf_counter()
-    tally = probe(location, kills)
+    tally = probe(location, kills, verbose=True)
     problems = check(location, tally)
     print(
         f"{location.split('?')[0]}: {sum(tally.kills.values())} kills in live children "

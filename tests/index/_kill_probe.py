@@ -147,7 +147,7 @@ def check(location: str, tally: Tally, sample: int | None = None) -> list[str]:
     return problems
 
 
-def probe(location: str, kills: int, seed: int = 2026) -> Tally:
+def probe(location: str, kills: int, seed: int = 2026, *, verbose: bool = False) -> Tally:
     """Rounds cycling add, merge, remove until ``kills`` children were killed while working
     (a child that finished first is counted apart; PostgreSQL has no merge: add instead)."""
     rng = random.Random(seed)
@@ -160,4 +160,10 @@ def probe(location: str, kills: int, seed: int = 2026) -> Tally:
             mode = "add"
         _round(location, mode, r, tally, rng)
         r += 1
+        if verbose:
+            print(
+                f"round {r}: kills {tally.kills}, finished {tally.finished}, "
+                f"added {tally.added}, removed {len(tally.removed)}",
+                flush=True,
+            )
     return tally
