@@ -279,6 +279,8 @@ def _check_text(doc_id: str, text: str, what: str = "text") -> None:
 def _check_meta(doc_id: str, meta: Any) -> None:
     if not isinstance(meta, Mapping):
         raise InputError(f"meta of {doc_id!r} must be a mapping, got {type(meta).__name__}")
+    if not meta:
+        return
     try:
         _check_text(doc_id, json.dumps(dict(meta), ensure_ascii=False), "meta")
     except (TypeError, ValueError) as exc:
@@ -745,8 +747,11 @@ class Collection:
             np.array([d.size for d in docs], dtype=np.int64),
         )
         final_group = {d.key: d.group for d in docs}
+        # a later text of the batch may have merged groups: report each admitted one's final
         return [
-            replace(d, group=final_group[d.key]) if d.accepted and d.key is not None else d
+            d
+            if d.key is None or final_group[d.key] == d.group
+            else replace(d, group=final_group[d.key])
             for d in decisions
         ]
 
