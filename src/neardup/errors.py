@@ -12,6 +12,7 @@
     ├── StorageError          a backend failed: locked, read-only, unreachable, corrupt
     │   └── NotFoundError     an id that is not there
     │   └── DuplicateIdError  an id that is already there
+    │   └── DamagedCollectionError  a damaged collection, refused before anything is written
     └── NotSupportedError     an optional operation a backend or method does not offer
 
 The CLI maps InputError, SpecError and ConfigurationError to exit code 2 and every other
@@ -70,6 +71,10 @@ class NotFoundError(StorageError, KeyError):
 
 class DuplicateIdError(StorageError):
     """An id that is already in the collection."""
+
+
+class DamagedCollectionError(StorageError):
+    """A stored collection whose contents are damaged; nothing is written into it."""
 
 
 class NotSupportedError(NeardupError):

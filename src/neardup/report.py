@@ -16,16 +16,20 @@ from __future__ import annotations
 import html
 import itertools
 import json
+import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from neardup.align import Alignment, Passage
+from neardup.errors import InputError
 
 #: Background colours of the sources' passages (HTML), cycled.
 HTML_COLOURS = (
@@ -66,10 +70,29 @@ def to_json(alignment: Alignment, *, with_text: bool = False, indent: int | None
 
 # --- terminal ------------------------------------------------------------------------------
 
+#: C0 and C1 control characters (escape sequences start with one), DEL
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(value: str) -> str:
+    """``value`` with every control character shown as an escape (``\\x1b``): user-supplied
+    ids and names never move the cursor, clear the screen or recolour the terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", value)
+
+
+def markup_safe(value: str) -> str:
+    """``value`` ready for a rich markup string or table cell: printable, brackets escaped."""
+    return escape(printable(value))
+
 
 def _highlighted(text: str, spans: Sequence[tuple[int, int, str]]) -> Text:
-    """``text`` as a rich Text (never parsed as markup) with ``(start, end, style)`` applied."""
-    out = Text(text)
+    """``text`` as a rich Text (never parsed as markup) with ``(start, end, style)`` applied.
+
+    Control characters other than newline and tab become U+FFFD, one for one, so the spans
+    still fall on the same characters.
+    """
+    out = Text(_CONTROL_IN_TEXT.sub("\ufffd", text))
     for start, end, style in spans:
         out.stylize(style, start, end)
     return out
@@ -91,7 +114,7 @@ def passages_table(alignment: Alignment, *, title: str | None = None) -> Table:
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         for p in match.passages:
             table.add_row(
-                Text(match.id, style=style),
+                Text(printable(match.id), style=style),
                 str(p.number),
                 f"{p.a_start}–{p.a_end}",
                 f"{p.b_start}–{p.b_end}",
@@ -154,7 +177,9 @@ def print_terminal(
     query_spans.extend((c.start, c.end, QUOTED_STYLE) for c in alignment.citations or ())
     console.print(
         Panel(
-            _highlighted(alignment.text, query_spans), title=Text(query_title), title_align="left"
+            _highlighted(alignment.text, query_spans),
+            title=Text(printable(query_title)),
+            title_align="left",
         )
     )
     if show_sources:
@@ -163,7 +188,7 @@ def print_terminal(
             spans = [(p.b_start, p.b_end, style) for p in match.passages]
             spans += [(s, e, CHANGED_STYLE) for p in match.passages for s, e in p.b_changed]
             title = Text(
-                f"{match.id}: {100 * match.borrowed:.1f} % of the query, "
+                f"{printable(match.id)}: {100 * match.borrowed:.1f} % of the query, "
                 f"{100 * match.source_used:.1f} % of this text"
             )
             console.print(Panel(_highlighted(match.text, spans), title=title, title_align="left"))
@@ -386,8 +411,24 @@ def _passage_row(si: int, source_id: str, p: Passage, colour: str) -> str:
     )
 
 
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Refuse, before any work, an output path that cannot be written (InputError)."""
+    name = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(name))
+    if os.path.isdir(name):
+        raise InputError(f"cannot write the report to {name}: it is a folder")
+    if not os.path.isdir(folder):
+        raise InputError(f"cannot write the report to {name}: the folder {folder} does not exist")
+    target = name if os.path.exists(name) else folder
+    if not os.access(target, os.W_OK):
+        raise InputError(f"cannot write the report to {name}: permission denied")
+
+
 def write_html(alignment: Alignment, path: Any, **options: Any) -> None:
     """Write :func:`render_html` to ``path`` (UTF-8)."""
     from pathlib import Path
 
-    Path(path).write_text(render_html(alignment, **options), encoding="utf-8")
+    try:
+        Path(path).write_text(render_html(alignment, **options), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write the report to {path}: {exc.strerror or exc}") from None

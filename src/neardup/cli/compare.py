@@ -22,6 +22,7 @@ from neardup.cli._documents import read_input, read_options, reader_options
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type
 from neardup.pipeline import Pipeline
+from neardup.report import check_writable, markup_safe
 from neardup.similarity import Measures
 from neardup.spec import Spec
 
@@ -130,6 +131,8 @@ def compare(
     unless --no-citations.
     """
     spec = spec_from_options(options)
+    if html_report:
+        check_writable(html_report)
     pipeline = Pipeline(spec)
     reading = read_options(options)
     text_a = read_input(file_a, reading).text
@@ -150,7 +153,7 @@ def compare(
         out = compare_to_dict(measures, spec, alignment)
         click.echo(json.dumps(out, ensure_ascii=False))
         return
-    table = Table(title=f"{file_a} vs {file_b}", show_header=True)
+    table = Table(title=f"{markup_safe(file_a)} vs {markup_safe(file_b)}", show_header=True)
     table.add_column("measure")
     table.add_column("value", justify="right")
     for name, value in (
@@ -177,7 +180,7 @@ def compare(
 
         print_terminal(alignment, console, query_title=f"A: {file_a}")
     if html_report:
-        console.print(f"HTML report written to {html_report}")
+        console.print(f"HTML report written to {markup_safe(html_report)}")
 
 
 @click.command()
@@ -240,7 +243,12 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
     for col in ("#", "term", "span", "original"):
         table.add_column(col)
     for i, row in enumerate(rows):
-        table.add_row(str(i), row["term"], f"{row['start']}–{row['end']}", repr(row["original"]))
+        table.add_row(
+            str(i),
+            markup_safe(str(row["term"])),
+            f"{row['start']}–{row['end']}",
+            markup_safe(repr(row["original"])),
+        )
     console.print(table)
     if shingles is not None:
         table = Table(show_header=True, title="shingles")
@@ -254,7 +262,7 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
                 strict=True,
             )
         ):
-            table.add_row(str(i), f"{h:016x}", f"{a}–{b}", repr(source[a:b]))
+            table.add_row(str(i), f"{h:016x}", f"{a}–{b}", markup_safe(repr(source[a:b])))
         console.print(table)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -19,16 +21,33 @@ from rich.table import Table
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import COUNT, field_type
-from neardup.errors import DuplicateIdError, StorageError
+from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
+from neardup.report import check_writable, markup_safe, printable
 from neardup.spec import INDEX_MEASURES, INDEX_POLICIES, IndexSpec
 
 DB_HELP = "A SQLite file, or a postgresql://user@host:port/db?schema=NAME URL."
 
 
-def _collection(db: str, *, readonly: bool = False) -> Any:
+@contextmanager
+def _collection(db: str, *, readonly: bool = False) -> Iterator[Any]:
+    """The collection at DB, open; damage found while working on it names DB."""
     from neardup.index import Collection
 
-    return Collection.open(db, readonly=True if readonly else None)
+    try:
+        with Collection.open(db, readonly=True if readonly else None) as col:
+            yield col
+    except DamagedCollectionError as exc:
+        if str(exc).startswith("the collection at "):
+            raise
+        raise DamagedCollectionError(f"the collection at {db} is damaged: {exc}") from None
+
+
+def _skipping(items: Iterable[Any], taken: Iterable[str]) -> Iterator[Any]:
+    """The input documents whose ids are not in ``taken``."""
+    skip = set(taken)
+    for item in items:
+        if item.id not in skip:
+            yield item
 
 
 @click.group("index")
@@ -165,6 +184,12 @@ def create(
     help="Documents per transaction.",
 )
 @click.option(
+    "--skip-existing",
+    is_flag=True,
+    help="Skip (and count) documents whose id is already in the collection, so an "
+    "interrupted run resumes with the same command.",
+)
+@click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object: counts and every decision."
 )
 @reader_options
@@ -176,16 +201,20 @@ def add(
     text_field: str,
     fmt: str | None,
     batch_size: int,
+    skip_existing: bool,
     as_json: bool,
     **reading: Any,
 ) -> None:
     """Check texts and add those the policy admits.
 
     INPUT is a text file, a folder (recursively: texts by their relative path as id, and
-    datasets; docs/guide.md "Inputs" says which files count), or a dataset: .jsonl, .csv
-    (optionally .gz) or .parquet with an id and a text field. All ids are checked first: an
-    id already in the collection, or twice in the input, stops the run before anything is added.
+    datasets; docs/guide.md "Inputs" says which files count), or a dataset: .jsonl, .jsonl.gz,
+    .csv or .parquet with an id and a text field. All ids are checked first: an id twice in the input, or already in the
+    collection (unless --skip-existing), stops the run before anything is added. Texts go in
+    by batches, each committed at once: a run stopped later (an error, Ctrl-C) keeps the
+    batches committed before and says how many documents they held.
     """
+    from neardup.index.collection import check_id
     from neardup.inputs import CorpusReader
 
     reader = CorpusReader(
@@ -194,6 +223,7 @@ def add(
     ids = reader.ids()
     seen: set[str] = set()
     for doc_id in ids:
+        check_id(doc_id)
         if doc_id in seen:
             raise DuplicateIdError(
                 f"the id {doc_id!r} appears twice in the input; nothing was added"
@@ -203,45 +233,35 @@ def add(
     decisions: list[dict[str, Any]] = []
     with _collection(db) as col:
         taken = col.storage.keys_for_ids(ids)
-        if taken:
+        if taken and not skip_existing:
             first = next(i for i in ids if i in taken)
             more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
             raise DuplicateIdError(
-                f"the id {first!r}{more} is already in {col.location}; nothing was added"
+                f"the id {first!r}{more} is already in {col.location}; nothing was added "
+                "(--skip-existing skips ids already stored)"
             )
-        console = Console(stderr=True)
-        progress = Progress(
-            TextColumn("adding"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[status]}"),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
+        items: Iterable[Any] = iter(reader)
+        if taken:
+            items = _skipping(items, taken)
+            counts["skipped"] = len(taken)
+        _add_all(
+            col,
+            items,
+            counts,
+            decisions if as_json else None,
+            len(ids) - len(taken),
+            policy,
+            batch_size,
         )
-        with progress:
-            task = progress.add_task("add", total=len(ids), status="")
-            for dec in col.iter_add(
-                reader,
-                policy=policy,
-                batch_size=batch_size,
-            ):
-                counts["accepted" if dec.accepted else "rejected"] += 1
-                counts[dec.reason] += 1
-                if as_json:
-                    decisions.append(dec.to_dict())
-                progress.update(
-                    task,
-                    advance=1,
-                    status=f"{counts['accepted']} added, {counts['rejected']} refused",
-                )
         total = len(col)
     report_skipped(reader)
     summary: dict[str, Any] = {
         "accepted": counts["accepted"],
         "rejected": counts["rejected"],
-        "reasons": {k: v for k, v in sorted(counts.items()) if k not in ("accepted", "rejected")},
+        "skipped": counts["skipped"],
+        "reasons": {
+            k: v for k, v in sorted(counts.items()) if k not in ("accepted", "rejected", "skipped")
+        },
         "documents": total,
     }
     if as_json:
@@ -249,10 +269,69 @@ def add(
         click.echo(json.dumps(summary, ensure_ascii=False))
         return
     reasons = ", ".join(f"{k} {v}" for k, v in summary["reasons"].items()) or "nothing to add"
+    skipped = f", skipped {counts['skipped']} already stored" if counts["skipped"] else ""
     click.echo(
-        f"added {counts['accepted']}, refused {counts['rejected']} ({reasons}); "
+        f"added {counts['accepted']}, refused {counts['rejected']} ({reasons}){skipped}; "
         f"the collection has {total} documents"
     )
+
+
+def _add_all(
+    col: Any,
+    items: Iterable[Any],
+    counts: Counter[str],
+    decisions: list[dict[str, Any]] | None,
+    total: int,
+    policy: str | None,
+    batch_size: int,
+) -> None:
+    """Add the items with a progress bar; a failure or Ctrl-C first says what was committed."""
+    try:
+        _add_with_progress(col, items, counts, decisions, total, policy, batch_size)
+    except (NeardupError, KeyboardInterrupt) as exc:
+        done = counts["accepted"] + counts["rejected"]
+        what = "interrupted" if isinstance(exc, KeyboardInterrupt) else "stopped by an error"
+        click.echo(
+            f"{what}: {done} documents were committed before ({counts['accepted']} added, "
+            f"{counts['rejected']} refused), {total - done} not; the same command with "
+            "--skip-existing adds the rest",
+            err=True,
+        )
+        raise
+
+
+def _add_with_progress(
+    col: Any,
+    items: Iterable[Any],
+    counts: Counter[str],
+    decisions: list[dict[str, Any]] | None,
+    total: int,
+    policy: str | None,
+    batch_size: int,
+) -> None:
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("adding"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("add", total=total, status="")
+        for dec in col.iter_add(items, policy=policy, batch_size=batch_size):
+            counts["accepted" if dec.accepted else "rejected"] += 1
+            counts[str(dec.reason)] += 1
+            if decisions is not None:
+                decisions.append(dec.to_dict())
+            progress.update(
+                task,
+                advance=1,
+                status=f"{counts['accepted']} added, {counts['rejected']} refused",
+            )
 
 
 @index.command("check")
@@ -315,6 +394,8 @@ def check(
     Passages inside quotes or followed by a reference count as citation, not borrowing
     ("cited", "quoted", "uniqueness_counting_citations"), unless --no-citations.
     """
+    if html_report:
+        check_writable(html_report)
     text = read_input(file, read_options(reading)).text
     alignment = None
     with _collection(db, readonly=True) as col:
@@ -351,7 +432,7 @@ def check(
             table.add_column(col_name, justify="left" if col_name == "id" else "right")
         for m in result.matches:
             table.add_row(
-                m.id,
+                markup_safe(m.id),
                 f"{m.resemblance:.4f}",
                 f"{m.containment_query_in_doc:.4f}",
                 f"{m.containment_doc_in_query:.4f}",
@@ -364,7 +445,7 @@ def check(
 
         print_terminal(alignment, console, query_title=file)
     if html_report:
-        console.print(f"HTML report written to {html_report}")
+        console.print(f"HTML report written to {markup_safe(html_report)}")
 
 
 @index.command("remove")
@@ -400,8 +481,8 @@ def groups(db: str, min_size: int, as_json: bool) -> None:
         click.echo("no duplicate groups")
         return
     for g in found:
-        others = [m for m in g.members if m != g.representative]
-        click.echo(f"group {g.id} ({g.size}): {g.representative} ← {', '.join(others)}")
+        others = [printable(m) for m in g.members if m != g.representative]
+        click.echo(f"group {g.id} ({g.size}): {printable(g.representative)} ← {', '.join(others)}")
 
 
 @index.command("stats")
@@ -419,7 +500,7 @@ def stats(db: str, as_json: bool) -> None:
             value = f"{value:.2f}"
         elif isinstance(value, dict):
             value = ", ".join(f"{k}={v}" for k, v in value.items())
-        click.echo(f"{key:24} {value}")
+        click.echo(f"{key:24} {printable(str(value))}")
 
 
 @index.command("verify")
@@ -434,7 +515,7 @@ def verify(db: str) -> None:
         problems = col.verify_integrity()
         count = len(col)
     for problem in problems:
-        click.echo(problem)
+        click.echo(printable(problem))
     if problems:
         raise StorageError(f"{len(problems)} problem(s) in {db}")
     click.echo(f"{db}: consistent ({count} documents)")
@@ -451,7 +532,10 @@ def verify(db: str) -> None:
     help="Output format (default: csv for .csv names, JSONL otherwise; .gz compresses).",
 )
 def export(db: str, out: str, fmt: str | None) -> None:
-    """Write every document (id, key, group, representative, shingles, meta, text) to OUT (- for stdout)."""
+    """Write every document (id, key, group, representative, shingles, meta, text) to OUT.
+
+    OUT ``-`` writes to standard output.
+    """
     with _collection(db, readonly=True) as col:
         n = col.export(out, fmt=fmt)
     if out != "-":

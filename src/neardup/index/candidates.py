@@ -13,11 +13,21 @@ long essay — shares every window that lies inside the pasted run, so any run o
 small the share of the essay it is. Broder's mod-m sampling keeps no such guarantee: a run
 shorter than about ``m`` shingles may have no sample at all. MinHash LSH band keys (neardup.sketch)
 and pseudo-matrix Bloom rows can be added later as other generators with the same interface.
+
+The collection asks *candidate sources* (:class:`CandidateSource`) for the pairs worth
+verifying: a batch of analyzed texts in, ``(batch position, stored key)`` pairs out, and the
+same among the texts of the batch. :class:`PostingsSource` — the inverted index over a
+generator's samples, winnowing by default — is the first; :func:`sources_for` lists the
+sources an index spec asks for, and the collection verifies the union of what they propose.
+Another source (pseudo-matrix Bloom rows) is one more class with the two methods and one more
+entry in :func:`sources_for`; scores, policy and writes do not change.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +36,9 @@ from neardup._kernels.winnow import winnow
 from neardup._sorted import distinct, distinct_counts
 from neardup.errors import ConfigurationError
 from neardup.spec import IndexSpec
+
+if TYPE_CHECKING:
+    from neardup.storage.base import Storage
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -129,3 +142,164 @@ def rank_many(
     )
     keep = rank_in_query < limit
     return pos[keep].astype(np.int64), keys[keep].astype(np.int64), counts[keep].astype(np.int64)
+
+
+# --- candidate sources --------------------------------------------------------------------------
+
+
+class Query(Protocol):
+    """A text as the candidate sources see it (:class:`~neardup.index.Analyzed` is one)."""
+
+    @property
+    def values(self) -> U64: ...
+
+    @property
+    def counts(self) -> I64 | None: ...
+
+    @property
+    def samples(self) -> U64: ...
+
+
+@dataclass(frozen=True)
+class CandidatePairs:
+    """Pairs worth verifying: ``pos[i]`` (a batch position) with ``other[i]``.
+
+    ``other`` is a stored document's key (:meth:`CandidateSource.stored`) or an earlier batch
+    position (:meth:`CandidateSource.in_batch`). Pairs are ordered by ``pos``, each position's
+    best candidates first, and hold no pair twice.
+    """
+
+    pos: I64
+    other: I64
+
+    @classmethod
+    def empty(cls) -> CandidatePairs:
+        return cls(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+
+    def __len__(self) -> int:
+        return int(self.pos.shape[0])
+
+    @classmethod
+    def union(cls, parts: Sequence[CandidatePairs]) -> CandidatePairs:
+        """Every pair any part proposes, once, ordered by position (a lone part as it is)."""
+        if len(parts) == 1:
+            return parts[0]
+        if not parts:
+            return cls.empty()
+        pos = np.concatenate([p.pos for p in parts])
+        other = np.concatenate([p.other for p in parts])
+        _, first = np.unique(np.stack((pos, other)), axis=1, return_index=True)
+        first = np.sort(first)
+        order = np.argsort(pos[first], kind="stable")
+        return cls(pos[first][order], other[first][order])
+
+
+@runtime_checkable
+class CandidateSource(Protocol):
+    """Proposes the documents a batch of texts is verified against.
+
+    A source decides recall and cost only: the collection verifies every pair exactly, and a
+    pair proposed by two sources is verified once.
+    """
+
+    name: str
+
+    def stored(self, queries: Sequence[Query], storage: Storage) -> CandidatePairs:
+        """Stored documents worth verifying against each query."""
+        ...
+
+    def in_batch(self, queries: Sequence[Query]) -> CandidatePairs:
+        """Earlier queries of the same batch worth verifying against each query."""
+        ...
+
+
+def _flat_samples(queries: Sequence[Query]) -> tuple[U64, I64]:
+    """Every query's samples end to end, with the position of the query each belongs to."""
+    n = len(queries)
+    if not n:
+        return np.zeros(0, np.uint64), np.zeros(0, np.int64)
+    lengths = np.array([q.samples.shape[0] for q in queries], dtype=np.int64)
+    values = np.concatenate([q.samples for q in queries]).astype(np.uint64)
+    return values, np.repeat(np.arange(n, dtype=np.int64), lengths)
+
+
+def sorted_postings(values: U64, keys: I64, limit_per_value: int) -> tuple[U64, I64]:
+    """Postings sorted by (value, key), each value's newest ``limit_per_value`` keys only."""
+    order = np.lexsort((keys, values))
+    values, keys = values[order], keys[order]
+    if limit_per_value and values.shape[0] > limit_per_value:
+        last = np.flatnonzero(np.concatenate((values[1:] != values[:-1], [True])))
+        to_end = np.repeat(last, np.diff(np.concatenate(([-1], last)))) - np.arange(values.shape[0])
+        keep = to_end < limit_per_value
+        values, keys = values[keep], keys[keep]
+    return values, keys
+
+
+def limit_per_group(pos: I64, other: I64, limit: int) -> tuple[I64, I64]:
+    """Keep the first ``limit`` entries of each run of equal ``pos`` (already grouped)."""
+    if pos.shape[0] == 0:
+        return pos, other
+    first = np.flatnonzero(np.concatenate(([True], pos[1:] != pos[:-1])))
+    rank_in = np.arange(pos.shape[0]) - np.repeat(first, np.diff(np.append(first, pos.shape[0])))
+    keep = rank_in < limit
+    return pos[keep], other[keep]
+
+
+class PostingsSource:
+    """Candidates from the inverted index ``sample → documents`` of a generator's samples.
+
+    A query's candidates are the documents sharing at least one of its samples, those sharing
+    the most first (ties by the smaller key), at most ``max_candidates``; a sample posted by
+    more than ``max_postings_per_sample`` documents brings only its newest that many (0: all).
+    """
+
+    def __init__(
+        self,
+        generator: CandidateGenerator,
+        *,
+        max_candidates: int,
+        max_postings_per_sample: int,
+    ) -> None:
+        self.generator = generator
+        self.name = generator.name
+        self.max_candidates = max_candidates
+        self.max_postings_per_sample = max_postings_per_sample
+
+    def postings(self, unique_samples: U64, storage: Storage) -> tuple[U64, I64]:
+        """Stored postings of the samples, sorted by (value, key), frequent values capped."""
+        cap = self.max_postings_per_sample
+        pv, pk = storage.postings(unique_samples, limit_per_value=cap)
+        return sorted_postings(pv, pk, cap)
+
+    def stored(self, queries: Sequence[Query], storage: Storage) -> CandidatePairs:
+        values, pos = _flat_samples(queries)
+        if not values.shape[0]:
+            return CandidatePairs.empty()
+        pv, pk = self.postings(distinct(values), storage)
+        st_pos, st_key, _ = rank_many(values, pos, pv, pk, self.max_candidates)
+        return CandidatePairs(st_pos, st_key)
+
+    def in_batch(self, queries: Sequence[Query]) -> CandidatePairs:
+        values, pos = _flat_samples(queries)
+        order = np.lexsort((pos, values))
+        ib_pos, ib_other, _ = rank_many(values, pos, values[order], pos[order], len(queries))
+        keep = ib_other < ib_pos
+        ib_pos, ib_other = limit_per_group(ib_pos[keep], ib_other[keep], self.max_candidates)
+        return CandidatePairs(ib_pos, ib_other)
+
+    def __repr__(self) -> str:
+        return (
+            f"PostingsSource({self.generator!r}, max_candidates={self.max_candidates}, "
+            f"max_postings_per_sample={self.max_postings_per_sample})"
+        )
+
+
+def sources_for(spec: IndexSpec, generator: CandidateGenerator) -> tuple[CandidateSource, ...]:
+    """The candidate sources of a collection: the postings of its generator's samples."""
+    return (
+        PostingsSource(
+            generator,
+            max_candidates=spec.max_candidates,
+            max_postings_per_sample=spec.max_postings_per_sample,
+        ),
+    )

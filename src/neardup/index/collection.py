@@ -42,6 +42,7 @@ from neardup import __version__
 from neardup._kernels.winnow import shared_pairs
 from neardup._sorted import distinct, distinct_counts
 from neardup.errors import (
+    DamagedCollectionError,
     DuplicateIdError,
     InputError,
     NotFoundError,
@@ -49,15 +50,22 @@ from neardup.errors import (
     SpecMismatchError,
     StorageError,
 )
-from neardup.index.candidates import CandidateGenerator, generator_for, rank, rank_many
+from neardup.index.candidates import (
+    CandidateGenerator,
+    CandidatePairs,
+    CandidateSource,
+    generator_for,
+    sources_for,
+)
 from neardup.index.groups import UnionFind, components
+from neardup.index.policy import Policy
 from neardup.index.sizes import KnownSizes
 from neardup.index.verify import set_size, verify
 from neardup.pipeline import Pipeline, TextLike, as_text
 from neardup.similarity import Fingerprints, Measures, measures_from_counts
-from neardup.spec import INDEX_POLICIES, IndexSpec, Spec
+from neardup.spec import IndexSpec, Spec
 from neardup.storage import FORMAT_VERSION, Link, NewDoc, Storage, open_storage
-from neardup.storage.base import PackedFingerprints, StoredFingerprints
+from neardup.storage.base import DocInfo, PackedFingerprints, StoredFingerprints
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -70,7 +78,7 @@ DEFAULT_BATCH = 256
 
 @dataclass(frozen=True)
 class Analyzed:
-    """A text ready for the index: its fingerprint set and its sample (see :meth:`Collection.analyze`)."""
+    """A text ready for the index: its fingerprint set and sample (:meth:`Collection.analyze`)."""
 
     values: U64
     counts: I64 | None
@@ -236,32 +244,140 @@ def _item(obj: Any) -> tuple[str, Any, Mapping[str, Any]]:
     raise InputError(f"cannot add a {type(obj).__name__}: expected (id, text[, meta])")
 
 
-def _check_id(doc_id: Any) -> str:
+def _unstorable(text: str) -> str | None:
+    """Why ``text`` cannot be stored the same way by every backend, or ``None`` if it can.
+
+    One rule for all backends: a NUL character (PostgreSQL's text refuses it) and a lone
+    surrogate (not encodable as UTF-8) are refused, never replaced.
+    """
+    nul = text.find("\x00")
+    if nul >= 0:
+        return f"a NUL character at offset {nul}"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"a lone surrogate U+{ord(text[exc.start]):04X} at offset {exc.start}"
+    return None
+
+
+def check_id(doc_id: Any) -> str:
+    """``doc_id`` if every backend can store it as an id (else InputError naming it)."""
     if not isinstance(doc_id, str) or not doc_id:
         raise InputError(f"a document id must be a non-empty string, got {doc_id!r}")
+    problem = _unstorable(doc_id)
+    if problem:
+        raise InputError(f"the document id {doc_id!r} holds {problem}; it cannot be stored")
     return doc_id
 
 
-def _sorted_postings(values: U64, keys: I64, limit_per_value: int) -> tuple[U64, I64]:
-    """Postings sorted by (value, key), each value's newest (largest) ``limit_per_value`` keys only."""
-    order = np.lexsort((keys, values))
-    values, keys = values[order], keys[order]
-    if limit_per_value and values.shape[0] > limit_per_value:
-        last = np.flatnonzero(np.concatenate((values[1:] != values[:-1], [True])))
-        to_end = np.repeat(last, np.diff(np.concatenate(([-1], last)))) - np.arange(values.shape[0])
-        keep = to_end < limit_per_value
-        values, keys = values[keep], keys[keep]
-    return values, keys
+def _check_text(doc_id: str, text: str, what: str = "text") -> None:
+    problem = _unstorable(text)
+    if problem:
+        raise InputError(f"the {what} of the document {doc_id!r} holds {problem}; refused")
 
 
-def _limit_per_group(pos: I64, other: I64, limit: int) -> tuple[I64, I64]:
-    """Keep the first ``limit`` entries of each run of equal ``pos`` (already grouped)."""
-    if pos.shape[0] == 0:
-        return pos, other
-    first = np.flatnonzero(np.concatenate(([True], pos[1:] != pos[:-1])))
-    rank_in = np.arange(pos.shape[0]) - np.repeat(first, np.diff(np.append(first, pos.shape[0])))
-    keep = rank_in < limit
-    return pos[keep], other[keep]
+def _check_meta(doc_id: str, meta: Any) -> None:
+    if not isinstance(meta, Mapping):
+        raise InputError(f"meta of {doc_id!r} must be a mapping, got {type(meta).__name__}")
+    if not meta:
+        return
+    try:
+        _check_text(doc_id, json.dumps(dict(meta), ensure_ascii=False), "meta")
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, InputError):
+            raise
+        raise InputError(f"meta of {doc_id!r} is not JSON-serializable: {exc}") from None
+
+
+def _stored_specs(location: str, meta: Mapping[str, str]) -> tuple[Spec, IndexSpec]:
+    """The spec and index spec a collection's metadata holds; missing or bad ones are damage."""
+
+    def damaged(detail: str) -> DamagedCollectionError:
+        return DamagedCollectionError(f"the collection at {location} is damaged: {detail}")
+
+    for name in ("spec", "index_spec", "next_key"):
+        if name not in meta:
+            raise damaged(f"its metadata has no {name!r} row")
+    counter = meta["next_key"]
+    if not counter.isdigit():
+        raise damaged(f"the key counter is {counter[:40]!r}, not a non-negative integer")
+    try:
+        index_dict = json.loads(meta["index_spec"])
+        if not isinstance(index_dict, dict):
+            raise ValueError("not a JSON object")
+        return Spec.from_json(meta["spec"]), IndexSpec.from_dict(index_dict)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise damaged(f"its stored spec is not readable ({type(exc).__name__}: {exc})") from None
+
+
+def _match(doc_id: str, key: int, ms: Measures, group: int) -> Match:
+    return Match(
+        doc_id,
+        key,
+        ms.resemblance,
+        ms.containment_ab,
+        ms.containment_ba,
+        ms.shared,
+        ms.shingles_b,
+        group,
+    )
+
+
+class _Batch:
+    """The texts of one add batch, laid out for the kernels (ids checked distinct)."""
+
+    def __init__(self, items: list[tuple[str, Analyzed, Mapping[str, Any]]]) -> None:
+        self.ids = [b[0] for b in items]
+        seen: set[str] = set()
+        for doc_id in self.ids:
+            if doc_id in seen:
+                raise DuplicateIdError(f"the id {doc_id!r} appears twice in the input")
+            seen.add(doc_id)
+        self.items_with_meta = items
+        self.items = [b[1] for b in items]
+        self.sizes = np.array([it.size for it in self.items], dtype=np.int64)
+        self.queries = PackedFingerprints.pack(
+            range(len(items)), [(it.values, it.counts) for it in self.items]
+        )
+        self.kernel_counts = self.queries.kernel_counts()
+
+    @classmethod
+    def of(cls, items: list[tuple[str, Analyzed, Mapping[str, Any]]]) -> _Batch:
+        return cls(items)
+
+
+@dataclass(frozen=True)
+class _Hit:
+    """A candidate at or above the threshold: its key (or batch position) and measures."""
+
+    other: int
+    measures: Measures
+
+
+class _Hits:
+    """Stage 2's output: per batch position, the candidates that reach the threshold."""
+
+    def __init__(self, by_pos: dict[int, list[_Hit]]) -> None:
+        self.by_pos = by_pos
+
+    @classmethod
+    def of(
+        cls, rules: Policy, pos: I64, other: I64, shared: I64, sizes: I64, other_sizes: I64
+    ) -> _Hits:
+        """The pairs ``(pos, other)`` with ``shared`` fingerprints that reach the threshold."""
+        by_pos: dict[int, list[_Hit]] = {}
+        if shared.size:
+            sq = sizes[pos]
+            for t in np.flatnonzero(rules.reaches_counts(shared, sq, other_sizes)).tolist():
+                ms = measures_from_counts(int(sq[t]), int(other_sizes[t]), int(shared[t]))
+                by_pos.setdefault(int(pos[t]), []).append(_Hit(int(other[t]), ms))
+        return cls(by_pos)
+
+    def at(self, pos: int) -> list[_Hit]:
+        return self.by_pos.get(pos, [])
+
+    def other_keys(self) -> set[int]:
+        return {h.other for hits in self.by_pos.values() for h in hits}
 
 
 # --- the collection ---------------------------------------------------------------------------
@@ -308,8 +424,23 @@ class _Pending:
         self.sizes[target] = total
         return target
 
-    def admit(self, doc: NewDoc) -> None:
+    def total_size(self, groups: Sequence[int]) -> int:
+        """Members of the given groups together, with this batch's admissions so far."""
+        return sum(self.group_size(g) for g in groups)
+
+    def admit(self, doc: NewDoc, matches: Sequence[Match]) -> None:
+        """Take an admitted document and its links to its matches."""
         self.docs.append(doc)
+        self.links.extend(
+            Link(
+                doc.key,
+                m.key,
+                m.resemblance,
+                m.containment_query_in_doc,
+                m.containment_doc_in_query,
+            )
+            for m in matches
+        )
 
     def final_docs(self) -> list[NewDoc]:
         find = self.uf.find
@@ -342,6 +473,7 @@ class Collection:
         self.index_spec = index_spec
         self.pipeline = Pipeline(spec)
         self.generator: CandidateGenerator = generator_for(index_spec)
+        self.sources: tuple[CandidateSource, ...] = sources_for(index_spec, self.generator)
         self.multiset = spec.fingerprint_family.multiset
         self._sizes = KnownSizes()
 
@@ -389,7 +521,7 @@ class Collection:
         readonly: bool | None = None,
         timeout: float | None = None,
     ) -> Collection:
-        """Open an existing collection; a given ``spec``/``index_spec`` must match the stored one."""
+        """Open an existing collection; a given ``spec``/``index_spec`` must match the stored."""
         storage = (
             location
             if isinstance(location, Storage)
@@ -408,8 +540,7 @@ class Collection:
                     f"{storage.location} has storage format version {version}, but this neardup "
                     f"reads version {FORMAT_VERSION}; rebuild the collection with this release"
                 )
-            stored_spec = Spec.from_json(meta["spec"])
-            stored_index = IndexSpec.from_dict(json.loads(meta["index_spec"]))
+            stored_spec, stored_index = _stored_specs(storage.location, meta)
             recorded = meta.get("spec_fingerprint", "")
             now = stored_spec.fingerprint()
             if recorded != now:
@@ -421,7 +552,8 @@ class Collection:
                 )
             if spec is not None and spec.fingerprint() != recorded:
                 raise SpecMismatchError(
-                    f"{storage.location} was built under spec {recorded} ({describe_spec(stored_spec)}), "
+                    f"{storage.location} was built under spec {recorded} "
+                    f"({describe_spec(stored_spec)}), "
                     f"but the spec given is {spec.fingerprint()} ({describe_spec(spec)}); "
                     "fingerprints made under different specs cannot be compared"
                 )
@@ -470,34 +602,76 @@ class Collection:
     def _analyzed(self, text: TextLike | Analyzed) -> Analyzed:
         return text if isinstance(text, Analyzed) else self.analyze(text)
 
-    # --- candidates and verification --------------------------------------------------------
-    def _stored_candidates(self, samples_list: Sequence[U64]) -> list[tuple[I64, I64]]:
-        """Ranked stored candidates of each query, with one postings lookup for all."""
-        nonempty = [s for s in samples_list if s.shape[0]]
-        if not nonempty:
-            return [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in samples_list]
-        pv, pk = self._postings(distinct(np.concatenate(nonempty)))
-        limit = self.index_spec.max_candidates
-        return [rank(s, pv, pk, limit) for s in samples_list]
+    # --- candidates and scores --------------------------------------------------------------
+    def _stored_pairs(self, queries: Sequence[Analyzed]) -> CandidatePairs:
+        """Stage 1: the stored documents every candidate source proposes for the queries."""
+        return CandidatePairs.union([s.stored(queries, self.storage) for s in self.sources])
 
-    def _postings(self, unique_samples: U64) -> tuple[U64, I64]:
-        """Stored postings of the samples, sorted by (value, key), frequent values capped."""
-        cap = self.index_spec.max_postings_per_sample
-        pv, pk = self.storage.postings(unique_samples, limit_per_value=cap)
-        return _sorted_postings(pv, pk, cap)
+    def _in_batch_pairs(self, queries: Sequence[Analyzed]) -> CandidatePairs:
+        """Stage 1 inside a batch: earlier texts of the batch proposed for each text."""
+        return CandidatePairs.union([s.in_batch(queries) for s in self.sources])
 
-    def _could_reach(self, pos: I64, other: I64, sizes_a: I64, sizes_b: I64) -> tuple[I64, I64]:
-        """Drop pairs whose sizes alone keep them below a resemblance threshold.
-
-        Resemblance is at most ``min(|A|, |B|) / max(|A|, |B|)`` (for multisets too), so such a
-        pair cannot reach the threshold and needs no merge. Containment has no such bound.
-        """
-        if self.index_spec.measure != "resemblance" or pos.shape[0] == 0:
+    def _could_reach(
+        self, rules: Policy, pos: I64, other: I64, sizes_a: I64, sizes_b: I64
+    ) -> tuple[I64, I64]:
+        """Drop pairs whose sizes alone keep them below the threshold (no merge needed)."""
+        if pos.shape[0] == 0:
             return pos, other
-        a = sizes_a[pos]
-        b = sizes_b[other]
-        keep = np.minimum(a, b) >= self.index_spec.threshold * np.maximum(a, b)
+        keep = rules.could_reach(sizes_a[pos], sizes_b[other])
+        if keep is None:
+            return pos, other
         return pos[keep], other[keep]
+
+    def _batch_scores(self, batch: _Batch, rules: Policy) -> _Hits:
+        """Stage 2 inside a batch: pairs of its texts at or above the threshold."""
+        pairs = self._in_batch_pairs(batch.items)
+        pos, other = self._could_reach(rules, pairs.pos, pairs.other, batch.sizes, batch.sizes)
+        q = batch.queries
+        shared = shared_pairs(
+            q.values,
+            batch.kernel_counts,
+            q.offsets,
+            q.values,
+            batch.kernel_counts,
+            q.offsets,
+            pos,
+            other,
+            self.multiset,
+        )
+        return _Hits.of(rules, pos, other, shared, batch.sizes, batch.sizes[other])
+
+    def _stored_scores(self, batch: _Batch, rules: Policy) -> _Hits:
+        """Stage 2: stored candidates scored exactly, the pairs at or above the threshold kept.
+
+        Candidates are first ruled out by size (sizes remembered by key), then the rest are
+        fetched in one call and merged against the batch by one kernel call.
+        """
+        storage = self.storage
+        pairs = self._stored_pairs(batch.items)
+        union = distinct(pairs.other)
+        union_sizes = self._sizes.lookup(union, storage)
+        idx = np.searchsorted(union, pairs.other)
+        stored_now = union_sizes[idx] >= 0
+        pos, idx = self._could_reach(
+            rules, pairs.pos[stored_now], idx[stored_now], batch.sizes, union_sizes
+        )
+        keys = union[idx] if idx.size else np.zeros(0, np.int64)
+        packed = storage.packed_fingerprints(distinct(keys).tolist() if idx.size else [])
+        slot = np.searchsorted(packed.keys, keys)  # key order
+        q = batch.queries
+        shared = shared_pairs(
+            q.values,
+            batch.kernel_counts,
+            q.offsets,
+            packed.values,
+            packed.kernel_counts(),
+            packed.offsets,
+            pos,
+            slot,
+            self.multiset,
+        )
+        other_sizes = packed.sizes()[slot] if slot.size else slot
+        return _Hits.of(rules, pos, keys, shared, batch.sizes, other_sizes)
 
     def _verify(
         self,
@@ -510,16 +684,7 @@ class Collection:
         cands += [(d.values, d.counts) for d in extra]
         keys = [s.key for s in stored] + [d.key for d in extra]
         result = verify(item.values, item.counts, cands)
-        return list(zip(keys, result.measures)), result.uniqueness
-
-    def _measure(self, m: Measures) -> float:
-        return self._decisive(m.resemblance, m.containment_ab, m.containment_ba)
-
-    def _decisive(self, resemblance: float, query_in_doc: float, doc_in_query: float) -> float:
-        """The value the policy compares with the threshold."""
-        if self.index_spec.measure == "resemblance":
-            return resemblance
-        return max(query_in_doc, doc_in_query)
+        return list(zip(keys, result.measures, strict=True)), result.uniqueness
 
     # --- adding -----------------------------------------------------------------------------
     def add(
@@ -547,271 +712,192 @@ class Collection:
         A taken id (or an id twice in one batch) raises DuplicateIdError before anything of
         its batch is written; earlier batches stay committed.
         """
-        policy = policy or self.index_spec.policy
-        if policy not in INDEX_POLICIES:
-            raise InputError(f"policy must be one of {', '.join(INDEX_POLICIES)}, got {policy!r}")
+        rules = Policy.of(self.index_spec, policy)
         if batch_size < 1:
             raise InputError(f"batch_size must be at least 1, got {batch_size}")
         batch: list[tuple[str, Analyzed, Mapping[str, Any]]] = []
         for obj in items:
             doc_id, text, meta = _item(obj)
-            doc_id = _check_id(doc_id)
-            if not isinstance(meta, Mapping):
-                raise InputError(f"meta of {doc_id!r} must be a mapping, got {type(meta).__name__}")
-            try:
-                json.dumps(dict(meta))
-            except (TypeError, ValueError) as exc:
-                raise InputError(f"meta of {doc_id!r} is not JSON-serializable: {exc}") from None
+            doc_id = check_id(doc_id)
+            _check_meta(doc_id, meta)
+            if isinstance(text, str):
+                _check_text(doc_id, text)
             batch.append((doc_id, self._analyzed(text), meta))
             if len(batch) >= batch_size:
-                yield from self._add_batch(batch, policy)
+                yield from self._add_batch(batch, rules)
                 batch = []
         if batch:
-            yield from self._add_batch(batch, policy)
+            yield from self._add_batch(batch, rules)
 
     def _add_batch(
-        self, batch: list[tuple[str, Analyzed, Mapping[str, Any]]], policy: str
+        self, items: list[tuple[str, Analyzed, Mapping[str, Any]]], rules: Policy
     ) -> list[Decision]:
-        ids = [b[0] for b in batch]
-        seen: set[str] = set()
-        for doc_id in ids:
-            if doc_id in seen:
-                raise DuplicateIdError(f"the id {doc_id!r} appears twice in the input")
-            seen.add(doc_id)
-        storage = self.storage
-        threshold = self.index_spec.threshold
-        cap = self.index_spec.group_cap
-        limit = self.index_spec.max_candidates
-        items = [b[1] for b in batch]
-        n = len(items)
-        q_sizes = np.array([it.size for it in items], dtype=np.int64)
-        queries = PackedFingerprints.pack(range(n), [(it.values, it.counts) for it in items])
-        q_vals, q_cnts, q_off = queries.values, queries.kernel_counts(), queries.offsets
-        s_len = np.array([it.samples.shape[0] for it in items], dtype=np.int64)
-        b_vals = (
-            np.concatenate([it.samples for it in items]) if n else np.zeros(0, np.uint64)
-        ).astype(np.uint64)
-        b_pos = np.repeat(np.arange(n, dtype=np.int64), s_len)
-        # candidates inside the batch: earlier documents sharing a sample (verified whether or
-        # not they get admitted; only admitted ones count)
-        order = np.lexsort((b_pos, b_vals))
-        ib_pos, ib_other, _ = rank_many(b_vals, b_pos, b_vals[order], b_pos[order], n)
-        keep = ib_other < ib_pos
-        ib_pos, ib_other = _limit_per_group(ib_pos[keep], ib_other[keep], limit)
-        ib_pos, ib_other = self._could_reach(ib_pos, ib_other, q_sizes, q_sizes)
-        ib_shared = shared_pairs(
-            q_vals, q_cnts, q_off, q_vals, q_cnts, q_off, ib_pos, ib_other, self.multiset
-        )
-        with storage.transaction():
-            taken = storage.keys_for_ids(ids)
-            if taken:
-                first = next(i for i in ids if i in taken)
-                raise DuplicateIdError(
-                    f"the id {first!r} is already in the collection {storage.location}"
-                )
-            meta = storage.read_meta()
-            next_key = int(meta["next_key"])
-            # candidates among stored documents: one postings lookup, one verification call
-            pv, pk = self._postings(distinct(b_vals))
-            st_pos, st_key, _ = rank_many(b_vals, b_pos, pv, pk, limit)
-            union = distinct(st_key)
-            union_sizes = self._sizes.lookup(union, storage)
-            st_idx = np.searchsorted(union, st_key)
-            stored_now = union_sizes[st_idx] >= 0
-            st_pos, st_idx = self._could_reach(
-                st_pos[stored_now], st_idx[stored_now], q_sizes, union_sizes
-            )
-            packed = storage.packed_fingerprints(
-                distinct(union[st_idx]).tolist() if st_idx.size else []
-            )
-            st_key = union[st_idx] if st_idx.size else np.zeros(0, np.int64)
-            c_vals, c_cnts, c_off = packed.values, packed.kernel_counts(), packed.offsets
-            c_sizes = packed.sizes()
-            st_slot = np.searchsorted(packed.keys, st_key)  # key order
-            st_shared = shared_pairs(
-                q_vals, q_cnts, q_off, c_vals, c_cnts, c_off, st_pos, st_slot, self.multiset
-            )
-            # the pairs that reach the threshold, per document of the batch
-            hits: dict[int, list[tuple[bool, int, Measures]]] = {}
-            for stored, pos_arr, other_arr, shared_arr, other_sizes in (
-                (True, st_pos, st_key, st_shared, c_sizes[st_slot] if st_slot.size else st_slot),
-                (False, ib_pos, ib_other, ib_shared, q_sizes[ib_other]),
-            ):
-                if not shared_arr.size:
-                    continue
-                sq = q_sizes[pos_arr]
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    if self.index_spec.measure == "resemblance":
-                        value = shared_arr / (sq + other_sizes - shared_arr)
-                    else:
-                        value = np.maximum(shared_arr / sq, shared_arr / other_sizes)
-                sel = np.flatnonzero((shared_arr > 0) & (value >= threshold))
-                for t in sel.tolist():
-                    mc = measures_from_counts(int(sq[t]), int(other_sizes[t]), int(shared_arr[t]))
-                    if self._measure(mc) >= threshold:
-                        hits.setdefault(int(pos_arr[t]), []).append((stored, int(other_arr[t]), mc))
-            hit_keys = {other for hs in hits.values() for stored, other, _ in hs if stored}
-            info = {d.key: (d.id, d.group) for d in storage.docs(sorted(hit_keys), meta=False)}
-            pending = _Pending(storage)
-            pending.preload({group for _, group in info.values()})
-            admitted: dict[int, NewDoc] = {}  # batch position → its stored form
-            decisions: list[Decision] = []
-            for pos, (doc_id, item, doc_meta) in enumerate(batch):
-                matches = []
-                for stored, other, ms in hits.get(pos, ()):
-                    if stored:
-                        mid, grp = info[other]
-                        key_other = other
-                    elif other in admitted:
-                        d = admitted[other]
-                        mid, grp, key_other = d.id, d.group, d.key
-                    else:
-                        continue
-                    matches.append(
-                        Match(
-                            mid,
-                            key_other,
-                            ms.resemblance,
-                            ms.containment_ab,
-                            ms.containment_ba,
-                            ms.shared,
-                            ms.shingles_b,
-                            pending.root(grp),
-                        )
-                    )
-                matches = _sort_matches(matches)
-                groups = sorted({m.group for m in matches})
-                size = item.size
-                if matches and policy == "reject":
-                    decisions.append(
-                        Decision(
-                            doc_id, False, "duplicate", tuple(matches), matches[0].group, None, size
-                        )
-                    )
-                    continue
-                if matches and policy == "group":
-                    total = sum(pending.group_size(g) for g in groups) + 1
-                    if total > cap:
-                        decisions.append(
-                            Decision(
-                                doc_id, False, "group_full", tuple(matches), groups[0], None, size
-                            )
-                        )
-                        continue
-                key = next_key
-                next_key += 1
-                group = pending.join(groups, key)
-                doc = NewDoc(
-                    key,
-                    doc_id,
-                    group,
-                    size,
-                    item.values,
-                    item.counts,
-                    item.samples,
-                    dict(doc_meta),
-                    item.text,
-                )
-                pending.admit(doc)
-                admitted[pos] = doc
-                for m in matches:
-                    pending.links.append(
-                        Link(
-                            key,
-                            m.key,
-                            m.resemblance,
-                            m.containment_query_in_doc,
-                            m.containment_doc_in_query,
-                        )
-                    )
-                reason = "new" if not matches else ("grouped" if policy == "group" else "linked")
-                decisions.append(Decision(doc_id, True, reason, tuple(matches), group, key, size))
-            docs = pending.final_docs()
-            storage.insert(docs)
-            storage.relabel_groups(pending.relabels())
-            storage.add_links(pending.links)
-            storage.write_meta({"next_key": str(next_key)})
+        """One batch in stages: candidates → scores → the policy's decisions → one write."""
+        batch = _Batch.of(items)
+        in_batch = self._batch_scores(batch, rules)
+        with self.storage.transaction():
+            self._refuse_taken(batch.ids)
+            next_key = self._next_key()
+            stored = self._stored_scores(batch, rules)
+            pending = _Pending(self.storage)
+            decisions = self._decide(batch, stored, in_batch, rules, pending, next_key)
+            docs = self._write(pending, next_key + len(pending.docs))
         self._sizes.remember(
             np.array([d.key for d in docs], dtype=np.int64),
             np.array([d.size for d in docs], dtype=np.int64),
         )
         final_group = {d.key: d.group for d in docs}
-        out = []
-        for dec in decisions:
-            if dec.accepted and dec.key is not None:
-                dec = Decision(
-                    dec.id,
-                    True,
-                    dec.reason,
-                    dec.matches,
-                    final_group[dec.key],
-                    dec.key,
-                    dec.shingles,
+        # a later text of the batch may have merged groups: report each admitted one's final
+        return [
+            d
+            if d.key is None or final_group[d.key] == d.group
+            else replace(d, group=final_group[d.key])
+            for d in decisions
+        ]
+
+    def _refuse_taken(self, ids: Sequence[str]) -> None:
+        taken = self.storage.keys_for_ids(ids)
+        if taken:
+            first = next(i for i in ids if i in taken)
+            raise DuplicateIdError(
+                f"the id {first!r} is already in the collection {self.storage.location}"
+            )
+
+    def _next_key(self) -> int:
+        """The key counter, checked to be past every stored key (a lowered one is damage)."""
+        value = self.storage.read_meta().get("next_key", "")
+        try:
+            next_key = int(value)
+        except ValueError:
+            raise self._damaged(f"the key counter is {value!r}, not an integer") from None
+        largest = self.storage.max_key()
+        if next_key <= largest:
+            raise self._damaged(
+                f"the key counter {next_key} is not past the largest stored key {largest}"
+            )
+        return next_key
+
+    def _damaged(self, detail: str) -> DamagedCollectionError:
+        return DamagedCollectionError(f"the collection at {self.location} is damaged: {detail}")
+
+    def _decide(
+        self,
+        batch: _Batch,
+        stored: _Hits,
+        in_batch: _Hits,
+        rules: Policy,
+        pending: _Pending,
+        next_key: int,
+    ) -> list[Decision]:
+        """Stage 3: the policy's decision on each text, in order; admitted ones join ``pending``.
+
+        Later texts of the batch see the earlier admitted ones (only admitted ones count).
+        """
+        info = {
+            d.key: (d.id, d.group)
+            for d in self.storage.docs(sorted(stored.other_keys()), meta=False)
+        }
+        pending.preload({group for _, group in info.values()})
+        admitted: dict[int, NewDoc] = {}  # batch position → its stored form
+        decisions: list[Decision] = []
+        for pos, (doc_id, item, doc_meta) in enumerate(batch.items_with_meta):
+            matches: list[Match] = []
+            for hit in stored.at(pos):
+                mid, grp = info[hit.other]
+                matches.append(_match(mid, hit.other, hit.measures, pending.root(grp)))
+            for hit in in_batch.at(pos):
+                if hit.other in admitted:
+                    d = admitted[hit.other]
+                    matches.append(_match(d.id, d.key, hit.measures, pending.root(d.group)))
+            matches = _sort_matches(matches)
+            verdict = rules.decide(matches, pending.total_size)
+            if not verdict.accepted:
+                decisions.append(
+                    Decision(
+                        doc_id,
+                        False,
+                        verdict.reason,
+                        tuple(matches),
+                        verdict.group,
+                        None,
+                        item.size,
+                    )
                 )
-            out.append(dec)
-        return out
+                continue
+            key = next_key + len(pending.docs)
+            group = pending.join([m.group for m in matches], key)
+            doc = NewDoc(
+                key,
+                doc_id,
+                group,
+                item.size,
+                item.values,
+                item.counts,
+                item.samples,
+                dict(doc_meta),
+                item.text,
+            )
+            pending.admit(doc, matches)
+            admitted[pos] = doc
+            decisions.append(
+                Decision(doc_id, True, verdict.reason, tuple(matches), group, key, item.size)
+            )
+        return decisions
+
+    def _write(self, pending: _Pending, next_key: int) -> list[NewDoc]:
+        """Stage 4: the admitted documents, group relabels, links and the key counter."""
+        docs = pending.final_docs()
+        self.storage.insert(docs)
+        self.storage.relabel_groups(pending.relabels())
+        self.storage.add_links(pending.links)
+        self.storage.write_meta({"next_key": str(next_key)})
+        return docs
 
     # --- checking ---------------------------------------------------------------------------
     def check(
         self, text: TextLike | Analyzed, *, top: int | None = None, policy: str | None = None
     ) -> CheckResult:
-        """Exact measures of a text against the collection, its uniqueness, and what ``add`` would do."""
+        """Exact measures of a text against the collection, its uniqueness, what ``add`` does."""
         item = self._analyzed(text)
-        policy = policy or self.index_spec.policy
+        rules = Policy.of(self.index_spec, policy)
         with self.storage.snapshot():
-            ((cand_keys, _),) = self._stored_candidates([item.samples])
-            stored = self.storage.fingerprints(cand_keys.tolist())
+            pairs = self._stored_pairs([item])
+            stored = self.storage.fingerprints(pairs.other.tolist())
             scored, uniqueness = self._verify(item, stored)
             shared = [(k, m) for k, m in scored if m.shared > 0]
             infos = {d.key: d for d in self.storage.docs([k for k, _ in shared], meta=False)}
             matches = _sort_matches(
-                Match(
-                    infos[k].id,
-                    k,
-                    m.resemblance,
-                    m.containment_ab,
-                    m.containment_ba,
-                    m.shared,
-                    m.shingles_b,
-                    infos[k].group,
-                )
-                for k, m in shared
-                if k in infos
+                _match(infos[k].id, k, m, infos[k].group) for k, m in shared if k in infos
             )
-            threshold = self.index_spec.threshold
             hits = [
                 m
                 for m in matches
-                if self._decisive(
+                if rules.reaches(
                     m.resemblance, m.containment_query_in_doc, m.containment_doc_in_query
                 )
-                >= threshold
             ]
-            would = self._would(item, hits, policy)
+            verdict = rules.decide(hits, self._stored_group_size)
+        would = Decision(
+            "", verdict.accepted, verdict.reason, tuple(hits), verdict.group, None, item.size
+        )
         if top is not None:
             matches = matches[:top]
         return CheckResult(uniqueness, item.size, len(stored), tuple(matches), would)
 
-    def _would(self, item: Analyzed, hits: list[Match], policy: str) -> Decision:
-        if not hits:
-            return Decision("", True, "new", (), None, None, item.size)
-        groups = sorted({m.group for m in hits})
-        if policy == "reject":
-            return Decision("", False, "duplicate", tuple(hits), groups[0], None, item.size)
-        if policy == "group":
-            sizes = self.storage.group_sizes(groups)
-            if sum(sizes.values()) + 1 > self.index_spec.group_cap:
-                return Decision("", False, "group_full", tuple(hits), groups[0], None, item.size)
-            return Decision("", True, "grouped", tuple(hits), groups[0], None, item.size)
-        return Decision("", True, "linked", tuple(hits), groups[0], None, item.size)
+    def _stored_group_size(self, groups: Sequence[int]) -> int:
+        return sum(self.storage.group_sizes(groups).values())
 
     # --- removing ---------------------------------------------------------------------------
-    def remove(self, ids: Iterable[str], *, batch_size: int = 1000) -> int:
+    def remove(self, ids: str | Iterable[str], *, batch_size: int = 1000) -> int:
         """Remove documents by id, in batches of one transaction each; groups are recomputed.
 
-        Every id is checked first: an unknown one raises NotFoundError and nothing is removed.
+        ``ids`` is one id (a string is never taken as a sequence of ids) or an iterable of
+        them. Every id is checked first: an unknown one raises NotFoundError and nothing is
+        removed.
         """
-        wanted = list(dict.fromkeys(_check_id(i) for i in ids))
+        if isinstance(ids, str | bytes):
+            ids = [ids]  # type: ignore[list-item]
+        wanted = list(dict.fromkeys(check_id(i) for i in ids))
         known = self.storage.keys_for_ids(wanted)
         missing = [i for i in wanted if i not in known]
         if missing:
@@ -885,7 +971,7 @@ class Collection:
     # --- reading ----------------------------------------------------------------------------
     def get(self, doc_id: str, *, text: bool = True) -> Document:
         """A stored document by id; NotFoundError if it is not there."""
-        keys = self.storage.keys_for_ids([_check_id(doc_id)])
+        keys = self.storage.keys_for_ids([check_id(doc_id)])
         if doc_id not in keys:
             raise NotFoundError(f"no document {doc_id!r} in the collection {self.location}")
         infos = self.storage.docs([keys[doc_id]], text=text)
@@ -958,7 +1044,7 @@ class Collection:
                 yield Document(d.id, d.key, d.group, d.size, d.meta, d.text), rep.get(d.group, d.id)
 
     def export(self, out: str | os.PathLike[str] | IO[str], *, fmt: str | None = None) -> int:
-        """Write every document (id, key, group, representative, shingles, meta, text) as JSONL or CSV.
+        """Write every document (id, key, group, representative, shingles, meta, text): JSONL/CSV.
 
         ``fmt`` is ``jsonl`` or ``csv``; by default it follows the file name (``.csv``, else
         JSONL; ``.gz`` compresses). ``-`` writes JSONL to standard output. Returns the count.
@@ -1031,32 +1117,16 @@ class Collection:
     def verify_integrity(self) -> list[str]:
         """Problems found by checking every stored invariant (an empty list means consistent).
 
-        Postings are exactly the samples of the stored documents, and looking those samples up
-        finds every one of them; every fingerprint array is
-        sorted and distinct with the recorded size; links join stored documents; every
-        document's group is the smallest key of its linked component; the key counter is past
-        every key; stored texts belong to stored documents.
+        Every fingerprint array is sorted and distinct, its samples among it, with the
+        recorded (non-negative) size; postings are exactly the samples of the stored
+        documents, and looking those samples up finds every one of them; links join stored
+        documents, newer to older; every document's group is the smallest key of its linked
+        component; the key counter is past every key; stored texts belong to stored documents.
         """
         problems: list[str] = []
         with self.storage.snapshot():
             meta = self.storage.read_meta()
-            exp_values: list[U64] = []
-            exp_keys: list[I64] = []
-            keys: list[int] = []
-            for batch in self.storage.iter_fingerprints():
-                for f in batch:
-                    keys.append(f.key)
-                    v = f.values
-                    if v.shape[0] > 1 and not bool(np.all(v[1:] > v[:-1])):
-                        problems.append(f"doc {f.key}: fingerprints not sorted and distinct")
-                    if f.samples.shape[0] and not bool(np.all(np.isin(f.samples, v))):
-                        problems.append(f"doc {f.key}: samples not among its fingerprints")
-                    if (f.counts is None) == self.multiset:
-                        problems.append(
-                            f"doc {f.key}: counts {'missing' if self.multiset else 'unexpected'}"
-                        )
-                    exp_values.append(f.samples)
-                    exp_keys.append(np.full(f.samples.shape[0], f.key, dtype=np.int64))
+            keys, sizes, samples = self._verify_fingerprints(problems)
             infos = {
                 d.key: d
                 for batch in self.storage.iter_docs(text=self.index_spec.store_text)
@@ -1064,49 +1134,92 @@ class Collection:
             }
             if sorted(infos) != keys:
                 problems.append("docs and fingerprints disagree on the stored keys")
-            pv, pk = self.storage.all_postings()
-            ev = np.concatenate(exp_values) if exp_values else np.zeros(0, np.uint64)
-            ek = np.concatenate(exp_keys) if exp_keys else np.zeros(0, np.int64)
-            o1 = np.lexsort((pk, pv))
-            o2 = np.lexsort((ek, ev))
-            if pv.shape != ev.shape or not (
-                np.array_equal(pv[o1], ev[o2]) and np.array_equal(pk[o1], ek[o2])
-            ):
-                orphans = int(np.count_nonzero(~np.isin(pk, np.array(keys, dtype=np.int64))))
-                problems.append(
-                    f"postings ({pv.shape[0]}) differ from the stored samples "
-                    f"({ev.shape[0]}); {orphans} postings point at no document"
-                )
-            # the lookup path (tiers, filters) must find them all, not only the full scan
-            found_v, found_k = self.storage.postings(distinct(ev))
-            o3 = np.lexsort((found_k, found_v))
-            if found_v.shape != ev.shape or not (
-                np.array_equal(found_v[o3], ev[o2]) and np.array_equal(found_k[o3], ek[o2])
-            ):
-                problems.append(
-                    f"looking every sample up finds {found_v.shape[0]} postings, not the "
-                    f"{ev.shape[0]} stored (a damaged filter or tail)"
-                )
-            key_set = set(keys)
-            pairs = []
-            for lk in self.storage.iter_links():
-                if lk.a not in key_set or lk.b not in key_set:
-                    problems.append(f"link {lk.a}–{lk.b} points at a missing document")
-                elif lk.a <= lk.b:
-                    problems.append(f"link {lk.a}–{lk.b} is not newer-to-older")
-                pairs.append((lk.a, lk.b))
-            roots = components(keys, pairs)
             for k, d in infos.items():
-                if roots.get(k) != d.group:
+                if d.size < 0 or (k in sizes and sizes[k] != d.size):
                     problems.append(
-                        f"doc {k} ({d.id}) is in group {d.group}, expected {roots.get(k)}"
+                        f"doc {k} ({d.id}) records size {d.size}, its fingerprints {sizes.get(k)}"
                     )
-                if self.index_spec.store_text and d.text is None:
-                    problems.append(f"doc {k} ({d.id}) has no stored text")
-            next_key = int(meta.get("next_key", "0"))
-            if keys and next_key <= max(keys):
-                problems.append(f"key counter {next_key} is not past the largest key {max(keys)}")
+            self._verify_postings(problems, keys, samples)
+            self._verify_groups(problems, keys, infos)
+            counter = meta.get("next_key", "0")
+            if not counter.lstrip("-").isdigit():
+                problems.append(f"key counter {counter!r} is not an integer")
+            elif keys and int(counter) <= max(keys):
+                problems.append(f"key counter {counter} is not past the largest key {max(keys)}")
         return problems
+
+    def _verify_fingerprints(
+        self, problems: list[str]
+    ) -> tuple[list[int], dict[int, int], tuple[U64, I64]]:
+        """Check each stored fingerprint array; its keys, sizes and every ``(sample, key)``."""
+        values: list[U64] = []
+        owners: list[I64] = []
+        keys: list[int] = []
+        sizes: dict[int, int] = {}
+        for batch in self.storage.iter_fingerprints():
+            for f in batch:
+                keys.append(f.key)
+                sizes[f.key] = set_size(f.values, f.counts)
+                v = f.values
+                if v.shape[0] > 1 and not bool(np.all(v[1:] > v[:-1])):
+                    problems.append(f"doc {f.key}: fingerprints not sorted and distinct")
+                if f.samples.shape[0] and not bool(np.all(np.isin(f.samples, v))):
+                    problems.append(f"doc {f.key}: samples not among its fingerprints")
+                if (f.counts is None) == self.multiset:
+                    problems.append(
+                        f"doc {f.key}: counts {'missing' if self.multiset else 'unexpected'}"
+                    )
+                values.append(f.samples)
+                owners.append(np.full(f.samples.shape[0], f.key, dtype=np.int64))
+        ev = np.concatenate(values) if values else np.zeros(0, np.uint64)
+        ek = np.concatenate(owners) if owners else np.zeros(0, np.int64)
+        return keys, sizes, (ev, ek)
+
+    def _verify_postings(
+        self, problems: list[str], keys: list[int], samples: tuple[U64, I64]
+    ) -> None:
+        """Postings (full scan and lookup path) are exactly the stored samples."""
+        ev, ek = samples
+        o2 = np.lexsort((ek, ev))
+        pv, pk = self.storage.all_postings()
+        o1 = np.lexsort((pk, pv))
+        if pv.shape != ev.shape or not (
+            np.array_equal(pv[o1], ev[o2]) and np.array_equal(pk[o1], ek[o2])
+        ):
+            orphans = int(np.count_nonzero(~np.isin(pk, np.array(keys, dtype=np.int64))))
+            problems.append(
+                f"postings ({pv.shape[0]}) differ from the stored samples "
+                f"({ev.shape[0]}); {orphans} postings point at no document"
+            )
+        # the lookup path (tiers, filters) must find them all, not only the full scan
+        found_v, found_k = self.storage.postings(distinct(ev))
+        o3 = np.lexsort((found_k, found_v))
+        if found_v.shape != ev.shape or not (
+            np.array_equal(found_v[o3], ev[o2]) and np.array_equal(found_k[o3], ek[o2])
+        ):
+            problems.append(
+                f"looking every sample up finds {found_v.shape[0]} postings, not the "
+                f"{ev.shape[0]} stored (a damaged filter or tail)"
+            )
+
+    def _verify_groups(
+        self, problems: list[str], keys: list[int], infos: Mapping[int, DocInfo]
+    ) -> None:
+        """Links join stored documents newer to older; groups are their components."""
+        key_set = set(keys)
+        pairs = []
+        for lk in self.storage.iter_links():
+            if lk.a not in key_set or lk.b not in key_set:
+                problems.append(f"link {lk.a}–{lk.b} points at a missing document")
+            elif lk.a <= lk.b:
+                problems.append(f"link {lk.a}–{lk.b} is not newer-to-older")
+            pairs.append((lk.a, lk.b))
+        roots = components(keys, pairs)
+        for k, d in infos.items():
+            if roots.get(k) != d.group:
+                problems.append(f"doc {k} ({d.id}) is in group {d.group}, expected {roots.get(k)}")
+            if self.index_spec.store_text and d.text is None:
+                problems.append(f"doc {k} ({d.id}) has no stored text")
 
 
 def describe_spec(spec: Spec) -> str:

@@ -79,6 +79,6 @@ def verify(
     size_q = set_size(query, query_counts)
     measures = [
         measures_from_counts(size_q, set_size(v, c), int(s))
-        for (v, c), s in zip(candidates, shared.tolist())
+        for (v, c), s in zip(candidates, shared.tolist(), strict=True)
     ]
     return Verified(measures, found)

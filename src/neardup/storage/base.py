@@ -33,11 +33,21 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from neardup.errors import DamagedCollectionError
+
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 #: The layout of the tables below. Bumped on any change; older files are refused, not guessed.
 FORMAT_VERSION = 1
+
+
+def _whole_values(data: bytes | memoryview) -> None:
+    """A stored array must be whole 8-byte values; anything else is damage, not a bug."""
+    if len(data) % 8:
+        raise DamagedCollectionError(
+            f"a stored array of {len(data)} bytes is not a whole number of 8-byte values"
+        )
 
 
 def u64_to_bytes(values: U64) -> bytes:
@@ -50,6 +60,7 @@ def u64_from_bytes(data: bytes | memoryview | None) -> U64:
     read-only, as stored data should be)."""
     if not data:
         return np.zeros(0, dtype=np.uint64)
+    _whole_values(data)
     return np.frombuffer(data, dtype="<u8").astype(np.uint64, copy=False)
 
 
@@ -60,6 +71,7 @@ def i64_to_bytes(values: I64) -> bytes:
 def i64_from_bytes(data: bytes | memoryview | None) -> I64 | None:
     if data is None:
         return None
+    _whole_values(data)
     return np.frombuffer(data, dtype="<i8").astype(np.int64, copy=False)
 
 
@@ -77,7 +89,17 @@ def dump_meta(meta: Mapping[str, Any] | None) -> str:
 
 
 def load_meta(text: str | None) -> dict[str, Any]:
-    return json.loads(text) if text else {}
+    try:
+        meta = json.loads(text) if text else {}
+    except ValueError:
+        raise DamagedCollectionError(
+            f"a document's meta is not JSON: {(text or '')[:40]!r}"
+        ) from None
+    if not isinstance(meta, dict):
+        raise DamagedCollectionError(
+            f"a document's meta is not a JSON object: {(text or '')[:40]!r}"
+        )
+    return meta
 
 
 @dataclass(frozen=True)
@@ -131,7 +153,7 @@ class PackedFingerprints:
     def pack(
         cls, keys: Sequence[int], sets: Sequence[tuple[U64, I64 | None]]
     ) -> PackedFingerprints:
-        """``(values, counts)`` sets end to end (counts of 1 where one set has none and others do)."""
+        """``(values, counts)`` sets end to end (counts of 1 where a set has none and others do)."""
         offsets = np.zeros(len(sets) + 1, dtype=np.int64)
         np.cumsum([v.shape[0] for v, _ in sets], out=offsets[1:])
         values = (np.concatenate([v for v, _ in sets]) if sets else np.zeros(0, np.uint64)).astype(
@@ -226,11 +248,15 @@ class Storage(Protocol):
         ...
 
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
-        """The documents of those ``keys`` that are stored, in key order (``meta`` empty unless asked)."""
+        """The stored documents of those ``keys``, in key order (``meta`` empty unless asked)."""
         ...
 
     def sizes(self, keys: Sequence[int]) -> dict[int, int]:
         """The shingle count (``DocInfo.size``) of those ``keys`` that are stored."""
+        ...
+
+    def max_key(self) -> int:
+        """The largest stored key (0 when empty): the key counter must be past it."""
         ...
 
     def iter_docs(self, *, text: bool = False, batch_size: int = 1000) -> Iterator[list[DocInfo]]:

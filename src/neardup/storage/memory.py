@@ -2,9 +2,9 @@
 collections that live as long as one process.
 
 Postings are kept as sorted runs, log-structured (:class:`~neardup.storage.runs.SortedRuns`:
-O(log n) runs, a lookup is one ``searchsorted`` per run, no Python loop per posting). A transaction saves shallow copies of the
-containers (arrays are never modified in place) and restores them on error, so every write is
-atomic here as in the other backends.
+O(log n) runs, a lookup is one ``searchsorted`` per run, no Python loop per posting). A
+transaction saves shallow copies of the containers (arrays are never modified in place) and
+restores them on error, so every write is atomic here as in the other backends.
 """
 
 from __future__ import annotations
@@ -137,6 +137,9 @@ class MemoryStorage:
     def sizes(self, keys: Sequence[int]) -> dict[int, int]:
         docs = self._state.docs
         return {int(k): docs[int(k)].size for k in keys if int(k) in docs}
+
+    def max_key(self) -> int:
+        return max(self._state.docs, default=0)
 
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
         docs = self._state.docs

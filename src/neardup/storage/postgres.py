@@ -80,7 +80,14 @@ DEFAULT_TIMEOUT = 10.0
 
 def parse_url(url: str) -> tuple[str, str, str]:
     """``(conninfo for libpq, schema, location to show without a password)``."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - a bad port raises here, not in libpq
+    except ValueError as exc:
+        raise InputError(
+            f"the PostgreSQL URL is malformed ({exc}); expected "
+            "postgresql://user@host:port/db?schema=NAME"
+        ) from None
     query = parse_qsl(parts.query, keep_blank_values=True)
     schema = "neardup"
     rest = []
@@ -315,6 +322,10 @@ class PostgresStorage(PagedScans):
                 self._q("SELECT key, size FROM docs WHERE key = ANY(%s::bigint[])", (wanted,))
             )
 
+    def max_key(self) -> int:
+        with self._lock:
+            return int(self._q("SELECT coalesce(max(key), 0) FROM docs")[0][0])
+
     def docs(self, keys: Sequence[int], *, text: bool = False, meta: bool = True) -> list[DocInfo]:
         wanted = sorted({int(k) for k in keys})
         if not wanted:
@@ -389,7 +400,8 @@ class PostgresStorage(PagedScans):
         with self._lock:
             rows = self._q(
                 "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
-                "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind = 'r'",
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = %s AND c.relkind = 'r'",
                 (self.schema,),
             )
         return int(rows[0][0])
@@ -479,7 +491,8 @@ class PostgresStorage(PagedScans):
         groups = [int(g) for g in assignments.values()]
         with self._errors():
             self._conn.execute(
-                "UPDATE docs SET grp = d.grp FROM unnest(%s::bigint[], %s::bigint[]) AS d(key, grp) "
+                "UPDATE docs SET grp = d.grp "
+                "FROM unnest(%s::bigint[], %s::bigint[]) AS d(key, grp) "
                 "WHERE docs.key = d.key",
                 (keys, groups),
             )
@@ -492,7 +505,8 @@ class PostgresStorage(PagedScans):
         new = [int(v) for v in mapping.values()]
         with self._errors():
             self._conn.execute(
-                "UPDATE docs SET grp = d.new FROM unnest(%s::bigint[], %s::bigint[]) AS d(old, new) "
+                "UPDATE docs SET grp = d.new "
+                "FROM unnest(%s::bigint[], %s::bigint[]) AS d(old, new) "
                 "WHERE docs.grp = d.old",
                 (old, new),
             )

@@ -37,8 +37,9 @@ Durability choices, and why:
   a :class:`~neardup.errors.StorageError` that says so; nothing is half-written.
 
 Tables (``FORMAT_VERSION`` 1): ``meta(key, value)`` (with ``sqlite_postings_below`` and
-``sqlite_postings_epoch``; a file without them has every posting in ``postings``); ``docs(key INTEGER PRIMARY KEY, id UNIQUE,
-grp, size, fp BLOB, counts BLOB, samples BLOB, meta TEXT)`` with an index on ``grp``;
+``sqlite_postings_epoch``; a file without them has every posting in ``postings``);
+``docs(key INTEGER PRIMARY KEY, id UNIQUE, grp, size, fp BLOB, counts BLOB, samples BLOB,
+meta TEXT)`` with an index on ``grp``;
 ``texts(key, text)``; ``postings(value, doc)`` as a WITHOUT ROWID table keyed by
 ``(value, doc)``; ``links(a, b, resemblance, containment_ab, containment_ba)`` keyed by
 ``(a, b)`` with an index on ``b``; ``bloom(below, k, bits)``, one filter per merge (a file
@@ -59,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from neardup._sorted import distinct, distinct_counts
-from neardup.errors import DuplicateIdError, InputError, StorageError
+from neardup.errors import DamagedCollectionError, DuplicateIdError, InputError, StorageError
 from neardup.storage.base import (
     I64,
     U64,
@@ -95,7 +96,9 @@ CREATE TABLE docs (
 );
 CREATE INDEX docs_grp ON docs (grp);
 CREATE TABLE texts (key INTEGER PRIMARY KEY, text TEXT NOT NULL);
-CREATE TABLE postings (value INTEGER NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (value, doc)) WITHOUT ROWID;
+CREATE TABLE postings (
+    value INTEGER NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (value, doc)
+) WITHOUT ROWID;
 CREATE TABLE links (
     a INTEGER NOT NULL,
     b INTEGER NOT NULL,
@@ -195,6 +198,9 @@ class SQLiteStorage(PagedScans):
     ``synchronous`` is ``"full"`` (fsync at every commit: acknowledged documents survive a power
     cut) or ``"normal"`` (WAL fsynced at checkpoints only: acknowledged documents survive a killed
     process; an OS crash or power loss may lose the last transactions, never half of one).
+    ``quick_check`` (default on): SQLite's ``PRAGMA quick_check`` before this connection's first
+    write, refusing a damaged file; it reads the whole file once (seconds per GB), so a process
+    that writes one document into a very large collection may turn it off.
     """
 
     kind = "sqlite"
@@ -208,6 +214,7 @@ class SQLiteStorage(PagedScans):
         readonly: bool | None = None,
         synchronous: str = "full",
         tail_min: int = TAIL_MIN,
+        quick_check: bool = True,
     ) -> None:
         self.tail_min = int(tail_min)
         self._tail: _Tail | None = None
@@ -227,6 +234,8 @@ class SQLiteStorage(PagedScans):
         self._lock = threading.RLock()
         self._in_tx = False
         self._in_snapshot = False
+        # PRAGMA quick_check passed (or is not wanted) before this connection's first write
+        self._checked = not quick_check
         if self.path.is_dir():
             raise InputError(f"{self.path} is a directory, not a collection file")
         if not create and not self.path.exists():
@@ -291,6 +300,9 @@ class SQLiteStorage(PagedScans):
             )
 
     # --- errors -----------------------------------------------------------------------------
+    def _damaged(self, detail: str) -> DamagedCollectionError:
+        return DamagedCollectionError(f"the collection at {self.path} is damaged: {detail}")
+
     def _translate(self, exc: sqlite3.Error) -> Exception:
         msg = str(exc)
         low = msg.lower()
@@ -306,7 +318,9 @@ class SQLiteStorage(PagedScans):
                 f"the database {self.path} is read-only: check the file's and its folder's "
                 f"permissions ({msg})"
             )
-        if "not a database" in low or "malformed" in low or "corrupt" in low:
+        if "malformed" in low or "corrupt" in low:
+            return self._damaged(msg)
+        if "not a database" in low:
             return StorageError(
                 f"{self.path} is not a neardup collection (not a SQLite database, "
                 f"or a damaged one): {msg}"
@@ -383,6 +397,8 @@ class SQLiteStorage(PagedScans):
                 self._conn.execute("BEGIN IMMEDIATE")
             self._in_tx = True
             try:
+                if not self._checked:
+                    self._quick_check()
                 yield
                 with self._errors():
                     self._conn.execute("COMMIT")
@@ -396,6 +412,21 @@ class SQLiteStorage(PagedScans):
                 raise
             finally:
                 self._in_tx = False
+
+    def _quick_check(self) -> None:
+        """Refuse to write into a damaged file: SQLite's ``quick_check`` before the first write.
+
+        It reads every page once (about a second per GB, paid once per connection that
+        writes) and finds damaged pages, broken B-trees and records out of place.
+        """
+        try:
+            rows = self._conn.execute("PRAGMA quick_check(5)").fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(str(exc)) from None
+        found = [line for r in rows for line in str(r[0]).splitlines()]
+        if found != ["ok"]:
+            raise self._damaged("; ".join(found))
+        self._checked = True
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -440,7 +471,10 @@ class SQLiteStorage(PagedScans):
         got = dict(self._q("SELECT key, value FROM meta WHERE key IN (?, ?)", (BELOW, EPOCH)))
         if BELOW not in got:
             return None
-        return int(got[BELOW]), int(got.get(EPOCH, "0"))
+        try:
+            return int(got[BELOW]), int(got.get(EPOCH, "0"))
+        except ValueError:
+            raise self._damaged(f"the postings counters are not integers: {got}") from None
 
     def _postings_filters(self) -> list[BloomFilter] | None:
         """Filters that together hold every value of the postings table (read incrementally;
@@ -494,8 +528,7 @@ class SQLiteStorage(PagedScans):
                     in_table |= f.maybe(unique)
             else:
                 in_table = np.ones(unique.shape[0], dtype=bool)
-            for part in _chunks(signed[in_table & ~capped], BIG_CHUNK):
-                chunk = part.tolist()
+            for chunk in _chunks(signed[in_table & ~capped].tolist(), BIG_CHUNK):
                 marks = ",".join("?" * len(chunk))
                 parts.append(
                     _pair_array(
@@ -529,7 +562,8 @@ class SQLiteStorage(PagedScans):
             for chunk in _chunks(wanted):
                 marks = ",".join("?" * len(chunk))
                 for key, fp, counts, samples in self._q(
-                    f"SELECT key, fp, counts, samples FROM docs WHERE key IN ({marks}) ORDER BY key",
+                    "SELECT key, fp, counts, samples FROM docs "
+                    f"WHERE key IN ({marks}) ORDER BY key",
                     chunk,
                 ):
                     out.append(
@@ -549,7 +583,10 @@ class SQLiteStorage(PagedScans):
                     f"SELECT key, fp, counts FROM docs WHERE key IN ({marks}) ORDER BY key", chunk
                 )
         offsets = np.zeros(len(rows) + 1, dtype=np.int64)
-        np.cumsum([len(r[1]) // 8 for r in rows], out=offsets[1:])
+        lengths = [len(r[1]) for r in rows]
+        if any(n % 8 for n in lengths):
+            raise self._damaged("a stored fingerprint array is not a whole number of 8-byte values")
+        np.cumsum([n // 8 for n in lengths], out=offsets[1:])
         values = u64_from_bytes(b"".join(r[1] for r in rows))
         counts = None
         if any(r[2] is not None for r in rows):
@@ -588,6 +625,10 @@ class SQLiteStorage(PagedScans):
                 marks = ",".join("?" * len(chunk))
                 out.update(self._q(f"SELECT key, size FROM docs WHERE key IN ({marks})", chunk))
         return out
+
+    def max_key(self) -> int:
+        with self._lock:
+            return int(self._q("SELECT coalesce(max(key), 0) FROM docs")[0][0])
 
     def group_members(self, groups: Sequence[int]) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
@@ -714,9 +755,9 @@ class SQLiteStorage(PagedScans):
             tail = self._read_tail()
         if tail is None:
             return
-        values, keys = tail.runs.arrays()
+        unsigned, keys = tail.runs.arrays()
         keep = keys < new_below
-        values, keys = as_signed(values[keep]), keys[keep]
+        values, keys = as_signed(unsigned[keep]), keys[keep]
         # sorted by (value, doc): the B-tree is written in one ordered pass
         _insert_pairs(self._conn, "postings (value, doc)", values, keys)
         with self._lock:
