@@ -13,6 +13,7 @@ spans point.
 
 from __future__ import annotations
 
+import bisect
 import html
 import itertools
 import json
@@ -109,6 +110,50 @@ def summary_line(alignment: Alignment) -> str:
     )
 
 
+#: Texts up to this many characters are shown in a panel; a longer text is printed a piece at
+#: a time under a rule, so memory does not grow with it (a panel renders all its lines first).
+PANEL_CHARS = 200_000
+_PIECE_CHARS = 1 << 16
+
+
+def _print_text(
+    console: Console, text: str, spans: Sequence[tuple[int, int, str]], title: Text
+) -> None:
+    if len(text) <= PANEL_CHARS:
+        console.print(Panel(_highlighted(text, spans), title=title, title_align="left"))
+        return
+    console.rule(title, align="left")
+    cuts = _piece_cuts(text, _PIECE_CHARS)
+    per_piece: list[list[tuple[int, int, str]]] = [[] for _ in cuts[:-1]]
+    for start, end, style in spans:
+        first = max(bisect.bisect_right(cuts, start) - 1, 0)
+        for k in range(first, len(per_piece)):
+            if cuts[k] >= end:
+                break
+            per_piece[k].append((start, end, style))
+    for k, (lo, hi) in enumerate(itertools.pairwise(cuts)):
+        piece = [(max(a, lo) - lo, min(b, hi) - lo, style) for a, b, style in per_piece[k]]
+        per_piece[k] = []
+        console.print(_highlighted(text[lo:hi], piece), end="")
+    console.print()
+    console.rule()
+
+
+def _piece_cuts(text: str, size: int) -> list[int]:
+    """Offsets cutting ``text`` into pieces of about ``size`` characters, after a line break
+    or a space where there is one."""
+    cuts = [0]
+    n = len(text)
+    while n - cuts[-1] > size:
+        lo, hi = cuts[-1], cuts[-1] + size
+        at = text.rfind("\n", lo + 1, hi)
+        if at < 0:
+            at = text.rfind(" ", lo + 1, hi)
+        cuts.append(at + 1 if at >= 0 else hi)
+    cuts.append(n)
+    return cuts
+
+
 def print_terminal(
     alignment: Alignment,
     console: Console | None = None,
@@ -123,11 +168,7 @@ def print_terminal(
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         query_spans.extend((p.a_start, p.a_end, style) for p in match.passages)
         query_spans.extend((s, e, CHANGED_STYLE) for p in match.passages for s, e in p.a_changed)
-    console.print(
-        Panel(
-            _highlighted(alignment.text, query_spans), title=Text(query_title), title_align="left"
-        )
-    )
+    _print_text(console, alignment.text, query_spans, Text(query_title))
     if show_sources:
         for index, match in enumerate(alignment.sources):
             style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
@@ -137,7 +178,7 @@ def print_terminal(
                 f"{match.id}: {100 * match.borrowed:.1f} % of the query, "
                 f"{100 * match.source_used:.1f} % of this text"
             )
-            console.print(Panel(_highlighted(match.text, spans), title=title, title_align="left"))
+            _print_text(console, match.text, spans, title)
     console.print(passages_table(alignment))
     console.print(Text(summary_line(alignment)))
 
@@ -165,7 +206,7 @@ a.frag:hover{outline:2px solid #555}
 a.frag.multi{box-shadow:inset 0 -3px 0 #555}
 a.frag.chg{background-image:linear-gradient(rgba(255,255,255,.6),rgba(255,255,255,.6));text-decoration:underline dotted #a00;text-underline-offset:3px}
 .legend span{display:inline-block;padding:0 6px;margin-right:6px;border-radius:3px}
-"""
+"""  # noqa: E501 (one CSS rule a line)
 
 
 @dataclass(frozen=True)
@@ -269,7 +310,8 @@ def render_html(
             rows.append(_passage_row(si, match.id, p, colour))
         heading = (
             f"source {esc(match.id)} — {100 * match.borrowed:.1f} % of the query, "
-            f"{100 * match.source_used:.1f} % of this text, {_count(len(match.passages), 'passage')}"
+            f"{100 * match.source_used:.1f} % of this text, "
+            f"{_count(len(match.passages), 'passage')}"
         )
         source_sections.append(
             f'<section class="pane source" id="source-{si}"><h2>{heading}</h2>'
@@ -296,7 +338,8 @@ def render_html(
         "content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
         f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>"
         f"<header><h1>{esc(title)}</h1>"
-        f'<p class="summary" id="summary">Borrowed <b>{100 * alignment.borrowed:.1f} %</b>, uniqueness '
+        f'<p class="summary" id="summary">Borrowed <b>{100 * alignment.borrowed:.1f} %</b>, '
+        "uniqueness "
         f"<b>{100 * alignment.uniqueness:.1f} %</b> — {_count(n_passages, 'passage')} from "
         f"{_count(len(alignment.sources), 'source')}; {alignment.tokens} query tokens; {params}</p>"
         f'<p class="legend">{"".join(legend)}</p>{table}</header>'
@@ -311,7 +354,8 @@ def render_html(
 def _passage_row(si: int, source_id: str, p: Passage, colour: str) -> str:
     a, b = _pid("a", si, p.number), _pid("b", si, p.number)
     return (
-        f'<tr><td class="src"><span style="background:{colour}">{html.escape(source_id)}</span></td>'
+        f'<tr><td class="src"><span style="background:{colour}">'
+        f"{html.escape(source_id)}</span></td>"
         f'<td>{p.number}</td><td><a href="#{a}">{p.a_start}–{p.a_end}</a></td>'
         f'<td><a href="#{b}">{p.b_start}–{p.b_end}</a></td>'
         f"<td>{p.tokens_a}/{p.tokens_b}</td><td>{p.similarity:.3f}</td></tr>"

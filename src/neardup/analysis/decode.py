@@ -35,9 +35,9 @@ decisions, cheapest and most certain first:
      mac-cyrillic read as cp1251 and vice versa).
 
    If the best codec makes the non-ASCII bytes read like Russian prose (at least 90% of
-   them Russian/Ukrainian letters or typographic punctuation, not inside Latin words, with a Russian-like letter
-   distribution and sane case), it is used without asking anyone else. Earlier codecs in
-   the list above win ties. Limitation: a single ALL-CAPS word may be misjudged.
+   them Russian/Ukrainian letters or typographic punctuation, not inside Latin words, with a
+   Russian-like letter distribution and sane case), it is used without asking anyone else.
+   Earlier codecs in the list above win ties. Limitation: a single ALL-CAPS word may be misjudged.
 6. Otherwise ``charset-normalizer`` decides. If its answer is a Cyrillic codec, the best
    score above picks among the Cyrillic codecs instead.
 
@@ -231,11 +231,17 @@ _CONTROL_CODES = np.array(
 )
 
 
+#: Characters whose code points one scan holds at a time (4 bytes each, and a few masks).
+_SCAN_CHARS = 1 << 20
+
+
 def _control_share(text: str) -> float:
     if not text:
         return 0.0
-    cp = _code_points(text)
-    bad = np.isin(cp, _CONTROL_CODES).sum() + ((cp >= 0x80) & (cp < 0xA0)).sum()
+    bad = 0
+    for lo in range(0, len(text), _SCAN_CHARS):  # a slice at a time: memory stays flat
+        cp = _code_points(text[lo : lo + _SCAN_CHARS])
+        bad += int(np.isin(cp, _CONTROL_CODES).sum()) + int(((cp >= 0x80) & (cp < 0xA0)).sum())
     return float(bad) / len(text)
 
 
@@ -368,7 +374,7 @@ class _CodecTables:
 _TABLES: dict[str, _CodecTables] = {}
 
 
-def _tables(codec: str) -> _CodecTables:
+def _tables(codec: str) -> _CodecTables:  # noqa: C901 (one flat table per byte)
     t = _TABLES.get(codec)
     if t is not None:
         return t
