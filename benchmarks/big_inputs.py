@@ -20,6 +20,7 @@ of the same command on a 1 KB text; "× input" is (peak − constant) / input by
 
     .venv/bin/python benchmarks/big_inputs.py --sizes 1 10
     .venv/bin/python benchmarks/big_inputs.py --sizes 1 10 100 --layouts oneline --write-docs
+    .venv/bin/python benchmarks/big_inputs.py --check-pieces 2   # pieced == whole, 4 presets
 """
 
 from __future__ import annotations
@@ -207,6 +208,46 @@ def bench_size(
     return rows
 
 
+def check_pieces(texts: list[str], size: int, workdir: Path) -> bool:
+    """The canonical stream of each preset made a piece at a time (pieces of 2^12 and 2^16
+    characters) against the same text analyzed whole, on a one-line and a multi-line text of
+    ``size`` bytes: every array must be equal."""
+    import numpy as np
+
+    from neardup.analysis import chunked
+    from neardup.analysis.analyzer import Analyzer
+    from neardup.analysis.decode import read_text
+    from neardup.analysis.presets import preset
+
+    ok = True
+    for oneline in (True, False):
+        path = workdir / "check.txt"
+        write_text(path, texts, size, oneline)
+        text = read_text(path).text
+        for name in ("plain", "ru", "en", "auto"):
+            analyzer = Analyzer(preset(name))
+            saved = chunked.CHUNK_CHARS
+            chunked.CHUNK_CHARS = len(text) + 1  # whole
+            try:
+                whole = analyzer.canonical(text)
+            finally:
+                chunked.CHUNK_CHARS = saved
+            for piece in (1 << 12, 1 << 16):
+                start = time.perf_counter()
+                cut = chunked.canonical(analyzer, text, piece)
+                same = cut is not None and cut.language == whole.language
+                for field in ("buf", "byte_starts", "byte_ends", "starts", "ends"):
+                    same = same and np.array_equal(getattr(cut, field), getattr(whole, field))
+                ok = ok and same
+                print(
+                    f"pieces {'oneline' if oneline else 'lines'} {len(text):,} chars, {name}, "
+                    f"pieces of {piece}: {len(whole):,} tokens, "
+                    f"{'identical' if same else 'DIFFERENT'} ({time.perf_counter() - start:.1f} s)",
+                    flush=True,
+                )
+    return ok
+
+
 def table(rows: list[dict[str, Any]], base: dict[str, float]) -> str:
     lines = [
         "| size | layout | command | input MB | peak RSS MB | × input (over constant) "
@@ -245,17 +286,28 @@ def main() -> None:
     parser.add_argument("--commands", nargs="+", default=[n for n, _ in COMMANDS])
     parser.add_argument("--limit-mb", type=float, default=8000, help="kill a run above this RSS")
     parser.add_argument("--timeout", type=float, default=900, help="kill a run after seconds")
+    parser.add_argument("--base-passes", type=int, default=1, help="runs on the 1 KB text")
     parser.add_argument("--json-out", type=Path, help="also write the rows as JSON")
+    parser.add_argument(
+        "--check-pieces",
+        type=float,
+        metavar="MB",
+        help="only compare the pieced and whole canonical streams on a text of MB megabytes",
+    )
     parser.add_argument("--write-docs", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args()
     unknown = set(args.commands) - {n for n, _ in COMMANDS}
     if unknown:
         raise SystemExit(f"unknown commands {sorted(unknown)}")
     texts = works()
+    if args.check_pieces:
+        with tempfile.TemporaryDirectory(prefix="neardup-big-") as tmp:
+            ok = check_pieces(texts, int(args.check_pieces * MB), Path(tmp))
+        raise SystemExit(0 if ok else 1)
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="neardup-big-") as tmp:
         workdir = Path(tmp)
-        for _ in range(2):  # the first pass fills numba's and Python's caches
+        for _ in range(args.base_passes):  # a first pass after a change fills numba's cache
             base_rows = bench_size(
                 "1 KB", texts, 1000, True, args.commands, args.limit_mb, args.timeout, workdir
             )
