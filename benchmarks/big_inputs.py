@@ -307,6 +307,7 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="neardup-big-") as tmp:
         workdir = Path(tmp)
+        base_rows: list[dict[str, Any]] = []
         for _ in range(args.base_passes):  # a first pass after a change fills numba's cache
             base_rows = bench_size(
                 "1 KB", texts, 1000, True, args.commands, args.limit_mb, args.timeout, workdir
