@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import re
 from html.parser import HTMLParser
@@ -15,7 +16,10 @@ from neardup.pipeline import make_spec
 from neardup.report import print_terminal, render_html, to_json, write_html
 from tests._aligntext import text, words
 
-HOSTILE = '<script>window.__pwned = 1</script> <img src=x onerror="alert(1)"> [bold]markup[/bold] & "quotes"'
+HOSTILE = (
+    '<script>window.__pwned = 1</script> <img src=x onerror="alert(1)"> '
+    '[bold]markup[/bold] & "quotes"'
+)
 
 
 def _alignment(*, hostile: bool = False, overlapping: bool = False) -> Alignment:
@@ -179,3 +183,29 @@ def test_no_passages_renders_too() -> None:
     console = Console(record=True, width=80)
     print_terminal(result, console)
     assert "borrowed 0.0 %" in console.export_text()
+
+
+def test_long_texts_are_printed_a_piece_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    import neardup.report as report
+
+    result = _alignment(hostile=True)
+    wide = Console(record=True, width=10_000, color_system="truecolor", force_terminal=True)
+    print_terminal(result, wide)
+    monkeypatch.setattr(report, "PANEL_CHARS", 50)
+    monkeypatch.setattr(report, "_PIECE_CHARS", 37)
+    console = Console(record=True, width=10_000, color_system="truecolor", force_terminal=True)
+    print_terminal(result, console, query_title="[red]query[/red]")
+    plain = console.export_text(clear=False)
+    # no panel border; each text whole and in order, its words as given
+    assert "│" not in plain.split("source")[0] and "[red]query[/red]" in plain
+    assert " ".join(result.text.split()) in " ".join(plain.split())
+    assert " ".join(result.sources[0].text.split()) in " ".join(plain.split())
+    # the same characters carry the same styles as in the panel
+    styled = console.export_text(styles=True)
+    for p in result.passages:
+        assert p.a_text.split()[0] in plain
+    assert styled.count("\x1b[") >= wide.export_text(styles=True).count("\x1b[") // 2
+    cuts = report._piece_cuts(result.text, 37)
+    assert cuts[0] == 0 and cuts[-1] == len(result.text)
+    assert all(0 < b - a <= 37 for a, b in itertools.pairwise(cuts))
+    assert all(result.text[c - 1] in " \n" for c in cuts[1:-1])

@@ -13,6 +13,7 @@ spans point.
 
 from __future__ import annotations
 
+import bisect
 import html
 import itertools
 import json
@@ -159,6 +160,50 @@ def _cited_parts(alignment: Alignment) -> list[tuple[int, int]]:
     return sorted(set(parts))
 
 
+#: Texts up to this many characters are shown in a panel; a longer text is printed a piece at
+#: a time under a rule, so memory does not grow with it (a panel renders all its lines first).
+PANEL_CHARS = 200_000
+_PIECE_CHARS = 1 << 16
+
+
+def _print_text(
+    console: Console, text: str, spans: Sequence[tuple[int, int, str]], title: Text
+) -> None:
+    if len(text) <= PANEL_CHARS:
+        console.print(Panel(_highlighted(text, spans), title=title, title_align="left"))
+        return
+    console.rule(title, align="left")
+    cuts = _piece_cuts(text, _PIECE_CHARS)
+    per_piece: list[list[tuple[int, int, str]]] = [[] for _ in cuts[:-1]]
+    for start, end, style in spans:
+        first = max(bisect.bisect_right(cuts, start) - 1, 0)
+        for k in range(first, len(per_piece)):
+            if cuts[k] >= end:
+                break
+            per_piece[k].append((start, end, style))
+    for k, (lo, hi) in enumerate(itertools.pairwise(cuts)):
+        piece = [(max(a, lo) - lo, min(b, hi) - lo, style) for a, b, style in per_piece[k]]
+        per_piece[k] = []
+        console.print(_highlighted(text[lo:hi], piece), end="")
+    console.print()
+    console.rule()
+
+
+def _piece_cuts(text: str, size: int) -> list[int]:
+    """Offsets cutting ``text`` into pieces of about ``size`` characters, after a line break
+    or a space where there is one."""
+    cuts = [0]
+    n = len(text)
+    while n - cuts[-1] > size:
+        lo, hi = cuts[-1], cuts[-1] + size
+        at = text.rfind("\n", lo + 1, hi)
+        if at < 0:
+            at = text.rfind(" ", lo + 1, hi)
+        cuts.append(at + 1 if at >= 0 else hi)
+    cuts.append(n)
+    return cuts
+
+
 def print_terminal(
     alignment: Alignment,
     console: Console | None = None,
@@ -175,13 +220,7 @@ def print_terminal(
         query_spans.extend((s, e, CHANGED_STYLE) for p in match.passages for s, e in p.a_changed)
     query_spans.extend((s, e, CITATION_STYLE) for s, e in _cited_parts(alignment))
     query_spans.extend((c.start, c.end, QUOTED_STYLE) for c in alignment.citations or ())
-    console.print(
-        Panel(
-            _highlighted(alignment.text, query_spans),
-            title=Text(printable(query_title)),
-            title_align="left",
-        )
-    )
+    _print_text(console, alignment.text, query_spans, Text(printable(query_title)))
     if show_sources:
         for index, match in enumerate(alignment.sources):
             style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
@@ -191,7 +230,7 @@ def print_terminal(
                 f"{printable(match.id)}: {100 * match.borrowed:.1f} % of the query, "
                 f"{100 * match.source_used:.1f} % of this text"
             )
-            console.print(Panel(_highlighted(match.text, spans), title=title, title_align="left"))
+            _print_text(console, match.text, spans, title)
     console.print(passages_table(alignment))
     console.print(Text(summary_line(alignment)))
 

@@ -168,3 +168,32 @@ def test_version_imports_no_command_module() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_analyze_table_is_streamed_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    # one line per token after the header lines, the same rows as --json, in order
+    assert main(["analyze", str(EXAMPLES / "original.txt"), "--shingles"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("encoding utf-8, language ") and " 49 tokens, spec " in lines[0]
+    assert lines[1].split() == ["#", "term", "span", "original"]
+    assert lines[2].split() == ["0", "городской", "0–9", "'Городская'"]
+    assert lines[50].split() == ["48", "преподаватель", "478–493", "'преподавателями'"]
+    assert lines[51] == "shingles"
+    assert lines[52].split() == ["#", "fingerprint", "span", "original"]
+    assert lines[53].split()[:3] == ["0", "576105160e664d08", "0–52"]
+    assert len(lines) == 53 + 45
+
+
+def test_analyze_json_shingles_match_the_source(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", str(EXAMPLES / "original.txt"), "--json", "--shingles"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    source = (EXAMPLES / "original.txt").read_text(encoding="utf-8")
+    shingles = [r for r in rows if "shingle" in r]
+    assert len(rows) == 1 + 49 + len(shingles) and len(shingles) == 45
+    assert shingles[0] == {
+        "shingle": "Городская библиотека открыла после ремонта читальный",
+        "start": 0,
+        "end": 52,
+        "fingerprint": 0x576105160E664D08,
+    }
+    assert all(source[r["start"] : r["end"]] == r["shingle"] for r in shingles)

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import text as text_kernels
-from neardup.analysis import char_filters, registry
+from neardup.analysis import char_filters, chunked, registry
 from neardup.analysis.offsets import OffsetMap, compose
 from neardup.spec import AnalyzerSpec, ChainSpec
 
@@ -267,11 +267,17 @@ def _from_terms(terms: list[str], starts: IntArray, ends: IntArray, language: st
 
 def dominant_language(text: str) -> str:
     """``ru`` when Cyrillic letters outnumber Latin ones, otherwise ``en``."""
+    cyrillic, latin = letter_counts(text)
+    return "ru" if cyrillic > latin else "en"
+
+
+def letter_counts(text: str) -> tuple[int, int]:
+    """Cyrillic and Latin letters of ``text``: what :func:`dominant_language` compares."""
     cps = text_kernels.code_points(text)
     cyrillic = np.count_nonzero((cps >= 0x400) & (cps < 0x530))
     folded = cps | np.uint32(0x20)
     latin = np.count_nonzero((folded >= 0x61) & (folded <= 0x7A))
-    return "ru" if cyrillic > latin else "en"
+    return int(cyrillic), int(latin)
 
 
 class Analyzer:
@@ -288,6 +294,10 @@ class Analyzer:
             raise TypeError(
                 f"the analyzer takes str, got {type(text).__name__}; decode bytes first"
             )
+        if len(text) > chunked.CHUNK_CHARS:  # a huge text, a piece at a time
+            pieces = chunked.canonical(self, text)
+            if pieces is not None:
+                return pieces
         if not self._routed:
             lang, chain = next(iter(self._chains.items()))
             scan = chain.fast_scan(text)

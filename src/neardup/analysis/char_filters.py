@@ -10,6 +10,7 @@ import re
 import sys
 import unicodedata
 from collections.abc import Callable
+from contextvars import ContextVar
 from functools import lru_cache
 
 import numpy as np
@@ -19,6 +20,13 @@ from neardup._kernels import text as text_kernels
 from neardup.analysis.offsets import OffsetMap
 
 CharFilterResult = tuple[str, OffsetMap | None]
+
+#: True while :mod:`neardup.analysis.chunked` runs the filters on one piece of a longer text.
+PIECEWISE: ContextVar[bool] = ContextVar("neardup_piecewise", default=False)
+
+
+class WholeTextNeeded(Exception):
+    """A filter cannot give a piece's share of the whole text's result (see ``nfkc``)."""
 
 
 def _char_class(codes: list[int]) -> str:
@@ -121,7 +129,7 @@ def _replace_runs(
     src_ends = np.zeros(2 * n_runs + 1, dtype=np.int64)
     pos = 0
     piece = 0
-    for a, b in zip(run_starts.tolist(), run_ends.tolist()):
+    for a, b in zip(run_starts.tolist(), run_ends.tolist(), strict=True):
         if a > pos:
             out.append(text[pos:a])
             lengths[piece], src_starts[piece], src_ends[piece] = a - pos, pos, a
@@ -158,7 +166,10 @@ def is_nfkc(text: str) -> bool:
         return True
     starts, ends = text_kernels.unsafe_segments(text_kernels.code_points(text), _nfkc_safe_table())
     is_normalized = unicodedata.is_normalized
-    return all(is_normalized("NFKC", text[a:b]) for a, b in zip(starts.tolist(), ends.tolist()))
+    return all(
+        is_normalized("NFKC", text[a:b])
+        for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
+    )
 
 
 def nfkc(text: str) -> CharFilterResult:
@@ -174,6 +185,9 @@ def nfkc(text: str) -> CharFilterResult:
     if not is_nfkc(result):
         # Composition across a run boundary (rare scripts): normalize whole words instead,
         # since NFKC never composes across white space.
+        if PIECEWISE.get():
+            # the whole text would take this branch too, and map every piece word by word
+            raise WholeTextNeeded
         out, pieces = _normalize_pieces(text, re.compile(r"\S+"))
         return "".join(out), OffsetMap.from_pieces(pieces)
     return result, offsets
@@ -353,6 +367,13 @@ def _nfkc_safe() -> npt.NDArray[np.bool_]:
     return out
 
 
+def nfkc_boundary(char: str) -> bool:
+    """Whether NFKC has a normalization boundary before ``char`` whatever precedes it (a
+    :func:`_nfkc_safe` character): where :mod:`neardup.analysis.chunked` may cut a text."""
+    cp = ord(char)
+    return cp < FAST_DOMAIN and bool(_nfkc_safe()[cp])
+
+
 @lru_cache(maxsize=1)
 def _nfkc_safe_table() -> npt.NDArray[np.uint8]:
     """:func:`_nfkc_safe` as bytes, for :func:`neardup._kernels.text.unsafe_segments`."""
@@ -388,6 +409,22 @@ def _nfkc_alone() -> tuple[npt.NDArray[np.uint32], dict[int, tuple[int, ...]]]:
     return one, several
 
 
+def _simulate_nfkc(
+    c: int,
+    safe: npt.NDArray[np.bool_],
+    one: npt.NDArray[np.uint32],
+    several: dict[int, tuple[int, ...]],
+) -> tuple[int, ...] | None:
+    """What ``nfkc`` makes of the lone character ``c`` (for :func:`_simulate`)."""
+    if safe[c]:
+        return (c,)
+    if one[c] != _NO_MAP and safe[one[c]]:
+        return (int(one[c]),)
+    if c in several and all(0 <= x < FAST_DOMAIN and safe[x] for x in several[c]):
+        return several[c]
+    return None
+
+
 def _simulate(cp: int, filters: tuple[str, ...]) -> list[int] | None:
     """The characters the fusable ``filters`` make of one character, each step as the filter
     itself does it in a text of fusable characters; ``None`` where the fused path cannot."""
@@ -402,14 +439,10 @@ def _simulate(cp: int, filters: tuple[str, ...]) -> list[int] | None:
         out: list[int] = []
         for c in chars:
             if name == "nfkc":
-                if safe[c]:
-                    out.append(c)
-                elif one[c] != _NO_MAP and safe[one[c]]:
-                    out.append(int(one[c]))
-                elif c in several and all(0 <= x < FAST_DOMAIN and safe[x] for x in several[c]):
-                    out.extend(several[c])
-                else:
+                normalized = _simulate_nfkc(c, safe, one, several)
+                if normalized is None:
                     return None
+                out.extend(normalized)
             elif name == "lowercase":
                 if lower[c] == _NO_MAP:
                     return None

@@ -241,11 +241,17 @@ _CONTROL_CODES = np.array(
 )
 
 
+#: Characters whose code points one scan holds at a time (4 bytes each, and a few masks).
+_SCAN_CHARS = 1 << 20
+
+
 def _control_share(text: str) -> float:
     if not text:
         return 0.0
-    cp = _code_points(text)
-    bad = np.isin(cp, _CONTROL_CODES).sum() + ((cp >= 0x80) & (cp < 0xA0)).sum()
+    bad = 0
+    for lo in range(0, len(text), _SCAN_CHARS):  # a slice at a time: memory stays flat
+        cp = _code_points(text[lo : lo + _SCAN_CHARS])
+        bad += int(np.isin(cp, _CONTROL_CODES).sum()) + int(((cp >= 0x80) & (cp < 0xA0)).sum())
     return float(bad) / len(text)
 
 

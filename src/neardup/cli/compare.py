@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -18,11 +19,13 @@ from neardup.align import (
     Alignment,
     apply_citations,
 )
+from neardup.analysis.analyzer import Canonical, IntArray
 from neardup.cli._documents import read_input, read_options, reader_options
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type
 from neardup.pipeline import Pipeline
 from neardup.report import check_writable, markup_safe
+from neardup.shingles import Shingles, shingle
 from neardup.similarity import Measures
 from neardup.spec import Spec
 
@@ -201,69 +204,139 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
     pipeline = Pipeline(spec)
     decoded = read_input(file, read_options(options))
     canonical = pipeline.canonical(decoded.text)
-    terms = canonical.terms
     source = decoded.text
-    rows = [
-        {"term": term, "start": int(a), "end": int(b), "original": source[a:b]}
-        for term, a, b in zip(
-            terms, canonical.starts.tolist(), canonical.ends.tolist(), strict=True
-        )
-    ]
-    shingles = pipeline.shingles(decoded.text) if show_shingles else None
+    # shingles of the same canonical stream (what pipeline.shingles would redo from the text)
+    shingles = shingle(canonical, spec.shingles, pipeline.family) if show_shingles else None
     if as_json:
         header = {
             "encoding": decoded.encoding,
             "language": canonical.language,
-            "tokens": len(rows),
+            "tokens": len(canonical),
             "spec_fingerprint": pipeline.spec_fingerprint,
         }
         click.echo(json.dumps(header, ensure_ascii=False))
-        for row in rows:
-            click.echo(json.dumps(row, ensure_ascii=False))
+        _write_lines(_token_json(canonical, source))
         if shingles is not None:
-            for h, a, b in zip(
-                shingles.hashes.tolist(),
-                shingles.starts.tolist(),
-                shingles.ends.tolist(),
-                strict=True,
-            ):
-                click.echo(
-                    json.dumps(
-                        {"shingle": source[a:b], "start": a, "end": b, "fingerprint": h},
-                        ensure_ascii=False,
-                    )
-                )
+            _write_lines(_shingle_json(shingles, source))
         return
-    console = Console()
-    console.print(
-        f"encoding {decoded.encoding}, language {canonical.language}, {len(rows)} tokens, "
+    click.echo(
+        f"encoding {decoded.encoding}, language {canonical.language}, {len(canonical)} tokens, "
         f"spec {pipeline.spec_fingerprint}"
     )
-    table = Table(show_header=True)
-    for col in ("#", "term", "span", "original"):
-        table.add_column(col)
-    for i, row in enumerate(rows):
-        table.add_row(
-            str(i),
-            markup_safe(str(row["term"])),
-            f"{row['start']}–{row['end']}",
-            markup_safe(repr(row["original"])),
-        )
-    console.print(table)
+    _write_lines(_token_table(canonical, source))
     if shingles is not None:
-        table = Table(show_header=True, title="shingles")
-        for col in ("#", "fingerprint", "span", "original"):
-            table.add_column(col)
-        for i, (h, a, b) in enumerate(
-            zip(
-                shingles.hashes.tolist(),
-                shingles.starts.tolist(),
-                shingles.ends.tolist(),
+        click.echo("shingles")
+        _write_lines(_shingle_table(shingles, source))
+
+
+# ``analyze`` streams: rows are made and written a block at a time, so its memory is that of
+# the canonical stream (a few arrays) whatever the number of tokens, and the first rows show
+# at once. A rich Table would hold every row and measure every cell before printing anything.
+_BLOCK = 4096
+
+
+def _write_lines(blocks: Iterator[list[str]]) -> None:
+    for lines in blocks:
+        if lines:
+            click.echo("\n".join(lines))
+
+
+def _blocks(n: int) -> Iterator[tuple[int, int]]:
+    for lo in range(0, n, _BLOCK):
+        yield lo, min(lo + _BLOCK, n)
+
+
+def _terms(canonical: Canonical, lo: int, hi: int) -> list[str]:
+    """Terms ``lo:hi`` of the canonical stream (one slice of the buffer decoded)."""
+    base = int(canonical.byte_starts[lo])
+    data = canonical.buf[base : int(canonical.byte_ends[hi - 1])].tobytes()
+    return [
+        data[a - base : b - base].decode("utf-8")
+        for a, b in zip(
+            canonical.byte_starts[lo:hi].tolist(), canonical.byte_ends[lo:hi].tolist(), strict=True
+        )
+    ]
+
+
+def _token_json(canonical: Canonical, source: str) -> Iterator[list[str]]:
+    for lo, hi in _blocks(len(canonical)):
+        yield [
+            json.dumps(
+                {"term": term, "start": a, "end": b, "original": source[a:b]}, ensure_ascii=False
+            )
+            for term, a, b in zip(
+                _terms(canonical, lo, hi),
+                canonical.starts[lo:hi].tolist(),
+                canonical.ends[lo:hi].tolist(),
                 strict=True,
             )
-        ):
-            table.add_row(str(i), f"{h:016x}", f"{a}–{b}", markup_safe(repr(source[a:b])))
-        console.print(table)
+        ]
+
+
+def _shingle_json(shingles: Shingles, source: str) -> Iterator[list[str]]:
+    for lo, hi in _blocks(len(shingles)):
+        yield [
+            json.dumps(
+                {"shingle": source[a:b], "start": a, "end": b, "fingerprint": h},
+                ensure_ascii=False,
+            )
+            for h, a, b in zip(
+                shingles.hashes[lo:hi].tolist(),
+                shingles.starts[lo:hi].tolist(),
+                shingles.ends[lo:hi].tolist(),
+                strict=True,
+            )
+        ]
+
+
+def _widths(n: int, ends: IntArray) -> tuple[int, int]:
+    """Widths of the ``#`` and span columns, from the largest values (no pass over rows)."""
+    last = int(ends.max()) if n else 0
+    return max(1, len(str(max(n - 1, 0)))), len(f"{last}–{last}")
+
+
+def _shown(term: str) -> str:
+    """A term as the terminal may show it: control characters escaped."""
+    return term if term.isprintable() else repr(term)
+
+
+def _token_table(canonical: Canonical, source: str) -> Iterator[list[str]]:
+    n = len(canonical)
+    wi, ws = _widths(n, canonical.ends)
+    lengths = canonical.byte_ends - canonical.byte_starts
+    # a term's width in characters is at most its UTF-8 length; wider terms just push the row
+    wt = max(4, min(24, int(lengths.max()) if n else 0))
+    yield [f"{'#':>{wi}}  {'term':<{wt}}  {'span':<{ws}}  original"]
+    for lo, hi in _blocks(n):
+        yield [
+            f"{lo + j:>{wi}}  {_shown(term):<{wt}}  {f'{a}–{b}':<{ws}}  {source[a:b]!r}"
+            for j, (term, a, b) in enumerate(
+                zip(
+                    _terms(canonical, lo, hi),
+                    canonical.starts[lo:hi].tolist(),
+                    canonical.ends[lo:hi].tolist(),
+                    strict=True,
+                )
+            )
+        ]
+
+
+def _shingle_table(shingles: Shingles, source: str) -> Iterator[list[str]]:
+    n = len(shingles)
+    wi, ws = _widths(n, shingles.ends)
+    yield [f"{'#':>{wi}}  {'fingerprint':<16}  {'span':<{ws}}  original"]
+    for lo, hi in _blocks(n):
+        yield [
+            f"{lo + j:>{wi}}  {h:016x}  {f'{a}–{b}':<{ws}}  {source[a:b]!r}"
+            for j, (h, a, b) in enumerate(
+                zip(
+                    shingles.hashes[lo:hi].tolist(),
+                    shingles.starts[lo:hi].tolist(),
+                    shingles.ends[lo:hi].tolist(),
+                    strict=True,
+                )
+            )
+        ]
 
 
 COMMANDS = [compare, analyze]
