@@ -209,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
                     ]
                 )
         log(
-            f"[ru-partial] {label:<30} plagdet {fmt(report['plagdet'])}  P {fmt(report['precision'])}  "
+            f"[ru-partial] {label:<30} plagdet {fmt(report['plagdet'])}  P "
+            f"{fmt(report['precision'])}  "
             f"R {fmt(report['recall'])}  gran {fmt(report['granularity'])}  ({seconds:.0f} s)"
         )
 
@@ -228,15 +229,18 @@ def main(argv: list[str] | None = None) -> int:
     body = "\n".join(
         [
             (
-                f"Dataset: {counts['sources']} source documents, {counts['fragments']} pasted fragments (shares "
-                f"{', '.join(f'{s:g}' for s in SHARES)}; verbatim and with 10 % of the words edited), {counts['pairs']} "
+                f"Dataset: {counts['sources']} source documents, {counts['fragments']} pasted "
+                "fragments (shares "
+                f"{', '.join(f'{s:g}' for s in SHARES)}; verbatim and with 10 % of the words "
+                f"edited), {counts['pairs']} "
                 f"pairs ({counts['negatives']} negative: "
                 f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); "
                 f"generator seed {meta['params']['seed']}. {machine_note()}."
             ),
             "",
             (
-                f"Pairs (recall at precision ≥ {MIN_PRECISION:g}; the share columns: verbatim copies at the "
+                f"Pairs (recall at precision ≥ {MIN_PRECISION:g}; the share columns: verbatim "
+                "copies at the "
                 "verbatim kind's threshold):"
             ),
             "",
@@ -255,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
                 pair_rows,
             ),
             "",
-            f"Fragments (PAN measures; {len(examine)} document pairs examined, the negatives included):",
+            f"Fragments (PAN measures; {len(examine)} document pairs examined, the negatives "
+            "included):",
             "",
             table(
                 [

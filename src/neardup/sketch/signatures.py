@@ -234,7 +234,8 @@ def read_signatures(
     if version > FORMAT_VERSION:
         raise DatasetError(
             f"{root} has signature format version {version}, newer than this neardup reads "
-            f"({FORMAT_VERSION}); upgrade neardup ({meta.get('created_by', 'a newer release')} made it)"
+            f"({FORMAT_VERSION}); upgrade neardup ({meta.get('created_by', 'a newer release')} "
+            "made it)"
         )
     try:
         stored_spec = Spec.from_dict(meta["spec"])
