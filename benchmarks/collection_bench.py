@@ -6,8 +6,9 @@ recall against exact brute force, and the same queries against datasketch's MinH
 Documents: real texts from ../shared/data (ru_news, reuters21578, 20newsgroups, and ruslit cut
 into ~5,000-character pieces), then seeded variants of them (benchmarks/collection_data.py:
 word edits at rates 0.02–0.5, morphology changes, pasted paragraphs) until ``--docs`` is
-reached; they are inserted in a fixed shuffled order. Queries: variants of stored documents (edits 0.02–0.2, pastes of 100–300 words) and
-new variants (edit rate 0.5, nearly unrelated), never stored.
+reached; they are inserted in a fixed shuffled order. Queries: variants of stored documents
+(edits 0.02–0.2, pastes of 100–300 words) and new variants (edit rate 0.5, nearly unrelated),
+never stored.
 
 Phases, each timed on its own:
 

@@ -18,8 +18,8 @@ recall at precision ≥ 0.99 — overall, per kind (that kind's positives agains
 each with its own threshold) and per level. The tables go into docs/quality.md, the plots
 into docs/img/.
 
-    .venv/bin/python benchmarks/quality_pairs.py                      # the figures in docs/quality.md
-    .venv/bin/python benchmarks/quality_pairs.py --docs 10 --no-docs  # a quick check
+    .venv/bin/python benchmarks/quality_pairs.py                     # figures in docs/quality.md
+    .venv/bin/python benchmarks/quality_pairs.py --docs 10 --no-docs # a quick check
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ Two questions, on one generated dataset (``ru-partial`` in build/quality/):
 generates itself; this one runs the detectors through ``neardup.eval`` on the generator's
 dataset, beside the pair scores.)
 
-    .venv/bin/python benchmarks/quality_partial.py                    # the figures in docs/quality.md
+    .venv/bin/python benchmarks/quality_partial.py                  # figures in docs/quality.md
     .venv/bin/python benchmarks/quality_partial.py --docs 10 --no-docs
 """
 

@@ -6,8 +6,8 @@ The script runs the real command in a subprocess:
     neardup sign ruslit.jsonl.gz ru_news.jsonl.gz … (×REPEAT) -o TMP --preset plain --jobs J
 
 and samples, every 0.25 s, the resident memory (VmRSS) of the command and of all its worker
-processes together (PSS, and summed RSS), printing the peak and a few samples along the way. It then reads the
-signature directory back and checks the row count.
+processes together (PSS, and summed RSS), printing the peak and a few samples along the way.
+It then reads the signature directory back and checks the row count.
 
     .venv/bin/python benchmarks/sign_memory.py                  # 10 rounds, 2 jobs
     .venv/bin/python benchmarks/sign_memory.py --repeat 1       # a quick check
