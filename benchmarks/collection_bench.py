@@ -58,6 +58,7 @@ import collection_data as cd
 from neardup.index import Collection, IndexSpec
 from neardup.index.collection import Analyzed
 from neardup.pipeline import make_spec
+from neardup.spec import Spec
 from neardup.storage.sqlite import SQLiteStorage
 
 WORK = ROOT / "build" / "collection_bench"
@@ -472,7 +473,7 @@ def datasketch_run(
 # --- main ----------------------------------------------------------------------------------------
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -527,7 +528,11 @@ def main() -> None:
         help="only plot SQLite insert throughput per tenth of several earlier runs "
         "(docs/img/collection_history.png)",
     )
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def main() -> None:
+    args = parse_args()
     if args.history is not None:
         plot_history(
             [
@@ -554,6 +559,36 @@ def main() -> None:
     tag = f"{args.docs}_{args.queries}_{args.preset}_w{args.window}_s{args.seed}"
     if args.corpus == "web":
         tag += "_web"
+    ids, analyzed, q_analyzed = load_corpus(args, tag, results)
+
+    spec = make_spec(args.preset)
+    index_spec = IndexSpec(policy="allow", threshold=0.7, window=args.window, store_text=False)
+
+    sqlite_results = sqlite_phase(args, tag, spec, index_spec, ids, analyzed, q_analyzed, results)
+    if args.sqlite_only:
+        out = WORK / f"results_{tag}_{args.synchronous}_sqlite.json"
+        out.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
+        print(f"wrote {out}", flush=True)
+        return
+
+    memory_phase(args, spec, index_spec, ids, analyzed, q_analyzed, results)
+    if args.postgres_docs:
+        postgres_phase(args, spec, index_spec, ids, analyzed, q_analyzed, results)
+    quality_phase(args, ids, analyzed, q_analyzed, sqlite_results, results)
+
+    out = WORK / f"results_{tag}.json"
+    out.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
+    print(f"wrote {out}", flush=True)
+    plot(results, tag)
+    if args.write_docs:
+        write_docs(results, tag)
+
+
+def load_corpus(
+    args: argparse.Namespace, tag: str, results: dict[str, Any]
+) -> tuple[list[str], list[Analyzed], list[Analyzed]]:
+    """The documents' ids and analyses (in the insertion order) and the queries' analyses,
+    made or read from the cache in WORK; ``results`` gets the corpus and analysis figures."""
     corpus_cache = WORK / f"corpus_{tag}.json"
     doc_cache, query_cache = WORK / f"docs_{tag}.npz", WORK / f"queries_{tag}.npz"
     if corpus_cache.exists() and doc_cache.exists() and query_cache.exists():
@@ -612,11 +647,20 @@ def main() -> None:
         "mean_samples": float(np.mean([a.samples.shape[0] for a in analyzed])),
     }
     print(f"analysis: {results['analysis']}", flush=True)
+    return ids, analyzed, q_analyzed
 
-    spec = make_spec(args.preset)
-    index_spec = IndexSpec(policy="allow", threshold=0.7, window=args.window, store_text=False)
 
-    # SQLite
+def sqlite_phase(
+    args: argparse.Namespace,
+    tag: str,
+    spec: Spec,
+    index_spec: IndexSpec,
+    ids: list[str],
+    analyzed: list[Analyzed],
+    q_analyzed: list[Analyzed],
+    results: dict[str, Any],
+) -> list:
+    """Insert into and check against SQLite; returns the check results of the queries."""
     db = WORK / f"bench_{tag}.db"
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
@@ -644,13 +688,18 @@ def main() -> None:
     }
     col.close()
     print(f"sqlite check: {results['sqlite_check']}", flush=True)
-    if args.sqlite_only:
-        out = WORK / f"results_{tag}_{args.synchronous}_sqlite.json"
-        out.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
-        print(f"wrote {out}", flush=True)
-        return
+    return sqlite_results
 
-    # memory
+
+def memory_phase(
+    args: argparse.Namespace,
+    spec: Spec,
+    index_spec: IndexSpec,
+    ids: list[str],
+    analyzed: list[Analyzed],
+    q_analyzed: list[Analyzed],
+    results: dict[str, Any],
+) -> None:
     gc.collect()
     rss0 = rss_bytes()
     mem = Collection.create("memory:", spec, index_spec)
@@ -669,35 +718,52 @@ def main() -> None:
         flush=True,
     )
 
-    # PostgreSQL
-    if args.postgres_docs:
-        url = f"{args.postgres_url}?schema=neardup_bench"
-        try:
-            from neardup.storage.postgres import PostgresStorage
 
-            PostgresStorage(url, create=True).drop()
-            n = min(args.postgres_docs, len(ids))
-            pg = Collection.create(url, spec, index_spec)
-            results["postgres_insert"] = bulk_insert(pg, ids[:n], analyzed[:n], args.batch)
-            results["postgres_bytes_per_doc"] = pg.storage.size_bytes() / n
-            check_latency(pg, q_analyzed[:50])
-            results["postgres_check"], _ = check_latency(pg, q_analyzed)
-            pg.storage.drop()  # type: ignore[attr-defined]
-            pg.close()
-            print(
-                f"postgres ({n} docs): {results['postgres_insert']['docs_per_s']:.0f} docs/s, "
-                f"{results['postgres_check']}",
-                flush=True,
-            )
-        except Exception as exc:  # report and go on: the rest of the run stands
-            results["postgres_error"] = str(exc)
-            print(f"postgres skipped: {exc}", flush=True)
+def postgres_phase(
+    args: argparse.Namespace,
+    spec: Spec,
+    index_spec: IndexSpec,
+    ids: list[str],
+    analyzed: list[Analyzed],
+    q_analyzed: list[Analyzed],
+    results: dict[str, Any],
+) -> None:
+    url = f"{args.postgres_url}?schema=neardup_bench"
+    try:
+        from neardup.storage.postgres import PostgresStorage
 
-    # ground truth and recall
+        PostgresStorage(url, create=True).drop()
+        n = min(args.postgres_docs, len(ids))
+        pg = Collection.create(url, spec, index_spec)
+        results["postgres_insert"] = bulk_insert(pg, ids[:n], analyzed[:n], args.batch)
+        results["postgres_bytes_per_doc"] = pg.storage.size_bytes() / n
+        check_latency(pg, q_analyzed[:50])
+        results["postgres_check"], _ = check_latency(pg, q_analyzed)
+        pg.storage.drop()  # type: ignore[attr-defined]
+        pg.close()
+        print(
+            f"postgres ({n} docs): {results['postgres_insert']['docs_per_s']:.0f} docs/s, "
+            f"{results['postgres_check']}",
+            flush=True,
+        )
+    except Exception as exc:  # report and go on: the rest of the run stands
+        results["postgres_error"] = str(exc)
+        print(f"postgres skipped: {exc}", flush=True)
+
+
+def quality_phase(
+    args: argparse.Namespace,
+    ids: list[str],
+    analyzed: list[Analyzed],
+    q_analyzed: list[Analyzed],
+    sqlite_results: list,
+    results: dict[str, Any],
+) -> None:
+    """Ground truth by brute force; exactness of the reported values, recall of ours and of
+    datasketch's LSH, and the LSH's precision."""
     truth = exact_truth(analyzed, q_analyzed)
     qsizes = np.array([q.values.shape[0] for q in q_analyzed])
     dsizes = np.array([d.values.shape[0] for d in analyzed])
-    recall: dict[str, Any] = {}
     ours = [{m.id for m in r.matches} for r in sqlite_results]
     lsh_found: list[list[str]] | None = None
     if not args.no_datasketch:
@@ -712,6 +778,32 @@ def main() -> None:
             if m.shared != s or m.resemblance != s / (qsizes[qi] + m.shingles - s):
                 mismatches += 1
     results["reported_values_not_exact"] = mismatches
+    recall = recall_table(truth, qsizes, dsizes, ids, ours, lsh_found)
+    results["recall"] = recall
+    print(f"recall: {json.dumps(recall)}", flush=True)
+    if lsh_found is not None:
+        returned = sum(len(f) for f in lsh_found)
+        good = 0
+        for qi, (f, (d, c)) in enumerate(zip(lsh_found, truth)):
+            exact = {ids[di]: int(ci) for di, ci in zip(d.tolist(), c.tolist())}
+            idx = {ids[di]: di for di in d.tolist()}
+            for doc_id in f:
+                s = exact.get(doc_id, 0)
+                if doc_id in idx and s / (qsizes[qi] + dsizes[idx[doc_id]] - s) >= 0.5:
+                    good += 1
+        results["datasketch"]["precision_at_0.5"] = good / returned if returned else None
+
+
+def recall_table(
+    truth: list[tuple[np.ndarray, np.ndarray]],
+    qsizes: np.ndarray,
+    dsizes: np.ndarray,
+    ids: list[str],
+    ours: list[set[str]],
+    lsh_found: list[list[str]] | None,
+) -> dict[str, Any]:
+    """Recall of ours and of the LSH's answers among the true pairs above each threshold."""
+    recall: dict[str, Any] = {}
     for name, thr in (
         ("resemblance>=0.3", 0.3),
         ("resemblance>=0.5", 0.5),
@@ -734,26 +826,7 @@ def main() -> None:
             "ours": hit_ours / total if total else None,
             "datasketch_lsh_0.5": (hit_lsh / total if total and lsh_found is not None else None),
         }
-    results["recall"] = recall
-    print(f"recall: {json.dumps(recall)}", flush=True)
-    if lsh_found is not None:
-        returned = sum(len(f) for f in lsh_found)
-        good = 0
-        for qi, (f, (d, c)) in enumerate(zip(lsh_found, truth)):
-            exact = {ids[di]: int(ci) for di, ci in zip(d.tolist(), c.tolist())}
-            idx = {ids[di]: di for di in d.tolist()}
-            for doc_id in f:
-                s = exact.get(doc_id, 0)
-                if doc_id in idx and s / (qsizes[qi] + dsizes[idx[doc_id]] - s) >= 0.5:
-                    good += 1
-        results["datasketch"]["precision_at_0.5"] = good / returned if returned else None
-
-    out = WORK / f"results_{tag}.json"
-    out.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
-    print(f"wrote {out}", flush=True)
-    plot(results, tag)
-    if args.write_docs:
-        write_docs(results, tag)
+    return recall
 
 
 def plot(results: dict[str, Any], tag: str) -> None:
