@@ -15,7 +15,10 @@ from neardup.pipeline import make_spec
 from neardup.report import print_terminal, render_html, to_json, write_html
 from tests._aligntext import text, words
 
-HOSTILE = '<script>window.__pwned = 1</script> <img src=x onerror="alert(1)"> [bold]markup[/bold] & "quotes"'
+HOSTILE = (
+    '<script>window.__pwned = 1</script> <img src=x onerror="alert(1)"> '
+    '[bold]markup[/bold] & "quotes"'
+)
 
 
 def _alignment(*, hostile: bool = False, overlapping: bool = False) -> Alignment:
