@@ -901,33 +901,24 @@ def write_docs(
     shape = (
         f"mean {c['mean_chars']:.0f} characters, {r['analysis']['mean_shingles']:.0f} shingles and "
         f"{r['analysis']['mean_samples']:.1f} postings (winnowing w = {r['args']['window']}) per "
-        "document; "
-        f"preset `{r['args']['preset']}`, k = 5, rabin 64. {c['queries']:,} queries (variants of "
-        "stored "
-        "documents and new texts), never stored."
+        f"document; preset `{r['args']['preset']}`, k = 5, rabin 64. {c['queries']:,} queries "
+        "(variants of stored documents and new texts), never stored."
     )
     if c.get("name") == "web":
         corpus_text = (
             f"Collection: **{c['docs']:,} documents** (`--corpus web`, benchmarks/web_corpus.py): "
             f"{c['real']:,} real texts from ../shared/data (ru_news, reuters21578, 20newsgroups, "
-            "ruslit in "
-            f"~800-word pieces), then {c['new']:,} new texts from a first-order word chain over "
-            "the real "
-            f"texts of their language (benchmarks/markov_text.py) and {c['variants']:,} variants "
-            "of earlier "
-            "documents (30 % of the generated ones; word edits at 0.02/0.1/0.3/0.5, morphology "
-            "changes at "
-            "0.3, a pasted 300-word run), so the share of near-copies is the same at any size, as "
-            "on the "
-            f"web; {shape}"
+            f"ruslit in ~800-word pieces), then {c['new']:,} new texts from a first-order word "
+            "chain over the real texts of their language (benchmarks/markov_text.py) and "
+            f"{c['variants']:,} variants of earlier documents (30 % of the generated ones; word "
+            "edits at 0.02/0.1/0.3/0.5, morphology changes at 0.3, a pasted 300-word run), so the "
+            f"share of near-copies is the same at any size, as on the web; {shape}"
         )
     else:
         corpus_text = (
             f"Collection: **{c['docs']:,} documents** (`--corpus sources`): {c['real']:,} real "
-            "texts from "
-            f"../shared/data, then {c['generated']:,} generated variants of them (a larger run "
-            "holds more "
-            f"variants of each source); {shape}"
+            f"texts from ../shared/data, then {c['generated']:,} generated variants of them (a "
+            f"larger run holds more variants of each source); {shape}"
         )
     lines = [
         "<!-- section: collection -->",
@@ -946,11 +937,10 @@ def write_docs(
         "| measure | value |",
         "|---|---|",
         f"| analysis (text → fingerprints, {r['analysis']['workers']} processes; not part of the "
-        "index) | "
-        f"{r['analysis']['docs_per_s']:,.0f} docs/s |",
+        f"index) | {r['analysis']['docs_per_s']:,.0f} docs/s |",
         f"| bulk insert, SQLite (`add_many`, batches of {r['args']['batch']}, analysis excluded) | "
         f"**{r['sqlite_insert']['docs_per_s']:,.0f} docs/s** |",
-        f"| … SQLite throughput in the first / last tenth of the run | "
+        "| … SQLite throughput in the first / last tenth of the run | "
         f"{r['sqlite_insert']['per_tenth'][0][1]:,.0f} / "
         f"{r['sqlite_insert']['per_tenth'][-1][1]:,.0f} docs/s |",
         f"| bulk insert, memory | {r['memory_insert']['docs_per_s']:,.0f} docs/s |",
@@ -961,14 +951,13 @@ def write_docs(
         f"| `check` latency, memory: p50 / p99 | {r['memory_check']['p50_ms']:.2f} / "
         f"{r['memory_check']['p99_ms']:.2f} ms |",
         "| bytes per document on disk (SQLite file, texts not stored) | "
-        f"{r['sqlite_bytes']['per_doc']:,.0f} "
-        f"(fingerprints {r['sqlite_bytes']['tables'].get('docs', 0) / r['corpus']['docs']:,.0f}, "
-        "postings "
+        f"{r['sqlite_bytes']['per_doc']:,.0f} (fingerprints "
+        f"{r['sqlite_bytes']['tables'].get('docs', 0) / r['corpus']['docs']:,.0f}, postings "
         f"{r['sqlite_bytes']['tables'].get('postings', 0) / r['corpus']['docs']:,.0f}, links "
         f"{r['sqlite_bytes']['tables'].get('links', 0) / r['corpus']['docs']:,.0f}, Bloom filters "
         f"{r['sqlite_bytes']['tables'].get('bloom', 0) / r['corpus']['docs']:,.0f}) |",
-        f"| bytes per document in RAM, memory backend (numpy arrays held: fingerprints + postings; "
-        f"plus process RSS growth for the Python objects around them) | "
+        "| bytes per document in RAM, memory backend (numpy arrays held: fingerprints + postings; "
+        "plus process RSS growth for the Python objects around them) | "
         f"{r['memory_bytes']['arrays_per_doc']:,.0f} + "
         f"{r['memory_bytes']['rss_growth_per_doc']:,.0f} |",
         "| reported similarities that differ from the exact value | "
@@ -977,11 +966,9 @@ def write_docs(
     if "postgres_insert" in r:
         lines += [
             f"| PostgreSQL ({r['postgres_insert']['docs']:,} documents): insert / check p50 / p99 "
-            "| "
-            f"{r['postgres_insert']['docs_per_s']:,.0f} docs/s / "
-            f"{r['postgres_check']['p50_ms']:.2f} / "
-            f"{r['postgres_check']['p99_ms']:.2f} ms; {r['postgres_bytes_per_doc']:,.0f} bytes/doc "
-            "|",
+            f"| {r['postgres_insert']['docs_per_s']:,.0f} docs/s / "
+            f"{r['postgres_check']['p50_ms']:.2f} / {r['postgres_check']['p99_ms']:.2f} ms; "
+            f"{r['postgres_bytes_per_doc']:,.0f} bytes/doc |",
         ]
     lines += [
         "",
@@ -999,18 +986,15 @@ def write_docs(
         lines += [
             "",
             "datasketch on the same fingerprints (`MinHash(num_perm=128, scheme='affine64')`, "
-            "identity "
-            f"hash, `MinHashLSH(threshold=0.5)` in memory): signing {ds['sign_docs_per_s']:,.0f} "
-            "docs/s, "
-            f"insert {ds['insert_docs_per_s']:,.0f} docs/s, query p50 / p99 "
-            f"{ds['query_p50_ms']:.2f} / "
-            f"{ds['query_p99_ms']:.2f} ms ({ds['mean_candidates']:.1f} candidates per query, "
+            "identity hash, `MinHashLSH(threshold=0.5)` in memory): signing "
+            f"{ds['sign_docs_per_s']:,.0f} docs/s, insert {ds['insert_docs_per_s']:,.0f} docs/s, "
+            f"query p50 / p99 {ds['query_p50_ms']:.2f} / {ds['query_p99_ms']:.2f} ms "
+            f"({ds['mean_candidates']:.1f} candidates per query, "
             f"{(ds.get('precision_at_0.5') or 0):.3f} of them truly ≥ 0.5 — LSH reports unverified "
             f"candidates), {ds['signature_bytes_per_doc']:,.0f} bytes of signature and "
             f"{ds['lsh_rss_bytes_per_doc']:,.0f} bytes of LSH tables (RSS growth) per document. "
             "neardup's `check` returns exact resemblance and containment for every match; LSH "
-            "answers "
-            "one threshold of estimated Jaccard and finds no partial copies.",
+            "answers one threshold of estimated Jaccard and finds no partial copies.",
         ]
     if others:
         lines += [
@@ -1034,12 +1018,10 @@ def write_docs(
             )
             lines.append(
                 f"| {o['corpus']['docs']:,} | {o['corpus']['real']:,} / "
-                f"{o['corpus']['generated']:,} | "
-                f"{o['sqlite_insert']['docs_per_s']:,.0f} / "
+                f"{o['corpus']['generated']:,} | {o['sqlite_insert']['docs_per_s']:,.0f} / "
                 f"{o['sqlite_insert']['per_tenth'][-1][1]:,.0f} docs/s | "
                 f"{o['memory_insert']['docs_per_s']:,.0f} docs/s | "
-                f"{o['sqlite_check']['p50_ms']:.2f} / "
-                f"{o['sqlite_check']['p99_ms']:.2f} ms | "
+                f"{o['sqlite_check']['p50_ms']:.2f} / {o['sqlite_check']['p99_ms']:.2f} ms | "
                 f"{o['sqlite_check']['mean_candidates']:.1f} | "
                 f"{rec['resemblance>=0.5']['ours']:.4f} / "
                 f"{rec['containment>=0.5']['ours']:.4f}{lsh} | "
@@ -1050,8 +1032,7 @@ def write_docs(
                 "",
                 "The generated variants come from the same real texts, so a larger run holds more "
                 "variants of each source: more candidates and links per new document, which is "
-                "most of "
-                "why insert slows with size.",
+                "most of why insert slows with size.",
             ]
     lines += [
         "",

@@ -76,8 +76,8 @@ def ensure_dataset(name: str, config: gen.GenerateConfig, work: Path = WORK) -> 
     gen.write_dataset(dataset, out)
     log(
         f"[{name}] {dataset.meta['counts']['documents']} documents, "
-        f"{dataset.meta['counts']['pairs']} pairs "
-        f"in {time.perf_counter() - t0:.0f} s; skipped: {dataset.meta['skipped'] or 'nothing'}"
+        f"{dataset.meta['counts']['pairs']} pairs in {time.perf_counter() - t0:.0f} s; skipped: "
+        f"{dataset.meta['skipped'] or 'nothing'}"
     )
     return out
 

@@ -148,8 +148,8 @@ def evaluate(name: str, directory: Path, rows: list[Entry]) -> dict[str, Any]:
         }
         log(
             f"[{name}] {entry.label:<36} AUC {fmt(report['auc'])}  best F1 "
-            f"{fmt(report['best_f1'])}  "
-            f"R@P≥{MIN_PRECISION:g} {fmt(report['recall_at_min_precision'])}  ({seconds:.1f} s)"
+            f"{fmt(report['best_f1'])}  R@P≥{MIN_PRECISION:g} "
+            f"{fmt(report['recall_at_min_precision'])}  ({seconds:.1f} s)"
         )
     return {"dataset": dataset, "results": results}
 
@@ -271,10 +271,9 @@ def section(
     parts = [
         (
             f"Dataset: {counts['sources']} source documents, {counts['pairs']} pairs "
-            f"({counts['positives']} "
-            f"positive, {counts['negatives']} negative: "
-            f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); "
-            f"generator seed {meta['params']['seed']}, corpus sha256 {meta['corpus_sha256'][:12]}…"
+            f"({counts['positives']} positive, {counts['negatives']} negative: "
+            f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); generator seed "
+            f"{meta['params']['seed']}, corpus sha256 {meta['corpus_sha256'][:12]}…"
             + (f"; skipped: {'; '.join(meta['skipped'])}" if meta["skipped"] else "")
             + ". "
             + machine_note()
@@ -283,16 +282,14 @@ def section(
         "",
         (
             "All kinds together (precision and recall at the threshold 0.5; recall at the lowest "
-            "threshold "
-            f"whose precision is ≥ {MIN_PRECISION:g}):"
+            f"threshold whose precision is ≥ {MIN_PRECISION:g}):"
         ),
         "",
         summary_table(results),
         "",
         (
             f"Recall at precision ≥ {MIN_PRECISION:g}, per kind of edit (each kind's positives "
-            "against all "
-            "negatives, each with its own threshold):"
+            "against all negatives, each with its own threshold):"
         ),
         "",
         kinds_table(results),

@@ -210,8 +210,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
         log(
             f"[ru-partial] {label:<30} plagdet {fmt(report['plagdet'])}  P "
-            f"{fmt(report['precision'])}  "
-            f"R {fmt(report['recall'])}  gran {fmt(report['granularity'])}  ({seconds:.0f} s)"
+            f"{fmt(report['precision'])}  R {fmt(report['recall'])}  gran "
+            f"{fmt(report['granularity'])}  ({seconds:.0f} s)"
         )
 
     img = IMG if not args.no_docs else args.work / "img"
@@ -230,18 +230,15 @@ def main(argv: list[str] | None = None) -> int:
         [
             (
                 f"Dataset: {counts['sources']} source documents, {counts['fragments']} pasted "
-                "fragments (shares "
-                f"{', '.join(f'{s:g}' for s in SHARES)}; verbatim and with 10 % of the words "
-                f"edited), {counts['pairs']} "
-                f"pairs ({counts['negatives']} negative: "
-                f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); "
-                f"generator seed {meta['params']['seed']}. {machine_note()}."
+                f"fragments (shares {', '.join(f'{s:g}' for s in SHARES)}; verbatim and with 10 % "
+                f"of the words edited), {counts['pairs']} pairs ({counts['negatives']} negative: "
+                f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); generator "
+                f"seed {meta['params']['seed']}. {machine_note()}."
             ),
             "",
             (
                 f"Pairs (recall at precision ≥ {MIN_PRECISION:g}; the share columns: verbatim "
-                "copies at the "
-                "verbatim kind's threshold):"
+                "copies at the verbatim kind's threshold):"
             ),
             "",
             table(

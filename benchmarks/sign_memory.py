@@ -99,9 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     docs, chars = corpus_size()
     print(
         f"one round: {docs} documents, {chars / 1e6:.0f} M characters of JSON; {args.repeat} "
-        "rounds "
-        f"≈ {args.repeat * chars / 1e6:.0f} M characters (as Python str at 2 bytes per Cyrillic "
-        f"character ≈ {args.repeat * chars * 2 / 1e9:.1f} GB)",
+        f"rounds ≈ {args.repeat * chars / 1e6:.0f} M characters (as Python str at 2 bytes per "
+        f"Cyrillic character ≈ {args.repeat * chars * 2 / 1e9:.1f} GB)",
         flush=True,
     )
     exe = Path(sys.executable).with_name("neardup")

@@ -837,8 +837,8 @@ class _Generator:
         if len(self.pool) < 2:
             raise InputError(
                 f"{config.corpus}: only {len(self.pool)} usable document(s) between "
-                f"{config.min_chars} and "
-                f"{config.max_chars} characters in {config.lang} script (exact duplicates excluded)"
+                f"{config.min_chars} and {config.max_chars} characters in {config.lang} script "
+                "(exact duplicates excluded)"
             )
         n = min(config.docs, len(self.pool) if config.task == "near" else len(self.pool) // 2)
         rng = _rng(config.seed, "sources")
