@@ -161,8 +161,8 @@ def markdown(rows: list[dict[str, Any]]) -> str:
             else f"{r['lemma_hit_rate']:.2%} ({r['lemma_misses']:,})"
         )
         lines.append(
-            f"| {r['preset']} | {r['stage']} | {r['mb_per_s_cpu']:.1f} | {r['mb_per_s_wall']:.1f} | "
-            f"{r['cpu_s']:.1f} | {r['wall_s']:.1f} | {r['items']:,} | {hit} | {verdict} |"
+            f"| {r['preset']} | {r['stage']} | {r['mb_per_s_cpu']:.1f} | {r['mb_per_s_wall']:.1f} "
+            f"| {r['cpu_s']:.1f} | {r['wall_s']:.1f} | {r['items']:,} | {hit} | {verdict} |"
         )
     return "\n".join(lines)
 
@@ -210,8 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     after = os.getloadavg()
     print(markdown(rows))
     print(
-        f"\n{len(texts):,} documents of {args.data.name}; {before['cpu']}, {before['cores']} cores, "
-        f"Python {before['python']}; load average before {before['load_average'][0]:.2f}, "
+        f"\n{len(texts):,} documents of {args.data.name}; {before['cpu']}, {before['cores']} "
+        f"cores, Python {before['python']}; load average before {before['load_average'][0]:.2f}, "
         f"after {after[0]:.2f}"
     )
     if args.json:

@@ -6,8 +6,9 @@ recall against exact brute force, and the same queries against datasketch's MinH
 Documents: real texts from ../shared/data (ru_news, reuters21578, 20newsgroups, and ruslit cut
 into ~5,000-character pieces), then seeded variants of them (benchmarks/collection_data.py:
 word edits at rates 0.02–0.5, morphology changes, pasted paragraphs) until ``--docs`` is
-reached; they are inserted in a fixed shuffled order. Queries: variants of stored documents (edits 0.02–0.2, pastes of 100–300 words) and
-new variants (edit rate 0.5, nearly unrelated), never stored.
+reached; they are inserted in a fixed shuffled order. Queries: variants of stored documents
+(edits 0.02–0.2, pastes of 100–300 words) and new variants (edit rate 0.5, nearly unrelated),
+never stored.
 
 Phases, each timed on its own:
 
@@ -57,6 +58,7 @@ import collection_data as cd
 from neardup.index import Collection, IndexSpec
 from neardup.index.collection import Analyzed
 from neardup.pipeline import make_spec
+from neardup.spec import Spec
 from neardup.storage.sqlite import SQLiteStorage
 
 WORK = ROOT / "build" / "collection_bench"
@@ -471,7 +473,7 @@ def datasketch_run(
 # --- main ----------------------------------------------------------------------------------------
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -526,7 +528,11 @@ def main() -> None:
         help="only plot SQLite insert throughput per tenth of several earlier runs "
         "(docs/img/collection_history.png)",
     )
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def main() -> None:
+    args = parse_args()
     if args.history is not None:
         plot_history(
             [
@@ -553,6 +559,36 @@ def main() -> None:
     tag = f"{args.docs}_{args.queries}_{args.preset}_w{args.window}_s{args.seed}"
     if args.corpus == "web":
         tag += "_web"
+    ids, analyzed, q_analyzed = load_corpus(args, tag, results)
+
+    spec = make_spec(args.preset)
+    index_spec = IndexSpec(policy="allow", threshold=0.7, window=args.window, store_text=False)
+
+    sqlite_results = sqlite_phase(args, tag, spec, index_spec, ids, analyzed, q_analyzed, results)
+    if args.sqlite_only:
+        out = WORK / f"results_{tag}_{args.synchronous}_sqlite.json"
+        out.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
+        print(f"wrote {out}", flush=True)
+        return
+
+    memory_phase(args, spec, index_spec, ids, analyzed, q_analyzed, results)
+    if args.postgres_docs:
+        postgres_phase(args, spec, index_spec, ids, analyzed, q_analyzed, results)
+    quality_phase(args, ids, analyzed, q_analyzed, sqlite_results, results)
+
+    out = WORK / f"results_{tag}.json"
+    out.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
+    print(f"wrote {out}", flush=True)
+    plot(results, tag)
+    if args.write_docs:
+        write_docs(results, tag)
+
+
+def load_corpus(
+    args: argparse.Namespace, tag: str, results: dict[str, Any]
+) -> tuple[list[str], list[Analyzed], list[Analyzed]]:
+    """The documents' ids and analyses (in the insertion order) and the queries' analyses,
+    made or read from the cache in WORK; ``results`` gets the corpus and analysis figures."""
     corpus_cache = WORK / f"corpus_{tag}.json"
     doc_cache, query_cache = WORK / f"docs_{tag}.npz", WORK / f"queries_{tag}.npz"
     if corpus_cache.exists() and doc_cache.exists() and query_cache.exists():
@@ -611,11 +647,20 @@ def main() -> None:
         "mean_samples": float(np.mean([a.samples.shape[0] for a in analyzed])),
     }
     print(f"analysis: {results['analysis']}", flush=True)
+    return ids, analyzed, q_analyzed
 
-    spec = make_spec(args.preset)
-    index_spec = IndexSpec(policy="allow", threshold=0.7, window=args.window, store_text=False)
 
-    # SQLite
+def sqlite_phase(
+    args: argparse.Namespace,
+    tag: str,
+    spec: Spec,
+    index_spec: IndexSpec,
+    ids: list[str],
+    analyzed: list[Analyzed],
+    q_analyzed: list[Analyzed],
+    results: dict[str, Any],
+) -> list:
+    """Insert into and check against SQLite; returns the check results of the queries."""
     db = WORK / f"bench_{tag}.db"
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
@@ -643,13 +688,18 @@ def main() -> None:
     }
     col.close()
     print(f"sqlite check: {results['sqlite_check']}", flush=True)
-    if args.sqlite_only:
-        out = WORK / f"results_{tag}_{args.synchronous}_sqlite.json"
-        out.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
-        print(f"wrote {out}", flush=True)
-        return
+    return sqlite_results
 
-    # memory
+
+def memory_phase(
+    args: argparse.Namespace,
+    spec: Spec,
+    index_spec: IndexSpec,
+    ids: list[str],
+    analyzed: list[Analyzed],
+    q_analyzed: list[Analyzed],
+    results: dict[str, Any],
+) -> None:
     gc.collect()
     rss0 = rss_bytes()
     mem = Collection.create("memory:", spec, index_spec)
@@ -668,35 +718,52 @@ def main() -> None:
         flush=True,
     )
 
-    # PostgreSQL
-    if args.postgres_docs:
-        url = f"{args.postgres_url}?schema=neardup_bench"
-        try:
-            from neardup.storage.postgres import PostgresStorage
 
-            PostgresStorage(url, create=True).drop()
-            n = min(args.postgres_docs, len(ids))
-            pg = Collection.create(url, spec, index_spec)
-            results["postgres_insert"] = bulk_insert(pg, ids[:n], analyzed[:n], args.batch)
-            results["postgres_bytes_per_doc"] = pg.storage.size_bytes() / n
-            check_latency(pg, q_analyzed[:50])
-            results["postgres_check"], _ = check_latency(pg, q_analyzed)
-            pg.storage.drop()  # type: ignore[attr-defined]
-            pg.close()
-            print(
-                f"postgres ({n} docs): {results['postgres_insert']['docs_per_s']:.0f} docs/s, "
-                f"{results['postgres_check']}",
-                flush=True,
-            )
-        except Exception as exc:  # report and go on: the rest of the run stands
-            results["postgres_error"] = str(exc)
-            print(f"postgres skipped: {exc}", flush=True)
+def postgres_phase(
+    args: argparse.Namespace,
+    spec: Spec,
+    index_spec: IndexSpec,
+    ids: list[str],
+    analyzed: list[Analyzed],
+    q_analyzed: list[Analyzed],
+    results: dict[str, Any],
+) -> None:
+    url = f"{args.postgres_url}?schema=neardup_bench"
+    try:
+        from neardup.storage.postgres import PostgresStorage
 
-    # ground truth and recall
+        PostgresStorage(url, create=True).drop()
+        n = min(args.postgres_docs, len(ids))
+        pg = Collection.create(url, spec, index_spec)
+        results["postgres_insert"] = bulk_insert(pg, ids[:n], analyzed[:n], args.batch)
+        results["postgres_bytes_per_doc"] = pg.storage.size_bytes() / n
+        check_latency(pg, q_analyzed[:50])
+        results["postgres_check"], _ = check_latency(pg, q_analyzed)
+        pg.storage.drop()  # type: ignore[attr-defined]
+        pg.close()
+        print(
+            f"postgres ({n} docs): {results['postgres_insert']['docs_per_s']:.0f} docs/s, "
+            f"{results['postgres_check']}",
+            flush=True,
+        )
+    except Exception as exc:  # report and go on: the rest of the run stands
+        results["postgres_error"] = str(exc)
+        print(f"postgres skipped: {exc}", flush=True)
+
+
+def quality_phase(
+    args: argparse.Namespace,
+    ids: list[str],
+    analyzed: list[Analyzed],
+    q_analyzed: list[Analyzed],
+    sqlite_results: list,
+    results: dict[str, Any],
+) -> None:
+    """Ground truth by brute force; exactness of the reported values, recall of ours and of
+    datasketch's LSH, and the LSH's precision."""
     truth = exact_truth(analyzed, q_analyzed)
     qsizes = np.array([q.values.shape[0] for q in q_analyzed])
     dsizes = np.array([d.values.shape[0] for d in analyzed])
-    recall: dict[str, Any] = {}
     ours = [{m.id for m in r.matches} for r in sqlite_results]
     lsh_found: list[list[str]] | None = None
     if not args.no_datasketch:
@@ -711,6 +778,32 @@ def main() -> None:
             if m.shared != s or m.resemblance != s / (qsizes[qi] + m.shingles - s):
                 mismatches += 1
     results["reported_values_not_exact"] = mismatches
+    recall = recall_table(truth, qsizes, dsizes, ids, ours, lsh_found)
+    results["recall"] = recall
+    print(f"recall: {json.dumps(recall)}", flush=True)
+    if lsh_found is not None:
+        returned = sum(len(f) for f in lsh_found)
+        good = 0
+        for qi, (f, (d, c)) in enumerate(zip(lsh_found, truth)):
+            exact = {ids[di]: int(ci) for di, ci in zip(d.tolist(), c.tolist())}
+            idx = {ids[di]: di for di in d.tolist()}
+            for doc_id in f:
+                s = exact.get(doc_id, 0)
+                if doc_id in idx and s / (qsizes[qi] + dsizes[idx[doc_id]] - s) >= 0.5:
+                    good += 1
+        results["datasketch"]["precision_at_0.5"] = good / returned if returned else None
+
+
+def recall_table(
+    truth: list[tuple[np.ndarray, np.ndarray]],
+    qsizes: np.ndarray,
+    dsizes: np.ndarray,
+    ids: list[str],
+    ours: list[set[str]],
+    lsh_found: list[list[str]] | None,
+) -> dict[str, Any]:
+    """Recall of ours and of the LSH's answers among the true pairs above each threshold."""
+    recall: dict[str, Any] = {}
     for name, thr in (
         ("resemblance>=0.3", 0.3),
         ("resemblance>=0.5", 0.5),
@@ -733,26 +826,7 @@ def main() -> None:
             "ours": hit_ours / total if total else None,
             "datasketch_lsh_0.5": (hit_lsh / total if total and lsh_found is not None else None),
         }
-    results["recall"] = recall
-    print(f"recall: {json.dumps(recall)}", flush=True)
-    if lsh_found is not None:
-        returned = sum(len(f) for f in lsh_found)
-        good = 0
-        for qi, (f, (d, c)) in enumerate(zip(lsh_found, truth)):
-            exact = {ids[di]: int(ci) for di, ci in zip(d.tolist(), c.tolist())}
-            idx = {ids[di]: di for di in d.tolist()}
-            for doc_id in f:
-                s = exact.get(doc_id, 0)
-                if doc_id in idx and s / (qsizes[qi] + dsizes[idx[doc_id]] - s) >= 0.5:
-                    good += 1
-        results["datasketch"]["precision_at_0.5"] = good / returned if returned else None
-
-    out = WORK / f"results_{tag}.json"
-    out.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
-    print(f"wrote {out}", flush=True)
-    plot(results, tag)
-    if args.write_docs:
-        write_docs(results, tag)
+    return recall
 
 
 def plot(results: dict[str, Any], tag: str) -> None:
@@ -826,25 +900,25 @@ def write_docs(
     load = r["sqlite_insert"].get("load_average_1min", [float("nan"), float("nan")])
     shape = (
         f"mean {c['mean_chars']:.0f} characters, {r['analysis']['mean_shingles']:.0f} shingles and "
-        f"{r['analysis']['mean_samples']:.1f} postings (winnowing w = {r['args']['window']}) per document; "
-        f"preset `{r['args']['preset']}`, k = 5, rabin 64. {c['queries']:,} queries (variants of stored "
-        "documents and new texts), never stored."
+        f"{r['analysis']['mean_samples']:.1f} postings (winnowing w = {r['args']['window']}) per "
+        f"document; preset `{r['args']['preset']}`, k = 5, rabin 64. {c['queries']:,} queries "
+        "(variants of stored documents and new texts), never stored."
     )
     if c.get("name") == "web":
         corpus_text = (
             f"Collection: **{c['docs']:,} documents** (`--corpus web`, benchmarks/web_corpus.py): "
-            f"{c['real']:,} real texts from ../shared/data (ru_news, reuters21578, 20newsgroups, ruslit in "
-            f"~800-word pieces), then {c['new']:,} new texts from a first-order word chain over the real "
-            f"texts of their language (benchmarks/markov_text.py) and {c['variants']:,} variants of earlier "
-            "documents (30 % of the generated ones; word edits at 0.02/0.1/0.3/0.5, morphology changes at "
-            "0.3, a pasted 300-word run), so the share of near-copies is the same at any size, as on the "
-            f"web; {shape}"
+            f"{c['real']:,} real texts from ../shared/data (ru_news, reuters21578, 20newsgroups, "
+            f"ruslit in ~800-word pieces), then {c['new']:,} new texts from a first-order word "
+            "chain over the real texts of their language (benchmarks/markov_text.py) and "
+            f"{c['variants']:,} variants of earlier documents (30 % of the generated ones; word "
+            "edits at 0.02/0.1/0.3/0.5, morphology changes at 0.3, a pasted 300-word run), so the "
+            f"share of near-copies is the same at any size, as on the web; {shape}"
         )
     else:
         corpus_text = (
-            f"Collection: **{c['docs']:,} documents** (`--corpus sources`): {c['real']:,} real texts from "
-            f"../shared/data, then {c['generated']:,} generated variants of them (a larger run holds more "
-            f"variants of each source); {shape}"
+            f"Collection: **{c['docs']:,} documents** (`--corpus sources`): {c['real']:,} real "
+            f"texts from ../shared/data, then {c['generated']:,} generated variants of them (a "
+            f"larger run holds more variants of each source); {shape}"
         )
     lines = [
         "<!-- section: collection -->",
@@ -862,12 +936,13 @@ def write_docs(
         "",
         "| measure | value |",
         "|---|---|",
-        f"| analysis (text → fingerprints, {r['analysis']['workers']} processes; not part of the index) | "
-        f"{r['analysis']['docs_per_s']:,.0f} docs/s |",
+        f"| analysis (text → fingerprints, {r['analysis']['workers']} processes; not part of the "
+        f"index) | {r['analysis']['docs_per_s']:,.0f} docs/s |",
         f"| bulk insert, SQLite (`add_many`, batches of {r['args']['batch']}, analysis excluded) | "
         f"**{r['sqlite_insert']['docs_per_s']:,.0f} docs/s** |",
-        f"| … SQLite throughput in the first / last tenth of the run | "
-        f"{r['sqlite_insert']['per_tenth'][0][1]:,.0f} / {r['sqlite_insert']['per_tenth'][-1][1]:,.0f} docs/s |",
+        "| … SQLite throughput in the first / last tenth of the run | "
+        f"{r['sqlite_insert']['per_tenth'][0][1]:,.0f} / "
+        f"{r['sqlite_insert']['per_tenth'][-1][1]:,.0f} docs/s |",
         f"| bulk insert, memory | {r['memory_insert']['docs_per_s']:,.0f} docs/s |",
         f"| `check` latency, SQLite, analysis excluded: p50 / p90 / p99 / max | "
         f"{r['sqlite_check']['p50_ms']:.2f} / {r['sqlite_check']['p90_ms']:.2f} / "
@@ -875,21 +950,25 @@ def write_docs(
         f"({r['sqlite_check']['mean_candidates']:.1f} candidates verified on average) |",
         f"| `check` latency, memory: p50 / p99 | {r['memory_check']['p50_ms']:.2f} / "
         f"{r['memory_check']['p99_ms']:.2f} ms |",
-        f"| bytes per document on disk (SQLite file, texts not stored) | {r['sqlite_bytes']['per_doc']:,.0f} "
-        f"(fingerprints {r['sqlite_bytes']['tables'].get('docs', 0) / r['corpus']['docs']:,.0f}, postings "
+        "| bytes per document on disk (SQLite file, texts not stored) | "
+        f"{r['sqlite_bytes']['per_doc']:,.0f} (fingerprints "
+        f"{r['sqlite_bytes']['tables'].get('docs', 0) / r['corpus']['docs']:,.0f}, postings "
         f"{r['sqlite_bytes']['tables'].get('postings', 0) / r['corpus']['docs']:,.0f}, links "
         f"{r['sqlite_bytes']['tables'].get('links', 0) / r['corpus']['docs']:,.0f}, Bloom filters "
         f"{r['sqlite_bytes']['tables'].get('bloom', 0) / r['corpus']['docs']:,.0f}) |",
-        f"| bytes per document in RAM, memory backend (numpy arrays held: fingerprints + postings; "
-        f"plus process RSS growth for the Python objects around them) | "
-        f"{r['memory_bytes']['arrays_per_doc']:,.0f} + {r['memory_bytes']['rss_growth_per_doc']:,.0f} |",
-        f"| reported similarities that differ from the exact value | {r['reported_values_not_exact']} |",
+        "| bytes per document in RAM, memory backend (numpy arrays held: fingerprints + postings; "
+        "plus process RSS growth for the Python objects around them) | "
+        f"{r['memory_bytes']['arrays_per_doc']:,.0f} + "
+        f"{r['memory_bytes']['rss_growth_per_doc']:,.0f} |",
+        "| reported similarities that differ from the exact value | "
+        f"{r['reported_values_not_exact']} |",
     ]
     if "postgres_insert" in r:
         lines += [
-            f"| PostgreSQL ({r['postgres_insert']['docs']:,} documents): insert / check p50 / p99 | "
-            f"{r['postgres_insert']['docs_per_s']:,.0f} docs/s / {r['postgres_check']['p50_ms']:.2f} / "
-            f"{r['postgres_check']['p99_ms']:.2f} ms; {r['postgres_bytes_per_doc']:,.0f} bytes/doc |",
+            f"| PostgreSQL ({r['postgres_insert']['docs']:,} documents): insert / check p50 / p99 "
+            f"| {r['postgres_insert']['docs_per_s']:,.0f} docs/s / "
+            f"{r['postgres_check']['p50_ms']:.2f} / {r['postgres_check']['p99_ms']:.2f} ms; "
+            f"{r['postgres_bytes_per_doc']:,.0f} bytes/doc |",
         ]
     lines += [
         "",
@@ -906,15 +985,16 @@ def write_docs(
     if ds:
         lines += [
             "",
-            f"datasketch on the same fingerprints (`MinHash(num_perm=128, scheme='affine64')`, identity "
-            f"hash, `MinHashLSH(threshold=0.5)` in memory): signing {ds['sign_docs_per_s']:,.0f} docs/s, "
-            f"insert {ds['insert_docs_per_s']:,.0f} docs/s, query p50 / p99 {ds['query_p50_ms']:.2f} / "
-            f"{ds['query_p99_ms']:.2f} ms ({ds['mean_candidates']:.1f} candidates per query, "
+            "datasketch on the same fingerprints (`MinHash(num_perm=128, scheme='affine64')`, "
+            "identity hash, `MinHashLSH(threshold=0.5)` in memory): signing "
+            f"{ds['sign_docs_per_s']:,.0f} docs/s, insert {ds['insert_docs_per_s']:,.0f} docs/s, "
+            f"query p50 / p99 {ds['query_p50_ms']:.2f} / {ds['query_p99_ms']:.2f} ms "
+            f"({ds['mean_candidates']:.1f} candidates per query, "
             f"{(ds.get('precision_at_0.5') or 0):.3f} of them truly ≥ 0.5 — LSH reports unverified "
             f"candidates), {ds['signature_bytes_per_doc']:,.0f} bytes of signature and "
             f"{ds['lsh_rss_bytes_per_doc']:,.0f} bytes of LSH tables (RSS growth) per document. "
-            "neardup's `check` returns exact resemblance and containment for every match; LSH answers "
-            "one threshold of estimated Jaccard and finds no partial copies.",
+            "neardup's `check` returns exact resemblance and containment for every match; LSH "
+            "answers one threshold of estimated Jaccard and finds no partial copies.",
         ]
     if others:
         lines += [
@@ -937,19 +1017,22 @@ def write_docs(
                 else ""
             )
             lines.append(
-                f"| {o['corpus']['docs']:,} | {o['corpus']['real']:,} / {o['corpus']['generated']:,} | "
-                f"{o['sqlite_insert']['docs_per_s']:,.0f} / {o['sqlite_insert']['per_tenth'][-1][1]:,.0f} docs/s | "
-                f"{o['memory_insert']['docs_per_s']:,.0f} docs/s | {o['sqlite_check']['p50_ms']:.2f} / "
-                f"{o['sqlite_check']['p99_ms']:.2f} ms | {o['sqlite_check']['mean_candidates']:.1f} | "
-                f"{rec['resemblance>=0.5']['ours']:.4f} / {rec['containment>=0.5']['ours']:.4f}{lsh} | "
+                f"| {o['corpus']['docs']:,} | {o['corpus']['real']:,} / "
+                f"{o['corpus']['generated']:,} | {o['sqlite_insert']['docs_per_s']:,.0f} / "
+                f"{o['sqlite_insert']['per_tenth'][-1][1]:,.0f} docs/s | "
+                f"{o['memory_insert']['docs_per_s']:,.0f} docs/s | "
+                f"{o['sqlite_check']['p50_ms']:.2f} / {o['sqlite_check']['p99_ms']:.2f} ms | "
+                f"{o['sqlite_check']['mean_candidates']:.1f} | "
+                f"{rec['resemblance>=0.5']['ours']:.4f} / "
+                f"{rec['containment>=0.5']['ours']:.4f}{lsh} | "
                 f"{o['sqlite_bytes']['per_doc']:,.0f} |"
             )
         if c.get("name") != "web":
             lines += [
                 "",
                 "The generated variants come from the same real texts, so a larger run holds more "
-                "variants of each source: more candidates and links per new document, which is most of "
-                "why insert slows with size.",
+                "variants of each source: more candidates and links per new document, which is "
+                "most of why insert slows with size.",
             ]
     lines += [
         "",

@@ -75,8 +75,9 @@ def ensure_dataset(name: str, config: gen.GenerateConfig, work: Path = WORK) -> 
     dataset = gen.generate(config)
     gen.write_dataset(dataset, out)
     log(
-        f"[{name}] {dataset.meta['counts']['documents']} documents, {dataset.meta['counts']['pairs']} pairs "
-        f"in {time.perf_counter() - t0:.0f} s; skipped: {dataset.meta['skipped'] or 'nothing'}"
+        f"[{name}] {dataset.meta['counts']['documents']} documents, "
+        f"{dataset.meta['counts']['pairs']} pairs in {time.perf_counter() - t0:.0f} s; skipped: "
+        f"{dataset.meta['skipped'] or 'nothing'}"
     )
     return out
 

@@ -3,10 +3,10 @@
 A generator takes pairs of unrelated news texts from ../shared/data/ru_news.jsonl.gz (a host
 and a source), cuts a fragment of 30–150 words out of the source and pastes it into the host
 at a random word boundary — verbatim, with light word edits (5–10 % of its words substituted
-by a word of another text or deleted), or (``--modes …,moderate``) with 15–25 % — and keeps the ground truth: the pasted
-span in the new ("suspicious") text and the fragment's span in the source. `neardup.align`
-then aligns each suspicious text against its source and the passages are scored with
-`neardup.eval.metrics.fragment_scores`.
+by a word of another text or deleted), or (``--modes …,moderate``) with 15–25 % — and keeps
+the ground truth: the pasted span in the new ("suspicious") text and the fragment's span in the
+source. `neardup.align` then aligns each suspicious text against its source and the passages
+are scored with `neardup.eval.metrics.fragment_scores`.
 
 Pairs are taken only when host and source share no 8-word sequence (plain lowercase words),
 so a passage found outside the pasted fragment is a false detection, not a real reuse that

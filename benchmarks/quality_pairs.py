@@ -18,8 +18,8 @@ recall at precision ≥ 0.99 — overall, per kind (that kind's positives agains
 each with its own threshold) and per level. The tables go into docs/quality.md, the plots
 into docs/img/.
 
-    .venv/bin/python benchmarks/quality_pairs.py                      # the figures in docs/quality.md
-    .venv/bin/python benchmarks/quality_pairs.py --docs 10 --no-docs  # a quick check
+    .venv/bin/python benchmarks/quality_pairs.py                     # figures in docs/quality.md
+    .venv/bin/python benchmarks/quality_pairs.py --docs 10 --no-docs # a quick check
 """
 
 from __future__ import annotations
@@ -147,8 +147,9 @@ def evaluate(name: str, directory: Path, rows: list[Entry]) -> dict[str, Any]:
             "scores": scores,
         }
         log(
-            f"[{name}] {entry.label:<36} AUC {fmt(report['auc'])}  best F1 {fmt(report['best_f1'])}  "
-            f"R@P≥{MIN_PRECISION:g} {fmt(report['recall_at_min_precision'])}  ({seconds:.1f} s)"
+            f"[{name}] {entry.label:<36} AUC {fmt(report['auc'])}  best F1 "
+            f"{fmt(report['best_f1'])}  R@P≥{MIN_PRECISION:g} "
+            f"{fmt(report['recall_at_min_precision'])}  ({seconds:.1f} s)"
         )
     return {"dataset": dataset, "results": results}
 
@@ -269,10 +270,10 @@ def section(
     results = out["results"]
     parts = [
         (
-            f"Dataset: {counts['sources']} source documents, {counts['pairs']} pairs ({counts['positives']} "
-            f"positive, {counts['negatives']} negative: "
-            f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); "
-            f"generator seed {meta['params']['seed']}, corpus sha256 {meta['corpus_sha256'][:12]}…"
+            f"Dataset: {counts['sources']} source documents, {counts['pairs']} pairs "
+            f"({counts['positives']} positive, {counts['negatives']} negative: "
+            f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); generator seed "
+            f"{meta['params']['seed']}, corpus sha256 {meta['corpus_sha256'][:12]}…"
             + (f"; skipped: {'; '.join(meta['skipped'])}" if meta["skipped"] else "")
             + ". "
             + machine_note()
@@ -280,20 +281,21 @@ def section(
         ),
         "",
         (
-            "All kinds together (precision and recall at the threshold 0.5; recall at the lowest threshold "
-            f"whose precision is ≥ {MIN_PRECISION:g}):"
+            "All kinds together (precision and recall at the threshold 0.5; recall at the lowest "
+            f"threshold whose precision is ≥ {MIN_PRECISION:g}):"
         ),
         "",
         summary_table(results),
         "",
         (
-            f"Recall at precision ≥ {MIN_PRECISION:g}, per kind of edit (each kind's positives against all "
-            "negatives, each with its own threshold):"
+            f"Recall at precision ≥ {MIN_PRECISION:g}, per kind of edit (each kind's positives "
+            "against all negatives, each with its own threshold):"
         ),
         "",
         kinds_table(results),
         "",
-        f"Recall per kind at the fixed threshold {THRESHOLD:g} (precision there is in the first table):",
+        f"Recall per kind at the fixed threshold {THRESHOLD:g} (precision there is in the first "
+        "table):",
         "",
         kinds_at_threshold_table(results),
         "",

@@ -14,7 +14,7 @@ Two questions, on one generated dataset (``ru-partial`` in build/quality/):
 generates itself; this one runs the detectors through ``neardup.eval`` on the generator's
 dataset, beside the pair scores.)
 
-    .venv/bin/python benchmarks/quality_partial.py                    # the figures in docs/quality.md
+    .venv/bin/python benchmarks/quality_partial.py                  # figures in docs/quality.md
     .venv/bin/python benchmarks/quality_partial.py --docs 10 --no-docs
 """
 
@@ -209,8 +209,9 @@ def main(argv: list[str] | None = None) -> int:
                     ]
                 )
         log(
-            f"[ru-partial] {label:<30} plagdet {fmt(report['plagdet'])}  P {fmt(report['precision'])}  "
-            f"R {fmt(report['recall'])}  gran {fmt(report['granularity'])}  ({seconds:.0f} s)"
+            f"[ru-partial] {label:<30} plagdet {fmt(report['plagdet'])}  P "
+            f"{fmt(report['precision'])}  R {fmt(report['recall'])}  gran "
+            f"{fmt(report['granularity'])}  ({seconds:.0f} s)"
         )
 
     img = IMG if not args.no_docs else args.work / "img"
@@ -228,16 +229,16 @@ def main(argv: list[str] | None = None) -> int:
     body = "\n".join(
         [
             (
-                f"Dataset: {counts['sources']} source documents, {counts['fragments']} pasted fragments (shares "
-                f"{', '.join(f'{s:g}' for s in SHARES)}; verbatim and with 10 % of the words edited), {counts['pairs']} "
-                f"pairs ({counts['negatives']} negative: "
-                f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); "
-                f"generator seed {meta['params']['seed']}. {machine_note()}."
+                f"Dataset: {counts['sources']} source documents, {counts['fragments']} pasted "
+                f"fragments (shares {', '.join(f'{s:g}' for s in SHARES)}; verbatim and with 10 % "
+                f"of the words edited), {counts['pairs']} pairs ({counts['negatives']} negative: "
+                f"{', '.join(f'{k} {v}' for k, v in counts['pairs_by_kind'].items())}); generator "
+                f"seed {meta['params']['seed']}. {machine_note()}."
             ),
             "",
             (
-                f"Pairs (recall at precision ≥ {MIN_PRECISION:g}; the share columns: verbatim copies at the "
-                "verbatim kind's threshold):"
+                f"Pairs (recall at precision ≥ {MIN_PRECISION:g}; the share columns: verbatim "
+                "copies at the verbatim kind's threshold):"
             ),
             "",
             table(
@@ -255,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
                 pair_rows,
             ),
             "",
-            f"Fragments (PAN measures; {len(examine)} document pairs examined, the negatives included):",
+            f"Fragments (PAN measures; {len(examine)} document pairs examined, the negatives "
+            "included):",
             "",
             table(
                 [

@@ -6,8 +6,8 @@ The script runs the real command in a subprocess:
     neardup sign ruslit.jsonl.gz ru_news.jsonl.gz … (×REPEAT) -o TMP --preset plain --jobs J
 
 and samples, every 0.25 s, the resident memory (VmRSS) of the command and of all its worker
-processes together (PSS, and summed RSS), printing the peak and a few samples along the way. It then reads the
-signature directory back and checks the row count.
+processes together (PSS, and summed RSS), printing the peak and a few samples along the way.
+It then reads the signature directory back and checks the row count.
 
     .venv/bin/python benchmarks/sign_memory.py                  # 10 rounds, 2 jobs
     .venv/bin/python benchmarks/sign_memory.py --repeat 1       # a quick check
@@ -98,9 +98,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     docs, chars = corpus_size()
     print(
-        f"one round: {docs} documents, {chars / 1e6:.0f} M characters of JSON; {args.repeat} rounds "
-        f"≈ {args.repeat * chars / 1e6:.0f} M characters (as Python str at 2 bytes per Cyrillic "
-        f"character ≈ {args.repeat * chars * 2 / 1e9:.1f} GB)",
+        f"one round: {docs} documents, {chars / 1e6:.0f} M characters of JSON; {args.repeat} "
+        f"rounds ≈ {args.repeat * chars / 1e6:.0f} M characters (as Python str at 2 bytes per "
+        f"Cyrillic character ≈ {args.repeat * chars * 2 / 1e9:.1f} GB)",
         flush=True,
     )
     exe = Path(sys.executable).with_name("neardup")

@@ -201,7 +201,10 @@ def breakdown(texts: list[str], family: str) -> str:
     parts = ", ".join(
         f"{name} {sec / len(texts) * 1e6:.0f} µs ({sec / total:.0%})" for name, sec in best.items()
     )
-    line = f"where a document's CPU time goes ({family}, {shingles:.0f} shingles per document): {parts}"
+    line = (
+        f"where a document's CPU time goes ({family}, {shingles:.0f} shingles per document): "
+        f"{parts}"
+    )
     print(line, flush=True)
     return line
 
@@ -401,11 +404,15 @@ def main(argv: list[str] | None = None) -> int:
         for mode in ("processes", "threads"):
             r = one.get(f"neardup {family}, --jobs 2 ({mode})")
             if r:
-                line += f"; --jobs 2 {mode}: {r.docs_per_s / single.docs_per_s:.2f}× one core (wall time)"
+                line += (
+                    f"; --jobs 2 {mode}: {r.docs_per_s / single.docs_per_s:.2f}× one core (wall "
+                    "time)"
+                )
         summary.append(line)
         print(line)
     print(
-        f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (a shared machine adds noise)"
+        f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (a shared machine "
+        "adds noise)"
     )
     chart(results + [r for r in sub_results if r.name.startswith("datasketch")], args.chart)
     print(f"chart written to {args.chart}")
@@ -417,14 +424,14 @@ def main(argv: list[str] | None = None) -> int:
         )
         update_docs(
             "## MinHash signing against rensa and datasketch (issue 3)\n\n"
-            f"Raw text → 128 minhashes of lowercase word 5-grams, on ru_news. neardup: `plain` preset "
-            "(NFKC + lowercase words), 5-word shingles, `MinHasher.sign_texts` in batches of 256; "
-            "rensa and datasketch: shingles made in Python (`lower().split()`, space-joined 5-grams), "
-            "their preparation counted. Best of "
-            f"{REPEAT} runs (datasketch default: one run). Produced by {command}; load average "
-            f"{load_before[0]:.2f} before and {load_after[0]:.2f} after: the 2-core machine was shared "
-            "with other work, so the figures are noisy and the two-core runs could not have both "
-            f"cores to themselves.\n\nAll {len(texts)} documents ({mb:.1f} MB):\n\n"
+            "Raw text → 128 minhashes of lowercase word 5-grams, on ru_news. neardup: `plain` "
+            "preset (NFKC + lowercase words), 5-word shingles, `MinHasher.sign_texts` in batches "
+            "of 256; rensa and datasketch: shingles made in Python (`lower().split()`, "
+            f"space-joined 5-grams), their preparation counted. Best of {REPEAT} runs (datasketch "
+            f"default: one run). Produced by {command}; load average {load_before[0]:.2f} before "
+            f"and {load_after[0]:.2f} after: the 2-core machine was shared with other work, so the "
+            "figures are noisy and the two-core runs could not have both cores to themselves.\n\n"
+            f"All {len(texts)} documents ({mb:.1f} MB):\n\n"
             + md_all
             + f"\n\nThe first {len(subset)} documents ({sub_mb:.1f} MB), every engine on the same "
             "texts (datasketch is too slow for the whole corpus):\n\n"

@@ -56,7 +56,7 @@ class WebCorpus:
         self.dup_rate = dup_rate
         langs = [language(i) for i, _ in real]
         self.models = {
-            lang: MarkovText(t for (_, t), l in zip(real, langs) if l == lang)
+            lang: MarkovText(t for (_, t), doc_lang in zip(real, langs) if doc_lang == lang)
             for lang in sorted(set(langs))
         }
         self.langs = langs

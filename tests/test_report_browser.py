@@ -108,7 +108,8 @@ def test_report_in_chromium(report: tuple[Path, int], tmp_path: Path) -> None:
                 return bool(
                     page.evaluate(
                         """([sel, pane]) => {
-                        const t = document.querySelector(sel).nextElementSibling.getBoundingClientRect();
+                        const mark = document.querySelector(sel).nextElementSibling;
+                        const t = mark.getBoundingClientRect();
                         const p = document.querySelector(pane).getBoundingClientRect();
                         return t.top >= p.top && t.top < p.bottom;
                     }""",

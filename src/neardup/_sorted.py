@@ -31,7 +31,10 @@ def distinct(values: A) -> A:
 
 
 def distinct_counts(values: A) -> tuple[A, npt.NDArray[np.int64]]:
-    """The sorted distinct values and how often each occurs (``np.unique(values, return_counts=True)``)."""
+    """The sorted distinct values and how often each occurs.
+
+    As ``np.unique(values, return_counts=True)``.
+    """
     ordered = np.sort(np.ravel(values))
     first = _first_of_runs(ordered)
     bounds = np.flatnonzero(first)

@@ -212,7 +212,7 @@ def sign_chunk(spec_json: str, texts: list[str], exact: bool) -> SignedChunk:
     values = np.concatenate([f.values for f in fps]) if fps else np.zeros(0, np.uint64)
     counts = None
     if fps and fps[0].counts is not None:
-        counts = np.concatenate([f.counts for f in fps]).astype(np.int64)  # type: ignore[misc]
+        counts = np.concatenate([f.counts for f in fps]).astype(np.int64)
     return sigs, values, lengths, counts
 
 
@@ -450,8 +450,8 @@ def components(n: int, a: I64, b: I64) -> I64:
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     require("scipy", "eval")
-    from scipy.sparse import coo_matrix  # type: ignore[import-untyped]
-    from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
 
     graph = coo_matrix((np.ones(a.shape[0], dtype=np.int8), (a, b)), shape=(n, n)).tocsr()
     _, labels = connected_components(graph, directed=False)
@@ -522,8 +522,8 @@ class _RecordWriter:
     def _flush(self) -> None:
         if not self.batch:
             return
-        import pyarrow as pa  # type: ignore[import-untyped]
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        import pyarrow as pa
+        import pyarrow.parquet as pq
 
         if self._writer is None:
             table = pa.Table.from_pylist(self.batch)
@@ -545,8 +545,8 @@ class _RecordWriter:
             self._fh.close()
             return
         if self._writer is None and not self.batch:
-            import pyarrow as pa  # type: ignore[import-untyped]
-            import pyarrow.parquet as pq  # type: ignore[import-untyped]
+            import pyarrow as pa
+            import pyarrow.parquet as pq
 
             pq.write_table(pa.table({"id": pa.array([], pa.string())}), self.path)
             return
@@ -746,8 +746,8 @@ def _write_edges(path: Path, fmt: str, ids: list[str], a: I64, b: I64, scores: P
         columns["containment_ab"] = np.round(scores.containment_ab, 6).tolist()
         columns["containment_ba"] = np.round(scores.containment_ba, 6).tolist()
     if fmt == "parquet":
-        import pyarrow as pa  # type: ignore[import-untyped]
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        import pyarrow as pa
+        import pyarrow.parquet as pq
 
         pq.write_table(pa.table(columns), path)
         return
@@ -988,7 +988,7 @@ def read_groups(out: str | os.PathLike[str]) -> dict[str, str]:
     meta = json.loads((root / SUMMARY_FILE).read_text(encoding="utf-8"))
     path = root / meta["files"]["documents"]
     if path.suffix == ".parquet":
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        import pyarrow.parquet as pq
 
         table = pq.read_table(path, columns=["id", "group"])
         return dict(zip(table["id"].to_pylist(), table["group"].to_pylist(), strict=True))

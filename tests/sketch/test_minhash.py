@@ -72,7 +72,8 @@ def test_golden_signatures_in_a_fresh_process() -> None:
         "from neardup.spec import SketchSpec\n"
         "out = []\n"
         f"for fam, seed, bits in {[(g[0], g[1], g[2]) for g in GOLDEN]!r}:\n"
-        "    h = MinHasher(make_spec('plain', k=3, family=fam).replace(sketch=SketchSpec(seed=seed, value_bits=bits)))\n"
+        "    h = MinHasher(make_spec('plain', k=3, family=fam).replace("
+        "sketch=SketchSpec(seed=seed, value_bits=bits)))\n"
         f"    s = h.sign_texts({[T1, T2]!r})\n"
         f"    out.append([[int(s[r, i]) for i in {POSITIONS!r}] for r in (0, 1)])\n"
         "print(json.dumps(out))\n"
@@ -134,7 +135,7 @@ def test_multiset_signatures_estimate_multiset_resemblance() -> None:
     a = "альфа бета " * 20 + "гамма дельта"
     b = "альфа бета " * 5 + "гамма дельта"
     fa, fb = h.pipeline.fingerprints(a), h.pipeline.fingerprints(b)
-    assert fa.counts is not None
+    assert fa.counts is not None and fb.counts is not None
     exact = h.pipeline.compare(a, b).resemblance
     est = h.estimate(*h.sign_texts([a, b]))
     assert abs(est - exact) < 4 * standard_error(exact, 512)
@@ -176,6 +177,7 @@ def _pairs(
         values = rng.choice(2**62, size=union, replace=False).astype(np.uint64)
         a = np.sort(values[: shared + only_a])
         b = np.sort(np.concatenate([values[:shared], values[shared + only_a :]]))
+        assert len(b) == shared + only_b
         a_list.append(Fingerprints(a))
         b_list.append(Fingerprints(b))
         truth.append(shared / union)

@@ -87,9 +87,10 @@ def tokenize_words(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Word tokens as half-open ``[start, end)`` code-point spans.
 
-    A token is a run of letters and digits (with the combining marks that follow them); a hyphen or apostrophe between two word characters
-    joins them (when ``join_hyphens``); a ``.`` or ``,`` between two digits joins them. With
-    ``keep_numbers`` false, tokens without a letter are dropped.
+    A token is a run of letters and digits (with the combining marks that follow them); a hyphen
+    or apostrophe between two word characters joins them (when ``join_hyphens``); a ``.`` or
+    ``,`` between two digits joins them. With ``keep_numbers`` false, tokens without a letter
+    are dropped.
     """
     n = cps.shape[0]
     starts = np.empty(n // 2 + 1, dtype=np.int64)
@@ -364,7 +365,8 @@ _FUSED_INDEX_MASK = np.uint64(0xFFFFFFFF)
 def fused_entries(
     mapped: npt.NDArray[np.uint32], classes: npt.NDArray[np.uint8]
 ) -> npt.NDArray[np.uint64]:
-    """Fused table entries of characters ``mapped`` (code points) of tokenizer classes ``classes``."""
+    """Fused table entries of the characters ``mapped`` (code points) of tokenizer classes
+    ``classes``."""
     cp = mapped.astype(np.uint64)
     length = np.select([cp < 0x80, cp < 0x800, cp < 0x10000], [1, 2, 3], 4).astype(np.uint64)
     six = np.uint64(6)

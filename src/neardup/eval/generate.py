@@ -40,7 +40,7 @@ import hashlib
 import math
 import re
 import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,54 +123,64 @@ def parse_synonyms(
     items marked ``(antonym)``; annotations in parentheses are dropped. CSV: every word of a
     row is a synonym of the others. Multi-word items are skipped (the edits swap one word).
     """
-    table: dict[str, list[str]] = {}
-
-    def add(head: str, items: Iterable[str]) -> None:
-        head = _plain(head)
-        if not head or " " in head:
-            return
-        bucket = table.setdefault(head, [])
-        for item in items:
-            word = _plain(re.sub(r"\(.*?\)", "", item))
-            if word and " " not in word and word != head and word not in bucket:
-                bucket.append(word)
-
     if fmt == "csv":
-        import csv
-        import io
-
-        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw.lstrip("\ufeff")
-        for row in csv.reader(io.StringIO(text)):
-            words = [w for w in row if w.strip()]
-            if not words or words[0].startswith("#"):
-                continue
-            for w in words:
-                add(w, words)
+        entries = _csv_synonyms(raw)
     elif fmt == "mythes":
-        data = raw if isinstance(raw, bytes) else raw.encode("utf-8")
-        first, _, rest = data.partition(b"\n")
-        encoding = first.decode("ascii", "ignore").strip() or "utf-8"
-        try:
-            lines = rest.decode({"KOI8-R": "koi8-r"}.get(encoding.upper(), encoding)).splitlines()
-        except (LookupError, UnicodeDecodeError) as exc:
-            raise InputError(
-                f"{name}: cannot decode the thesaurus as {encoding!r}: {exc}"
-            ) from None
-        i = 0
-        while i < len(lines):
-            head, _, count = lines[i].partition("|")
-            i += 1
-            if not count.strip().isdigit():
-                continue
-            for line in lines[i : i + int(count)]:
-                label, *items = line.split("|")
-                if any(s in label.lower() for s in _SKIP_RELATIONS):
-                    continue
-                add(head, [t for t in items if "antonym" not in t and "антоним" not in t])
-            i += int(count)
+        entries = _mythes_synonyms(raw, name)
     else:
         raise ConfigurationError(f"thesaurus format must be csv or mythes, got {fmt!r}")
+    table: dict[str, list[str]] = {}
+    for head, items in entries:
+        _add_synonyms(table, head, items)
     return {k: tuple(v) for k, v in table.items() if v}
+
+
+def _add_synonyms(table: dict[str, list[str]], head: str, items: Iterable[str]) -> None:
+    head = _plain(head)
+    if not head or " " in head:
+        return
+    bucket = table.setdefault(head, [])
+    for item in items:
+        word = _plain(re.sub(r"\(.*?\)", "", item))
+        if word and " " not in word and word != head and word not in bucket:
+            bucket.append(word)
+
+
+def _csv_synonyms(raw: bytes | str) -> Iterator[tuple[str, list[str]]]:
+    """``(head, items)`` for every word of every row of a CSV of synonym groups."""
+    import csv
+    import io
+
+    text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw.lstrip("\ufeff")
+    for row in csv.reader(io.StringIO(text)):
+        words = [w for w in row if w.strip()]
+        if not words or words[0].startswith("#"):
+            continue
+        for w in words:
+            yield w, words
+
+
+def _mythes_synonyms(raw: bytes | str, name: str) -> Iterator[tuple[str, list[str]]]:
+    """``(head, items)`` for every meaning line of a MyThes file (relations, antonyms skipped)."""
+    data = raw if isinstance(raw, bytes) else raw.encode("utf-8")
+    first, _, rest = data.partition(b"\n")
+    encoding = first.decode("ascii", "ignore").strip() or "utf-8"
+    try:
+        lines = rest.decode({"KOI8-R": "koi8-r"}.get(encoding.upper(), encoding)).splitlines()
+    except (LookupError, UnicodeDecodeError) as exc:
+        raise InputError(f"{name}: cannot decode the thesaurus as {encoding!r}: {exc}") from None
+    i = 0
+    while i < len(lines):
+        head, _, count = lines[i].partition("|")
+        i += 1
+        if not count.strip().isdigit():
+            continue
+        for line in lines[i : i + int(count)]:
+            label, *items = line.split("|")
+            if any(s in label.lower() for s in _SKIP_RELATIONS):
+                continue
+            yield head, [t for t in items if "antonym" not in t and "антоним" not in t]
+        i += int(count)
 
 
 def _match_case(original: str, new: str) -> str:
@@ -362,39 +372,15 @@ def edit_words(
     log.words = log.words or n
     if n == 0:
         return text, log
-    for edit in rates:
-        if edit not in WORD_EDITS:
-            raise ConfigurationError(
-                f"{edit!r} is not a word edit; expected one of {', '.join(WORD_EDITS)}"
-            )
+    _check_word_edits(rates)
     words = [text[a:b] for a, b in spans]
-    seps = (
-        [text[: spans[0][0]]]
-        + [text[spans[i][1] : spans[i + 1][0]] for i in range(n - 1)]
-        + [text[spans[-1][1] :]]
-    )
+    seps = _separators(text, spans)
     counts = {e: round(rates.get(e, 0.0) * n) for e in WORD_EDITS}
     new: list[str | None] = list(words)
     taken = np.zeros(n, dtype=np.bool_)
     order = rng.permutation(n).tolist()
     for edit in ("synonym", "inflect"):
-        need = counts[edit]
-        done = 0
-        for i in order:
-            if done >= need:
-                break
-            if taken[i]:
-                continue
-            replacement = (
-                language.synonym(words[i], rng)
-                if edit == "synonym"
-                else language.inflect(words[i], rng)
-            )
-            if replacement is None:
-                continue
-            new[i] = replacement
-            taken[i] = True
-            done += 1
+        done = _replace_words(edit, counts[edit], order, words, new, taken, language, rng)
         log.add(edit, done)
     free = [i for i in order if not taken[i]]
     n_sub = min(counts["substitute"], len(free))
@@ -411,6 +397,64 @@ def edit_words(
         for p in positions:
             inserted.setdefault(p, []).append(_draw(vocabulary, rng, ""))
         log.add("insert", counts["insert"])
+    return _join_words(seps, new, inserted), log
+
+
+def _check_word_edits(rates: Mapping[str, float]) -> None:
+    for edit in rates:
+        if edit not in WORD_EDITS:
+            raise ConfigurationError(
+                f"{edit!r} is not a word edit; expected one of {', '.join(WORD_EDITS)}"
+            )
+
+
+def _separators(text: str, spans: Sequence[tuple[int, int]]) -> list[str]:
+    """The text before the first word, between every two words and after the last one."""
+    n = len(spans)
+    return (
+        [text[: spans[0][0]]]
+        + [text[spans[i][1] : spans[i + 1][0]] for i in range(n - 1)]
+        + [text[spans[-1][1] :]]
+    )
+
+
+def _replace_words(
+    edit: str,
+    need: int,
+    order: Sequence[int],
+    words: Sequence[str],
+    new: list[str | None],
+    taken: np.ndarray,
+    language: Language,
+    rng: np.random.Generator,
+) -> int:
+    """Replace up to ``need`` untaken words, in ``order``, by a synonym or an inflection (as
+    ``edit`` says); the words replaced are marked taken. Returns how many were."""
+    done = 0
+    for i in order:
+        if done >= need:
+            break
+        if taken[i]:
+            continue
+        replacement = (
+            language.synonym(words[i], rng)
+            if edit == "synonym"
+            else language.inflect(words[i], rng)
+        )
+        if replacement is None:
+            continue
+        new[i] = replacement
+        taken[i] = True
+        done += 1
+    return done
+
+
+def _join_words(
+    seps: Sequence[str], new: Sequence[str | None], inserted: Mapping[int, list[str]]
+) -> str:
+    """The edited text: words (``None`` for a deleted one) between their separators, the
+    inserted words before the word of their position (``len(new)``: at the end)."""
+    n = len(new)
     out = [seps[0]]
     for i in range(n):
         pieces = [*inserted.get(i, ()), *([new[i]] if new[i] is not None else [])]
@@ -425,7 +469,7 @@ def edit_words(
         tail = out.pop()
         out.append(" " + " ".join(inserted[n]))
         out.append(tail)
-    return "".join(out), log
+    return "".join(out)
 
 
 def _merge_separators(previous: str, following: str, *, first: bool, last: bool) -> str:
@@ -563,7 +607,7 @@ def apply_kind(
 
 
 def take_fragment(text: str, share: float, rng: np.random.Generator) -> tuple[int, int]:
-    """``(offset, length)`` of a word-aligned passage of about ``share`` of ``text``'s characters."""
+    """``(offset, length)``: a word-aligned passage of about ``share`` of ``text``'s characters."""
     spans = word_spans(text)
     if not spans:
         raise InputError("cannot take a fragment of a text without words")
@@ -788,8 +832,9 @@ class _Generator:
         )
         if len(self.pool) < 2:
             raise InputError(
-                f"{config.corpus}: only {len(self.pool)} usable document(s) between {config.min_chars} and "
-                f"{config.max_chars} characters in {config.lang} script (exact duplicates excluded)"
+                f"{config.corpus}: only {len(self.pool)} usable document(s) between "
+                f"{config.min_chars} and {config.max_chars} characters in {config.lang} script "
+                "(exact duplicates excluded)"
             )
         n = min(config.docs, len(self.pool) if config.task == "near" else len(self.pool) // 2)
         rng = _rng(config.seed, "sources")

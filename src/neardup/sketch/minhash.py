@@ -215,8 +215,8 @@ class MinHasher:
         """``(n, N)`` signatures of fingerprint sets (or of texts, as :meth:`sign_texts`)."""
         items = _as_list(items)
         if items and not isinstance(items[0], Fingerprints):
-            return self.sign_texts(items)  # type: ignore[arg-type]
-        fps: list[Fingerprints] = items  # type: ignore[assignment]
+            return self.sign_texts(items)
+        fps: list[Fingerprints] = items
         for fp in fps:
             self._check_fingerprints(fp)
         if any(fp.counts is not None for fp in fps):
@@ -300,7 +300,7 @@ class MinHasher:
         np.cumsum(lengths, out=doc_offsets[1:])
         cps = np.frombuffer("".join(parts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         out = np.empty((n, self.num_perm), dtype=np.uint64)
-        done = sign_rabin_words(cps, doc_offsets, todo, *plan.kernel_args(), out)  # type: ignore[call-arg]
+        done = sign_rabin_words(cps, doc_offsets, todo, *plan.kernel_args(), out)
         rest = np.flatnonzero(~done)
         if rest.shape[0]:
             out[rest] = self._sign_texts_each([texts[d] for d in rest.tolist()])

@@ -69,7 +69,8 @@ class BottomKSample:
 def _check(a: ModSample | BottomKSample, b: ModSample | BottomKSample, kind: type) -> None:
     if not isinstance(a, kind) or not isinstance(b, kind):
         raise SpecMismatchError(
-            f"this sampler compares {kind.__name__}s, got a {type(a).__name__} and a {type(b).__name__}"
+            f"this sampler compares {kind.__name__}s, got a {type(a).__name__} and a "
+            f"{type(b).__name__}"
         )
     if (
         isinstance(a, ModSample)
@@ -86,7 +87,8 @@ def _check(a: ModSample | BottomKSample, b: ModSample | BottomKSample, kind: typ
         and (a.k, a.seed) != (b.k, b.seed)
     ):
         raise SpecMismatchError(
-            f"bottom-k samples of k={a.k}, seed={a.seed} and k={b.k}, seed={b.seed} cannot be compared"
+            f"bottom-k samples of k={a.k}, seed={a.seed} and k={b.k}, seed={b.seed} cannot be "
+            "compared"
         )
 
 

@@ -220,22 +220,7 @@ def read_signatures(
     """
     root = Path(path)
     meta_path = root / SPEC_FILE
-    if not meta_path.is_file():
-        raise DatasetError(f"{root} is not a signature directory: no {SPEC_FILE}")
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DatasetError(f"{meta_path}: not readable JSON ({exc})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
-        raise DatasetError(f"{meta_path}: not a {FORMAT_NAME} file")
-    version = meta.get("format_version")
-    if not isinstance(version, int) or version < 1:
-        raise DatasetError(f"{meta_path}: bad format_version {version!r}")
-    if version > FORMAT_VERSION:
-        raise DatasetError(
-            f"{root} has signature format version {version}, newer than this neardup reads "
-            f"({FORMAT_VERSION}); upgrade neardup ({meta.get('created_by', 'a newer release')} made it)"
-        )
+    meta = _read_meta(root)
     try:
         stored_spec = Spec.from_dict(meta["spec"])
         stored_fp = str(meta["spec_fingerprint"])
@@ -259,10 +244,37 @@ def read_signatures(
             f"{root}: signatures.npy is {values.shape} {values.dtype.str}, spec.json says "
             f"({count}, {num_perm}) {meta.get('dtype')}"
         )
+    return Signatures(values, _read_ids(root, count), stored_spec, stored_fp)
+
+
+def _read_meta(root: Path) -> dict[str, Any]:
+    """The checked content of ``spec.json`` of a signature directory."""
+    meta_path = root / SPEC_FILE
+    if not meta_path.is_file():
+        raise DatasetError(f"{root} is not a signature directory: no {SPEC_FILE}")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DatasetError(f"{meta_path}: not readable JSON ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
+        raise DatasetError(f"{meta_path}: not a {FORMAT_NAME} file")
+    version = meta.get("format_version")
+    if not isinstance(version, int) or version < 1:
+        raise DatasetError(f"{meta_path}: bad format_version {version!r}")
+    if version > FORMAT_VERSION:
+        raise DatasetError(
+            f"{root} has signature format version {version}, newer than this neardup reads "
+            f"({FORMAT_VERSION}); upgrade neardup "
+            f"({meta.get('created_by', 'a newer release')} made it)"
+        )
+    return meta
+
+
+def _read_ids(root: Path, count: int) -> list[str]:
     try:
         ids = json.loads((root / IDS_FILE).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DatasetError(f"{root / IDS_FILE}: not readable JSON ({exc})") from None
     if not isinstance(ids, list) or len(ids) != count:
         raise DatasetError(f"{root / IDS_FILE}: expected a list of {count} ids")
-    return Signatures(values, [str(i) for i in ids], stored_spec, stored_fp)
+    return [str(i) for i in ids]

@@ -125,7 +125,7 @@ def session(
 
 def _binary_values(column: Any, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
     """Flat values and offsets (in elements) of an Arrow binary column of packed arrays."""
-    import pyarrow as pa  # type: ignore[import-untyped]
+    import pyarrow as pa
 
     arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     if arr.type != pa.large_binary():
@@ -427,7 +427,7 @@ def dedup_files(
 
     require("pyarrow", "parquet")
     import pyarrow as pa
-    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+    import pyarrow.parquet as pq
     from pyspark.sql import functions as F
 
     from neardup.dedup import SPEC_FILE, SUMMARY_FILE, _spec_record, check_output, read_documents

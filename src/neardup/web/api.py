@@ -65,7 +65,7 @@ class MatrixIn(_Strict):
 
 
 def _service(request: Request) -> Service:
-    return request.app.state.service  # type: ignore[no-any-return]
+    return request.app.state.service
 
 
 def _read(request: Request) -> Service:

@@ -152,9 +152,7 @@ class BodyLimit:
                 msg["headers"] = _with_security_headers(msg.get("headers", []))
             await send(msg)
 
-        await response(  # type: ignore[arg-type]
-            {"type": "http", "method": "POST", "headers": []}, _no_receive, secured
-        )
+        await response({"type": "http", "method": "POST", "headers": []}, _no_receive, secured)
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -306,7 +304,7 @@ def create_app(config: ServiceConfig, service: Service | None = None) -> FastAPI
 
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
 
-    app.add_middleware(BodyLimit, limit=config.max_body)  # type: ignore[arg-type]
+    app.add_middleware(BodyLimit, limit=config.max_body)
     return app
 
 

@@ -121,7 +121,7 @@ def choose_language(query: str | None, cookie: str | None, accept: str | None) -
     """The page's language from a ``lang`` parameter, a cookie, or ``Accept-Language``."""
     for given in (query, cookie):
         if given in LANGUAGES:
-            return given  # type: ignore[return-value]
+            return given
     if accept:
         weighted: list[tuple[float, int, str]] = []
         for index, part in enumerate(accept.split(",")):

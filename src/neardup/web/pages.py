@@ -31,7 +31,7 @@ ACCEPT = ",".join(UPLOAD_SUFFIXES)
 
 
 def _service(request: Request) -> Service:
-    return request.app.state.service  # type: ignore[no-any-return]
+    return request.app.state.service
 
 
 def _lang(request: Request) -> str:
