@@ -451,7 +451,7 @@ def _csv_rows(path: Path, reader: Any, options: ReadOptions) -> Iterator[InputDo
 
 def _read_parquet(path: Path, _: str, options: ReadOptions, advance: Advance) -> Iterator[InputDoc]:
     pq = require("pyarrow.parquet", "parquet")
-    import pyarrow as pa  # type: ignore[import-untyped]
+    import pyarrow as pa
 
     info = _stat_regular(path)
     try:

@@ -109,7 +109,8 @@ def test_hand_picked_cases() -> None:
 
 ALPHABET = st.sampled_from(
     list(
-        "abc йёЁ…ﬁ№½ⅫＡ\u00a0\u2009\u0301\u0308\u0323\u0304\u0345\u1100\u1161\u11a8가\u0e31\u0e48\n-"
+        "abc йёЁ…ﬁ№½ⅫＡ\u00a0\u2009\u0301\u0308\u0323\u0304\u0345"
+        "\u1100\u1161\u11a8가\u0e31\u0e48\n-"
     )
     + ["\u0915\u093c", "\u0627\u0653", "e\u0301"]
 )

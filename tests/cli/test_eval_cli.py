@@ -1,4 +1,5 @@
-"""``neardup eval``: its subcommands, their JSON, and exit code 2 with file and line for bad input."""
+"""``neardup eval``: its subcommands, their JSON, and exit code 2 with file and line for bad
+input."""
 
 from __future__ import annotations
 

@@ -238,7 +238,8 @@ def test_partial_copy_is_found_by_the_inverted_index() -> None:
 
 @pytest.mark.parametrize("location", ["memory:", "sqlite"])
 def test_boilerplate_sample_brings_only_its_newest_documents(location: str, tmp_path: Path) -> None:
-    """A footer shared by every document is capped; a near-duplicate is still found by its own samples."""
+    """A footer shared by every document is capped; a near-duplicate is still found by its own
+    samples."""
     footer = tg.text(120, 77)
     docs = [(f"d{i}", tg.text(300, 500 + i) + " " + footer) for i in range(1, 13)]
     where = "memory:" if location == "memory:" else str(tmp_path / "c.db")

@@ -23,7 +23,10 @@ def postgres_or_fail() -> None:
     try:
         import psycopg
     except ImportError:
-        msg = "psycopg is not installed (pip install 'neardup[postgres]'): PostgreSQL tests cannot run"
+        msg = (
+            "psycopg is not installed (pip install 'neardup[postgres]'): "
+            "PostgreSQL tests cannot run"
+        )
         if skip:
             pytest.skip(f"NEARDUP_SKIP_POSTGRES=1: {msg}")
         pytest.fail(msg, pytrace=False)
@@ -31,7 +34,8 @@ def postgres_or_fail() -> None:
         psycopg.connect(PG_URL, connect_timeout=3).close()
     except psycopg.OperationalError as exc:
         msg = (
-            f"the PostgreSQL server is missing: cannot connect to {PG_URL} ({str(exc).strip()[:200]}). "
+            f"the PostgreSQL server is missing: cannot connect to {PG_URL} "
+            f"({str(exc).strip()[:200]}). "
             "Start it (scripts/test.sh does: pg_ctlcluster --skip-systemctl-redirect "
             "$(ls /etc/postgresql) main start) or set NEARDUP_SKIP_POSTGRES=1 to skip these tests"
         )

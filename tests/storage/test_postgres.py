@@ -1,4 +1,5 @@
-"""PostgreSQL specifics beyond the conformance suite: URLs, a locked collection, a missing schema."""
+"""PostgreSQL specifics beyond the conformance suite: URLs, a locked collection, a missing
+schema."""
 
 from __future__ import annotations
 

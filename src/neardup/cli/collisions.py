@@ -242,7 +242,8 @@ def _print_report(report: CollisionReport) -> None:
     shingles = report.spec.shingles
     seconds = ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())
     console.print(
-        f"{report.documents:,} documents, {report.shingles:,} shingles, {report.distinct:,} distinct"
+        f"{report.documents:,} documents, {report.shingles:,} shingles, "
+        f"{report.distinct:,} distinct"
         f"{' (limit reached)' if report.limit_reached else ''}"
     )
     console.print(

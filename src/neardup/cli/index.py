@@ -209,10 +209,11 @@ def add(
 
     INPUT is a text file, a folder (recursively: texts by their relative path as id, and
     datasets; docs/guide.md "Inputs" says which files count), or a dataset: .jsonl, .jsonl.gz,
-    .csv or .parquet with an id and a text field. All ids are checked first: an id twice in the input, or already in the
-    collection (unless --skip-existing), stops the run before anything is added. Texts go in
-    by batches, each committed at once: a run stopped later (an error, Ctrl-C) keeps the
-    batches committed before and says how many documents they held.
+    .csv or .parquet with an id and a text field. All ids are checked first: an id twice in
+    the input, or already in the collection (unless --skip-existing), stops the run before
+    anything is added. Texts go in by batches, each committed at once: a run stopped later
+    (an error, Ctrl-C) keeps the batches committed before and says how many documents they
+    held.
     """
     from neardup.index.collection import check_id
     from neardup.inputs import CorpusReader

@@ -69,7 +69,8 @@ def _table(result: SimilarityMatrix) -> Table:
     "--json",
     "as_json",
     is_flag=True,
-    help='Print {"ids": [...], "matrix": [[...], ...], ...}: row i, column j = text i against text j.',
+    help='Print {"ids": [...], "matrix": [[...], ...], ...}: '
+    "row i, column j = text i against text j.",
 )
 @click.option(
     "--plot",

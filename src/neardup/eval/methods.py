@@ -183,14 +183,14 @@ def _build(method: Method, spec: Spec, params: Mapping[str, str] | None) -> Any:
 
 def build(name: str, spec: Spec, params: Mapping[str, str] | None = None) -> Scorer:
     """The scorer of method ``name`` under ``spec``."""
-    return _build(_lookup(METHODS, name, "method"), spec, params)  # type: ignore[no-any-return]
+    return _build(_lookup(METHODS, name, "method"), spec, params)
 
 
 def build_fragments(
     name: str, spec: Spec, params: Mapping[str, str] | None = None
 ) -> FragmentDetector:
     """The fragment detector ``name`` under ``spec``."""
-    return _build(_lookup(FRAGMENT_METHODS, name, "fragment method"), spec, params)  # type: ignore[no-any-return]
+    return _build(_lookup(FRAGMENT_METHODS, name, "fragment method"), spec, params)
 
 
 def score_pairs(
@@ -387,8 +387,8 @@ class TfidfScorer:
                 progress(1)
         model = TfidfModel(
             spec=self.spec,
-            idf=self.idf,
-            binary=self.binary,  # type: ignore[arg-type]
+            idf=self.idf,  # type: ignore[arg-type]
+            binary=self.binary,
             sublinear_tf=self.sublinear,
         )
         return model.fit_transform(terms).tocsr()

@@ -896,7 +896,7 @@ class Collection:
         removed.
         """
         if isinstance(ids, str | bytes):
-            ids = [ids]  # type: ignore[list-item]
+            ids = [ids]
         wanted = list(dict.fromkeys(check_id(i) for i in ids))
         known = self.storage.keys_for_ids(wanted)
         missing = [i for i in wanted if i not in known]

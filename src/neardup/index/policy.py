@@ -98,7 +98,7 @@ class Policy:
         """The value compared with the threshold (scalars or arrays of the same shape)."""
         if self.measure is Measure.RESEMBLANCE:
             return resemblance
-        return np.maximum(query_in_doc, doc_in_query)  # type: ignore[return-value]
+        return np.maximum(query_in_doc, doc_in_query)
 
     def reaches_counts(self, shared: I64, size_query: I64, size_doc: I64) -> B:
         """Which pairs, given ``|Q ∩ D|``, ``|Q|`` and ``|D|``, reach the threshold."""
