@@ -5,7 +5,6 @@ from __future__ import annotations
 import html as std_html
 import re
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -274,18 +273,14 @@ def test_looks_like_html(text: str, expected: bool) -> None:
     assert looks_like_html(text) is expected
 
 
-# --------------------------------------------------------------------------- speed
+# --------------------------------------------------------------------------- size
+# (its speed is a benchmark's business: benchmarks/analyzer_speed.py; a timed test flakes on a
+# shared machine)
 
 
-def test_speed_100kb() -> None:
+def test_a_100kb_page_converts_whole() -> None:
     para = "<p>Слово <b>жирное</b> и <a href='#'>ссылка</a> &amp; ещё&nbsp;текст &#1055;.</p>\n"
-    html = "<html><body>" + para * (100_000 // len(para)) + "</body></html>"
-    html_to_text(html)
-    best = min(_timed(html) for _ in range(3))
-    assert best < 0.5  # generous: well under 50 ms on an idle machine
-
-
-def _timed(html: str) -> float:
-    t0 = time.perf_counter()
-    html_to_text(html)
-    return time.perf_counter() - t0
+    copies = 100_000 // len(para)
+    html = "<html><body>" + para * copies + "</body></html>"
+    text, _ = html_to_text(html)
+    assert text.count("Слово жирное и ссылка & ещё\u00a0текст П.") == copies
