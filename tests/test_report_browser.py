@@ -20,17 +20,8 @@ from neardup.align import Aligner
 from neardup.pipeline import make_spec
 from neardup.report import write_html
 from tests._aligntext import text, words
+from tests._chromium import ARGS, CHROMIUM
 
-CHROMIUM = os.environ.get("NEARDUP_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCRIPT = "<script>window.__pwned = 1</script>"
 HANDLER = '<img src="x" onerror="window.__pwned2 = 1">'
 

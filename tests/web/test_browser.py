@@ -22,19 +22,10 @@ from typing import Any
 import pytest
 
 from neardup.web.service import ServiceConfig
+from tests._chromium import ARGS, CHROMIUM
 from tests.web._files import docx_bytes, pdf_bytes
 from tests.web.conftest import EXAMPLES, TOKEN, make_collection
 
-CHROMIUM = os.environ.get("NEARDUP_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCRIPT = '<script>window.__pwned = 1</script><img src="x" onerror="window.__pwned2 = 1">'
 
 sync_api = pytest.importorskip(
