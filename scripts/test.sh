@@ -4,18 +4,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian's Chromium drives the HTML report's browser test (Playwright with executable_path).
-if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  echo "installing Debian's chromium for the browser test" >&2
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
-    echo "could not install chromium: the browser test will be skipped and say so" >&2
-fi
-
-# Debian's Java 17 runs Spark in local mode for the tests under the `spark` marker.
-if ! command -v java >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  echo "installing Debian's openjdk-17-jre-headless for the Spark tests" >&2
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null) || \
-    echo "could not install Java: the Spark tests will fail with 'Spark cannot start: no Java found'" >&2
+# Debian packages the tests need, installed when missing (as root, from Debian's registry):
+# chromium drives the browser tests (Playwright with executable_path), fonts-dejavu-core gives
+# the PDF fixtures a Cyrillic font, openjdk-17-jre-headless runs Spark in local mode.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+if [ ${#missing[@]} -gt 0 ]; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "installing Debian's ${missing[*]} for the tests" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null) || \
+      echo "could not install ${missing[*]}: the tests that need them will say so" >&2
+  else
+    echo "missing ${missing[*]} and cannot apt-get install as non-root: the tests that need them will say so" >&2
+  fi
 fi
 
 PYTHON=${PYTHON:-python3}
