@@ -195,11 +195,17 @@ def read_text_input(
         if len(data) > max_bytes:
             raise _too_large("standard input", max_bytes)
         return decode_bytes(data, "standard input", options)
-    data = read_bytes(source, max_bytes=max_bytes)
-    suffix = Path(source).suffix.lower()
-    if suffix in (".docx", ".pdf"):  # office documents: their text, extracted
-        return Decoded(_extracted(office_text, data, suffix, source), suffix.lstrip("."))
-    return decode_bytes(data, str(source), options)
+    return text_from_bytes(read_bytes(source, max_bytes=max_bytes), str(source), options)
+
+
+def text_from_bytes(data: bytes, name: str, options: ReadOptions | None = None) -> Decoded:
+    """One text from its bytes, read as the suffix table says for ``name``: a ``.docx`` or
+    ``.pdf`` extracted, anything else decoded under the policy of ``options``."""
+    found = format_for(name)
+    if found is not None and found.extract is not None:
+        suffix = _matching_suffix(Path(name).name) or Path(name).suffix.lower()
+        return Decoded(_extracted(found.extract, data, suffix, name), found.name)
+    return decode_bytes(data, name, options)
 
 
 def check_thesaurus(path: PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
@@ -384,6 +390,8 @@ class Format:
     name: str
     read: FileReader
     records: bool = False
+    #: For a format whose text is extracted from the file's bytes: ``extract(data, suffix)``.
+    extract: Callable[[bytes, str], str] | None = None
 
 
 def _read_text(
@@ -487,7 +495,7 @@ def extracted_format(name: str, extract: Callable[[bytes, str], str]) -> Format:
         advance(len(data))
         yield InputDoc(doc_id, text, {"path": path.as_posix(), "format": name})
 
-    return Format(name, read)
+    return Format(name, read, extract=extract)
 
 
 def _extracted(

@@ -19,7 +19,6 @@ from __future__ import annotations
 import io
 import os
 import zipfile
-from pathlib import Path
 from typing import Any
 
 from neardup.errors import InputError, require
@@ -97,13 +96,8 @@ def extract_text(data: bytes, suffix: str) -> str:
 
 
 def read_file(path: str | os.PathLike[str]) -> str:
-    """The text of a ``.docx`` or ``.pdf`` file on disk (see :func:`extract_text`)."""
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
-    try:
-        return extract_text(data, p.suffix)
-    except InputError as exc:
-        raise InputError(f"{p}: {exc}") from None
+    """The text of a ``.docx`` or ``.pdf`` file on disk, read by :mod:`neardup.inputs` (a
+    regular file within the size limit; a refusal names the file)."""
+    from neardup.inputs import read_text_input
+
+    return read_text_input(path).text

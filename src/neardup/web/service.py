@@ -15,17 +15,17 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from neardup import inputs
 from neardup.align import Aligner, Alignment, apply_citations
-from neardup.analysis.decode import decode
 from neardup.errors import ConfigurationError, InputError
 from neardup.index import CheckResult, Collection
 from neardup.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
 
-#: Upload suffixes read as text (charset detected); HTML is stripped by the analyzer.
-TEXT_SUFFIXES = (".txt", ".text", ".md", ".htm", ".html")
-#: Every suffix an upload may have.
-UPLOAD_SUFFIXES = (*TEXT_SUFFIXES, ".docx", ".pdf")
+#: Files the service takes: every one-text format of the reader's suffix table.
+UPLOAD_SUFFIXES = tuple(s for s, f in inputs.SUFFIXES.items() if not f.records)
+#: Uploads decode like files; invalid UTF-8 sequences are replaced without a warning to log.
+_UPLOAD_READING = inputs.ReadOptions(on_warning=lambda _: None)
 
 MiB = 1 << 20
 
@@ -108,19 +108,15 @@ class Checked:
 
 
 def upload_text(data: bytes, filename: str) -> str:
-    """The text of an uploaded file: ``.docx``/``.pdf`` through :mod:`neardup.office`, text
-    and HTML files decoded with charset detection (the analyzer's decode path)."""
-    from neardup import office
-
-    name = (filename or "").lower()
-    if office.is_office(name):
-        return office.extract_text(data, os.path.splitext(name)[1])
-    if name.endswith(TEXT_SUFFIXES):
-        return decode(data).text
-    suffix = os.path.splitext(name)[1] or "(none)"
-    raise UnsupportedTypeError(
-        f"cannot read a file of type {suffix!r}; expected one of {', '.join(UPLOAD_SUFFIXES)}"
-    )
+    """The text of an uploaded file, read by the project's reader as a file of that name would
+    be (``.docx``/``.pdf`` extracted, text and HTML decoded with charset detection)."""
+    name = filename or ""
+    if not name.lower().endswith(UPLOAD_SUFFIXES):
+        suffix = os.path.splitext(name.lower())[1] or "(none)"
+        raise UnsupportedTypeError(
+            f"cannot read a file of type {suffix!r}; expected one of {', '.join(UPLOAD_SUFFIXES)}"
+        )
+    return inputs.text_from_bytes(data, name, _UPLOAD_READING).text
 
 
 def document_dict(doc: Any) -> dict[str, Any]:
