@@ -275,7 +275,7 @@ _CSS = (
 
 
 @dataclass(frozen=True)
-class _Mark:
+class Mark:
     """A passage as it is drawn in one text: its span, its own id and its counterpart's."""
 
     start: int
@@ -287,7 +287,7 @@ class _Mark:
     changed: tuple[tuple[int, int], ...] = ()
 
 
-def _marked_text(text: str, marks: Sequence[_Mark], cited: Sequence[tuple[int, int]] = ()) -> str:
+def marked_text(text: str, marks: Sequence[Mark], cited: Sequence[tuple[int, int]] = ()) -> str:
     """``text`` escaped, with each mark's characters wrapped in links; overlapping marks split
     the text into pieces, each linking to the first mark that covers it. Pieces inside a mark's
     ``changed`` spans (edited words) get the class ``chg``; pieces inside a ``cited`` span (a
@@ -304,10 +304,10 @@ def _marked_text(text: str, marks: Sequence[_Mark], cited: Sequence[tuple[int, i
             cuts.add(a)
             cuts.add(b)
     points = sorted(c for c in cuts if 0 <= c <= len(text))
-    starting: dict[int, list[_Mark]] = {}
+    starting: dict[int, list[Mark]] = {}
     for m in marks:
         starting.setdefault(m.start, []).append(m)
-    active: list[_Mark] = []
+    active: list[Mark] = []
     out: list[str] = []
     for x, y in itertools.pairwise(points):
         active = [m for m in active if m.end > x] + starting.get(x, [])
@@ -339,7 +339,9 @@ def _marked_text(text: str, marks: Sequence[_Mark], cited: Sequence[tuple[int, i
     return "".join(out)
 
 
-def _pid(side: str, source_index: int, number: int) -> str:
+def passage_id(side: str, source_index: int, number: int) -> str:
+    """The HTML id of passage NUMBER of source SOURCE_INDEX on SIDE ("a": the query, "b": the
+    source); the two sides of a passage link to each other by it."""
     return f"{side}-{source_index}-{number}"
 
 
@@ -352,33 +354,33 @@ def render_html(
     """A self-contained HTML page: the query and its sources side by side, passages highlighted
     and linked to their counterparts, a table of passages and the borrowed share."""
     esc = html.escape
-    query_marks: list[_Mark] = []
+    query_marks: list[Mark] = []
     source_sections: list[str] = []
     rows: list[str] = []
     legend: list[str] = []
     for si, match in enumerate(alignment.sources):
         colour = HTML_COLOURS[si % len(HTML_COLOURS)]
         legend.append(f'<span style="background:{colour}">{esc(match.id)}</span>')
-        source_marks: list[_Mark] = []
+        source_marks: list[Mark] = []
         for p in match.passages:
             label = f"{match.id} #{p.number}: similarity {p.similarity:.3f}, {p.tokens_a} tokens"
             query_marks.append(
-                _Mark(
+                Mark(
                     p.a_start,
                     p.a_end,
-                    _pid("a", si, p.number),
-                    _pid("b", si, p.number),
+                    passage_id("a", si, p.number),
+                    passage_id("b", si, p.number),
                     colour,
                     label,
                     p.a_changed,
                 )
             )
             source_marks.append(
-                _Mark(
+                Mark(
                     p.b_start,
                     p.b_end,
-                    _pid("b", si, p.number),
-                    _pid("a", si, p.number),
+                    passage_id("b", si, p.number),
+                    passage_id("a", si, p.number),
                     colour,
                     label,
                     p.b_changed,
@@ -392,7 +394,7 @@ def render_html(
         )
         source_sections.append(
             f'<section class="pane source" id="source-{si}"><h2>{heading}</h2>'
-            f'<pre class="text">{_marked_text(match.text, source_marks)}</pre></section>'
+            f'<pre class="text">{marked_text(match.text, source_marks)}</pre></section>'
         )
     query_marks.sort(key=lambda m: (m.start, m.end))
     n_passages = sum(len(s.passages) for s in alignment.sources)
@@ -433,14 +435,14 @@ def render_html(
         f'<p class="legend">{"".join(legend)}</p>{table}</header>'
         '<main class="cols">'
         f'<section class="pane" id="query"><h2>{esc(query_title)}</h2>'
-        f'<pre class="text">{_marked_text(alignment.text, query_marks, cited)}</pre></section>'
+        f'<pre class="text">{marked_text(alignment.text, query_marks, cited)}</pre></section>'
         f'<div class="sources">{"".join(source_sections)}</div>'
         "</main></body></html>\n"
     )
 
 
 def _passage_row(si: int, source_id: str, p: Passage, colour: str) -> str:
-    a, b = _pid("a", si, p.number), _pid("b", si, p.number)
+    a, b = passage_id("a", si, p.number), passage_id("b", si, p.number)
     return (
         f'<tr><td class="src"><span style="background:{colour}">'
         f"{html.escape(source_id)}</span></td>"

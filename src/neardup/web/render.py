@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from neardup.align import Alignment
-from neardup.report import HTML_COLOURS, _Mark, _marked_text, _pid
+from neardup.report import HTML_COLOURS, Mark, marked_text, passage_id
 
 
 @dataclass(frozen=True)
@@ -37,16 +37,16 @@ class AlignedView:
 
 def aligned_view(alignment: Alignment) -> AlignedView:
     """Mark the passages of every source in the query and in the source itself."""
-    query_marks: list[_Mark] = []
+    query_marks: list[Mark] = []
     sources: list[SourceView] = []
     for si, match in enumerate(alignment.sources):
         colour = HTML_COLOURS[si % len(HTML_COLOURS)]
-        source_marks: list[_Mark] = []
+        source_marks: list[Mark] = []
         for p in match.passages:
             label = f"{match.id} #{p.number}: {p.similarity:.3f}"
-            a, b = _pid("a", si, p.number), _pid("b", si, p.number)
-            query_marks.append(_Mark(p.a_start, p.a_end, a, b, colour, label, p.a_changed))
-            source_marks.append(_Mark(p.b_start, p.b_end, b, a, colour, label, p.b_changed))
+            a, b = passage_id("a", si, p.number), passage_id("b", si, p.number)
+            query_marks.append(Mark(p.a_start, p.a_end, a, b, colour, label, p.a_changed))
+            source_marks.append(Mark(p.b_start, p.b_end, b, a, colour, label, p.b_changed))
         sources.append(
             SourceView(
                 si,
@@ -55,12 +55,12 @@ def aligned_view(alignment: Alignment) -> AlignedView:
                 match.borrowed,
                 match.source_used,
                 len(match.passages),
-                _marked_text(match.text, source_marks),
+                marked_text(match.text, source_marks),
             )
         )
     query_marks.sort(key=lambda m: (m.start, m.end))
     return AlignedView(
-        _marked_text(alignment.text, query_marks),
+        marked_text(alignment.text, query_marks),
         tuple(sources),
         sum(s.passages for s in sources),
     )
