@@ -10,6 +10,7 @@ import csv
 import hashlib
 import os
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import metadata
@@ -167,30 +168,35 @@ def _csv_groups(path: str) -> list[list[str]]:
 _NOT_SYNONYMS = ("антоним", "antonym", "связанный термин", "related term")
 
 
-def _mythes_groups(path: str) -> list[list[str]]:
-    raw = Path(path).read_bytes()
-    first, _, rest = raw.partition(b"\n")
-    encoding = first.decode("ascii", "replace").strip() or "utf-8"
+def mythes_meanings(data: bytes, name: str) -> Iterator[tuple[str, str, list[str]]]:
+    """``(head word, label, items)`` for every meaning line of a MyThes ``.dat`` file, whose
+    first line names its encoding; the callers choose which labels (antonyms, related terms)
+    to skip."""
+    first, _, rest = data.partition(b"\n")
+    encoding = first.decode("ascii", "ignore").strip() or "utf-8"
     try:
-        body = rest.decode({"KOI8-R": "koi8-r"}.get(encoding.upper(), encoding))
+        lines = rest.decode({"KOI8-R": "koi8-r"}.get(encoding.upper(), encoding)).splitlines()
     except (LookupError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot decode thesaurus as {encoding!r}: {exc}") from None
-    lines = body.splitlines()
-    groups: list[list[str]] = []
+        raise InputError(f"{name}: cannot decode the thesaurus as {encoding!r}: {exc}") from None
     i = 0
     while i < len(lines):
         head, _, count = lines[i].partition("|")
         i += 1
         if not count.strip().isdigit():
             continue
-        word = canonical_word(head.strip())
         for line in lines[i : i + int(count)]:
-            label, _, words = line.partition("|")
-            if any(marker in label.lower() for marker in _NOT_SYNONYMS):
-                continue
-            synonyms = [canonical_word(s.strip()) for s in words.split("|")]
-            # MyThes annotates some synonyms, e.g. "слово (разг.)": keep the word alone
-            synonyms = [s.split(" (")[0].strip() for s in synonyms if s.strip()]
-            groups.append([word, *synonyms])
+            label, *items = line.split("|")
+            yield head, label, items
         i += int(count)
+
+
+def _mythes_groups(path: str) -> list[list[str]]:
+    groups: list[list[str]] = []
+    for head, label, items in mythes_meanings(Path(path).read_bytes(), path):
+        if any(marker in label.lower() for marker in _NOT_SYNONYMS):
+            continue
+        synonyms = [canonical_word(s.strip()) for s in items]
+        # MyThes annotates some synonyms, e.g. "слово (разг.)": keep the word alone
+        synonyms = [s.split(" (")[0].strip() for s in synonyms if s.strip()]
+        groups.append([canonical_word(head.strip()), *synonyms])
     return groups

@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from neardup.analysis.resources import mythes_meanings
 from neardup.errors import ConfigurationError, InputError, require
 from neardup.eval.formats import Fragment, write_jsonl
 from neardup.eval.templates import SKINS
@@ -163,24 +164,10 @@ def _csv_synonyms(raw: bytes | str) -> Iterator[tuple[str, list[str]]]:
 def _mythes_synonyms(raw: bytes | str, name: str) -> Iterator[tuple[str, list[str]]]:
     """``(head, items)`` for every meaning line of a MyThes file (relations, antonyms skipped)."""
     data = raw if isinstance(raw, bytes) else raw.encode("utf-8")
-    first, _, rest = data.partition(b"\n")
-    encoding = first.decode("ascii", "ignore").strip() or "utf-8"
-    try:
-        lines = rest.decode({"KOI8-R": "koi8-r"}.get(encoding.upper(), encoding)).splitlines()
-    except (LookupError, UnicodeDecodeError) as exc:
-        raise InputError(f"{name}: cannot decode the thesaurus as {encoding!r}: {exc}") from None
-    i = 0
-    while i < len(lines):
-        head, _, count = lines[i].partition("|")
-        i += 1
-        if not count.strip().isdigit():
+    for head, label, items in mythes_meanings(data, name):
+        if any(s in label.lower() for s in _SKIP_RELATIONS):
             continue
-        for line in lines[i : i + int(count)]:
-            label, *items = line.split("|")
-            if any(s in label.lower() for s in _SKIP_RELATIONS):
-                continue
-            yield head, [t for t in items if "antonym" not in t and "антоним" not in t]
-        i += int(count)
+        yield head, [t for t in items if "antonym" not in t and "антоним" not in t]
 
 
 def _match_case(original: str, new: str) -> str:
