@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import click
 
 from neardup.analysis.presets import PRESETS
-from neardup.cli._types import field_type
+from neardup.cli._types import field_default, field_type
 from neardup.errors import InputError
 from neardup.inputs import check_thesaurus, read_text_input
 from neardup.pipeline import make_spec
@@ -34,14 +34,14 @@ def spec_options(func: F) -> F:
             "-k",
             "k",
             type=field_type(ShingleSpec, "k"),
-            default=5,
+            default=field_default(ShingleSpec, "k"),
             show_default=True,
             help="Shingle length: words per shingle (characters with --unit char).",
         ),
         click.option(
             "--step",
             type=field_type(ShingleSpec, "step"),
-            default=1,
+            default=field_default(ShingleSpec, "step"),
             show_default=True,
             help="Take a shingle every STEP tokens: 1 overlapping, k end to end.",
         ),
@@ -70,7 +70,7 @@ def spec_options(func: F) -> F:
         click.option(
             "--seed",
             type=field_type(FingerprintSpec, "seed"),
-            default=0,
+            default=field_default(FingerprintSpec, "seed"),
             show_default=True,
             help="Seed of the hash family (rabin, xxh3).",
         ),

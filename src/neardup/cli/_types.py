@@ -3,6 +3,7 @@ so an option accepts exactly what its spec field accepts, with the same bounds."
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -47,3 +48,9 @@ def constraint_type(constraint: Constraint) -> click.ParamType:
 def field_type(cls: type, name: str) -> click.ParamType:
     """The click type of field ``name`` of the spec dataclass ``cls``."""
     return constraint_type(constraint_of(cls, name))
+
+
+def field_default(cls: type, name: str) -> Any:
+    """The default of field ``name`` of the spec dataclass ``cls``, so an option's default is
+    the spec's and cannot drift from it."""
+    return next(f.default for f in dataclasses.fields(cls) if f.name == name)

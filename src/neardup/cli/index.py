@@ -20,7 +20,7 @@ from rich.table import Table
 
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli._types import COUNT, field_type
+from neardup.cli._types import COUNT, field_default, field_type
 from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
 from neardup.report import check_writable, markup_safe, printable
 from neardup.spec import INDEX_MEASURES, INDEX_POLICIES, IndexSpec
@@ -67,7 +67,7 @@ def index() -> None:
 @click.option(
     "--policy",
     type=click.Choice(INDEX_POLICIES),
-    default="reject",
+    default=field_default(IndexSpec, "policy"),
     show_default=True,
     help="What add does with a near-duplicate: reject it, group it with its "
     "near-duplicates (up to --group-cap), or allow it and record the links.",
@@ -75,14 +75,14 @@ def index() -> None:
 @click.option(
     "--threshold",
     type=field_type(IndexSpec, "threshold"),
-    default=0.7,
+    default=field_default(IndexSpec, "threshold"),
     show_default=True,
     help="A text is a near-duplicate of a member when the measure reaches this value.",
 )
 @click.option(
     "--measure",
     type=click.Choice(INDEX_MEASURES),
-    default="resemblance",
+    default=field_default(IndexSpec, "measure"),
     show_default=True,
     help="resemblance (Jaccard of the shingle sets) or containment (the larger of the "
     "two containments, so partial copies count).",
@@ -90,28 +90,28 @@ def index() -> None:
 @click.option(
     "--group-cap",
     type=field_type(IndexSpec, "group_cap"),
-    default=10,
+    default=field_default(IndexSpec, "group_cap"),
     show_default=True,
     help="Largest duplicate group under --policy group.",
 )
 @click.option(
     "--window",
     type=field_type(IndexSpec, "window"),
-    default=24,
+    default=field_default(IndexSpec, "window"),
     show_default=True,
     help="Winnowing window (shingles): any shared run of this many shingles is found.",
 )
 @click.option(
     "--max-candidates",
     type=field_type(IndexSpec, "max_candidates"),
-    default=100,
+    default=field_default(IndexSpec, "max_candidates"),
     show_default=True,
     help="Candidates verified exactly per text (those sharing the most samples).",
 )
 @click.option(
     "--max-postings-per-sample",
     type=field_type(IndexSpec, "max_postings_per_sample"),
-    default=200,
+    default=field_default(IndexSpec, "max_postings_per_sample"),
     show_default=True,
     help="A sample shared by more documents than this (boilerplate) brings only its newest "
     "that many as candidates; 0: no limit.",

@@ -13,7 +13,7 @@ from rich.table import Table
 from neardup._constraints import Integer, Real
 from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli._types import constraint_type, field_type
+from neardup.cli._types import constraint_type, field_default, field_type
 from neardup.errors import InputError, SpecError
 from neardup.spec import SketchSpec
 
@@ -59,14 +59,14 @@ def _sketch_from_options(
     "--num-perm",
     "-N",
     type=field_type(SketchSpec, "num_perm"),
-    default=128,
+    default=field_default(SketchSpec, "num_perm"),
     show_default=True,
     help="Number of MinHash functions (signature length).",
 )
 @click.option(
     "--sketch-seed",
     type=field_type(SketchSpec, "seed"),
-    default=0,
+    default=field_default(SketchSpec, "seed"),
     show_default=True,
     help="Seed the MinHash functions are derived from.",
 )
@@ -250,7 +250,7 @@ def _config(item: str, mega: bool) -> tuple[int, int, bool]:
     "--num-perm",
     "-N",
     type=field_type(SketchSpec, "num_perm"),
-    default=128,
+    default=field_default(SketchSpec, "num_perm"),
     show_default=True,
     help="Minhashes available: the chooser's budget; rows = N / bands when only --bands is given.",
 )
