@@ -48,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup import __version__
+from neardup._constraints import Integer, OneOf, Real, check_fields, constraint_of, param
 from neardup.errors import DatasetError, InputError, SpecMismatchError, require
 from neardup.spec import SketchSpec, Spec
 
@@ -95,24 +96,17 @@ def read_documents(
 class DedupOptions:
     """What, besides the spec, decides the groups (written to ``spec.json``)."""
 
-    threshold: float = 0.7
-    measure: Measure = "resemblance"
-    verify: Verify = "exact"
+    threshold: float = param(0.7, Real(0.0, 1.0, low_open=True))
+    measure: Measure = param("resemblance", OneOf(("resemblance", "containment")))
+    verify: Verify = param("exact", OneOf(("exact", "estimate")))
     keep: str = "first"
-    num_perm: int = 128
-    bands: int = 0
-    rows: int = 0
-    window: int = 50
+    num_perm: int = param(128, constraint_of(SketchSpec, "num_perm"))
+    bands: int = param(0, constraint_of(SketchSpec, "bands"))
+    rows: int = param(0, constraint_of(SketchSpec, "rows"))
+    window: int = param(50, Integer(1, 1 << 20))
 
     def __post_init__(self) -> None:
-        if not 0.0 < self.threshold <= 1.0:
-            raise InputError(f"the threshold must be in (0, 1], got {self.threshold}")
-        if self.measure not in ("resemblance", "containment"):
-            raise InputError(
-                f"the measure must be resemblance or containment, got {self.measure!r}"
-            )
-        if self.verify not in ("exact", "estimate"):
-            raise InputError(f"verify must be exact or estimate, got {self.verify!r}")
+        check_fields(self, "dedup", InputError)
         if self.measure == "containment" and self.verify == "estimate":
             raise InputError("containment needs exact verification (--verify exact)")
         parse_keep(self.keep)

@@ -8,6 +8,8 @@ from typing import Any
 import click
 
 from neardup.cli._options import spec_from_options, spec_options
+from neardup.cli._types import field_default, field_type
+from neardup.dedup import DedupOptions
 from neardup.errors import InputError
 
 
@@ -24,22 +26,22 @@ from neardup.errors import InputError
 @click.option(
     "--threshold",
     "-t",
-    type=click.FloatRange(min=0.0, max=1.0, min_open=True),
-    default=0.7,
+    type=field_type(DedupOptions, "threshold"),
+    default=field_default(DedupOptions, "threshold"),
     show_default=True,
     help="Two documents join a group when their verified measure is at least this.",
 )
 @click.option(
     "--measure",
-    type=click.Choice(["resemblance", "containment"]),
-    default="resemblance",
+    type=field_type(DedupOptions, "measure"),
+    default=field_default(DedupOptions, "measure"),
     show_default=True,
     help="Resemblance (Jaccard), or containment (the larger of A⊂B and B⊂A).",
 )
 @click.option(
     "--verify",
-    type=click.Choice(["exact", "estimate"]),
-    default="exact",
+    type=field_type(DedupOptions, "verify"),
+    default=field_default(DedupOptions, "verify"),
     show_default=True,
     help="Score candidates exactly from the fingerprint sets, or by the MinHash estimate.",
 )
@@ -51,14 +53,29 @@ from neardup.errors import InputError
     "(a metadata column; missing values rank last).",
 )
 @click.option(
-    "--num-perm", "-N", type=int, default=128, show_default=True, help="MinHash functions."
+    "--num-perm",
+    "-N",
+    type=field_type(DedupOptions, "num_perm"),
+    default=field_default(DedupOptions, "num_perm"),
+    show_default=True,
+    help="MinHash functions.",
 )
-@click.option("--bands", type=int, default=0, help="LSH bands (default: the chooser's).")
-@click.option("--rows", type=int, default=0, help="Rows per band (default: the chooser's).")
+@click.option(
+    "--bands",
+    type=field_type(DedupOptions, "bands"),
+    default=0,
+    help="LSH bands (default: the chooser's).",
+)
+@click.option(
+    "--rows",
+    type=field_type(DedupOptions, "rows"),
+    default=0,
+    help="Rows per band (default: the chooser's).",
+)
 @click.option(
     "--window",
-    type=click.IntRange(min=1),
-    default=50,
+    type=field_type(DedupOptions, "window"),
+    default=field_default(DedupOptions, "window"),
     show_default=True,
     help="A bucket's documents are paired with the next WINDOW of them (all pairs below).",
 )
