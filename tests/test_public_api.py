@@ -45,6 +45,7 @@ def test_all_is_pinned() -> None:
         "SpecError",
         "SpecMismatchError",
         "StorageError",
+        "TextLengthError",
         "__version__",
         "compare",
         "make_spec",

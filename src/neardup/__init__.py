@@ -28,6 +28,7 @@ from neardup.errors import (
     SpecError,
     SpecMismatchError,
     StorageError,
+    TextLengthError,
 )
 from neardup.spec import (
     AnalyzerSpec,
@@ -119,6 +120,7 @@ __all__ = [
     "SpecError",
     "SpecMismatchError",
     "StorageError",
+    "TextLengthError",
     "__version__",
     "compare",
     "make_spec",

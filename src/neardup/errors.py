@@ -4,7 +4,8 @@
     ├── InputError            bad input from the user: a file, a text, an option value
     │   ├── DecodeError       bytes that no supported encoding can decode
     │   ├── DatasetError      a malformed dataset file (says which file and line)
-    │   └── InputTooLargeError a text or file over the size limit (--max-bytes)
+    │   ├── InputTooLargeError a text or file over the size limit (--max-bytes)
+    │   └── TextLengthError   a text outside the length range a collection admits
     ├── SpecError             an invalid spec, or one that does not match what was stored
     │   └── SpecMismatchError data made under one spec compared with data of another
     ├── ConfigurationError    an unknown component or preset, a bad component parameter
@@ -40,6 +41,13 @@ class DatasetError(InputError):
 
 class InputTooLargeError(InputError):
     """A text, file or line over the reader's size limit; the message names it and the limit."""
+
+
+class TextLengthError(InputError):
+    """A text shorter or longer than a collection admits (``IndexSpec.min_length`` /
+    ``max_length``); the message gives its length and the admitted range. Raised by
+    ``Collection.add``; batch adds refuse such a text with the reason ``too_short`` or
+    ``too_long`` instead, and go on with the rest."""
 
 
 class SpecError(NeardupError, ValueError):

@@ -259,10 +259,17 @@ class SketchSpec:
     ``bands`` × ``rows`` groups the first ``bands·rows`` minhashes into supershingles / LSH
     band keys (M groups of L); give one of them and the other becomes ``num_perm`` divided by
     it, which must then divide evenly. ``mega`` adds megashingles (pairs of supershingles).
+    ``family``: the MinHash functions — ``"splitmix"`` (the default: ``splitmix64(x ^ s_i)``,
+    bijections of the 64-bit integers) or ``"affine"`` (the classic ``(a_i·x + b_i) mod p``,
+    ``p = 2^61 - 1``, ``a_i``/``b_i`` drawn from the seed; see docs/sketches.md). The default
+    is left out of :meth:`to_dict`, so specs (and their fingerprints) made before the field
+    existed are unchanged.
     """
 
     #: Sketch methods (class constants, not fields).
     METHODS = ("minhash", "bottom_k", "mod_m")
+    #: MinHash function families; the first is the default.
+    FAMILIES = ("splitmix", "affine")
     #: The most functions (or the largest k) a sketch may ask for.
     MAX_NUM_PERM = 1 << 16
 
@@ -274,9 +281,12 @@ class SketchSpec:
     rows: int = param(0, Integer(0, MAX_NUM_PERM))
     mega: bool = param(False, Boolean())
     modulus: int = param(0, Integer(0, 2**63))
+    family: str = param("splitmix", OneOf(FAMILIES), label="MinHash family")
 
     def __post_init__(self) -> None:
         check_fields(self, "sketch")
+        if self.family != "splitmix" and self.method != "minhash":
+            raise SpecError(f"a MinHash family is for method 'minhash', not {self.method}")
         if self.method == "mod_m" and self.modulus < 1:
             raise SpecError("a mod_m sketch needs a modulus m >= 1")
         if self.method != "mod_m" and self.modulus:
@@ -306,7 +316,10 @@ class SketchSpec:
             raise SpecError("megashingles pair supershingles: they need at least 2 bands")
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        if out["family"] == "splitmix":  # the default before the field existed: same JSON
+            del out["family"]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SketchSpec:
@@ -389,6 +402,8 @@ MAX_GROUP_CAP = 1_000_000
 MAX_WINDOW = 4096
 MAX_CANDIDATES = 1_000_000
 MAX_POSTINGS_PER_SAMPLE = 1_000_000_000
+#: The longest text length limit (characters) a collection may set.
+MAX_TEXT_LENGTH = 2**40
 
 
 @dataclass(frozen=True)
@@ -407,7 +422,10 @@ class IndexSpec:
     ``max_postings_per_sample`` documents (boilerplate: a script, a signature, a news agency's
     footer) brings only its newest that many as candidates; near-duplicates share many rarer
     samples, and a text with more copies than that still finds the newest of them (0: no limit).
-    ``store_text`` keeps each text.
+    ``store_text`` keeps each text. ``min_length`` / ``max_length`` (characters of the decoded
+    text, 0: no limit) admit only texts in that range, as the document store of seed 000 does
+    (2,000 to 6,000 characters, so that resemblance alone suffices): ``add`` refuses a text
+    outside it with the reason ``too_short`` or ``too_long`` and ``check`` reports it.
     """
 
     policy: str = param("reject", OneOf(INDEX_POLICIES))
@@ -421,10 +439,37 @@ class IndexSpec:
         200, Integer(0, MAX_POSTINGS_PER_SAMPLE), label="max_postings_per_sample (0: no limit)"
     )
     store_text: bool = param(True, Boolean())
+    min_length: int = param(0, Integer(0, MAX_TEXT_LENGTH), label="min_length (0: no limit)")
+    max_length: int = param(0, Integer(0, MAX_TEXT_LENGTH), label="max_length (0: no limit)")
 
     def __post_init__(self) -> None:
         check_fields(self, "index")
         object.__setattr__(self, "threshold", float(self.threshold))
+        if self.max_length and self.min_length > self.max_length:
+            raise SpecError(
+                f"min_length {self.min_length} is above max_length {self.max_length}: "
+                "no text could be admitted"
+            )
+
+    def length_refusal(self, length: int) -> str | None:
+        """``"too_short"`` or ``"too_long"`` for a text of ``length`` characters outside the
+        admitted range, ``None`` inside it."""
+        if length < self.min_length:
+            return "too_short"
+        if self.max_length and length > self.max_length:
+            return "too_long"
+        return None
+
+    def length_range(self) -> str:
+        """The admitted range in words: "2000 to 6000 characters", "at least 2000 …"."""
+        low, high = self.min_length, self.max_length
+        if low and high:
+            return f"{low} to {high} characters"
+        if high:
+            return f"at most {high} characters"
+        if low:
+            return f"at least {low} characters"
+        return "any length"
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

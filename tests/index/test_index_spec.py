@@ -20,6 +20,8 @@ def test_defaults_and_round_trip() -> None:
         "max_candidates": 100,
         "max_postings_per_sample": 200,
         "store_text": True,
+        "min_length": 0,
+        "max_length": 0,
     }
     other = IndexSpec(policy="group", measure="containment", threshold=1, group_cap=3, window=8)
     assert IndexSpec.from_dict(other.to_dict()) == other
@@ -40,6 +42,9 @@ def test_defaults_and_round_trip() -> None:
         ({"max_candidates": 0}, "max_candidates"),
         ({"max_postings_per_sample": -1}, "max_postings_per_sample"),
         ({"max_postings_per_sample": 2.5}, "max_postings_per_sample"),
+        ({"min_length": -1}, "min_length"),
+        ({"max_length": 1.5}, "max_length"),
+        ({"min_length": 10, "max_length": 9}, "min_length 10 is above max_length 9"),
     ],
 )
 def test_invalid(changes: dict, match: str) -> None:
@@ -50,3 +55,23 @@ def test_invalid(changes: dict, match: str) -> None:
 def test_unknown_keys_are_refused() -> None:
     with pytest.raises(SpecError, match="unknown index spec keys: colour"):
         IndexSpec.from_dict({"colour": "red"})
+
+
+def test_length_range() -> None:
+    spec = IndexSpec(min_length=2000, max_length=6000)
+    assert [spec.length_refusal(n) for n in (0, 1999, 2000, 6000, 6001)] == [
+        "too_short",
+        "too_short",
+        None,
+        None,
+        "too_long",
+    ]
+    assert spec.length_range() == "2000 to 6000 characters"
+    assert IndexSpec(max_length=5).length_range() == "at most 5 characters"
+    assert IndexSpec(min_length=5).length_range() == "at least 5 characters"
+    assert IndexSpec().length_range() == "any length"
+    assert IndexSpec().length_refusal(10**9) is None
+    # collections stored before the limits existed open with none
+    old = IndexSpec().to_dict()
+    del old["min_length"], old["max_length"]
+    assert IndexSpec.from_dict(old) == IndexSpec()

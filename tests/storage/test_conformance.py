@@ -11,7 +11,13 @@ import json
 import numpy as np
 import pytest
 
-from neardup.errors import DuplicateIdError, NotFoundError, SpecMismatchError, StorageError
+from neardup.errors import (
+    DuplicateIdError,
+    NotFoundError,
+    SpecMismatchError,
+    StorageError,
+    TextLengthError,
+)
 from neardup.index import Collection, IndexSpec
 from neardup.pipeline import make_spec
 from neardup.similarity import compare
@@ -383,6 +389,58 @@ def test_collection_check_and_uniqueness(backend: Backend) -> None:
     assert result.uniqueness == pytest.approx(1 - found.mean())
     assert result.would.accepted  # resemblance is low
     col.close()
+
+
+def _with_length(words: int, seed: int, length: int) -> str:
+    """A generated text cut or padded (with spaces) to exactly ``length`` characters."""
+    text = tg.text(words, seed)
+    assert len(text) >= length
+    return text[:length].rstrip().ljust(length, " ")
+
+
+def test_collection_length_limits(backend: Backend) -> None:
+    """Seed 000's store: only texts of min_length … max_length characters are admitted; a
+    refusal names the length and the range, and a batch loses nothing else."""
+    index_spec = IndexSpec(min_length=2000, max_length=6000)
+    col = Collection.create(backend.target(), SPEC, index_spec)
+    short = _with_length(400, 51, 1999)
+    low = _with_length(400, 52, 2000)
+    high = _with_length(1200, 53, 6000)
+    long = _with_length(1200, 54, 6001)
+    decisions = col.add_many(
+        [("short", short), ("low", low), ("long", long), ("high", high), ("copy", low)]
+    )
+    assert [(d.id, d.accepted, d.reason) for d in decisions] == [
+        ("short", False, "too_short"),
+        ("low", True, "new"),
+        ("long", False, "too_long"),
+        ("high", True, "new"),
+        ("copy", False, "duplicate"),
+    ]
+    assert decisions[0].detail == (
+        f"the text of 'short' has 1999 characters; the collection {col.location} admits "
+        "texts of 2000 to 6000 characters"
+    )
+    assert decisions[0].matches == () and decisions[0].key is None
+    assert decisions[0].to_dict()["detail"] == decisions[0].detail
+    assert "detail" not in decisions[1].to_dict()
+    assert sorted(d.id for d, _ in col.iter_documents()) == ["high", "low"]
+    # one add raises, from the one error tree, and writes nothing
+    with pytest.raises(TextLengthError, match="'long2' has 6001 characters.*refused"):
+        col.add("long2", long)
+    assert "long2" not in col and len(col) == 2
+    # check reports it: the would-be refusal, with the matches still measured
+    result = col.check(short)
+    assert (result.would.accepted, result.would.reason) == (False, "too_short")
+    assert result.to_dict()["decision"]["detail"].startswith("the text has 1999 characters")
+    assert col.check(low).would.reason == "duplicate"
+    col.close()
+    # the limits are stored with the collection
+    reopened = Collection.open(backend.target())
+    assert (reopened.index_spec.min_length, reopened.index_spec.max_length) == (2000, 6000)
+    assert reopened.add_many([("short2", short)])[0].reason == "too_short"
+    assert len(reopened) == 2
+    reopened.close()
 
 
 def test_collection_export_and_stats(backend: Backend, tmp_path) -> None:

@@ -116,6 +116,22 @@ def index() -> None:
     help="A sample shared by more documents than this (boilerplate) brings only its newest "
     "that many as candidates; 0: no limit.",
 )
+@click.option(
+    "--min-length",
+    type=field_type(IndexSpec, "min_length"),
+    default=field_default(IndexSpec, "min_length"),
+    show_default=True,
+    help="Admit only texts of at least this many characters (seed 000 uses 2000); "
+    "0: no limit. Shorter ones are refused as too_short.",
+)
+@click.option(
+    "--max-length",
+    type=field_type(IndexSpec, "max_length"),
+    default=field_default(IndexSpec, "max_length"),
+    show_default=True,
+    help="Admit only texts of at most this many characters (seed 000 uses 6000); "
+    "0: no limit. Longer ones are refused as too_long.",
+)
 @click.option("--no-store-text", is_flag=True, help="Keep fingerprints only, not the texts.")
 def create(
     db: str,
@@ -126,6 +142,8 @@ def create(
     window: int,
     max_candidates: int,
     max_postings_per_sample: int,
+    min_length: int,
+    max_length: int,
     no_store_text: bool,
     **options: Any,
 ) -> None:
@@ -142,12 +160,19 @@ def create(
         max_candidates=max_candidates,
         max_postings_per_sample=max_postings_per_sample,
         store_text=not no_store_text,
+        min_length=min_length,
+        max_length=max_length,
     )
     with Collection.create(db, spec, index_spec) as col:
         click.echo(
             f"created {col.location}: spec {spec.fingerprint()} ({describe_spec(spec)}); "
             f"policy {policy}, {measure} ≥ {threshold:g}"
             + (f", group cap {group_cap}" if policy == "group" else "")
+            + (
+                f"; texts of {index_spec.length_range()}"
+                if min_length or max_length
+                else ""
+            )
         )
 
 
@@ -425,6 +450,8 @@ def check(
     console.print(
         f"uniqueness {100 * result.uniqueness:.1f}% of {result.shingles} shingles; {verdict}"
     )
+    if result.would.detail:
+        console.print(markup_safe(result.would.detail))
     if not result.matches:
         console.print("no document of the collection shares a shingle with it")
     else:

@@ -49,6 +49,7 @@ from neardup.errors import (
     NotSupportedError,
     SpecMismatchError,
     StorageError,
+    TextLengthError,
 )
 from neardup.index.candidates import (
     CandidateGenerator,
@@ -58,7 +59,7 @@ from neardup.index.candidates import (
     sources_for,
 )
 from neardup.index.groups import UnionFind, components
-from neardup.index.policy import Policy
+from neardup.index.policy import LENGTH_REASONS, Policy
 from neardup.index.sizes import KnownSizes
 from neardup.index.verify import set_size, verify
 from neardup.pipeline import Pipeline, TextLike, as_text
@@ -84,6 +85,8 @@ class Analyzed:
     counts: I64 | None
     samples: U64
     text: str | None = None
+    #: Characters of the decoded text (what ``IndexSpec.min_length``/``max_length`` limit).
+    length: int = 0
 
     @property
     def size(self) -> int:
@@ -134,7 +137,9 @@ class Decision:
 
     ``reason``: ``new`` (admitted, no near-duplicate), ``duplicate`` (refused under ``reject``),
     ``grouped`` (admitted into a duplicate group), ``group_full`` (refused: the group is at its
-    cap), ``linked`` (admitted under ``allow`` with links to its near-duplicates). ``matches``
+    cap), ``linked`` (admitted under ``allow`` with links to its near-duplicates), ``too_short``
+    / ``too_long`` (refused: outside the collection's length range; ``detail`` says the text's
+    length and the range, and ``matches`` stay empty). ``matches``
     are the members at or above the threshold, strongest first. ``group`` is the group the text
     joined (or, for ``group_full``, would have joined); ``key`` its internal key when admitted.
     """
@@ -146,9 +151,10 @@ class Decision:
     group: int | None = None
     key: int | None = None
     shingles: int = 0
+    detail: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "id": self.id,
             "accepted": self.accepted,
             "reason": self.reason,
@@ -156,6 +162,9 @@ class Decision:
             "shingles": self.shingles,
             "matches": [m.to_dict() for m in self.matches],
         }
+        if self.detail:
+            out["detail"] = self.detail
+        return out
 
 
 @dataclass(frozen=True)
@@ -184,6 +193,7 @@ class CheckResult:
                 "accepted": self.would.accepted,
                 "reason": self.would.reason,
                 "group": self.would.group,
+                **({"detail": self.would.detail} if self.would.detail else {}),
             },
             "matches": [m.to_dict() for m in self.matches],
         }
@@ -597,6 +607,7 @@ class Collection:
             counts_arr,
             self.generator.samples(hashes),
             decoded if self.index_spec.store_text else None,
+            len(decoded),
         )
 
     def _analyzed(self, text: TextLike | Analyzed) -> Analyzed:
@@ -695,8 +706,13 @@ class Collection:
         *,
         policy: str | None = None,
     ) -> Decision:
-        """Check one text and store it if the policy admits it. A taken id: DuplicateIdError."""
-        return self.add_many([(doc_id, text, {} if meta is None else meta)], policy=policy)[0]
+        """Check one text and store it if the policy admits it. A taken id: DuplicateIdError;
+        a text outside the collection's length range: :class:`~neardup.errors.TextLengthError`
+        (nothing is written)."""
+        decision = self.add_many([(doc_id, text, {} if meta is None else meta)], policy=policy)[0]
+        if decision.reason in LENGTH_REASONS:
+            raise TextLengthError(f"{decision.detail}; refused")
+        return decision
 
     def add_many(
         self, items: Iterable[Any], *, policy: str | None = None, batch_size: int = DEFAULT_BATCH
@@ -710,7 +726,8 @@ class Collection:
         """Like :meth:`add_many`, yielding each batch's decisions once the batch is committed.
 
         A taken id (or an id twice in one batch) raises DuplicateIdError before anything of
-        its batch is written; earlier batches stay committed.
+        its batch is written; earlier batches stay committed. A text outside the length range
+        is refused on its own (``too_short`` / ``too_long``); the rest of its batch goes on.
         """
         rules = Policy.of(self.index_spec, policy)
         if batch_size < 1:
@@ -801,6 +818,10 @@ class Collection:
         admitted: dict[int, NewDoc] = {}  # batch position → its stored form
         decisions: list[Decision] = []
         for pos, (doc_id, item, doc_meta) in enumerate(batch.items_with_meta):
+            refusal = self._length_refusal(doc_id, item)
+            if refusal is not None:
+                decisions.append(refusal)
+                continue
             matches: list[Match] = []
             for hit in stored.at(pos):
                 mid, grp = info[hit.other]
@@ -844,6 +865,18 @@ class Collection:
             )
         return decisions
 
+    def _length_refusal(self, doc_id: str, item: Analyzed) -> Decision | None:
+        """The refusal of a text outside the length range, or ``None`` when it is inside."""
+        reason = self.index_spec.length_refusal(item.length)
+        if reason is None:
+            return None
+        name = f"the text of {doc_id!r}" if doc_id else "the text"
+        detail = (
+            f"{name} has {item.length} characters; the collection {self.location} admits "
+            f"texts of {self.index_spec.length_range()}"
+        )
+        return Decision(doc_id, False, reason, (), None, None, item.size, detail)
+
     def _write(self, pending: _Pending, next_key: int) -> list[NewDoc]:
         """Stage 4: the admitted documents, group relabels, links and the key counter."""
         docs = pending.final_docs()
@@ -877,7 +910,7 @@ class Collection:
                 )
             ]
             verdict = rules.decide(hits, self._stored_group_size)
-        would = Decision(
+        would = self._length_refusal("", item) or Decision(
             "", verdict.accepted, verdict.reason, tuple(hits), verdict.group, None, item.size
         )
         if top is not None:

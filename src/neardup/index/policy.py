@@ -56,6 +56,12 @@ class Reason(StrEnum):
     GROUPED = "grouped"
     GROUP_FULL = "group_full"
     LINKED = "linked"
+    TOO_SHORT = "too_short"
+    TOO_LONG = "too_long"
+
+
+#: The refusals that come from the text's length alone (``IndexSpec.min_length``/``max_length``).
+LENGTH_REASONS = (Reason.TOO_SHORT, Reason.TOO_LONG)
 
 
 class HasGroup(Protocol):
