@@ -294,3 +294,16 @@ def test_components_and_representatives() -> None:
     assert group.tolist() == [0, 1, 1, 0, 4, 0]
     priority = np.array([1.0, 0.0, 0.0, 5.0, 0.0, 5.0])
     assert representatives(group, priority).tolist() == [3, 1, 1, 3, 4, 3]
+
+
+def test_cli_affine_minhash_family(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--minhash-family affine: the same groups here, and the family recorded in spec.json."""
+    out = tmp_path / "out"
+    args = ["dedup", str(corpus), "--out", str(out), "-p", "plain", "-k", "3", "-t", "0.8", "-q"]
+    assert main([*args, "--minhash-family", "affine"]) == 0
+    assert "5 documents, 3 groups (2 with near-copies), 2 removed" in capsys.readouterr().out
+    written = json.loads((out / "spec.json").read_text(encoding="utf-8"))
+    assert written["spec"]["sketch"]["family"] == "affine"
+    assert main([*args[:3], str(tmp_path / "other"), *args[4:], "--minhash-family", "md5"]) == 2

@@ -129,7 +129,8 @@ def parse_keep(keep: str) -> tuple[str, str | None]:
 
 def dedup_spec(spec: Spec, options: DedupOptions) -> Spec:
     """``spec`` with the MinHash sketch the options ask for (bands × rows from the chooser
-    of :mod:`neardup.sketch.params` for the threshold, unless given)."""
+    of :mod:`neardup.sketch.params` for the threshold, unless given); the seed and family
+    (``splitmix`` or ``affine``) of ``spec.sketch``, when it has one, are kept."""
     bands, rows = options.bands, options.rows
     if not bands or not rows:
         from neardup.sketch.params import choose
@@ -141,9 +142,15 @@ def dedup_spec(spec: Spec, options: DedupOptions) -> Spec:
             lsh_threshold = max(0.05, lsh_threshold / 2)
         choice = choose(lsh_threshold, options.num_perm, fn_weight=FN_WEIGHT)
         bands, rows = choice.bands, choice.rows
-    seed = spec.sketch.seed if spec.sketch is not None else 0
+    # the seed and the MinHash family of a sketch given with the spec are kept
+    given = spec.sketch if spec.sketch is not None else SketchSpec()
     sketch = SketchSpec(
-        method="minhash", num_perm=options.num_perm, seed=seed, bands=bands, rows=rows
+        method="minhash",
+        num_perm=options.num_perm,
+        seed=given.seed,
+        bands=bands,
+        rows=rows,
+        family=given.family,
     )
     return spec.replace(sketch=sketch)
 

@@ -67,6 +67,17 @@ def test_sign_jsonl(corpus: Path, tmp_path: Path) -> None:
     assert sigs.spec.sketch == SketchSpec(num_perm=64)
 
 
+def test_sign_affine_minhash_family(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    args = ["sign", str(corpus), "-o", str(out), "-p", "plain", "-k", "3", "-N", "32", "-q"]
+    assert main([*args, "--minhash-family", "affine"]) == 0
+    sigs = read_signatures(out)
+    assert sigs.spec.sketch == SketchSpec(num_perm=32, family="affine")
+    texts = [d["text"] for d in DOCS]
+    assert sigs.values.tolist() == expected(texts, num_perm=32, family="affine")
+    assert sigs.values.tolist() != expected(texts, num_perm=32)
+
+
 def test_sign_folder_and_files_with_two_jobs(tmp_path: Path) -> None:
     folder = tmp_path / "texts"
     (folder / "sub").mkdir(parents=True)

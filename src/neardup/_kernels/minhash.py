@@ -11,6 +11,11 @@ The function family (why: docs/sketches.md): function ``i`` is
 of a SplitMix64 generator seeded with the sketch seed. Each ``h_i`` is a bijection of the
 64-bit integers, so distinct fingerprints never tie, and the first ``N`` functions of a seed
 are the same whatever ``N`` is (a 256-function signature extends the 128-function one).
+
+The classic family (``SketchSpec.family = "affine"``; seed 004's ``(a·x + b) mod p``) is
+``h_i(x) = (a_i · (x mod p) + b_i) mod p`` with the Mersenne prime ``p = 2^61 - 1``: the
+product is reduced with ``2^61 ≡ 1 (mod p)`` from 32-bit halves, so no 128-bit integer is
+needed. Its values are below ``p``, so ``EMPTY`` never occurs as a value.
 """
 
 from __future__ import annotations
@@ -64,6 +69,110 @@ def update_signature(sig: U64, x: np.uint64, seeds: U64) -> None:
         h = splitmix64(x ^ seeds[i])
         if h < sig[i]:
             sig[i] = h
+
+
+MERSENNE61 = np.uint64((1 << 61) - 1)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+_S29 = np.uint64(29)
+_S61 = np.uint64(61)
+_S3 = np.uint64(3)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def mod_mersenne61(x: np.uint64) -> np.uint64:
+    """``x mod (2^61 - 1)`` for any 64-bit ``x``: fold the top 3 bits onto the low 61."""
+    y = (x & MERSENNE61) + (x >> _S61)
+    if y >= MERSENNE61:
+        y -= MERSENNE61
+    return y
+
+
+@njit(cache=True, nogil=True, inline="always")
+def mulmod_mersenne61(a: np.uint64, x: np.uint64) -> np.uint64:
+    """``a · x mod (2^61 - 1)`` for ``a, x < 2^61``, without 128-bit integers.
+
+    With ``a = a1·2^32 + a0`` and ``x = x1·2^32 + x0`` (``a1, x1 < 2^29``): ``a·x = a1x1·2^64 +
+    (a1x0 + a0x1)·2^32 + a0x0``; ``2^64 ≡ 8``, and the middle term ``m = m1·2^29 + m0`` gives
+    ``m·2^32 ≡ m1 + m0·2^32``. Every partial sum stays below ``2^63``.
+    """
+    a0 = a & _LOW32
+    a1 = a >> _S32
+    x0 = x & _LOW32
+    x1 = x >> _S32
+    low = a0 * x0
+    mid = a1 * x0 + a0 * x1
+    high = a1 * x1
+    total = (
+        (high << _S3)
+        + (mid >> _S29)
+        + ((mid & np.uint64((1 << 29) - 1)) << _S32)
+        + (low & MERSENNE61)
+        + (low >> _S61)
+    )
+    return mod_mersenne61(total)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def affine_hash(x: np.uint64, a: np.uint64, b: np.uint64) -> np.uint64:
+    """``(a · (x mod p) + b) mod p`` with ``p = 2^61 - 1`` (``a, b < p``)."""
+    return mod_mersenne61(mulmod_mersenne61(a, mod_mersenne61(x)) + b)
+
+
+@njit(cache=True, nogil=True)
+def update_signature_affine(sig: U64, x: np.uint64, mult: U64, add: U64) -> None:
+    """Fold one element into a running signature of the affine family."""
+    for i in range(mult.shape[0]):
+        h = affine_hash(x, mult[i], add[i])
+        if h < sig[i]:
+            sig[i] = h
+
+
+@njit(cache=True, nogil=True)
+def update_any(sig: U64, x: np.uint64, seeds: U64, mult: U64) -> None:
+    """Fold one element in under either family: the affine one (``mult`` = the ``a_i``,
+    ``seeds`` = the ``b_i``) when ``mult`` is not empty, else SplitMix64 with ``seeds``."""
+    if mult.shape[0]:
+        update_signature_affine(sig, x, mult, seeds)
+    else:
+        update_signature(sig, x, seeds)
+
+
+@njit(cache=True, nogil=True)
+def minhash_flat_affine(values: U64, offsets: I64, mult: U64, add: U64) -> U64:
+    """:func:`minhash_flat` under the affine family ``(a_i·x + b_i) mod (2^61 - 1)``."""
+    n = offsets.shape[0] - 1
+    num = mult.shape[0]
+    out = np.empty((n, num), dtype=np.uint64)
+    sig = np.empty(num, dtype=np.uint64)
+    for d in range(n):
+        for i in range(num):
+            sig[i] = EMPTY
+        for e in range(offsets[d], offsets[d + 1]):
+            update_signature_affine(sig, values[e], mult, add)
+        for i in range(num):
+            out[d, i] = sig[i]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def minhash_flat_multiset_affine(
+    values: U64, counts: I64, offsets: I64, mult: U64, add: U64
+) -> U64:
+    """:func:`minhash_flat_multiset` under the affine family."""
+    n = offsets.shape[0] - 1
+    num = mult.shape[0]
+    out = np.empty((n, num), dtype=np.uint64)
+    sig = np.empty(num, dtype=np.uint64)
+    for d in range(n):
+        for i in range(num):
+            sig[i] = EMPTY
+        for e in range(offsets[d], offsets[d + 1]):
+            for j in range(counts[e]):
+                update_signature_affine(sig, occurrence_key(values[e], j), mult, add)
+        for i in range(num):
+            out[d, i] = sig[i]
+    return out
 
 
 @njit(cache=True, nogil=True)

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from numba import njit
 
 from neardup._kernels.hashing import rabin_word_shingles_table
-from neardup._kernels.minhash import EMPTY, update_signature
+from neardup._kernels.minhash import EMPTY, update_any
 from neardup._kernels.text import fused_words
 
 U64 = npt.NDArray[np.uint64]
@@ -43,14 +43,16 @@ def sign_rabin_words(
     bits: int,
     c: np.uint64,
     seeds: U64,
+    mult: U64,
     out: U64,
 ) -> npt.NDArray[np.bool_]:
     """Sign document ``d`` (code points ``cps[doc_offsets[d]:doc_offsets[d+1]]``) into
-    ``out[d]`` for every ``d`` with ``todo[d]``; returns ``done``, false where the fused
-    kernel sent the document to the general path (its row is left untouched) or ``todo`` is
-    false. Word shingles of ``k`` tokens every ``step`` (one shingle of all tokens when there
-    are at most ``k``, none when there are none), Rabin fingerprints, ``h_i = splitmix64(x ^
-    seeds[i])``; an empty document gets all ``EMPTY``."""
+        ``out[d]`` for every ``d`` with ``todo[d]``; returns ``done``, false where the fused
+        kernel sent the document to the general path (its row is left untouched) or ``todo`` is
+        false. Word shingles of ``k`` tokens every ``step`` (one shingle of all tokens when there
+        are at most ``k``, none when there are none), Rabin fingerprints, ``h_i = splitmix64(x ^
+        seeds[i])`` (or the affine family when ``mult`` holds its ``a_i`` and ``seeds`` its ``b_i``:
+    :func:`~neardup._kernels.minhash.update_any`); an empty document gets all ``EMPTY``."""
     n = doc_offsets.shape[0] - 1
     num = seeds.shape[0]
     done = np.zeros(n, dtype=np.bool_)
@@ -82,7 +84,7 @@ def sign_rabin_words(
         for i in range(num):
             sig[i] = EMPTY
         for e in range(hashes.shape[0]):
-            update_signature(sig, hashes[e], seeds)
+            update_any(sig, hashes[e], seeds, mult)
         for i in range(num):
             out[d, i] = sig[i]
         done[d] = True

@@ -11,6 +11,7 @@ from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import field_default, field_type
 from neardup.dedup import DedupOptions
 from neardup.errors import InputError
+from neardup.spec import SketchSpec
 
 
 @click.command()
@@ -59,6 +60,13 @@ from neardup.errors import InputError
     default=field_default(DedupOptions, "num_perm"),
     show_default=True,
     help="MinHash functions.",
+)
+@click.option(
+    "--minhash-family",
+    type=click.Choice(SketchSpec.FAMILIES),
+    default=field_default(SketchSpec, "family"),
+    show_default=True,
+    help="MinHash functions: splitmix, or affine (the classic (a·x + b) mod 2^61-1).",
 )
 @click.option(
     "--bands",
@@ -121,6 +129,9 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
     if source is not None and source.name == "DEFAULT":
         options["preset"] = "auto"
     spec = spec_from_options(options)
+    family = options.pop("minhash_family")
+    if family != field_default(SketchSpec, "family"):
+        spec = spec.replace(sketch=SketchSpec(family=family))
     engine = options.pop("engine")
     master = options.pop("master")
     quiet = options.pop("quiet")

@@ -168,11 +168,7 @@ def create(
             f"created {col.location}: spec {spec.fingerprint()} ({describe_spec(spec)}); "
             f"policy {policy}, {measure} ≥ {threshold:g}"
             + (f", group cap {group_cap}" if policy == "group" else "")
-            + (
-                f"; texts of {index_spec.length_range()}"
-                if min_length or max_length
-                else ""
-            )
+            + (f"; texts of {index_spec.length_range()}" if min_length or max_length else "")
         )
 
 
@@ -445,13 +441,14 @@ def check(
         return
     console = Console()
     verdict = (
-        "would be added" if result.would.accepted else f"would be refused ({result.would.reason})"
+        "would be added"
+        if result.would.accepted
+        else f"would be refused ({result.would.reason}"
+        + (f": {markup_safe(result.would.detail)})" if result.would.detail else ")")
     )
     console.print(
         f"uniqueness {100 * result.uniqueness:.1f}% of {result.shingles} shingles; {verdict}"
     )
-    if result.would.detail:
-        console.print(markup_safe(result.would.detail))
     if not result.matches:
         console.print("no document of the collection shares a shingle with it")
     else:

@@ -33,9 +33,11 @@ def _sketch_from_options(
     bands: int | None,
     rows: int | None,
     mega: bool,
+    family: str = "splitmix",
 ) -> SketchSpec:
     return SketchSpec(
         method="minhash",
+        family=family,
         num_perm=num_perm,
         seed=sketch_seed,
         value_bits=value_bits,
@@ -76,6 +78,14 @@ def _sketch_from_options(
     default="64",
     show_default=True,
     help="Width of each stored minhash: 64, or 32 (the top half; half the space).",
+)
+@click.option(
+    "--minhash-family",
+    type=click.Choice(SketchSpec.FAMILIES),
+    default=field_default(SketchSpec, "family"),
+    show_default=True,
+    help="MinHash functions: splitmix (splitmix64(x ^ s_i), 64-bit bijections) or affine "
+    "(the classic (a_i·x + b_i) mod 2^61-1, a_i and b_i from the seed).",
 )
 @click.option(
     "--bands",
@@ -126,6 +136,7 @@ def sign(
     num_perm: int,
     sketch_seed: int,
     value_bits: str,
+    minhash_family: str,
     bands: int | None,
     rows: int | None,
     mega: bool,
@@ -150,7 +161,9 @@ def sign(
     from neardup.sketch.parallel import default_jobs, sign_stream
     from neardup.sketch.signatures import SignatureWriter
 
-    sketch = _sketch_from_options(num_perm, sketch_seed, int(value_bits), bands, rows, mega)
+    sketch = _sketch_from_options(
+        num_perm, sketch_seed, int(value_bits), bands, rows, mega, minhash_family
+    )
     spec = spec_from_options(options).replace(sketch=sketch)
     reader = CorpusReader(inputs, text_field=text_field, id_field=id_field, **read_options(options))
     report_skipped(reader)

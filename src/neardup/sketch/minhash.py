@@ -51,6 +51,38 @@ def function_seeds(seed: int, count: int) -> U64:
     return _function_seeds(int(seed), int(count))
 
 
+MERSENNE61 = (1 << 61) - 1
+
+
+@lru_cache(maxsize=64)
+def _affine_coefficients(seed: int, count: int) -> tuple[U64, U64]:
+    stream = [splitmix64((seed + j * GAMMA) & MASK64) for j in range(2 * count)]
+    mult = np.array([1 + stream[2 * i] % (MERSENNE61 - 1) for i in range(count)], np.uint64)
+    add = np.array([stream[2 * i + 1] % MERSENNE61 for i in range(count)], np.uint64)
+    mult.setflags(write=False)
+    add.setflags(write=False)
+    return mult, add
+
+
+def affine_coefficients(seed: int, count: int) -> tuple[U64, U64]:
+    """``(a, b)`` of the affine family: with ``t_j = splitmix64(seed + j·γ)`` (the same
+    generator as :func:`function_seeds`), ``a_i = 1 + t_{2i} mod (p - 1)`` and ``b_i = t_{2i+1}
+    mod p``, ``p = 2^61 - 1``; function ``i`` is ``(a_i·(x mod p) + b_i) mod p``. The first
+    ``N`` functions of a seed are the same whatever ``N`` is."""
+    return _affine_coefficients(int(seed), int(count))
+
+
+def affine_reference(x: int, a: int, b: int) -> int:
+    """One function of the affine family in plain Python integers (the definition)."""
+    return (a * (x % MERSENNE61) + b) % MERSENNE61
+
+
+def _shift(family: str, value_bits: int) -> int:
+    """How far a 64-bit signature value is shifted right to keep ``value_bits``: the top bits
+    of the value (64 wide under ``splitmix``, 61 under ``affine``, which 64 bits keep whole)."""
+    return max(0, (61 if family == "affine" else 64) - value_bits)
+
+
 def purpose_seed(seed: int, tag: int) -> int:
     """A seed for one use of the sketch seed (band keys, megashingles, sampling), independent
     of the MinHash functions: ``splitmix64(seed ^ splitmix64(tag))``."""
@@ -63,15 +95,25 @@ def empty_value(value_bits: int) -> int:
 
 
 def reference_signature(
-    values: Iterable[int], num_perm: int, seed: int = 0, value_bits: int = 64
+    values: Iterable[int],
+    num_perm: int,
+    seed: int = 0,
+    value_bits: int = 64,
+    family: str = "splitmix",
 ) -> list[int]:
     """The MinHash signature of a set of fingerprints in plain Python: the definition the
     kernel meets (slow; for tests and for reimplementations in other languages)."""
-    seeds = [splitmix64((seed + i * GAMMA) & MASK64) for i in range(num_perm)]
     items = list(values)
-    shift = 64 - value_bits
+    shift = _shift(family, value_bits)
     if not items:
         return [empty_value(value_bits)] * num_perm
+    if family == "affine":
+        mult, add = affine_coefficients(seed, num_perm)
+        return [
+            min(affine_reference(x, int(a), int(b)) for x in items) >> shift
+            for a, b in zip(mult.tolist(), add.tolist(), strict=True)
+        ]
+    seeds = [splitmix64((seed + i * GAMMA) & MASK64) for i in range(num_perm)]
     return [min(splitmix64(x ^ s) for x in items) >> shift for s in seeds]
 
 
@@ -97,6 +139,7 @@ class _SignPlan:
     k: int
     step: int
     seeds: U64
+    mult: U64
 
     def kernel_args(self) -> tuple[Any, ...]:
         """The arguments between ``todo`` and ``out``, in the kernel's order."""
@@ -115,6 +158,7 @@ class _SignPlan:
             r.bits,
             r.c,
             self.seeds,
+            self.mult,
         )
 
 
@@ -160,7 +204,15 @@ class MinHasher:
         self.value_bits = self.sketch.value_bits
         self.dtype: type = np.uint64 if self.value_bits == 64 else np.uint32
         self.empty = empty_value(self.value_bits)
-        self.seeds = function_seeds(self.sketch.seed, self.num_perm)
+        self.family = self.sketch.family
+        if self.family == "affine":
+            #: ``seeds`` holds the ``b_i`` and ``mult`` the ``a_i`` under the affine family;
+            #: ``mult`` is empty under splitmix (the kernels branch on that).
+            self.mult, self.seeds = affine_coefficients(self.sketch.seed, self.num_perm)
+        else:
+            self.seeds = function_seeds(self.sketch.seed, self.num_perm)
+            self.mult = np.zeros(0, dtype=np.uint64)
+        self._shift = np.uint64(_shift(self.family, self.value_bits))
         self._pipeline: Any = None
         self._plan: _SignPlan | None | bool = False  # False: not built yet
         #: Fingerprint spec that inputs must carry (the spec without its sketch part).
@@ -171,7 +223,7 @@ class MinHasher:
     def __repr__(self) -> str:
         return (
             f"MinHasher(num_perm={self.num_perm}, seed={self.sketch.seed}, "
-            f"value_bits={self.value_bits})"
+            f"value_bits={self.value_bits}, family={self.family!r})"
         )
 
     @property
@@ -203,13 +255,28 @@ class MinHasher:
     def _finish(self, sig64: U64) -> SignatureArray:
         if self.value_bits == 64:
             return sig64
-        return (sig64 >> np.uint64(32)).astype(np.uint32)
+        # the top 32 bits of the value; an empty set's all-ones stays all ones
+        return np.minimum(sig64 >> self._shift, np.uint64(0xFFFFFFFF)).astype(np.uint32)
+
+    def _flat(self, flat: U64, offsets: I64) -> U64:
+        """64-bit signatures of packed sets under the family: ONE kernel call."""
+        if self.family == "affine":
+            return kernels.minhash_flat_affine(flat, offsets, self.mult, self.seeds)
+        return kernels.minhash_flat(flat, offsets, self.seeds)
+
+    def _flat_multiset(self, flat: U64, counts: I64, offsets: I64) -> U64:
+        """64-bit signatures of packed multisets under the family: ONE kernel call."""
+        if self.family == "affine":
+            return kernels.minhash_flat_multiset_affine(
+                flat, counts, offsets, self.mult, self.seeds
+            )
+        return kernels.minhash_flat_multiset(flat, counts, offsets, self.seeds)
 
     def sign_hashes(self, hashes: Sequence[U64]) -> SignatureArray:
         """``(n, N)`` signatures of raw ``uint64`` hash arrays (repeats allowed): ONE kernel
         call."""
         flat, offsets = pack(hashes)
-        return self._finish(kernels.minhash_flat(flat, offsets, self.seeds))
+        return self._finish(self._flat(flat, offsets))
 
     def sign_many(self, items: Sequence[Fingerprints] | Sequence[str]) -> SignatureArray:
         """``(n, N)`` signatures of fingerprint sets (or of texts, as :meth:`sign_texts`)."""
@@ -224,7 +291,7 @@ class MinHasher:
                 raise SpecMismatchError("cannot sign sets and multisets in one batch")
             flat, offsets = pack([fp.values for fp in fps])
             counts, _ = pack([fp.counts for fp in fps], np.int64)  # type: ignore[misc]
-            return self._finish(kernels.minhash_flat_multiset(flat, counts, offsets, self.seeds))
+            return self._finish(self._flat_multiset(flat, counts, offsets))
         return self.sign_hashes([fp.values for fp in fps])
 
     def sign(self, fps: Fingerprints) -> SignatureArray:
@@ -254,12 +321,12 @@ class MinHasher:
             fps = [pipeline.fingerprints(t) for t in texts]
             flat, offsets = pack([fp.values for fp in fps])
             counts, _ = pack([fp.counts for fp in fps], np.int64)
-            return kernels.minhash_flat_multiset(flat, counts, offsets, self.seeds)
+            return self._flat_multiset(flat, counts, offsets)
         from neardup.shingles import shingle_hashes
 
         spec, family = pipeline.spec.shingles, pipeline.family
         flat, offsets = pack([shingle_hashes(pipeline.canonical(t), spec, family) for t in texts])
-        return kernels.minhash_flat(flat, offsets, self.seeds)
+        return self._flat(flat, offsets)
 
     @property
     def signs_in_batches(self) -> bool:
@@ -282,7 +349,9 @@ class MinHasher:
         analysis = pipeline.analyzer.batch_plan()
         if rabin is None or analysis is None:
             return None
-        self._plan = _SignPlan(analysis, rabin, spec.shingles.k, spec.shingles.step, self.seeds)
+        self._plan = _SignPlan(
+            analysis, rabin, spec.shingles.k, spec.shingles.step, self.seeds, self.mult
+        )
         return self._plan
 
     def _sign_texts_batch(self, texts: list[str | bytes], plan: _SignPlan) -> U64:
