@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import math
 import time
@@ -32,7 +33,12 @@ from neardup.collisions import (
     parse_family,
 )
 from neardup.errors import DatasetError, InputError, SpecError
-from neardup.fingerprint import HashFamily, expected_collisions, reference_fingerprint
+from neardup.fingerprint import (
+    HashFamily,
+    WideFamilySpec,
+    expected_collisions,
+    reference_fingerprint,
+)
 from neardup.spec import FingerprintSpec
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -186,15 +192,21 @@ def test_parse_family() -> None:
     assert family_label(parse_family("crc64:48")) == "crc64:48"
     assert family_label(parse_family("rabin:64:9")) == "rabin:64:9"
     assert len(parse_families(["rabin:32,crc32", "crc32"])) == 2
+    assert parse_family("md5") == WideFamilySpec("md5", 128)
+    assert parse_family("MD5:64") == WideFamilySpec("md5", 64)
+    assert family_label(parse_family("md5:128")) == "md5"
+    assert family_label(parse_family("md5:96")) == "md5:96"
 
 
-@pytest.mark.parametrize("text", ["md5", "", "rabin:x", "rabin:32:1:2", "xxh3:64:-", ",,"])
+@pytest.mark.parametrize("text", ["sha1", "", "rabin:x", "rabin:32:1:2", "xxh3:64:-", ",,"])
 def test_parse_family_rejects_bad_strings(text: str) -> None:
     with pytest.raises(InputError, match="bad family|no hash family"):
         parse_families([text]) if "," in text else parse_family(text)
 
 
-@pytest.mark.parametrize("text", ["rabin:72", "rabin:16", "crc32:48", "crc64:65", "crc32:32:5"])
+@pytest.mark.parametrize(
+    "text", ["rabin:72", "rabin:16", "crc32:48", "crc64:65", "crc32:32:5", "md5:16", "md5:129"]
+)
 def test_parse_family_rejects_bad_widths(text: str) -> None:
     with pytest.raises(SpecError, match="bad family"):
         parse_family(text)
@@ -244,6 +256,23 @@ def test_chunk_hashes_equal_the_pipeline_per_document(
         assert got.tolist() == np.concatenate(per_doc).tolist()
 
 
+@pytest.mark.parametrize(("unit", "k", "step"), [("word", 5, 1), ("word", 2, 4), ("char", 4, 3)])
+def test_chunk_byte_spans_are_the_shingles_in_hash_order(unit: str, k: int, step: int) -> None:
+    pipeline = Pipeline(make_spec("plain", unit=unit, k=k, step=step, html="never"))
+    chunk = ShingleChunk.of(pipeline, TEXTS)
+    starts, ends = chunk.byte_spans(k)
+    xxh3 = HashFamily(FingerprintSpec("xxh3", 64))
+    assert xxh3.spans(chunk.buf, starts, ends).tolist() == chunk.hashes(xxh3, k).tolist()
+
+
+def test_equal_runs_wide_needs_only_the_high_half_sorted() -> None:
+    hi = np.array([1, 1, 1, 1, 2, 3, 3, 5], dtype=np.uint64)
+    lo = np.array([9, 4, 9, 9, 0, 7, 8, 1], dtype=np.uint64)
+    # (1, 9) three times: 3 pairs, 1 shared value, 2 lost; (3, 7) and (3, 8) differ
+    assert kernels.equal_runs_wide(hi, lo) == (3, 1, 2)
+    assert kernels.equal_runs_wide(hi[:0], lo[:0]) == (0, 0, 0)
+
+
 def _words(count: int, seed: int) -> list[str]:
     rng = np.random.default_rng(seed)
     letters = np.frombuffer(b"abcdefghijklmnopqrstuvwxyz", dtype=np.uint8)
@@ -277,6 +306,33 @@ def test_counts_equal_brute_force_on_words_with_real_collisions() -> None:
             found_32 += count.pairs
             assert abs(count.z) < 4
     assert found_32 > 0
+
+
+def test_md5_counts_equal_hashlib_over_the_distinct_shingles() -> None:
+    """MD5 at 32, 64 and 128 bits over the same distinct shingles as the other families: the
+    counts equal a count of hashlib's digests (the first BITS bits), and the 128-bit one finds
+    none, as its birthday bound (~10^-28 pairs) says."""
+    words = _words(300_000, seed=2016)
+    distinct = list(dict.fromkeys(words))
+    texts = [" ".join(words[i : i + 5000]) for i in range(0, len(words), 5000)]
+    families = parse_families(["md5:32,md5:64,md5,md5:96,rabin:32"])
+    report = count_collisions(
+        texts, make_spec("plain", k=1, html="never"), families, chunk_chars=400_000
+    )
+    digests = [int(hashlib.md5(w.encode()).hexdigest(), 16) for w in distinct]
+    for count in report.families:
+        if count.spec.family == "md5":
+            values = Counter(d >> (128 - count.spec.bits) for d in digests)
+        else:
+            values = Counter(reference_fingerprint(count.spec, w.encode()) for w in distinct)
+        runs = [r for r in values.values() if r > 1]
+        assert count.pairs == sum(r * (r - 1) // 2 for r in runs), count.label
+        assert count.shared_values == len(runs) and count.lost == sum(r - 1 for r in runs)
+        assert count.distinct == len(distinct)
+    by_label = {c.label: c for c in report.families}
+    assert by_label["md5:32"].pairs > 0 and abs(by_label["md5:32"].z) < 4
+    assert by_label["md5"].pairs == 0 and by_label["md5"].expected_pairs < 1e-25
+    assert by_label["md5"].to_dict()["bits"] == 128
 
 
 def test_limit_keeps_the_first_distinct_shingles_in_reading_order() -> None:

@@ -37,9 +37,13 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import collisions as kernels
+from neardup._kernels.md5 import md5_spans
 from neardup.errors import InputError, SpecError
 from neardup.fingerprint import (
+    WIDE_FAMILY_WIDTHS,
     HashFamily,
+    WideFamilySpec,
+    WideHashFamily,
     expected_collisions,
     shingles_for_probability,
     splitmix64,
@@ -78,7 +82,8 @@ PAPER_TABLE_3: dict[str, int] = {
 #: The number of shingles of the paper's experiment (some of them repeated).
 PAPER_SHINGLES = 10_376_876
 
-#: The families and widths counted by default.
+#: The families and widths counted by default: seed 000's Table 3, and MD5 at 32, 64 and 128
+#: bits for seed 004's "32, 64 or 128 bits".
 DEFAULT_FAMILIES: tuple[str, ...] = (
     "rabin:32",
     "rabin:48",
@@ -88,7 +93,13 @@ DEFAULT_FAMILIES: tuple[str, ...] = (
     "crc64",
     "xxh3:32",
     "xxh3:64",
+    "md5:32",
+    "md5:64",
+    "md5",
 )
+
+#: A family to count: a pipeline family (at most 64 bits) or a wide one (MD5, up to 128).
+CountedFamily = FingerprintSpec | WideFamilySpec
 
 #: Seeds of the two halves of the shingle identity (fixed: results must not depend on a run).
 IDENTITY_XXH3_SEED = splitmix64(0x6E65617264757001)
@@ -179,10 +190,10 @@ def expected_lost(distinct: float, bits: int) -> float:
 # --- families --------------------------------------------------------------------------------
 
 
-def parse_family(text: str) -> FingerprintSpec:
-    """``FAMILY[:BITS[:SEED]]`` (``rabin:32``, ``crc64``, ``xxh3:64:7``) as a spec.
+def parse_family(text: str) -> CountedFamily:
+    """``FAMILY[:BITS[:SEED]]`` (``rabin:32``, ``crc64``, ``xxh3:64:7``, ``md5``) as a spec.
 
-    Without BITS: 32 for crc32, 64 for the others; without SEED: 0.
+    Without BITS: 32 for crc32, 128 for md5, 64 for the others; without SEED: 0.
     """
     parts = text.strip().split(":")
     name = parts[0].strip().lower()
@@ -190,24 +201,34 @@ def parse_family(text: str) -> FingerprintSpec:
         raise InputError(
             f"bad family {text!r}: expected FAMILY[:BITS[:SEED]], e.g. rabin:32 or crc64"
         )
-    if name not in FAMILY_WIDTHS:
+    wide = name in WIDE_FAMILY_WIDTHS
+    if name not in FAMILY_WIDTHS and not wide:
         raise InputError(
             f"bad family {text!r}: unknown family {name!r}; expected one of "
-            f"{', '.join(FAMILY_WIDTHS)}"
+            f"{', '.join([*FAMILY_WIDTHS, *WIDE_FAMILY_WIDTHS])}"
         )
     try:
-        bits = int(parts[1]) if len(parts) > 1 else default_bits(name)
+        if len(parts) > 1:
+            bits = int(parts[1])
+        else:
+            bits = WIDE_FAMILY_WIDTHS[name][1] if wide else default_bits(name)
         seed = int(parts[2]) if len(parts) > 2 else 0
     except ValueError:
         raise InputError(f"bad family {text!r}: BITS and SEED must be integers") from None
     try:
+        if wide:
+            return WideFamilySpec(family=name, bits=bits, seed=seed)
         return FingerprintSpec(family=name, bits=bits, seed=seed)
     except SpecError as exc:
         raise SpecError(f"bad family {text!r}: {exc}") from None
 
 
-def family_label(spec: FingerprintSpec) -> str:
-    """The short name of a family: ``crc32``, ``crc64`` (64 bit), ``rabin:48``, ``xxh3:64:7``."""
+def family_label(spec: CountedFamily) -> str:
+    """The short name of a family: ``crc32``, ``crc64`` (64 bit), ``rabin:48``, ``xxh3:64:7``,
+    ``md5`` (128 bit), ``md5:64``."""
+    if isinstance(spec, WideFamilySpec):
+        widest = WIDE_FAMILY_WIDTHS[spec.family][1]
+        return spec.family if spec.bits == widest else f"{spec.family}:{spec.bits}"
     if spec.family in ("crc32", "crc64") and spec.bits == FAMILY_WIDTHS[spec.family][1]:
         label = spec.family
     else:
@@ -215,9 +236,9 @@ def family_label(spec: FingerprintSpec) -> str:
     return f"{label}:{spec.seed}" if spec.seed else label
 
 
-def parse_families(texts: Iterable[str]) -> list[FingerprintSpec]:
+def parse_families(texts: Iterable[str]) -> list[CountedFamily]:
     """Several family strings (each may itself be comma-separated), duplicates dropped."""
-    specs: list[FingerprintSpec] = []
+    specs: list[CountedFamily] = []
     for text in texts:
         for item in text.split(","):
             if item.strip():
@@ -342,6 +363,13 @@ class ShingleChunk:
             return np.zeros(0, dtype=np.uint64)
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
+    def byte_spans(self, k: int) -> tuple[I64, I64]:
+        """Every shingle's byte span in :attr:`buf`, in the order of :meth:`hashes`."""
+        last = np.minimum(self.first_tokens + k, self.byte_starts.shape[0]) - 1
+        starts = np.concatenate([self.byte_starts[self.first_tokens], self.span_starts])
+        ends = np.concatenate([self.byte_ends[last], self.span_ends])
+        return starts, ends
+
 
 # --- counting --------------------------------------------------------------------------------
 
@@ -350,7 +378,7 @@ class ShingleChunk:
 class FamilyCount:
     """Collisions of one family over the distinct shingles, beside the birthday bound."""
 
-    spec: FingerprintSpec
+    spec: CountedFamily
     distinct: int
     #: pairs of distinct shingles with the same value (sum of r(r-1)/2 over runs of r)
     pairs: int
@@ -429,7 +457,7 @@ class CollisionCounter:
     """
 
     def __init__(
-        self, spec: Spec, families: Sequence[FingerprintSpec], *, limit: int | None = None
+        self, spec: Spec, families: Sequence[CountedFamily], *, limit: int | None = None
     ) -> None:
         if limit is not None and limit <= 0:
             raise InputError(f"the shingle limit must be positive, got {limit}")
@@ -439,7 +467,10 @@ class CollisionCounter:
         self.families = list(families)
         self.limit = limit
         self.pipeline = Pipeline(spec)
-        self._hashers = [HashFamily(f) for f in self.families]
+        self._hashers = [
+            WideHashFamily(f) if isinstance(f, WideFamilySpec) else HashFamily(f)
+            for f in self.families
+        ]
         self._identity = (
             HashFamily(FingerprintSpec("xxh3", 64, seed=IDENTITY_XXH3_SEED)),
             HashFamily(FingerprintSpec("rabin", 64, seed=IDENTITY_RABIN_SEED)),
@@ -485,8 +516,17 @@ class CollisionCounter:
         t3 = time.perf_counter()
         if added:
             index = np.flatnonzero(new)
+            digests: tuple[U64, U64] | None = None
             for values, hasher in zip(self._values, self._hashers):
-                kept = chunk.hashes(hasher, k)[index]
+                if isinstance(hasher, WideHashFamily):
+                    # one MD5 per NEW distinct shingle, shared by every width
+                    if digests is None:
+                        starts, ends = chunk.byte_spans(k)
+                        digests = md5_spans(chunk.buf, starts[index], ends[index])
+                    hi, lo = hasher.truncate(*digests)
+                    kept = np.stack([hi, lo]) if hasher.bits > 64 else lo
+                else:
+                    kept = chunk.hashes(hasher, k)[index]
                 values.append(kept.astype(np.uint32) if hasher.bits <= 32 else kept)
         t4 = time.perf_counter()
         self.documents += len(texts)
@@ -527,15 +567,20 @@ class CollisionCounter:
         counts = []
         for spec, parts in zip(self.families, self._values):
             t0 = time.perf_counter()
-            dtype = np.uint32 if spec.bits <= 32 else np.uint64
-            values: Any = np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
-            values.sort()
-            pairs, shared, lost = kernels.equal_runs(values)
+            if spec.bits > 64:  # (2, n): hi and lo halves, sorted together
+                both = np.concatenate(parts, axis=1) if parts else np.zeros((2, 0), np.uint64)
+                order = np.argsort(both[0])
+                pairs, shared, lost = kernels.equal_runs_wide(both[0][order], both[1][order])
+                size = both.shape[1]
+            else:
+                dtype = np.uint32 if spec.bits <= 32 else np.uint64
+                values: Any = np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+                values.sort()
+                pairs, shared, lost = kernels.equal_runs(values)
+                size = values.shape[0]
             seconds = time.perf_counter() - t0
             self.seconds["counting"] += seconds
-            counts.append(
-                FamilyCount(spec, int(values.shape[0]), int(pairs), int(shared), int(lost), seconds)
-            )
+            counts.append(FamilyCount(spec, int(size), int(pairs), int(shared), int(lost), seconds))
         return CollisionReport(
             self.spec,
             self.documents,
@@ -550,7 +595,7 @@ class CollisionCounter:
 def count_collisions(
     texts: Iterable[str],
     spec: Spec,
-    families: Sequence[FingerprintSpec] | Sequence[str],
+    families: Sequence[CountedFamily] | Sequence[str],
     *,
     limit: int | None = None,
     chunk_chars: int = CHUNK_CHARS,

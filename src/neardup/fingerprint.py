@@ -176,6 +176,78 @@ def reference_fingerprint(spec: FingerprintSpec, data: bytes) -> int:
     return xxhash.xxh3_64_intdigest(data, seed=spec.seed) & mask
 
 
+# --- 128-bit fingerprints (seed 004: "32, 64 or 128 bits") -----------------------------------
+
+#: Wide hash families and the widths they allow: their values do not fit the ``uint64``
+#: fingerprint arrays of the pipeline, so they serve the collision count (neardup.collisions).
+WIDE_FAMILY_WIDTHS: dict[str, tuple[int, int]] = {"md5": (32, 128)}
+
+
+@dataclass(frozen=True)
+class WideFamilySpec:
+    """A wide hash family kept to ``bits`` of its output: ``md5`` (RFC 1321) of the same
+    canonical shingle bytes the 64-bit families hash, its value the first ``bits`` bits of the
+    digest (``int(hexdigest, 16) >> (128 - bits)``). Unseeded: ``seed`` must be 0."""
+
+    family: str = "md5"
+    bits: int = 128
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        from neardup.errors import SpecError
+
+        if self.family not in WIDE_FAMILY_WIDTHS:
+            raise SpecError(
+                f"unknown wide hash family {self.family!r}; expected one of "
+                f"{', '.join(WIDE_FAMILY_WIDTHS)}"
+            )
+        low, high = WIDE_FAMILY_WIDTHS[self.family]
+        if isinstance(self.bits, bool) or not isinstance(self.bits, int):
+            raise SpecError(f"{self.family} takes a width in bits, got {self.bits!r}")
+        if not low <= self.bits <= high:
+            raise SpecError(f"{self.family} takes a width of {low} to {high} bits, got {self.bits}")
+        if self.seed:
+            raise SpecError(f"{self.family} is a fixed standard function and takes no seed")
+
+
+class WideHashFamily:
+    """Hashes byte spans like :class:`HashFamily`, returning each value as two ``uint64``
+    halves ``(hi, lo)`` with ``value = hi·2^64 + lo`` (``hi`` is 0 for 64 bits or fewer)."""
+
+    def __init__(self, spec: WideFamilySpec) -> None:
+        self.spec = spec
+        self.bits = spec.bits
+
+    def spans(self, buf: U8, starts: I64, ends: I64) -> tuple[U64, U64]:
+        """The value of each byte span ``buf[starts[i]:ends[i]]`` as ``(hi, lo)``."""
+        from neardup._kernels.md5 import md5_spans
+
+        return self.truncate(*md5_spans(buf, starts, ends))
+
+    def truncate(self, hi: U64, lo: U64) -> tuple[U64, U64]:
+        """Full 128-bit values ``(hi, lo)`` kept to this family's ``bits`` (the top bits)."""
+        shift = 128 - self.bits
+        if shift == 0:
+            return hi, lo
+        if shift < 64:
+            return hi >> np.uint64(shift), (lo >> np.uint64(shift)) | (hi << np.uint64(64 - shift))
+        return np.zeros_like(hi), hi >> np.uint64(shift - 64)
+
+    def word_shingles(
+        self, buf: U8, byte_starts: I64, byte_ends: I64, first_tokens: I64, k: int
+    ) -> tuple[U64, U64]:
+        """Values of the word shingles starting at ``first_tokens`` (``k`` tokens each)."""
+        last = np.minimum(first_tokens + k, byte_starts.shape[0]) - 1
+        return self.spans(buf, byte_starts[first_tokens], byte_ends[last])
+
+
+def reference_wide_fingerprint(spec: WideFamilySpec, data: bytes) -> int:
+    """The value of one byte string under a wide family, in plain Python (``hashlib``)."""
+    import hashlib
+
+    return int(hashlib.md5(data).hexdigest(), 16) >> (128 - spec.bits)
+
+
 # --- the birthday bound (seed 000, Table 2) -------------------------------------------------
 
 

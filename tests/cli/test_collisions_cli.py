@@ -169,7 +169,9 @@ def test_corpus_table_and_limit(
     ("args", "message"),
     [
         (["missing.jsonl"], "missing.jsonl: no such file or directory"),
-        (["{corpus}", "--families", "md5"], "unknown family 'md5'"),
+        (["{corpus}", "--families", "sha1"], "unknown family 'sha1'"),
+        (["{corpus}", "--families", "md5:256"], "md5 takes a width of 32 to 128 bits, got 256"),
+        (["{corpus}", "--families", "md5:128:3"], "md5 is a fixed standard function"),
         (["{corpus}", "--families", "rabin:x"], "BITS and SEED must be integers"),
         (["{corpus}", "--families", "rabin:72"], "rabin takes a width of 32 to 64 bits, got 72"),
         (["{corpus}", "--families", "crc32:48"], "crc32 takes a width of 32 bits"),

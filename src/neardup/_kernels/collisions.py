@@ -96,3 +96,29 @@ def equal_runs(
             lost += r - 1
         i = j
     return pairs, shared, lost
+
+
+@njit(cache=True, nogil=True)
+def equal_runs_wide(
+    sorted_hi: npt.NDArray[np.uint64], lo: npt.NDArray[np.uint64]
+) -> tuple[int, int, int]:
+    """:func:`equal_runs` over 128-bit values given as ``(hi, lo)`` halves, sorted by ``hi``
+    only: the (rare) runs of equal ``hi`` are sorted by ``lo`` here, so the caller needs one
+    plain sort, not a two-key one."""
+    n = sorted_hi.shape[0]
+    pairs = 0
+    shared = 0
+    lost = 0
+    i = 0
+    while i < n:
+        j = i + 1
+        while j < n and sorted_hi[j] == sorted_hi[i]:
+            j += 1
+        if j - i > 1:
+            run = np.sort(lo[i:j])
+            p, s, q = equal_runs(run)
+            pairs += p
+            shared += s
+            lost += q
+        i = j
+    return pairs, shared, lost

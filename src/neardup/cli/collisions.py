@@ -60,7 +60,9 @@ def _numbers(text: str, kind: type, what: str) -> list[Any]:
     default=(",".join(DEFAULT_FAMILIES),),
     show_default=True,
     help="Hash families to count, comma-separated or repeated: FAMILY[:BITS[:SEED]] with "
-    "FAMILY rabin, crc32, crc64 or xxh3, BITS 32–64 (crc32: 32), e.g. rabin:32,xxh3:64.",
+    "FAMILY rabin, crc32, crc64 or xxh3, BITS 32–64 (crc32: 32), or md5 with BITS 32–128 "
+    "(default 128: the first BITS bits of the digest, seed 004's 128-bit checksums), "
+    "e.g. rabin:32,xxh3:64,md5.",
 )
 @click.option(
     "--limit-shingles",
@@ -109,9 +111,10 @@ def collisions(
     With CORPUS (JSONL or JSONL.gz files with a text field, text files, or directories of
     them): analyzes every document under the spec flags, takes each DISTINCT shingle once
     (told apart by a 128-bit identity of its text, not by the hashes under test), hashes them
-    with each family and counts the pairs that share a value, beside the n(n−1)/2^(bits+1)
-    pairs the birthday bound expects; z = (pairs − expected)/√expected. Also: the values
-    shared by two or more shingles, and the shingles lost when the values are made a set.
+    with each family (md5: up to 128 bits) and counts the pairs that share a value, beside the
+    n(n−1)/2^(bits+1) pairs the birthday bound expects; z = (pairs − expected)/√expected.
+    Also: the values shared by two or more shingles, and the shingles lost when the values are
+    made a set.
     --json prints {"documents", "shingles", "distinct_shingles", "limit_reached", "spec",
     "spec_fingerprint", "families": [{"family", "hash", "bits", "seed", "distinct_shingles",
     "colliding_pairs", "expected_pairs", "z", "shared_values", "expected_shared_values",
