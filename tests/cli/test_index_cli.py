@@ -329,3 +329,40 @@ def test_verify_says_consistent_or_lists_the_damage(
     assert code == 1
     assert "other.txt" in out and "expected" in out
     assert "1 problem(s)" in err
+
+
+def test_length_limits_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """index create --min-length/--max-length: stored, a batch refuses only the texts out of
+    range (saying why), check reports it; min above max is a usage error."""
+    db = str(tmp_path / "c.db")
+    code, out, _ = run(
+        capsys, "index", "create", db, "-p", "plain", "--min-length", "500", "--max-length", "900"
+    )
+    assert code == 0 and "texts of 500 to 900 characters" in out
+    folder = tmp_path / "in"
+    folder.mkdir()
+    body = tg.text(400, 5)
+    (folder / "short.txt").write_text(body[:499], encoding="utf-8")
+    (folder / "fits.txt").write_text(body[:700], encoding="utf-8")
+    (folder / "long.txt").write_text(body[-901:], encoding="utf-8")
+    code, out, _ = run(capsys, "index", "add", db, str(folder), "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert (summary["accepted"], summary["rejected"], summary["documents"]) == (1, 2, 1)
+    assert summary["reasons"] == {"new": 1, "too_long": 1, "too_short": 1}
+    short = next(d for d in summary["decisions"] if d["id"] == "short.txt")
+    assert short["detail"] == (
+        f"the text of 'short.txt' has 499 characters; the collection {db} admits "
+        "texts of 500 to 900 characters"
+    )
+    code, out, _ = run(capsys, "index", "check", db, str(folder / "short.txt"))
+    assert code == 0
+    assert "would be refused (too_short: the text has 499 characters;" in " ".join(out.split())
+    code, out, _ = run(capsys, "index", "stats", db, "--json")
+    assert json.loads(out)["index_spec"]["min_length"] == 500
+    code, _, err = run(
+        capsys, "index", "create", str(tmp_path / "d.db"), "--min-length", "9", "--max-length", "8"
+    )
+    assert code == 2 and "min_length 9 is above max_length 8" in err
