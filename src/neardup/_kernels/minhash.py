@@ -129,16 +129,6 @@ def update_signature_affine(sig: U64, x: np.uint64, mult: U64, add: U64) -> None
 
 
 @njit(cache=True, nogil=True)
-def update_any(sig: U64, x: np.uint64, seeds: U64, mult: U64) -> None:
-    """Fold one element in under either family: the affine one (``mult`` = the ``a_i``,
-    ``seeds`` = the ``b_i``) when ``mult`` is not empty, else SplitMix64 with ``seeds``."""
-    if mult.shape[0]:
-        update_signature_affine(sig, x, mult, seeds)
-    else:
-        update_signature(sig, x, seeds)
-
-
-@njit(cache=True, nogil=True)
 def minhash_flat_affine(values: U64, offsets: I64, mult: U64, add: U64) -> U64:
     """:func:`minhash_flat` under the affine family ``(a_i·x + b_i) mod (2^61 - 1)``."""
     n = offsets.shape[0] - 1

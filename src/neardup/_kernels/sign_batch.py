@@ -18,7 +18,7 @@ import numpy.typing as npt
 from numba import njit
 
 from neardup._kernels.hashing import rabin_word_shingles_table
-from neardup._kernels.minhash import EMPTY, update_any
+from neardup._kernels.minhash import EMPTY, update_signature, update_signature_affine
 from neardup._kernels.text import fused_words
 
 U64 = npt.NDArray[np.uint64]
@@ -52,11 +52,12 @@ def sign_rabin_words(
         false. Word shingles of ``k`` tokens every ``step`` (one shingle of all tokens when there
         are at most ``k``, none when there are none), Rabin fingerprints, ``h_i = splitmix64(x ^
         seeds[i])`` (or the affine family when ``mult`` holds its ``a_i`` and ``seeds`` its ``b_i``:
-    :func:`~neardup._kernels.minhash.update_any`); an empty document gets all ``EMPTY``."""
+    ``update_signature_affine``); an empty document gets all ``EMPTY``."""
     n = doc_offsets.shape[0] - 1
     num = seeds.shape[0]
     done = np.zeros(n, dtype=np.bool_)
     sig = np.empty(num, dtype=np.uint64)
+    affine = mult.shape[0] > 0
     for d in range(n):
         if not todo[d]:
             continue
@@ -83,8 +84,13 @@ def sign_rabin_words(
         )
         for i in range(num):
             sig[i] = EMPTY
-        for e in range(hashes.shape[0]):
-            update_any(sig, hashes[e], seeds, mult)
+        # the family is chosen once per document, so the default loop stays the plain one
+        if affine:
+            for e in range(hashes.shape[0]):
+                update_signature_affine(sig, hashes[e], mult, seeds)
+        else:
+            for e in range(hashes.shape[0]):
+                update_signature(sig, hashes[e], seeds)
         for i in range(num):
             out[d, i] = sig[i]
         done[d] = True
