@@ -11,6 +11,8 @@ import pytest
 from neardup.errors import ConfigurationError, InputError
 from neardup.matrix import similarity_matrix
 from neardup.pipeline import Pipeline, make_spec
+from neardup.sketch import MinHasher
+from neardup.spec import SketchSpec
 from tests._aligntext import ESSAY, OTHER, text
 
 PLAIN2 = make_spec("plain", k=2)
@@ -72,6 +74,13 @@ def test_minhash_estimates_the_resemblance() -> None:
     assert np.allclose(est.matrix, est.matrix.T)
     assert np.abs(est.matrix - exact).max() < 0.1
     assert est.params["num_perm"] == 512
+    # the MinHash family of the spec's sketch is kept when num_perm is given
+    affine = spec.replace(sketch=SketchSpec(family="affine"))
+    est_affine = similarity_matrix(texts, method="minhash", spec=affine, num_perm=512)
+    hasher = MinHasher(spec.replace(sketch=SketchSpec(num_perm=512, family="affine")))
+    sigs = hasher.sign_texts(texts)
+    assert est_affine.matrix[0, 2] == hasher.estimate(sigs[0], sigs[2])
+    assert np.abs(est_affine.matrix - exact).max() < 0.1
 
 
 def test_tfidf_matrix_is_symmetric() -> None:

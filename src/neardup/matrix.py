@@ -162,7 +162,12 @@ def similarity_matrix(
 
         sketch = spec.sketch if spec.sketch is not None else SketchSpec()
         if num_perm is not None:
-            sketch = SketchSpec(num_perm=num_perm, seed=sketch.seed, value_bits=sketch.value_bits)
+            sketch = SketchSpec(
+                num_perm=num_perm,
+                seed=sketch.seed,
+                value_bits=sketch.value_bits,
+                family=sketch.family,
+            )
         hasher = MinHasher(spec.replace(sketch=sketch))
         fps = []
         for text in texts:

@@ -100,7 +100,8 @@ def test_declared_parameters_are_the_ones_builders_read() -> None:
 
 def test_param_help_lists_only_real_parameters() -> None:
     assert methods.parameters_help() == (
-        "collection: measure, window, max_candidates; minhash: num_perm, sketch_seed; "
+        "collection: measure, window, max_candidates; "
+        "minhash: num_perm, sketch_seed, minhash_family; "
         "tfidf: idf, binary, sublinear; align: k, gap, min_tokens; "
         "shingle-spans: gap, min_shingles"
     )

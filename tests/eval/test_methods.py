@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from neardup.errors import ConfigurationError
+from neardup.errors import ConfigurationError, SpecError
 from neardup.eval import methods
 from neardup.eval.methods import MethodContext
 from neardup.pipeline import Pipeline, make_spec
@@ -95,6 +95,14 @@ def test_minhash_estimates_resemblance() -> None:
     assert abs(estimate[0] - exact[0]) < 4 * np.sqrt(exact[0] * (1 - exact[0]) / 512) + 1e-9
     again = methods.score_pairs("minhash", a, b, PLAIN, {"num_perm": "512"})
     assert np.array_equal(estimate, again)
+    affine = methods.score_pairs(
+        "minhash", a, b, PLAIN, {"num_perm": "512", "minhash_family": "affine"}
+    )
+    assert affine[1] == 1.0 and affine[2] < 0.05
+    assert abs(affine[0] - exact[0]) < 4 * np.sqrt(exact[0] * (1 - exact[0]) / 512) + 1e-9
+    assert not np.array_equal(affine, estimate)  # other functions, another estimate
+    with pytest.raises(SpecError, match="MinHash family"):
+        methods.score_pairs("minhash", a, b, PLAIN, {"minhash_family": "md5"})
 
 
 def test_tfidf_uses_canonical_terms() -> None:

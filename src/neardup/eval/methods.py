@@ -552,9 +552,10 @@ def _tfidf(ctx: MethodContext) -> Scorer:
 
 class MinHashScorer:
     """The MinHash estimate of resemblance: the share of equal positions of two signatures
-    (:class:`neardup.sketch.minhash.MinHasher`). Parameters ``num_perm`` and ``sketch_seed``."""
+    (:class:`neardup.sketch.minhash.MinHasher`). Parameters ``num_perm``, ``sketch_seed`` and
+    ``minhash_family`` (``splitmix`` or ``affine``: ``SketchSpec.family``)."""
 
-    def __init__(self, spec: Spec, num_perm: int, seed: int) -> None:
+    def __init__(self, spec: Spec, num_perm: int, seed: int, family: str = "splitmix") -> None:
         from dataclasses import replace
 
         from neardup.sketch.minhash import MinHasher
@@ -562,7 +563,9 @@ class MinHashScorer:
 
         base = spec.sketch if spec.sketch is not None else SketchSpec()
         self.hasher = MinHasher(
-            spec.replace(sketch=replace(base, method="minhash", num_perm=num_perm, seed=seed))
+            spec.replace(
+                sketch=replace(base, method="minhash", num_perm=num_perm, seed=seed, family=family)
+            )
         )
 
     def features(self, texts: Sequence[str], progress: Progress = None) -> Any:
@@ -581,7 +584,7 @@ class MinHashScorer:
     "minhash",
     "MinHash estimate of resemblance, N seeded functions (num_perm, default 128)",
     requires=("neardup.sketch.minhash",),
-    params=("num_perm", "sketch_seed"),
+    params=("num_perm", "sketch_seed", "minhash_family"),
 )
 def _minhash(ctx: MethodContext) -> Scorer:
     sketch = ctx.spec.sketch
@@ -589,6 +592,7 @@ def _minhash(ctx: MethodContext) -> Scorer:
         ctx.spec,
         num_perm=ctx.param("num_perm", sketch.num_perm if sketch else 128, int),
         seed=ctx.param("sketch_seed", sketch.seed if sketch else 0, int),
+        family=ctx.param("minhash_family", sketch.family if sketch else "splitmix"),
     )
 
 
