@@ -344,3 +344,25 @@ def test_cli_compares_docx_with_pdf(
     broken.write_bytes(b"PK\x03\x04junk")
     assert main(["compare", str(broken), str(b)]) == 2
     assert "broken.docx: not a readable .docx file" in capsys.readouterr().err
+
+
+def test_length_limits_refuse_one_document_of_a_request(
+    tmp_path: Path, auth: dict[str, str], park: str
+) -> None:
+    """A collection with seed 000's length limits: the service refuses the short text alone,
+    saying why, and adds the rest of the request."""
+    from neardup.index import Collection, IndexSpec
+    from neardup.pipeline import make_spec
+
+    db = str(tmp_path / "limited.db")
+    Collection.create(db, make_spec("ru"), IndexSpec(min_length=100)).close()
+    with client_for(ServiceConfig(db=db, token=TOKEN)) as client:
+        docs = [{"id": "short", "text": "Коротко."}, {"id": "park", "text": park}]
+        r = client.post("/api/documents", json={"documents": docs}, headers=auth)
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert (body["accepted"], body["rejected"], body["documents"]) == (1, 1, 1)
+        refused = body["decisions"][0]
+        assert (refused["id"], refused["reason"]) == ("short", "too_short")
+        assert refused["detail"].startswith("the text of 'short' has 8 characters;")
+        assert refused["detail"].endswith("admits texts of at least 100 characters")

@@ -200,7 +200,9 @@ async def add_page(
         return _collection(request, status=status_of(exc), error=str(exc) or t["empty_input"])
     decision = summary["decisions"][0]
     key = "added" if decision["accepted"] else "refused"
-    message = t[key].format(id=doc_id, reason=decision["reason"])
+    detail = decision.get("detail")  # a length refusal says the length and the range
+    reason = f"{decision['reason']}: {detail}" if detail else decision["reason"]
+    message = t[key].format(id=doc_id, reason=reason)
     return _collection(request, message=message)
 
 
