@@ -39,22 +39,33 @@ def test_hash_pair_pins_its_values_and_depends_on_every_byte() -> None:
     assert len(set(a.tolist())) == 4 and len(set(b.tolist())) == 4
 
 
-def test_static_find_in_buckets() -> None:
-    buf, s, e = _spans(["a", "b", "c", "d", "e", "f"])
+def _static(words: list[str], lemma_ids: list[int], bits: int) -> tuple[np.ndarray, ...]:
+    buf, s, e = _spans(words)
     h1, h2 = k.form_hashes(buf, s, e)
     order = np.argsort(h1)
-    hashes, checks = h1[order], h2[order]
-    buckets = k.bucket_starts(hashes, 2)
+    records = np.zeros(2 * len(words), dtype=np.uint64)
+    records[0::2] = h1[order]
+    high = h2[order] & np.uint64(0xFFFFFFFF00000000)
+    records[1::2] = high | np.array(lemma_ids, dtype=np.uint64)[order]
+    return k.bucket_starts(h1[order], bits), records, order
+
+
+def test_static_find_in_buckets() -> None:
+    words = ["a", "b", "c", "d", "e", "f"]
+    buf, s, e = _spans(words)
+    h1, h2 = k.form_hashes(buf, s, e)
+    buckets, records, order = _static(words, [0, 1, 2, 3, 4, 5], 2)
     assert buckets.shape[0] == 5 and buckets[0] == 0 and buckets[-1] == 6
-    for i in range(6):
-        entry = k.static_find(h1[i], h2[i], buckets, 2, hashes, checks)
-        assert entry == int(np.flatnonzero(order == i)[0])
-    # the right h1 with the wrong h2 is not a match
-    assert k.static_find(h1[0], h2[0] ^ np.uint64(1), buckets, 2, hashes, checks) == k.MISS
+    assert buckets.dtype == np.int32
+    entries = k.find_entries(h1, h2, buckets, 2, records)
+    assert entries.tolist() == [int(np.flatnonzero(order == i)[0]) for i in range(6)]
+    # the right h1 with other top bits of h2 is not a match; the low 32 bits do not count
+    assert k.static_find(h1[0], h2[0] ^ np.uint64(1 << 40), buckets, 2, records) == k.MISS
+    assert k.static_find(h1[0], h2[0] ^ np.uint64(1), buckets, 2, records) == entries[0]
 
 
 def test_overlay_insert_find_and_resolve_order() -> None:
-    buf, s, e = _spans(["x", "y", "z", "w"])
+    buf, s, e = _spans(["x", "y", "z", "w", "v"])
     h1, h2 = k.form_hashes(buf, s, e)
     keys1 = np.zeros(8, dtype=np.uint64)
     keys2 = np.zeros(8, dtype=np.uint64)
@@ -63,17 +74,17 @@ def test_overlay_insert_find_and_resolve_order() -> None:
     assert k.overlay_find(h1[0], h2[0], keys1, keys2, values) == 0
     assert k.overlay_find(h1[1], h2[1], keys1, keys2, values) == 1
     assert k.overlay_find(h1[2], h2[2], keys1, keys2, values) == k.MISS
-    # static entry 7 for "w"; "x", "y" learned; "z" unknown
-    order = np.argsort(h1[3:])
-    hashes, checks = h1[3:][order], h2[3:][order]
-    buckets = k.bucket_starts(hashes, 1)
-    codes = np.full(4, k.MISS, dtype=np.int64)
-    misses = k.resolve(h1, h2, codes, True, buckets, 1, hashes, checks, keys1, keys2, values)
-    assert misses == 1
-    assert codes.tolist() == [-2, -3, k.MISS, 0]
-    codes2 = np.full(4, k.MISS, dtype=np.int64)
-    k.resolve(h1, h2, codes2, False, buckets, 1, hashes, checks, keys1, keys2, values)
-    assert codes2.tolist() == [-2, -3, k.MISS, k.MISS]
+    # static: "w" → term 7, "v" dropped (its bit set); "x", "y" learned; "z" unknown
+    buckets, records, order = _static(["w", "v"], [7, 9], 1)
+    v_entry = int(np.flatnonzero(order == 1)[0])
+    drop_bits = np.array([1 << v_entry], dtype=np.uint8)
+    codes = np.full(5, k.MISS, dtype=np.int64)
+    args = (buckets, 1, records, drop_bits, keys1, keys2, values)
+    assert k.resolve(h1, h2, codes, True, *args) == 1
+    assert codes.tolist() == [-3, -4, k.MISS, 7, k.DROP]
+    codes2 = np.full(5, k.MISS, dtype=np.int64)
+    assert k.resolve(h1, h2, codes2, False, *args) == 3
+    assert codes2.tolist() == [-3, -4, k.MISS, k.MISS, k.MISS]
 
 
 def test_first_misses_one_token_per_unknown_form() -> None:
@@ -85,39 +96,19 @@ def test_first_misses_one_token_per_unknown_form() -> None:
 
 
 def test_emit_writes_terms_and_drops() -> None:
-    # static entries: 0 → term 1 ("стол"), 1 → dropped, 2 → term 0 ("в")
+    # static terms: 0 "в", 1 "стол"; learned results: 0 → "ab", 1 → dropped (empty)
     term_bytes = np.frombuffer("встол".encode(), dtype=np.uint8)
     term_offsets = np.array([0, 2, 10], dtype=np.int64)
-    static_terms = np.array([1, 0, 0], dtype=np.int32)
-    static_drop = np.array([False, True, False])
-    # learned results: 0 → "ab", 1 → dropped (empty)
     result_bytes = np.frombuffer(b"ab", dtype=np.uint8)
     result_offsets = np.array([0, 2, 2], dtype=np.int64)
-    codes = np.array([0, 1, -2, -3, 2, 0], dtype=np.int64)
+    codes = np.array([1, k.DROP, -3, -4, 0, 1], dtype=np.int64)
     starts = np.arange(6, dtype=np.int64) * 10
     buf, bs, be, st, en = k.emit(
-        codes,
-        starts,
-        starts + 3,
-        static_drop,
-        static_terms,
-        term_offsets,
-        term_bytes,
-        result_offsets,
-        result_bytes,
+        codes, starts, starts + 3, term_offsets, term_bytes, result_offsets, result_bytes
     )
     assert buf.tobytes().decode() == "стол ab в стол"
     assert bs.tolist() == [0, 9, 12, 15] and be.tolist() == [8, 11, 14, 23]
     assert st.tolist() == [0, 20, 40, 50] and en.tolist() == [3, 23, 43, 53]
-    empty = k.emit(
-        np.zeros(0, dtype=np.int64),
-        starts[:0],
-        starts[:0],
-        static_drop,
-        static_terms,
-        term_offsets,
-        term_bytes,
-        result_offsets,
-        result_bytes,
-    )
+    none = np.zeros(0, dtype=np.int64)
+    empty = k.emit(none, none, none, term_offsets, term_bytes, result_offsets, result_bytes)
     assert empty[0].shape[0] == 0 and empty[1].shape[0] == 0

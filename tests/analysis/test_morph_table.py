@@ -61,7 +61,7 @@ def test_save_and_load_by_key(tmp_path: Path) -> None:
     loaded = morph_table.load_table(path, "k1")
     assert loaded is not None
     assert loaded.pos_names == table.pos_names
-    for name in ("buckets", "hashes", "checks", "tags", "lemma_ids", "lemma_offsets"):
+    for name in ("buckets", "records", "tags", "lemma_offsets", "lemma_bytes"):
         assert getattr(loaded, name).tolist() == getattr(table, name).tolist()
     assert loaded.find(["стола"]).tolist() == table.find(["стола"]).tolist()
     assert morph_table.load_table(path, "k2") is None

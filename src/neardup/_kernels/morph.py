@@ -8,8 +8,14 @@ one) and ``h2`` must match too, so an unknown token is taken for a known form on
 agree (about ``n / 2**128`` per token for ``n`` forms; the builder refuses a table where two
 forms share both).
 
-A token's *code* after :func:`resolve`: ``e >= 0`` is entry ``e`` of the static table, ``-2 -
-r`` is result ``r`` of the in-process table, ``MISS`` (-1) is not known yet.
+The static table is one flat ``uint64`` array of records, two words per form, so a probe
+reads one cache line: ``h1``, then the top 32 bits of ``h2`` over the form's term id (its lemma)
+in the low 32 bits. A chain's decision to drop a form is one bit per form (``drop_bits``, a few
+hundred KB that stay in cache).
+
+A token's *code* after :func:`resolve`: ``s >= 0`` is term ``s`` of the static table, ``DROP``
+(-2) a token dropped, ``-3 - r`` result ``r`` of the in-process table, ``MISS`` (-1) not known
+yet.
 """
 
 from __future__ import annotations
@@ -23,7 +29,10 @@ U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 MISS = -1
+DROP = -2
 EMPTY_SLOT = -1
+_LOW32 = np.uint64(0xFFFFFFFF)
+_HIGH32 = np.uint64(0xFFFFFFFF00000000)
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _FNV_PRIME = np.uint64(0x100000001B3)
@@ -84,19 +93,24 @@ def bucket_starts(hashes: U64, bits: int) -> npt.NDArray[np.int32]:
 
 @njit(cache=True, nogil=True)
 def static_find(
-    h1: np.uint64,
-    h2: np.uint64,
-    buckets: npt.NDArray[np.int32],
-    bits: int,
-    hashes: U64,
-    checks: U64,
+    h1: np.uint64, h2: np.uint64, buckets: npt.NDArray[np.int32], bits: int, records: U64
 ) -> int:
     """The entry of the form hashed ``(h1, h2)`` in a static table, or ``MISS``."""
     b = h1 >> np.uint64(64 - bits)
+    high = h2 & _HIGH32
     for j in range(buckets[b], buckets[b + 1]):
-        if hashes[j] == h1 and checks[j] == h2:
+        if records[2 * j] == h1 and (records[2 * j + 1] & _HIGH32) == high:
             return j
     return MISS
+
+
+@njit(cache=True, nogil=True)
+def find_entries(h1: U64, h2: U64, buckets: npt.NDArray[np.int32], bits: int, records: U64) -> I64:
+    """:func:`static_find` of every form."""
+    out = np.empty(h1.shape[0], dtype=np.int64)
+    for t in range(h1.shape[0]):
+        out[t] = static_find(h1[t], h2[t], buckets, bits, records)
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -139,26 +153,31 @@ def resolve(
     use_static: bool,
     buckets: npt.NDArray[np.int32],
     bits: int,
-    hashes: U64,
-    checks: U64,
+    records: U64,
+    drop_bits: U8,
     keys1: U64,
     keys2: U64,
     values: I64,
 ) -> int:
     """Fill ``codes`` for every token whose code is ``MISS`` (all of them on the first call):
-    the static table first (when ``use_static``), then the in-process one. Returns how many
-    are still ``MISS``."""
+    the static table first (when ``use_static``; ``drop_bits`` bit ``e`` set drops entry
+    ``e``), then the in-process one. Returns how many are still ``MISS``."""
     misses = 0
     for t in range(h1.shape[0]):
         if codes[t] != MISS:
             continue
         code = MISS
         if use_static:
-            code = static_find(h1[t], h2[t], buckets, bits, hashes, checks)
+            e = static_find(h1[t], h2[t], buckets, bits, records)
+            if e != MISS:
+                if (drop_bits[e >> 3] >> (e & 7)) & 1:
+                    code = DROP
+                else:
+                    code = np.int64(records[2 * e + 1] & _LOW32)
         if code == MISS:
             r = overlay_find(h1[t], h2[t], keys1, keys2, values)
             if r != MISS:
-                code = -2 - r
+                code = -3 - r
         if code == MISS:
             misses += 1
         codes[t] = code
@@ -207,30 +226,27 @@ def emit(
     codes: I64,
     starts: I64,
     ends: I64,
-    static_drop: npt.NDArray[np.bool_],
-    static_terms: npt.NDArray[np.int32],
     term_offsets: I64,
     term_bytes: U8,
     result_offsets: I64,
     result_bytes: U8,
 ) -> tuple[U8, I64, I64, I64, I64]:
-    """The canonical stream of resolved tokens: a static entry ``e`` is dropped when
-    ``static_drop[e]``, else written as term ``static_terms[e]`` (``term_bytes`` between
-    ``term_offsets``); an in-process result ``r`` is ``result_bytes`` between
-    ``result_offsets[r]`` and ``[r + 1]``, dropped when empty. Terms are joined by single
-    spaces; returns the buffer, the terms' byte spans and the kept tokens' character spans."""
+    """The canonical stream of resolved tokens: a code ``s >= 0`` is written as static term
+    ``s`` (``term_bytes`` between ``term_offsets[s]`` and ``[s + 1]``), ``DROP`` is dropped,
+    ``-3 - r`` is in-process result ``r`` (``result_bytes`` between ``result_offsets[r]`` and
+    ``[r + 1]``), dropped when empty. Terms are joined by single spaces; returns the buffer,
+    the terms' byte spans and the kept tokens' character spans."""
     n = codes.shape[0]
     size = 0
     kept = 0
     for t in range(n):
         c = codes[t]
         if c >= 0:
-            if static_drop[c]:
-                continue
-            s = static_terms[c]
-            length = term_offsets[s + 1] - term_offsets[s]
+            length = term_offsets[c + 1] - term_offsets[c]
+        elif c == DROP:
+            continue
         else:
-            r = -2 - c
+            r = -3 - c
             length = result_offsets[r + 1] - result_offsets[r]
             if length == 0:
                 continue
@@ -248,25 +264,28 @@ def emit(
     for t in range(n):
         c = codes[t]
         if c >= 0:
-            if static_drop[c]:
-                continue
+            a = term_offsets[c]
+            b = term_offsets[c + 1]
             if k > 0:
                 buf[pos] = 32
                 pos += 1
             byte_starts[k] = pos
-            s = static_terms[c]
-            for i in range(term_offsets[s], term_offsets[s + 1]):
+            for i in range(a, b):
                 buf[pos] = term_bytes[i]
                 pos += 1
+        elif c == DROP:
+            continue
         else:
-            r = -2 - c
-            if result_offsets[r] == result_offsets[r + 1]:
+            r = -3 - c
+            a = result_offsets[r]
+            b = result_offsets[r + 1]
+            if a == b:
                 continue
             if k > 0:
                 buf[pos] = 32
                 pos += 1
             byte_starts[k] = pos
-            for i in range(result_offsets[r], result_offsets[r + 1]):
+            for i in range(a, b):
                 buf[pos] = result_bytes[i]
                 pos += 1
         byte_ends[k] = pos

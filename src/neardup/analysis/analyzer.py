@@ -354,5 +354,12 @@ class Analyzer:
         lang, chain = next(iter(self._chains.items()))
         return chain.batch_plan(lang)
 
+    def forget_learned(self) -> None:
+        """Empty the current thread's tables of forms learned by the compiled token filters
+        (the dictionary's table stays): the next texts start as a new process does."""
+        for chain in self._chains.values():
+            if chain.compiled is not None:
+                chain.compiled.forget()
+
     def canonical_many(self, texts: list[str]) -> list[Canonical]:
         return [self.canonical(t) for t in texts]

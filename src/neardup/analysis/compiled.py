@@ -43,15 +43,14 @@ MAX_LEARNED = 1_000_000
 
 @dataclass(frozen=True)
 class _Static:
-    """The dictionary table with this chain's decisions: ``drop[e]`` and lemma ids."""
+    """The dictionary table with this chain's decisions: bit ``e`` of ``drop_bits`` drops
+    entry ``e``."""
 
     use: bool
     buckets: npt.NDArray[np.int32]
     bits: int
-    hashes: U64
-    checks: U64
-    drop: npt.NDArray[np.bool_]
-    terms: npt.NDArray[np.int32]
+    records: U64
+    drop_bits: U8
     term_offsets: I64
     term_bytes: U8
 
@@ -61,9 +60,7 @@ _NO_STATIC = _Static(
     np.zeros(3, dtype=np.int32),
     1,
     np.zeros(0, dtype=np.uint64),
-    np.zeros(0, dtype=np.uint64),
-    np.zeros(0, dtype=np.bool_),
-    np.zeros(0, dtype=np.int32),
+    np.zeros(0, dtype=np.uint8),
     np.zeros(1, dtype=np.int64),
     np.zeros(0, dtype=np.uint8),
 )
@@ -167,6 +164,10 @@ class CompiledFilters:
                     )
         return static
 
+    def forget(self) -> None:
+        """Empty this thread's table of forms learned (a benchmark's cold pass)."""
+        self.learned().clear()
+
     def learned(self) -> _Learned:
         learned: _Learned | None = getattr(self._local, "learned", None)
         if learned is None:
@@ -189,14 +190,12 @@ class CompiledFilters:
                 for a, b in zip(byte_starts[first].tolist(), byte_ends[first].tolist(), strict=True)
             ]
             if not learned.add(h1[first], h2[first], self.run_filters(forms)):
-                codes[codes < kernels.MISS] = kernels.MISS
+                codes[codes < kernels.DROP] = kernels.MISS
             self._resolve(h1, h2, codes, static, learned)
         return kernels.emit(
             codes,
             starts,
             ends,
-            static.drop,
-            static.terms,
             static.term_offsets,
             static.term_bytes,
             learned.offsets,
@@ -213,8 +212,8 @@ class CompiledFilters:
                 static.use,
                 static.buckets,
                 static.bits,
-                static.hashes,
-                static.checks,
+                static.records,
+                static.drop_bits,
                 learned.keys1,
                 learned.keys2,
                 learned.values,
@@ -258,10 +257,8 @@ def _static_of(spec: ChainSpec) -> _Static:
         True,
         table.buckets,
         table.bits,
-        table.hashes,
-        table.checks,
-        drop,
-        table.lemma_ids,
+        table.records,
+        np.packbits(drop, bitorder="little"),
         table.lemma_offsets,
         table.lemma_bytes,
     )

@@ -16,9 +16,11 @@ missing, damaged or of another key is rebuilt. Processes building at once wait o
 and the second loads what the first wrote. It is read through ``mmap``, so processes share
 its pages.
 
-Layout: forms sorted by ``h1`` (:func:`neardup._kernels.morph.hash_pair`) with ``h2`` beside it
-and a bucket index on the top bits of ``h1``; per form a tag byte (part-of-speech code, and
-:data:`APRO` set for ``Apro``) and a lemma id; the lemmas' UTF-8 bytes with their offsets.
+Layout: forms sorted by ``h1`` (:func:`neardup._kernels.morph.hash_pair`), two ``uint64`` per
+form in one array (``h1``; the top 32 bits of ``h2`` over the lemma id), a bucket index on the
+top bits of ``h1``; per form a tag byte (part-of-speech code, and :data:`APRO` set for
+``Apro``), read only when a chain computes its drop bits; the lemmas' UTF-8 bytes with their
+offsets. A form is taken for a token when 96 bits of hash agree.
 """
 
 from __future__ import annotations
@@ -50,7 +52,9 @@ TABLE_VERSION = 1
 APRO = 0x80
 _MAGIC = b"NDFORMS\x01"
 _ALIGN = 64
-_ARRAYS = ("buckets", "hashes", "checks", "tags", "lemma_ids", "lemma_offsets", "lemma_bytes")
+_ARRAYS = ("buckets", "records", "tags", "lemma_offsets", "lemma_bytes")
+_LOW32 = np.uint64(0xFFFFFFFF)
+_HIGH32 = np.uint64(0xFFFFFFFF00000000)
 
 Facts = tuple[str, str, frozenset[str]]
 
@@ -63,16 +67,23 @@ class FormTable:
     key: str
     bits: int
     buckets: npt.NDArray[np.int32]
-    hashes: npt.NDArray[np.uint64]
-    checks: npt.NDArray[np.uint64]
+    records: npt.NDArray[np.uint64]
     tags: npt.NDArray[np.uint8]
-    lemma_ids: npt.NDArray[np.int32]
     lemma_offsets: npt.NDArray[np.int64]
     lemma_bytes: npt.NDArray[np.uint8]
     pos_names: tuple[str, ...]
 
     def __len__(self) -> int:
-        return int(self.hashes.shape[0])
+        return int(self.tags.shape[0])
+
+    @property
+    def hashes(self) -> npt.NDArray[np.uint64]:
+        """Each form's ``h1``, sorted."""
+        return self.records[0::2]
+
+    @property
+    def lemma_ids(self) -> npt.NDArray[np.uint64]:
+        return self.records[1::2] & _LOW32
 
     @property
     def nbytes(self) -> int:
@@ -83,22 +94,7 @@ class FormTable:
         """The entry of each form, or ``-1`` where the table does not hold it."""
         buf, starts, ends = _utf8_spans(forms)
         h1, h2 = morph_kernels.form_hashes(buf, starts, ends)
-        codes = np.full(len(forms), morph_kernels.MISS, dtype=np.int64)
-        empty_u64 = np.zeros(1, dtype=np.uint64)
-        morph_kernels.resolve(
-            h1,
-            h2,
-            codes,
-            True,
-            self.buckets,
-            self.bits,
-            self.hashes,
-            self.checks,
-            empty_u64,
-            empty_u64,
-            np.full(1, morph_kernels.EMPTY_SLOT, dtype=np.int64),
-        )
-        return codes
+        return morph_kernels.find_entries(h1, h2, self.buckets, self.bits, self.records)
 
     def lemma(self, entry: int) -> str:
         lemma_id = int(self.lemma_ids[entry])
@@ -146,6 +142,7 @@ def build_table(forms: Iterable[str], facts: Callable[[str], Facts], key: str) -
         lemmas[i] = lemma_ids.setdefault(lemma, len(lemma_ids))
     buf, starts, ends = _utf8_spans(words)
     h1, h2 = morph_kernels.form_hashes(buf, starts, ends)
+    h2 = h2 & _HIGH32  # the top 32 bits confirm a match, the low ones hold the lemma id
     order = np.lexsort((h2, h1))
     h1, h2 = h1[order], h2[order]
     if h1.shape[0] > 1:
@@ -161,10 +158,8 @@ def build_table(forms: Iterable[str], facts: Callable[[str], Facts], key: str) -
         key=key,
         bits=bits,
         buckets=morph_kernels.bucket_starts(h1, bits),
-        hashes=h1,
-        checks=h2,
+        records=np.stack((h1, h2 | lemmas[order].astype(np.uint64)), axis=1).ravel(),
         tags=tags[order],
-        lemma_ids=lemmas[order],
         lemma_offsets=lemma_offsets,
         lemma_bytes=np.frombuffer(b"".join(lemma_bytes), dtype=np.uint8),
         pos_names=tuple(pos_ids),
