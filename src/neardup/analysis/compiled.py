@@ -86,9 +86,10 @@ class _Learned:
 
     def add(self, h1: U64, h2: U64, outputs: list[bytes]) -> bool:
         """Learn the forms hashed ``(h1, h2)``; returns ``False`` when the table had to start
-        over first (results numbered before are gone)."""
+        over first (results numbered before are gone). An empty table takes any number, so a
+        caller that learns again what it lost always ends."""
         new = len(outputs)
-        fresh = self.count + new > MAX_LEARNED
+        fresh = self.count > 0 and self.count + new > MAX_LEARNED
         if fresh:
             self.clear()
         first, end = self.count, self.count + new
@@ -182,7 +183,8 @@ class CompiledFilters:
         learned = self.learned()
         h1, h2 = kernels.form_hashes(buf, byte_starts, byte_ends)
         codes = np.full(h1.shape[0], kernels.MISS, dtype=np.int64)
-        if self._resolve(h1, h2, codes, static, learned):
+        misses = self._resolve(h1, h2, codes, static, learned)
+        while misses:
             first = kernels.first_misses(h1, h2, codes)
             data = buf.tobytes()
             forms = [
@@ -190,8 +192,9 @@ class CompiledFilters:
                 for a, b in zip(byte_starts[first].tolist(), byte_ends[first].tolist(), strict=True)
             ]
             if not learned.add(h1[first], h2[first], self.run_filters(forms)):
+                # the table started over: the results this document found in it are gone
                 codes[codes < kernels.DROP] = kernels.MISS
-            self._resolve(h1, h2, codes, static, learned)
+            misses = self._resolve(h1, h2, codes, static, learned)
         return kernels.emit(
             codes,
             starts,
