@@ -52,7 +52,7 @@ def load(limit: int | None) -> list[str]:
 
 
 def loadavg() -> str:
-    return Path("/proc/loadavg").read_text().split(" ", 3)[:3].__str__()
+    return " ".join(Path("/proc/loadavg").read_text().split(" ")[:3])
 
 
 def rss_mb() -> float:
