@@ -149,3 +149,15 @@ def test_dictionary_table_gives_parse_facts_of_its_forms() -> None:
         "ежик",
         "кто-то",
     ]
+
+
+def test_a_cache_that_cannot_be_written_builds_in_memory(tmp_path: Path) -> None:
+    calls: list[int] = []
+    forms, facts = _counting_build(calls)
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    path = blocker / "forms.bin"
+    table = load_or_build(path, "k1", forms, facts)  # type: ignore[arg-type]
+    assert calls == [1]
+    assert table.lemma(int(table.find(["стола"])[0])) == "стол"
+    assert not path.exists()

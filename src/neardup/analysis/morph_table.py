@@ -287,18 +287,22 @@ def dictionary_forms() -> list[str]:
 
 @contextmanager
 def _lock(path: Path) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as fh:
-        try:
-            import fcntl
-        except ImportError:  # not POSIX: two first runs may both build; the rename is atomic
-            yield
-            return
+    """Hold an exclusive lock on ``path``; without a lock when the folder cannot be written
+    or the system has no ``fcntl`` (two first runs may then both build: the rename is
+    atomic, so either file is whole)."""
+    try:
+        import fcntl
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(path, "a+b")  # closed below, which releases the lock
+    except (ImportError, OSError):
+        yield
+        return
+    try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+        yield
+    finally:
+        fh.close()  # closing releases the lock
 
 
 def load_or_build(
@@ -317,7 +321,7 @@ def load_or_build(
         built = build_table(forms(), facts, key)
         try:
             save_table(built, path)
-        except OSError as exc:  # a read-only cache: keep it in memory for this process
+        except OSError as exc:  # a cache that cannot be written: kept in memory, this process
             log.warning("cannot save the form table to %s: %s", path, exc)
             return built
     return load_table(path, key) or built
