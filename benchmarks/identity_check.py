@@ -19,9 +19,18 @@ marks, Hangul jamo, astral characters, HTML), and hashes:
 Run it before a change with ``--save`` and after it with ``--compare``: it prints the digest of
 each section and names the sections that differ.
 
+``--compiled-vs-python`` checks the token filters run by kernels (issue 15: the dictionary's
+word-form table and the in-process table of forms met, ``neardup.analysis.compiled``) against
+the filters run in Python on lists of terms (``Analyzer(compile_filters=False)``, the path
+before), document by document, for the presets with token filters (ru, en, auto): canonical
+buffers, token byte spans, original spans and language. ``--docs 0 --ruslit 0`` takes every
+document of every corpus. It prints, per corpus and preset, the documents and tokens compared
+and every document that differs (none, so far).
+
     .venv/bin/python benchmarks/identity_check.py --save /tmp/identity_before.json
     .venv/bin/python benchmarks/identity_check.py --compare /tmp/identity_before.json
     .venv/bin/python benchmarks/identity_check.py --docs 100 --ruslit 5   # a quick check
+    .venv/bin/python benchmarks/identity_check.py --compiled-vs-python --docs 0 --ruslit 0
 """
 
 from __future__ import annotations
@@ -47,8 +56,10 @@ SHINGLINGS = (("word", 5, 1), ("word", 3, 2), ("char", 5, 1))
 
 
 def load(name: str, limit: int) -> list[str]:
+    """The first ``limit`` texts of a corpus (every one when ``limit`` is 0)."""
     with gzip.open(DATA / f"{name}.jsonl.gz", "rt", encoding="utf-8") as fh:
-        return [json.loads(line).get("text") or "" for line in itertools.islice(fh, limit)]
+        lines = itertools.islice(fh, limit or None)
+        return [json.loads(line).get("text") or "" for line in lines]
 
 
 _TRICKY = list(
@@ -209,6 +220,48 @@ def run(texts: dict[str, list[str]], num_perm: int) -> dict[str, str]:
     return d.hexdigests()
 
 
+def compiled_vs_python(texts: dict[str, list[str]], show: int = 20) -> int:
+    """Compare the compiled token filters with the filters on lists, document by document;
+    returns the number of documents that differ."""
+    from neardup.analysis.analyzer import Analyzer
+    from neardup.analysis.presets import preset
+
+    differing = 0
+    for name in ("ru", "en", "auto"):
+        spec = preset(name)
+        fast, reference = Analyzer(spec), Analyzer(spec, compile_filters=False)
+        for corpus, docs in texts.items():
+            tokens = bad = 0
+            t0 = time.process_time()
+            for i, text in enumerate(docs):
+                a, b = fast.canonical(text), reference.canonical(text)
+                tokens += len(b)
+                if (
+                    a.buf.tobytes() != b.buf.tobytes()
+                    or a.language != b.language
+                    or not all(
+                        np.array_equal(x, y)
+                        for x, y in (
+                            (a.byte_starts, b.byte_starts),
+                            (a.byte_ends, b.byte_ends),
+                            (a.starts, b.starts),
+                            (a.ends, b.ends),
+                        )
+                    )
+                ):
+                    bad += 1
+                    if bad <= show:
+                        diff = [(x, y) for x, y in zip(a.terms, b.terms) if x != y][:5]
+                        print(f"    {corpus} #{i}: {len(a)} vs {len(b)} tokens; first {diff}")
+            differing += bad
+            print(
+                f"  {name:5s} {corpus:13s} {len(docs):6,d} documents {tokens:11,d} tokens: "
+                f"{bad} differ ({time.process_time() - t0:.1f} s CPU)",
+                flush=True,
+            )
+    return differing
+
+
 def total(sections: dict[str, str]) -> str:
     return hashlib.sha256(json.dumps(sections, sort_keys=True).encode()).hexdigest()
 
@@ -227,11 +280,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--num-perm", type=int, default=128)
     parser.add_argument("--save", type=Path, help="write the digests to this JSON file")
     parser.add_argument("--compare", type=Path, help="compare with digests saved by --save")
+    parser.add_argument(
+        "--compiled-vs-python",
+        action="store_true",
+        help="compare the compiled token filters with the filters on lists, then stop",
+    )
     args = parser.parse_args(argv)
     if not DATA.exists():
         print(f"no data directory {DATA}", file=sys.stderr)
         return 2
     texts = corpora(args.docs, args.ruslit, args.generated)
+    if args.compiled_vs_python:
+        differing = compiled_vs_python(texts)
+        print("IDENTICAL" if not differing else f"DIFFERENT: {differing} documents")
+        return 1 if differing else 0
     t0 = time.perf_counter()
     sections = run(texts, args.num_perm)
     digest = total(sections)

@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from neardup._kernels import text as text_kernels
 from neardup.analysis import char_filters, chunked, registry
+from neardup.analysis.compiled import CompiledFilters
 from neardup.analysis.offsets import OffsetMap, compose
 from neardup.spec import AnalyzerSpec, ChainSpec
 
@@ -63,7 +64,7 @@ class Canonical:
 
 
 class _Chain:
-    def __init__(self, spec: ChainSpec) -> None:
+    def __init__(self, spec: ChainSpec, compile_filters: bool = True) -> None:
         self.spec = spec
         self.char_filters: list[Callable[[str], tuple[str, OffsetMap | None]]] = [
             registry.build("char filter", c) for c in spec.char_filters
@@ -74,6 +75,11 @@ class _Chain:
         self.token_filters: list[Callable[[list[str]], Any]] = [
             registry.build("token filter", c) for c in spec.token_filters
         ]
+        self.compiled = (
+            CompiledFilters(spec, self.token_filters)
+            if compile_filters and self.token_filters
+            else None
+        )
         self._fast_filters = _fusable(spec)
         self._fast_table: char_filters.FusedTable | None = None
         self._html_check = (
@@ -143,6 +149,13 @@ class _Chain:
             return Canonical(
                 scan.buf, scan.byte_starts, scan.byte_ends, scan.starts, scan.ends, language
             )
+        if self.compiled is not None:
+            return Canonical(
+                *self.compiled.apply(
+                    scan.buf, scan.byte_starts, scan.byte_ends, scan.starts, scan.ends
+                ),
+                language,
+            )
         terms = scan.buf.tobytes().decode("utf-8").split(" ") if scan.starts.shape[0] else []
         return self._filter_terms(terms, scan.starts, scan.ends, language)
 
@@ -165,6 +178,12 @@ class _Chain:
         if not self.token_filters:
             buf, byte_starts, byte_ends = text_kernels.encode_tokens(cps, tok_starts, tok_ends)
             return Canonical(buf, byte_starts, byte_ends, orig_starts, orig_ends, language)
+        if self.compiled is not None:
+            buf, byte_starts, byte_ends = text_kernels.encode_tokens(cps, tok_starts, tok_ends)
+            return Canonical(
+                *self.compiled.apply(buf, byte_starts, byte_ends, orig_starts, orig_ends),
+                language,
+            )
         # the tokens as str: joined by spaces in one kernel call, then split (C speed, not a
         # Python slice per token); a token never holds a space, so the split is exact
         if tok_starts.shape[0]:
@@ -283,10 +302,10 @@ def letter_counts(text: str) -> tuple[int, int]:
 class Analyzer:
     """Turns texts into canonical token streams under an :class:`AnalyzerSpec`."""
 
-    def __init__(self, spec: AnalyzerSpec) -> None:
+    def __init__(self, spec: AnalyzerSpec, *, compile_filters: bool = True) -> None:
         registry.validate(spec)
         self.spec = spec
-        self._chains = {lang: _Chain(chain) for lang, chain in spec.chains}
+        self._chains = {lang: _Chain(chain, compile_filters) for lang, chain in spec.chains}
         self._routed = len(self._chains) > 1
 
     def canonical(self, text: str) -> Canonical:
@@ -334,6 +353,13 @@ class Analyzer:
             return None
         lang, chain = next(iter(self._chains.items()))
         return chain.batch_plan(lang)
+
+    def forget_learned(self) -> None:
+        """Empty the current thread's tables of forms learned by the compiled token filters
+        (the dictionary's table stays): the next texts start as a new process does."""
+        for chain in self._chains.values():
+            if chain.compiled is not None:
+                chain.compiled.forget()
 
     def canonical_many(self, texts: list[str]) -> list[Canonical]:
         return [self.canonical(t) for t in texts]

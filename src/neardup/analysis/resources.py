@@ -88,19 +88,25 @@ class MorphCache:
         return out
 
     def _parse(self, word: str) -> tuple[str, str, frozenset[str]]:
-        try:
-            parse = self.analyzer.parse(word)[0]
-        except ValueError:
-            # pymorphy3 looks up Unicode names to tell scripts apart and fails on characters
-            # that have none (e.g. Tangut): such a word is its own lemma, of no known POS.
-            return word, "", frozenset()
-        tag = parse.tag
-        return canonical_word(parse.normal_form), str(tag.POS or ""), frozenset(tag.grammemes)
+        return parse_facts(self.analyzer, word)
 
     @property
     def hit_rate(self) -> float:
         total = self.hits + self.misses
         return self.hits / total if total else 0.0
+
+
+def parse_facts(analyzer: Any, word: str) -> tuple[str, str, frozenset[str]]:
+    """What the ``pos`` and ``lemma`` filters read of ``word``: pymorphy3's most probable parse
+    (``parse(word)[0]``, the rule for an ambiguous form), as (lemma, POS tag, grammemes)."""
+    try:
+        parse = analyzer.parse(word)[0]
+    except ValueError:
+        # pymorphy3 looks up Unicode names to tell scripts apart and fails on characters
+        # that have none (e.g. Tangut): such a word is its own lemma, of no known POS.
+        return word, "", frozenset()
+    tag = parse.tag
+    return canonical_word(parse.normal_form), str(tag.POS or ""), frozenset(tag.grammemes)
 
 
 @lru_cache(maxsize=1)

@@ -33,10 +33,18 @@ def stop(
 ) -> FilterResult:
     """Drop stop words: the maintained list for ``language`` (unless ``builtin`` is false) plus
     the user's ``words``."""
+    vocabulary = stop_vocabulary(language=language, words=words, builtin=builtin)
+    return _keep(terms, [t not in vocabulary for t in terms])
+
+
+def stop_vocabulary(
+    *, language: str, words: tuple[str, ...] = (), builtin: bool = True
+) -> frozenset[str]:
+    """The words the ``stop`` filter drops, in canonical form."""
     vocabulary = resources.stop_words(language) if builtin else frozenset()
     if words:
         vocabulary = vocabulary | {resources.canonical_word(w) for w in words}
-    return _keep(terms, [t not in vocabulary for t in terms])
+    return vocabulary
 
 
 def pos(terms: list[str], *, drop: tuple[str, ...] = DEFAULT_DROP_POS) -> FilterResult:
