@@ -70,25 +70,27 @@ def _aligner(spec: Spec) -> Aligner:
 
 @lru_cache(maxsize=8)
 def _preset_spec(preset: str) -> Spec:
-    from neardup.pipeline import make_spec
+    from neardup.pipeline import default_spec
 
-    return make_spec(preset)
+    return default_spec(preset)
 
 
 def compare(
     a: TextLike,
     b: TextLike,
     *,
-    preset: str = "ru",
+    preset: str = "auto",
     spec: Spec | None = None,
     fragments: bool = False,
 ) -> Comparison:
     """Resemblance, containment both ways and Sørensen of texts ``a`` and ``b``.
 
     ``a`` and ``b`` are ``str``, or ``bytes`` decoded with charset detection (anything else is a
-    ``TypeError``). ``preset`` names the analyzer (``ru``, ``en``, ``auto``, ``plain``) with
-    5-word shingles; ``spec`` (a :class:`~neardup.spec.Spec`, e.g. from
-    :func:`~neardup.pipeline.make_spec`) replaces it. With ``fragments=True`` the result also
+    ``TypeError``). ``preset`` names the analyzer (``auto``: ``ru`` or ``en`` per text by
+    its script; ``ru``, ``en``, ``plain``) with 5-word shingles, and word 1-grams when the shorter
+    text has fewer than 64 canonical tokens (:func:`~neardup.pipeline.default_spec`);
+    ``spec`` (a :class:`~neardup.spec.Spec`, e.g. from :func:`~neardup.pipeline.make_spec`)
+    replaces it. With ``fragments=True`` the result also
     lists the passages ``a`` shares with ``b``.
     """
     check("fragments", fragments, Boolean(), ConfigurationError)

@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
+import numpy as np
+
 from neardup._constraints import (
     Boolean,
     Integer,
@@ -168,19 +170,60 @@ class AnalyzerSpec:
         )
 
 
+#: The length-adaptive rule of the defaults (issue #16): a pair whose shorter text has fewer
+#: than this many canonical tokens is compared on word 1-grams instead of the spec's shingles.
+#: Read off ``benchmarks/quality_lengths.py`` (docs/quality.md, "Length-adaptive shingles"):
+#: word 5-shingles come within 0.01 AUC of word 1-grams and character 3-grams only from about
+#: 45 (ru) to 50 (en) canonical tokens, and fall to 0.6–0.8 around 10; 64 leaves a margin.
+DEFAULT_SHORT_BELOW = 64
+
+
 @dataclass(frozen=True)
 class ShingleSpec:
-    """Word shingles of ``k`` tokens taken every ``step`` tokens, or char n-grams of ``k``."""
+    """Word shingles of ``k`` tokens taken every ``step`` tokens, or char n-grams of ``k``.
+
+    Length-adaptive (``short_below`` > 0): a *pair* whose shorter text has fewer than
+    ``short_below`` canonical tokens is shingled by ``short_unit``/``short_k`` (step 1) on both
+    sides — word shingles cannot work on a 10-word sentence. The rule is per pair, not per
+    text, so a short text and a long one are always compared on one kind of shingle. A single
+    text's fingerprints (signatures, stored collections) use ``unit``/``k``/``step``. The short
+    fields are written only when the rule is on, so a spec without it keeps its fingerprint.
+    """
 
     unit: Literal["word", "char"] = param("word", OneOf(("word", "char")))
     k: int = param(5, Integer(1, MAX_SHINGLE_LENGTH))
     step: int = param(1, Integer(1, MAX_SHINGLE_LENGTH))
+    short_below: int = param(0, Integer(0, 1 << 30), label="short_below (0: off)")
+    short_unit: Literal["word", "char"] = param("word", OneOf(("word", "char")))
+    short_k: int = param(1, Integer(1, MAX_SHINGLE_LENGTH))
 
     def __post_init__(self) -> None:
         check_fields(self, "shingle")
 
+    @property
+    def adaptive(self) -> bool:
+        return self.short_below > 0
+
     def to_dict(self) -> dict[str, Any]:
-        return {"unit": self.unit, "k": self.k, "step": self.step}
+        out: dict[str, Any] = {"unit": self.unit, "k": self.k, "step": self.step}
+        if self.adaptive:
+            out.update(
+                short_below=self.short_below, short_unit=self.short_unit, short_k=self.short_k
+            )
+        return out
+
+    def short_pairs(self, tokens_a: Any, tokens_b: Any) -> Any:
+        """Whether pairs with these canonical token counts take the short shingles: the one
+        rule every entry point applies (scalars give a bool, arrays a boolean array)."""
+        shorter = np.minimum(tokens_a, tokens_b)
+        result = (shorter < self.short_below) & self.adaptive
+        return bool(result) if np.ndim(result) == 0 else result
+
+    def fixed(self, short: bool = False) -> ShingleSpec:
+        """The plain (not adaptive) shingling of a long pair, or of a short one."""
+        if short and self.adaptive:
+            return ShingleSpec(unit=self.short_unit, k=self.short_k, step=1)
+        return ShingleSpec(unit=self.unit, k=self.k, step=self.step)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ShingleSpec:
@@ -369,6 +412,10 @@ class Spec:
 
     def replace(self, **changes: Any) -> Spec:
         return replace(self, **changes)
+
+    def fixed(self, short: bool = False) -> Spec:
+        """This spec with its shingling made plain: that of long pairs, or of short ones."""
+        return replace(self, shingles=self.shingles.fixed(short))
 
     def check_same(self, other: Spec | str, what: str = "data") -> None:
         """Raise :class:`SpecMismatchError` unless ``other`` (a spec or fingerprint) matches."""
