@@ -8,6 +8,8 @@ Row ``i``, column ``j`` holds text ``i`` measured against text ``j``:
 ``sorensen``     ``2 |S_i ∩ S_j| / (|S_i| + |S_j|)`` (symmetric)
 ``minhash``      the MinHash estimate of the resemblance (symmetric; ``neardup.sketch``)
 ``tfidf``        the cosine of TF-IDF vectors, IDF over the set (symmetric; ``neardup.tfidf``)
+``combined``     the combined score (symmetric; ``neardup.combined``: the function
+                 ``neardup.compare`` and ``neardup eval`` apply)
 
 ``S_i`` are the shingle fingerprint sets of the spec (multisets under a multiset spec). The
 diagonal is 1.0, except for a text with no shingles (or no terms), which scores 0.0 against
@@ -37,8 +39,8 @@ from neardup.pipeline import Pipeline, TextLike, default_spec
 from neardup.similarity import Fingerprints
 from neardup.spec import SketchSpec, Spec
 
-METHODS = ("containment", "resemblance", "sorensen", "minhash", "tfidf")
-SYMMETRIC = frozenset({"resemblance", "sorensen", "minhash", "tfidf"})
+METHODS = ("containment", "resemblance", "sorensen", "minhash", "tfidf", "combined")
+SYMMETRIC = frozenset({"resemblance", "sorensen", "minhash", "tfidf", "combined"})
 F64 = npt.NDArray[np.float64]
 Progress = Callable[[int], None]
 
@@ -139,6 +141,12 @@ def similarity_matrix(
         raise InputError(f"{len(names)} ids for {len(texts)} texts")
     spec = spec if spec is not None else default_spec()
     params: dict[str, Any] = {"spec_fingerprint": spec.fingerprint()}
+    if method == "combined":
+        from neardup.combined import MODEL, CombinedFeatures, combined_matrix
+
+        table = CombinedFeatures(spec).table(texts, progress)
+        params.update({"preset": spec.analyzer.preset, "model": MODEL.trained_on})
+        return SimilarityMatrix(names, combined_matrix(table), method, params)
     if method == "tfidf":
         from neardup.tfidf import TfidfModel, cosine_matrix_of_rows
 

@@ -629,6 +629,33 @@ def _minhash(ctx: MethodContext) -> Scorer:
     )
 
 
+class CombinedScorer:
+    """The combined score (:mod:`neardup.combined`): the shipped logistic model over nine
+    measures of a pair, the same function ``neardup.compare`` and ``matrix`` apply."""
+
+    def __init__(self, spec: Spec) -> None:
+        from neardup.combined import CombinedFeatures
+
+        self.builder = CombinedFeatures(spec)
+
+    def features(self, texts: Sequence[str], progress: Progress = None) -> Any:
+        return self.builder.table(texts, progress)
+
+    def score(self, features: Any, a: I64, b: I64) -> F64:
+        from neardup.combined import combined_scores
+
+        return combined_scores(features, a, b)
+
+
+@register(
+    "combined",
+    "calibrated logistic model over word/char resemblance and containment, with and without "
+    "lemmas, pair TF-IDF cosine and length ratio (neardup.combined)",
+)
+def _combined(ctx: MethodContext) -> Scorer:
+    return CombinedScorer(ctx.spec)
+
+
 # ---------------------------------------------------------------------------------------------
 # fragment detectors
 
