@@ -14,8 +14,6 @@ import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
-import numpy as np
-
 from neardup._constraints import (
     Boolean,
     Integer,
@@ -215,6 +213,8 @@ class ShingleSpec:
     def short_pairs(self, tokens_a: Any, tokens_b: Any) -> Any:
         """Whether pairs with these canonical token counts take the short shingles: the one
         rule every entry point applies (scalars give a bool, arrays a boolean array)."""
+        import numpy as np  # here: importing neardup stays light (tests/test_public_api.py)
+
         shorter = np.minimum(tokens_a, tokens_b)
         result = (shorter < self.short_below) & self.adaptive
         return bool(result) if np.ndim(result) == 0 else result
