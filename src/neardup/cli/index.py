@@ -145,7 +145,7 @@ def create(
     )
     with Collection.create(db, spec, index_spec) as col:
         click.echo(
-            f"created {col.location}: spec {spec.fingerprint()} ({describe_spec(spec)}); "
+            f"created {col.location}: spec {col.spec.fingerprint()} ({describe_spec(col.spec)}); "
             f"policy {policy}, {measure} ≥ {threshold:g}"
             + (f", group cap {group_cap}" if policy == "group" else "")
         )

@@ -487,8 +487,14 @@ class Collection:
         *,
         timeout: float | None = None,
     ) -> Collection:
-        """Make a new, empty collection at ``location`` under ``spec``."""
+        """Make a new, empty collection at ``location`` under ``spec``.
+
+        A length-adaptive spec (:func:`~neardup.pipeline.default_spec`) is stored without its
+        rule: a collection keeps one fingerprint set per text and verifies pairs from them, so
+        it compares every pair on the spec's own shingles, and its spec says so."""
         index_spec = index_spec or IndexSpec()
+        if isinstance(spec, Spec):
+            spec = spec.fixed()
         storage = (
             location
             if isinstance(location, Storage)
