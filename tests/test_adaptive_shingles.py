@@ -28,12 +28,12 @@ TEXTS = [SHORT_A, SHORT_B, LONG, LONG_B, SHORT_A + " " + LONG_RU]
 def test_the_default_spec() -> None:
     spec = default_spec()
     assert spec.analyzer.preset == "auto"
-    assert DEFAULT_SHORT_BELOW == 64
+    assert DEFAULT_SHORT_BELOW == 32
     assert spec.shingles.to_dict() == {
         "unit": "word",
         "k": 5,
         "step": 1,
-        "short_below": 64,
+        "short_below": 32,
         "short_unit": "word",
         "short_k": 1,
     }
@@ -62,7 +62,7 @@ def test_the_rule_is_by_the_shorter_text() -> None:
     assert grid.tolist() == [[True, True], [True, False]]
 
 
-def test_compare_takes_word_1_grams_below_64_tokens() -> None:
+def test_compare_takes_word_1_grams_below_32_tokens() -> None:
     pipeline = Pipeline(default_spec())
     assert len(pipeline.canonical(LONG)) == 125
     short = pipeline.compare(SHORT_A, SHORT_B)
@@ -72,7 +72,7 @@ def test_compare_takes_word_1_grams_below_64_tokens() -> None:
     assert long == Pipeline(make_spec("auto")).compare(LONG, LONG_B)
     assert long.resemblance == 0.0
     # a short text against a long one: one kind of shingle on both sides (word 1-grams)
-    assert len(pipeline.canonical(SHORT_A + " " + LONG_RU)) > 64
+    assert len(pipeline.canonical(SHORT_A + " " + LONG_RU)) > 32
     mixed = pipeline.compare(SHORT_A, SHORT_B + " " + LONG_RU)
     assert mixed.containment_ab == pytest.approx(6 / 7)  # рама is not in the long text
     fixed = Pipeline(make_spec("auto")).compare(SHORT_A, SHORT_B + " " + LONG_RU)
@@ -108,10 +108,7 @@ def test_every_entry_point_applies_the_rule_alike(
         found_i, found_j, _ = scorer.neighbours(table, 0.5)
         pairs = set(zip(found_i.tolist(), found_j.tolist(), strict=True))
         expected_pairs = {
-            (x, y)
-            for x in range(n)
-            for y in range(x + 1, n)
-            if evaluated[x, y] >= 0.5
+            (x, y) for x in range(n) for y in range(x + 1, n) if evaluated[x, y] >= 0.5
         }
         assert pairs == expected_pairs
         assert (0, 1) in pairs and (2, 3) not in pairs

@@ -108,3 +108,24 @@ def test_the_combined_score_ranks_a_rewrite_above_a_stranger() -> None:
     assert rewrite > 0.5 > stranger
     assert compare(SHORT_A, SHORT_B).combined is None
     assert "combined" not in compare(SHORT_A, SHORT_B).to_dict()
+
+
+def test_the_collection_scores_its_matches_alike() -> None:
+    from neardup.errors import ConfigurationError
+    from neardup.index import Collection, IndexSpec
+
+    with Collection.create("memory:", default_spec(), IndexSpec(policy="allow")) as col:
+        assert col.spec == default_spec().fixed()  # one fingerprint set per text: no rule
+        col.add("long", LONG)
+        col.add("edited", LONG_EDITED)
+        result = col.check(LONG, combined=True)
+        by_id = {m.id: m.combined for m in result.matches}
+        assert by_id["long"] == pytest.approx(combined_score(LONG, LONG, default_spec()))
+        assert by_id["long"] > 0.999
+        assert by_id["edited"] == pytest.approx(combined_score(LONG, LONG_EDITED, default_spec()))
+        assert "combined" in result.to_dict()["matches"][0]
+        assert col.check(LONG).matches[0].combined is None
+    spec = default_spec()
+    with Collection.create("memory:", spec, IndexSpec(store_text=False)) as bare:
+        with pytest.raises(ConfigurationError):
+            bare.check(LONG, combined=True)

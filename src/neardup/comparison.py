@@ -93,7 +93,7 @@ def compare(
     ``a`` and ``b`` are ``str``, or ``bytes`` decoded with charset detection (anything else is a
     ``TypeError``). ``preset`` names the analyzer (``auto``: ``ru`` or ``en`` per text by
     its script; ``ru``, ``en``, ``plain``) with 5-word shingles, and word 1-grams when the shorter
-    text has fewer than 64 canonical tokens (:func:`~neardup.pipeline.default_spec`);
+    text has fewer than 32 canonical tokens (:func:`~neardup.pipeline.default_spec`);
     ``spec`` (a :class:`~neardup.spec.Spec`, e.g. from :func:`~neardup.pipeline.make_spec`)
     replaces it. With ``fragments=True`` the result also
     lists the passages ``a`` shares with ``b``; with ``combined=True`` it also holds the

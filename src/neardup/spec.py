@@ -170,10 +170,13 @@ class AnalyzerSpec:
 
 #: The length-adaptive rule of the defaults (issue #16): a pair whose shorter text has fewer
 #: than this many canonical tokens is compared on word 1-grams instead of the spec's shingles.
-#: Read off ``benchmarks/quality_lengths.py`` (docs/quality.md, "Length-adaptive shingles"):
-#: word 5-shingles come within 0.01 AUC of word 1-grams and character 3-grams only from about
-#: 45 (ru) to 50 (en) canonical tokens, and fall to 0.6–0.8 around 10; 64 leaves a margin.
-DEFAULT_SHORT_BELOW = 64
+#: Chosen from two measurements (docs/quality.md, "The length-adaptive rule"): below about 30
+#: canonical tokens word 5-shingles lose 0.03–0.4 AUC to word 1-grams
+#: (``benchmarks/quality_lengths.py``); above, word 1-grams start losing to them on hard
+#: negatives (the same story from another outlet; a sweep over 0/16/24/32/48/64 on
+#: the *training* half of benchmarks/quality_sets.py, where the paste set's resemblance falls
+#: from 0.950 at 24 to 0.937 at 48–64).
+DEFAULT_SHORT_BELOW = 32
 
 
 @dataclass(frozen=True)

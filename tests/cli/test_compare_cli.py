@@ -68,7 +68,7 @@ def test_compare_options_reach_the_spec(capsys: pytest.CaptureFixture[str]) -> N
         "unit": "word",
         "k": 3,
         "step": 3,
-        "short_below": 64,  # the CLI's default: word 1-grams for a pair with a short text
+        "short_below": 32,  # the CLI's default: word 1-grams for a pair with a short text
         "short_unit": "word",
         "short_k": 1,
     }
