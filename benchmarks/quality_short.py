@@ -22,6 +22,7 @@ import numpy as np
 from neardup.eval import methods, metrics
 from neardup.eval.generate import Language, edit_words, sentence_spans, word_spans
 from neardup.pipeline import make_spec
+from neardup.spec import DEFAULT_SHORT_BELOW
 
 #: The shared corpora: ``../shared/data`` beside the checkout, or $NEARDUP_DATA (a worktree).
 DATA = (
@@ -29,7 +30,8 @@ DATA = (
     / "ru_news.jsonl.gz"
 )
 SPECS = {
-    "ru k=5 (default)": {"preset": "ru", "k": 5},
+    "defaults (auto, adaptive)": {"preset": "auto", "k": 5, "short_below": DEFAULT_SHORT_BELOW},
+    "ru k=5 (the old default)": {"preset": "ru", "k": 5},
     "ru k=2": {"preset": "ru", "k": 2},
     "ru k=1": {"preset": "ru", "k": 1},
     "ru k=1, every word kept": {

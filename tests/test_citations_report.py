@@ -1,8 +1,9 @@
 """Citations in the uniqueness report: quoted and referenced passages counted apart (issue #16).
 
-The example essay quotes a paragraph of ``examples/collection/park.txt`` without quotation
-marks or a reference, so as shipped it has no citation; the tests also mark that paragraph
-(«…», a reference ``[1]``) to check what a marked quote does.
+The example essay quotes a paragraph of ``examples/collection/park.txt`` in «…» with a reference
+``[1]``. Most tests start from the essay with its quotation marks and reference taken out
+(``ESSAY``: the paragraph copied silently, as the essay was before) and mark the paragraph
+themselves, to check what each kind of mark does.
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ from neardup.errors import ConfigurationError
 from neardup.report import CITATION_COLOUR, print_terminal, render_html, summary_line
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-ESSAY = (EXAMPLES / "essay_with_quote.txt").read_text(encoding="utf-8")
+SHIPPED = (EXAMPLES / "essay_with_quote.txt").read_text(encoding="utf-8")
+#: The shipped essay with the quotation marks and the reference taken out.
+ESSAY = (
+    SHIPPED.replace(" и приведу из неё целый абзац: «", ". ")
+    .replace("проектировании» [1].", "проектировании.")
+    .replace("\n\n[1] Набережную в городском парке обновили // городская газета.\n", "\n")
+)
 PARK = (EXAMPLES / "collection" / "park.txt").read_text(encoding="utf-8")
 START = ESSAY.index("Руководитель")
 END = ESSAY.index("проектировании.") + len("проектировании.")
@@ -32,6 +39,16 @@ def _cite(text: str) -> Alignment:
     aligner = Aligner()
     query = aligner.prepare(text)
     return apply_citations(aligner.pair(query, PARK, source_id="park"), query)
+
+
+def test_the_shipped_essay_shows_its_quote_as_citation() -> None:
+    assert "«" not in ESSAY and "[1]" not in ESSAY and ESSAY != SHIPPED
+    result = _cite(SHIPPED)
+    kinds = {c.kind for c in result.citations}
+    assert kinds == {CitationKind.QUOTE, CitationKind.REFERENCE}  # «…» and the sentence's [1]
+    assert result.borrowed == 0.0 and result.cited == result.sources[0].borrowed > 0.25
+    assert result.uniqueness == 1.0
+    assert result.uniqueness_counting_citations == 1.0 - result.cited
 
 
 def test_the_example_essay_marks_no_quote() -> None:

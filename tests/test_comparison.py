@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from neardup import Comparison, ConfigurationError, SpecError, compare, make_spec
-from neardup.pipeline import Pipeline
+from neardup.pipeline import Pipeline, default_spec
 
 A = "Мэр города открыл новый мост через реку. Движение по мосту начнётся в понедельник утром."
 B = A + " Строительство заняло два года и обошлось дешевле, чем планировали."
@@ -13,7 +13,7 @@ B = A + " Строительство заняло два года и обошл�
 
 def test_compare_agrees_with_the_pipeline() -> None:
     got = compare(A, B, preset="plain")
-    want = Pipeline(make_spec("plain")).compare(A, B)
+    want = Pipeline(default_spec("plain")).compare(A, B)
     assert isinstance(got, Comparison)
     assert (got.resemblance, got.containment_ab, got.containment_ba, got.sorensen) == (
         want.resemblance,
@@ -21,8 +21,11 @@ def test_compare_agrees_with_the_pipeline() -> None:
         want.containment_ba,
         want.sorensen,
     )
-    assert (got.shingles_a, got.shingles_b, got.shared) == (10, 19, 10)  # 14 and 23 words, k = 5
-    assert got.containment_ab == 1.0 and got.resemblance == pytest.approx(10 / 19)
+    # 14 and 23 words: below 64, so the defaults compare word 1-grams
+    assert (got.shingles_a, got.shingles_b, got.shared) == (14, 23, 14)
+    assert got.containment_ab == 1.0 and got.resemblance == pytest.approx(14 / 23)
+    fixed = compare(A, B, spec=make_spec("plain"))  # word 5-shingles whatever the length
+    assert (fixed.shingles_a, fixed.shingles_b, fixed.shared) == (10, 19, 10)
     assert got.fragments == ()
 
 

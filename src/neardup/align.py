@@ -52,7 +52,7 @@ from neardup._kernels import align as kernels
 from neardup.analysis.analyzer import Canonical
 from neardup.citations import Citation, find_citations
 from neardup.errors import ConfigurationError
-from neardup.pipeline import Pipeline, TextLike, as_text, make_spec
+from neardup.pipeline import Pipeline, TextLike, as_text, default_spec
 from neardup.shingles import shingle
 from neardup.spec import MAX_SHINGLE_LENGTH, FingerprintSpec, ShingleSpec, Spec
 
@@ -314,7 +314,7 @@ class Aligner:
         self.gap = gap
         self.min_tokens = min_tokens
         self.max_occurrences = max_occurrences
-        base = spec if spec is not None else make_spec("ru")
+        base = spec if spec is not None else default_spec()
         self._align_spec = Spec(
             analyzer=base.analyzer,
             shingles=ShingleSpec(unit="word", k=k, step=1),

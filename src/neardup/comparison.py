@@ -29,7 +29,8 @@ class Comparison:
     in ``b`` (``|A ∩ B| / |A|``) and ``containment_ba`` the other way; ``sorensen`` is
     ``2|A ∩ B| / (|A| + |B|)``. ``shingles_a``, ``shingles_b`` and ``shared`` are the counts they
     come from. ``fragments`` holds the matched passages (character spans of both texts) when
-    they were asked for, and is empty otherwise.
+    they were asked for, and is empty otherwise. ``combined`` is the combined score
+    (:mod:`neardup.combined`) when it was asked for, else ``None``.
     """
 
     resemblance: float
@@ -40,9 +41,12 @@ class Comparison:
     shingles_b: int
     shared: int
     fragments: tuple[Passage, ...] = ()
+    combined: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {"combined": self.combined} if self.combined is not None else {}
         return {
+            **extra,
             "resemblance": self.resemblance,
             "containment_ab": self.containment_ab,
             "containment_ba": self.containment_ba,
@@ -70,28 +74,34 @@ def _aligner(spec: Spec) -> Aligner:
 
 @lru_cache(maxsize=8)
 def _preset_spec(preset: str) -> Spec:
-    from neardup.pipeline import make_spec
+    from neardup.pipeline import default_spec
 
-    return make_spec(preset)
+    return default_spec(preset)
 
 
 def compare(
     a: TextLike,
     b: TextLike,
     *,
-    preset: str = "ru",
+    preset: str = "auto",
     spec: Spec | None = None,
     fragments: bool = False,
+    combined: bool = False,
 ) -> Comparison:
     """Resemblance, containment both ways and Sørensen of texts ``a`` and ``b``.
 
     ``a`` and ``b`` are ``str``, or ``bytes`` decoded with charset detection (anything else is a
-    ``TypeError``). ``preset`` names the analyzer (``ru``, ``en``, ``auto``, ``plain``) with
-    5-word shingles; ``spec`` (a :class:`~neardup.spec.Spec`, e.g. from
-    :func:`~neardup.pipeline.make_spec`) replaces it. With ``fragments=True`` the result also
-    lists the passages ``a`` shares with ``b``.
+    ``TypeError``). ``preset`` names the analyzer (``auto``: ``ru`` or ``en`` per text by
+    its script; ``ru``, ``en``, ``plain``) with 5-word shingles, and word 1-grams when the shorter
+    text has fewer than 32 canonical tokens (:func:`~neardup.pipeline.default_spec`);
+    ``spec`` (a :class:`~neardup.spec.Spec`, e.g. from :func:`~neardup.pipeline.make_spec`)
+    replaces it. With ``fragments=True`` the result also
+    lists the passages ``a`` shares with ``b``; with ``combined=True`` it also holds the
+    combined score (:func:`neardup.combined.combined_score`, the function every entry point
+    applies).
     """
     check("fragments", fragments, Boolean(), ConfigurationError)
+    check("combined", combined, Boolean(), ConfigurationError)
     if spec is None:
         check("preset", preset, OneOf(PRESETS), ConfigurationError)
         spec = _preset_spec(preset)
@@ -108,4 +118,11 @@ def compare(
         shingles_b=m.shingles_b,
         shared=m.shared,
         fragments=tuple(passages),
+        combined=_combined_score(a, b, spec) if combined else None,
     )
+
+
+def _combined_score(a: TextLike, b: TextLike, spec: Spec) -> float:
+    from neardup.combined import combined_score
+
+    return combined_score(a, b, spec)

@@ -8,10 +8,16 @@ Row ``i``, column ``j`` holds text ``i`` measured against text ``j``:
 ``sorensen``     ``2 |S_i ∩ S_j| / (|S_i| + |S_j|)`` (symmetric)
 ``minhash``      the MinHash estimate of the resemblance (symmetric; ``neardup.sketch``)
 ``tfidf``        the cosine of TF-IDF vectors, IDF over the set (symmetric; ``neardup.tfidf``)
+``combined``     the combined score (symmetric; ``neardup.combined``: the function
+                 ``neardup.compare`` and ``neardup eval`` apply)
 
 ``S_i`` are the shingle fingerprint sets of the spec (multisets under a multiset spec). The
 diagonal is 1.0, except for a text with no shingles (or no terms), which scores 0.0 against
-everything, itself included — as :func:`neardup.similarity.compare` does.
+everything, itself included — as :func:`neardup.similarity.compare` does. Under a
+length-adaptive spec (the default) a pair whose shorter text has fewer than ``short_below``
+canonical tokens is measured on the short shingles (:meth:`neardup.spec.ShingleSpec.short_pairs`,
+the rule :func:`neardup.compare` and ``neardup eval`` apply); MinHash signs each text once, with
+the spec's own shingles.
 """
 
 from __future__ import annotations
@@ -29,11 +35,12 @@ import numpy.typing as npt
 from neardup._constraints import Boolean, OneOf, check, constraint_of
 from neardup._kernels.matrix import pairwise_intersections
 from neardup.errors import ConfigurationError, InputError, require
-from neardup.pipeline import Pipeline, TextLike, make_spec
+from neardup.pipeline import Pipeline, TextLike, default_spec
+from neardup.similarity import Fingerprints
 from neardup.spec import SketchSpec, Spec
 
-METHODS = ("containment", "resemblance", "sorensen", "minhash", "tfidf")
-SYMMETRIC = frozenset({"resemblance", "sorensen", "minhash", "tfidf"})
+METHODS = ("containment", "resemblance", "sorensen", "minhash", "tfidf", "combined")
+SYMMETRIC = frozenset({"resemblance", "sorensen", "minhash", "tfidf", "combined"})
 F64 = npt.NDArray[np.float64]
 Progress = Callable[[int], None]
 
@@ -121,10 +128,10 @@ def similarity_matrix(
 ) -> SimilarityMatrix:
     """Every text against every other under ``method`` (see the module docstring).
 
-    ``spec`` gives the analyzer, shingles and fingerprints (default: the ``ru`` preset, 5-word
-    shingles); ``idf`` and ``binary`` are TF-IDF options (:mod:`neardup.tfidf`); ``num_perm``
-    the number of MinHash functions (default: the spec's sketch, else 128). ``progress`` is
-    called with 1 after each text is analyzed.
+    ``spec`` gives the analyzer, shingles and fingerprints (default:
+    :func:`~neardup.pipeline.default_spec`); ``idf`` and ``binary`` are TF-IDF options
+    (:mod:`neardup.tfidf`); ``num_perm`` the number of MinHash functions (default: the spec's
+    sketch, else 128). ``progress`` is called with 1 after each text is analyzed.
     """
     _check_options(texts, method, spec, idf, binary, num_perm)
     names = (
@@ -132,8 +139,14 @@ def similarity_matrix(
     )
     if len(names) != len(texts):
         raise InputError(f"{len(names)} ids for {len(texts)} texts")
-    spec = spec if spec is not None else make_spec("ru")
+    spec = spec if spec is not None else default_spec()
     params: dict[str, Any] = {"spec_fingerprint": spec.fingerprint()}
+    if method == "combined":
+        from neardup.combined import MODEL, CombinedFeatures, combined_matrix
+
+        table = CombinedFeatures(spec).table(texts, progress)
+        params.update({"preset": spec.analyzer.preset, "model": MODEL.trained_on})
+        return SimilarityMatrix(names, combined_matrix(table), method, params)
     if method == "tfidf":
         from neardup.tfidf import TfidfModel, cosine_matrix_of_rows
 
@@ -183,11 +196,40 @@ def similarity_matrix(
         np.fill_diagonal(matrix, nonempty)
         params.update({"num_perm": sketch.num_perm, "sketch_seed": sketch.seed})
         return SimilarityMatrix(names, matrix, method, params)
-    fps = []
-    for text in texts:
-        fps.append(pipeline.fingerprints(text))
+    matrix = _adaptive_set_matrix(pipeline, texts, method, params, progress)
+    return SimilarityMatrix(names, matrix, method, params)
+
+
+def _adaptive_set_matrix(
+    pipeline: Pipeline,
+    texts: Sequence[TextLike],
+    method: str,
+    params: dict[str, Any],
+    progress: Progress | None,
+) -> F64:
+    """A set measure between every two texts, each pair under the shingles the spec's
+    length-adaptive rule gives it."""
+    tokens = np.zeros(len(texts), dtype=np.int64)
+    long_fps: list[Fingerprints] = []
+    short_fps: list[Fingerprints] = []
+    for d, text in enumerate(texts):
+        tokens[d], long_fp, short_fp = pipeline.variants(text)
+        long_fps.append(long_fp)
+        if short_fp is not None:
+            short_fps.append(short_fp)
         if progress:
             progress(1)
+    matrix = _set_matrix(long_fps, method)
+    shingles = pipeline.spec.shingles
+    short = shingles.short_pairs(tokens[:, None], tokens[None, :])
+    if short_fps and np.any(short):
+        matrix = np.where(short, _set_matrix(short_fps, method), matrix)
+        params.update({"short_below": shingles.short_below, "short_k": shingles.short_k})
+    return matrix
+
+
+def _set_matrix(fps: Sequence[Fingerprints], method: str) -> F64:
+    """A set measure between every two of ``fps``; 1 on the diagonal unless empty."""
     lengths = np.fromiter((len(f) for f in fps), dtype=np.int64, count=len(fps))
     offsets = np.zeros(len(fps) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
@@ -202,7 +244,7 @@ def similarity_matrix(
     shared = pairwise_intersections(values, counts, offsets)
     matrix = set_measure_matrix(shared, method)
     np.fill_diagonal(matrix, (np.diag(shared) > 0).astype(np.float64))
-    return SimilarityMatrix(names, matrix, method, params)
+    return matrix
 
 
 def plot_heatmap(

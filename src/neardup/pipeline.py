@@ -16,17 +16,22 @@ from neardup.analysis.presets import preset
 from neardup.fingerprint import HashFamily
 from neardup.shingles import Shingles, shingle
 from neardup.similarity import Fingerprints, Measures, compare
-from neardup.spec import FingerprintSpec, ShingleSpec, Spec, default_bits
+from neardup.spec import DEFAULT_SHORT_BELOW, FingerprintSpec, ShingleSpec, Spec, default_bits
 
 TextLike = str | bytes
 
 
+#: The preset of the defaults: Russian or English chain chosen per document by its script.
+DEFAULT_PRESET = "auto"
+
+
 def make_spec(
-    preset_name: str = "ru",
+    preset_name: str = DEFAULT_PRESET,
     *,
     k: int = 5,
     step: int = 1,
     unit: str = "word",
+    short_below: int = 0,
     family: str = "rabin",
     bits: int | None = None,
     seed: int = 0,
@@ -36,14 +41,24 @@ def make_spec(
     """A spec from a preset name and the usual options (the CLI's flags).
 
     ``bits`` defaults to the family's widest width (:func:`~neardup.spec.default_bits`: 64, and
-    32 for ``crc32``)."""
+    32 for ``crc32``). ``short_below`` turns on the length-adaptive rule (word 1-grams for pairs
+    whose shorter text has fewer canonical tokens; :class:`~neardup.spec.ShingleSpec`); it is
+    off here so that an explicit spec stays what it was — :func:`default_spec` turns it on."""
     if bits is None:
         bits = default_bits(family)
     return Spec(
         analyzer=preset(preset_name, **preset_options),
-        shingles=ShingleSpec(unit=unit, k=k, step=step),  # type: ignore[arg-type]
+        shingles=ShingleSpec(unit=unit, k=k, step=step, short_below=short_below),  # type: ignore[arg-type]
         fingerprint_family=FingerprintSpec(family=family, bits=bits, seed=seed, multiset=multiset),
     )
+
+
+def default_spec(preset_name: str = DEFAULT_PRESET, **options: Any) -> Spec:
+    """The spec of the defaults (the CLI's and the library's): ``auto`` language per document,
+    word 5-shingles, and word 1-grams for pairs whose shorter text has fewer than
+    :data:`~neardup.spec.DEFAULT_SHORT_BELOW` canonical tokens."""
+    options.setdefault("short_below", DEFAULT_SHORT_BELOW)
+    return make_spec(preset_name, **options)
 
 
 def as_text(value: TextLike) -> str:
@@ -65,6 +80,9 @@ class Pipeline:
         self.analyzer = Analyzer(spec.analyzer)
         self.family = HashFamily(spec.fingerprint_family)
         self.spec_fingerprint = spec.fingerprint()
+        # the shingling of short pairs, when the spec is length-adaptive
+        self._short_spec = spec.fixed(short=True) if spec.shingles.adaptive else None
+        self._short_fingerprint = self._short_spec.fingerprint() if self._short_spec else ""
 
     def canonical(self, text: TextLike) -> Canonical:
         return self.analyzer.canonical(as_text(text))
@@ -86,8 +104,35 @@ class Pipeline:
         for text in texts:
             yield self.fingerprints(text)
 
+    def fingerprints_of(self, canonical: Canonical, *, short: bool = False) -> Fingerprints:
+        """The fingerprints of an analyzed text, under the shingling of long pairs or (``short``,
+        with a length-adaptive spec) of short pairs."""
+        multiset = self.spec.fingerprint_family.multiset
+        if short and self._short_spec is not None:
+            hashes = shingle(canonical, self._short_spec.shingles, self.family).hashes
+            return Fingerprints.from_hashes(
+                hashes, multiset=multiset, spec_fingerprint=self._short_fingerprint
+            )
+        return Fingerprints.from_hashes(
+            shingle(canonical, self.spec.shingles, self.family).hashes,
+            multiset=multiset,
+            spec_fingerprint=self.spec_fingerprint,
+        )
+
+    def variants(self, text: TextLike) -> tuple[int, Fingerprints, Fingerprints | None]:
+        """A text's canonical token count, its fingerprints for long pairs, and for short pairs
+        (``None`` unless the spec is length-adaptive): what pairwise entry points need to apply
+        :meth:`~neardup.spec.ShingleSpec.short_pairs` per pair."""
+        canonical = self.canonical(text)
+        short = self.fingerprints_of(canonical, short=True) if self._short_spec else None
+        return len(canonical), self.fingerprints_of(canonical), short
+
     def compare(self, a: TextLike, b: TextLike) -> Measures:
-        return compare(self.fingerprints(a), self.fingerprints(b))
+        """The measures of a pair, under the short shingling when the spec's length-adaptive
+        rule says so."""
+        ca, cb = self.canonical(a), self.canonical(b)
+        short = self.spec.shingles.short_pairs(len(ca), len(cb))
+        return compare(self.fingerprints_of(ca, short=short), self.fingerprints_of(cb, short=short))
 
     def fingerprints_of_file(self, path: str | os.PathLike[str]) -> Fingerprints:
         return self.fingerprints(read_text(path).text)

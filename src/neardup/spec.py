@@ -168,19 +168,65 @@ class AnalyzerSpec:
         )
 
 
+#: The length-adaptive rule of the defaults (issue #16): a pair whose shorter text has fewer
+#: than this many canonical tokens is compared on word 1-grams instead of the spec's shingles.
+#: Chosen from two measurements (docs/quality.md, "The length-adaptive rule"): below about 30
+#: canonical tokens word 5-shingles lose 0.03–0.4 AUC to word 1-grams
+#: (``benchmarks/quality_lengths.py``); above, word 1-grams start losing to them on hard
+#: negatives (the same story from another outlet; a sweep over 0/16/24/32/48/64 on
+#: the *training* half of benchmarks/quality_sets.py, where the paste set's resemblance falls
+#: from 0.950 at 24 to 0.937 at 48–64).
+DEFAULT_SHORT_BELOW = 32
+
+
 @dataclass(frozen=True)
 class ShingleSpec:
-    """Word shingles of ``k`` tokens taken every ``step`` tokens, or char n-grams of ``k``."""
+    """Word shingles of ``k`` tokens taken every ``step`` tokens, or char n-grams of ``k``.
+
+    Length-adaptive (``short_below`` > 0): a *pair* whose shorter text has fewer than
+    ``short_below`` canonical tokens is shingled by ``short_unit``/``short_k`` (step 1) on both
+    sides — word shingles cannot work on a 10-word sentence. The rule is per pair, not per
+    text, so a short text and a long one are always compared on one kind of shingle. A single
+    text's fingerprints (signatures, stored collections) use ``unit``/``k``/``step``. The short
+    fields are written only when the rule is on, so a spec without it keeps its fingerprint.
+    """
 
     unit: Literal["word", "char"] = param("word", OneOf(("word", "char")))
     k: int = param(5, Integer(1, MAX_SHINGLE_LENGTH))
     step: int = param(1, Integer(1, MAX_SHINGLE_LENGTH))
+    short_below: int = param(0, Integer(0, 1 << 30), label="short_below (0: off)")
+    short_unit: Literal["word", "char"] = param("word", OneOf(("word", "char")))
+    short_k: int = param(1, Integer(1, MAX_SHINGLE_LENGTH))
 
     def __post_init__(self) -> None:
         check_fields(self, "shingle")
 
+    @property
+    def adaptive(self) -> bool:
+        return self.short_below > 0
+
     def to_dict(self) -> dict[str, Any]:
-        return {"unit": self.unit, "k": self.k, "step": self.step}
+        out: dict[str, Any] = {"unit": self.unit, "k": self.k, "step": self.step}
+        if self.adaptive:
+            out.update(
+                short_below=self.short_below, short_unit=self.short_unit, short_k=self.short_k
+            )
+        return out
+
+    def short_pairs(self, tokens_a: Any, tokens_b: Any) -> Any:
+        """Whether pairs with these canonical token counts take the short shingles: the one
+        rule every entry point applies (scalars give a bool, arrays a boolean array)."""
+        import numpy as np  # here: importing neardup stays light (tests/test_public_api.py)
+
+        shorter = np.minimum(tokens_a, tokens_b)
+        result = (shorter < self.short_below) & self.adaptive
+        return bool(result) if np.ndim(result) == 0 else result
+
+    def fixed(self, short: bool = False) -> ShingleSpec:
+        """The plain (not adaptive) shingling of a long pair, or of a short one."""
+        if short and self.adaptive:
+            return ShingleSpec(unit=self.short_unit, k=self.short_k, step=1)
+        return ShingleSpec(unit=self.unit, k=self.k, step=self.step)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ShingleSpec:
@@ -382,6 +428,10 @@ class Spec:
 
     def replace(self, **changes: Any) -> Spec:
         return replace(self, **changes)
+
+    def fixed(self, short: bool = False) -> Spec:
+        """This spec with its shingling made plain: that of long pairs, or of short ones."""
+        return replace(self, shingles=self.shingles.fixed(short))
 
     def check_same(self, other: Spec | str, what: str = "data") -> None:
         """Raise :class:`SpecMismatchError` unless ``other`` (a spec or fingerprint) matches."""

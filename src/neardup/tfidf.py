@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup.errors import ConfigurationError, InputError, require
-from neardup.pipeline import Pipeline, TextLike, make_spec
+from neardup.pipeline import Pipeline, TextLike, default_spec
 from neardup.spec import Spec
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class CanonicalTerms:
     """
 
     def __init__(self, spec: Spec | None = None) -> None:
-        self.spec = spec if spec is not None else make_spec("ru")
+        self.spec = spec if spec is not None else default_spec()
         self._pipeline: Pipeline | None = None
 
     def __getstate__(self) -> dict[str, Any]:

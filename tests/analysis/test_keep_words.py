@@ -99,10 +99,13 @@ def test_cli_flags_reach_the_spec(tmp_path: Any) -> None:
     a.write_text(TEXT, encoding="utf-8")
     b.write_text("Мы пошли в лес, и она не вернулась из него.", encoding="utf-8")
     runner = CliRunner()
-    base = json.loads(runner.invoke(cli, ["compare", str(a), str(b), "-k", "1", "--json"]).output)
+    ru = ["-p", "ru", "--short-below", "0"]  # the ru chain alone, k=1 for every length
+    base = json.loads(
+        runner.invoke(cli, ["compare", str(a), str(b), "-k", "1", "--json", *ru]).output
+    )
     both = runner.invoke(
         cli,
-        ["compare", str(a), str(b), "-k", "1", "--json", "--keep-stop-words",
+        ["compare", str(a), str(b), "-k", "1", "--json", *ru, "--keep-stop-words",
          "--keep-function-words"],
     )  # fmt: skip
     assert both.exit_code == 0, both.output

@@ -42,7 +42,7 @@ def jsonl(tmp_path: Path) -> str:
 def test_json_rows_are_text_i_against_text_j(
     jsonl: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["matrix", jsonl, "--json", "-k", "3"]) == 0
+    assert main(["matrix", jsonl, "--json", "-k", "3", "--short-below", "0"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ids"] == ["1", "half", "o"]
     m = out["matrix"]

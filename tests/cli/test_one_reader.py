@@ -20,7 +20,7 @@ from neardup.errors import DatasetError
 from neardup.eval import formats
 from neardup.inputs import DEFAULT_MAX_BYTES, CorpusReader, iter_inputs
 from neardup.matrix import similarity_matrix
-from neardup.pipeline import make_spec
+from neardup.pipeline import default_spec, make_spec
 from neardup.sketch import read_signatures
 from neardup.sketch.parallel import sign_stream
 
@@ -114,7 +114,7 @@ def test_matrix_reads_the_same_documents(folder: Path, capsys: pytest.CaptureFix
     result = json.loads(out)
     assert result["ids"] == EXPECTED_IDS
     reference = similarity_matrix(
-        [TEXTS[i] for i in EXPECTED_IDS], ids=EXPECTED_IDS, spec=make_spec("plain", k=2)
+        [TEXTS[i] for i in EXPECTED_IDS], ids=EXPECTED_IDS, spec=default_spec("plain", k=2)
     )
     assert np.allclose(result["matrix"], reference.matrix)
 

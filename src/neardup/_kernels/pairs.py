@@ -44,3 +44,36 @@ def pair_multiset_overlaps(values: U64, counts: I64, offsets: I64, a: I64, b: I6
             counts[offsets[j] : offsets[j + 1]],
         )
     return out
+
+
+@njit(cache=True, nogil=True)
+def pair_term_products(
+    values: U64, counts: I64, offsets: I64, a: I64, b: I64
+) -> npt.NDArray[np.float64]:
+    """For each pair of term-count vectors: ``Σ tf_A·tf_B``, ``Σ tf_A²`` and ``Σ tf_B²`` over
+    the shared terms, and ``Σ tf_A²``, ``Σ tf_B²`` over all terms — shape ``(pairs, 5)``, what
+    a cosine with any per-pair term weighting is made of."""
+    out = np.zeros((a.shape[0], 5), dtype=np.float64)
+    for p in range(a.shape[0]):
+        i0 = offsets[a[p]]
+        i1 = offsets[a[p] + 1]
+        j0 = offsets[b[p]]
+        j1 = offsets[b[p] + 1]
+        for x in range(i0, i1):
+            out[p, 3] += counts[x] * counts[x]
+        for y in range(j0, j1):
+            out[p, 4] += counts[y] * counts[y]
+        x = i0
+        y = j0
+        while x < i1 and y < j1:
+            if values[x] < values[y]:
+                x += 1
+            elif values[y] < values[x]:
+                y += 1
+            else:
+                out[p, 0] += counts[x] * counts[y]
+                out[p, 1] += counts[x] * counts[x]
+                out[p, 2] += counts[y] * counts[y]
+                x += 1
+                y += 1
+    return out

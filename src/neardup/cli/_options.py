@@ -12,8 +12,8 @@ from neardup.analysis.presets import PRESETS
 from neardup.cli._types import field_default, field_type
 from neardup.errors import InputError
 from neardup.inputs import check_thesaurus, read_text_input
-from neardup.pipeline import make_spec
-from neardup.spec import FAMILY_WIDTHS, FingerprintSpec, ShingleSpec, Spec
+from neardup.pipeline import DEFAULT_PRESET, make_spec
+from neardup.spec import DEFAULT_SHORT_BELOW, FAMILY_WIDTHS, FingerprintSpec, ShingleSpec, Spec
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -25,10 +25,10 @@ def spec_options(func: F) -> F:
             "--preset",
             "-p",
             type=click.Choice(PRESETS),
-            default="ru",
+            default=DEFAULT_PRESET,
             show_default=True,
-            help="Canonicalization: ru (lemmas, stop words, function words dropped), "
-            "en (stems, stop words), auto (ru or en by script), plain (lowercase words).",
+            help="Canonicalization: auto (ru or en per text by its script), ru (lemmas, stop "
+            "words, function words dropped), en (stems, stop words), plain (lowercase words).",
         ),
         click.option(
             "-k",
@@ -44,6 +44,15 @@ def spec_options(func: F) -> F:
             default=field_default(ShingleSpec, "step"),
             show_default=True,
             help="Take a shingle every STEP tokens: 1 overlapping, k end to end.",
+        ),
+        click.option(
+            "--short-below",
+            "short_below",
+            type=field_type(ShingleSpec, "short_below"),
+            default=DEFAULT_SHORT_BELOW,
+            show_default=True,
+            help="Compare a pair on word 1-grams when its shorter text has fewer canonical "
+            "tokens than this (word shingles cannot work on a sentence); 0: never.",
         ),
         click.option(
             "--unit",
@@ -141,6 +150,7 @@ def spec_from_options(options: dict[str, Any]) -> Spec:
         k=options.pop("k"),
         step=options.pop("step"),
         unit=options.pop("unit"),
+        short_below=options.pop("short_below"),
         family=family,
         bits=bits,
         seed=options.pop("seed"),

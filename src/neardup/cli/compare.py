@@ -23,6 +23,7 @@ from neardup.analysis.analyzer import Canonical, IntArray
 from neardup.cli._documents import read_input, read_options, reader_options
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type
+from neardup.combined import combined_score
 from neardup.pipeline import Pipeline
 from neardup.report import check_writable, markup_safe
 from neardup.shingles import Shingles, shingle
@@ -96,6 +97,14 @@ def compare_to_dict(measures: Measures, spec: Spec, alignment: Alignment | None)
     help="Fragments: the fewest matched (canonical) words a passage must have.",
 )
 @click.option(
+    "--method",
+    type=click.Choice(["sets", "combined"]),
+    default="sets",
+    show_default=True,
+    help="sets: the shingle-set measures; combined: also the combined score, a calibrated "
+    "probability-like number from several measures (neardup.combined).",
+)
+@click.option(
     "--no-citations",
     is_flag=True,
     help='Fragments: count quoted («…», "…") and referenced ([3], (Иванов, 2010)) passages '
@@ -110,6 +119,7 @@ def compare(
     align_k: int,
     gap: int,
     min_tokens: int,
+    method: str,
     no_citations: bool,
     **options: Any,
 ) -> None:
@@ -122,6 +132,10 @@ def compare(
 
     --json prints the keys resemblance, sorensen, containment_ab, containment_ba, shingles_a,
     shingles_b, shared, spec and spec_fingerprint.
+
+    --method combined adds the combined score (key "combined"): a logistic model over word
+    and character resemblance and containment, a TF-IDF cosine and the length ratio, fitted on
+    generated pairs, whose 0.5 means "probably a copy" on a sentence as on a page.
 
     --fragments also aligns A against B (docs/fragments.md): passages of A copied from B,
     verbatim or with a few words changed, as character spans of both files as given (HTML
@@ -141,6 +155,7 @@ def compare(
     text_a = read_input(file_a, reading).text
     text_b = read_input(file_b, reading).text
     measures = pipeline.compare(text_a, text_b)
+    combined = combined_score(text_a, text_b, spec) if method == "combined" else None
     alignment = None
     if fragments or html_report:
         aligner = Aligner(spec, k=align_k, gap=gap, min_tokens=min_tokens)
@@ -154,6 +169,8 @@ def compare(
             write_html(alignment, html_report, title=f"{file_a} vs {file_b}", query_title=file_a)
     if as_json:
         out = compare_to_dict(measures, spec, alignment)
+        if combined is not None:
+            out["combined"] = combined
         click.echo(json.dumps(out, ensure_ascii=False))
         return
     table = Table(title=f"{markup_safe(file_a)} vs {markup_safe(file_b)}", show_header=True)
@@ -166,6 +183,8 @@ def compare(
         ("containment B in A", measures.containment_ba),
     ):
         table.add_row(name, f"{value:.4f}")
+    if combined is not None:
+        table.add_row("combined score", f"{combined:.4f}")
     table.add_row("shingles A", str(measures.shingles_a))
     table.add_row("shingles B", str(measures.shingles_b))
     table.add_row("shared", str(measures.shared))

@@ -165,7 +165,7 @@ def create(
     )
     with Collection.create(db, spec, index_spec) as col:
         click.echo(
-            f"created {col.location}: spec {spec.fingerprint()} ({describe_spec(spec)}); "
+            f"created {col.location}: spec {col.spec.fingerprint()} ({describe_spec(col.spec)}); "
             f"policy {policy}, {measure} ≥ {threshold:g}"
             + (f", group cap {group_cap}" if policy == "group" else "")
             + (f"; texts of {index_spec.length_range()}" if min_length or max_length else "")
@@ -388,6 +388,14 @@ def _add_with_progress(
     help="Fragments: count quoted and referenced passages of FILE as borrowing too "
     "(by default they are citation, shown apart).",
 )
+@click.option(
+    "--method",
+    type=click.Choice(["sets", "combined"]),
+    default="sets",
+    show_default=True,
+    help="combined: also score each match shown with the combined score (neardup.combined), "
+    "from the stored texts.",
+)
 @reader_options
 def check(
     db: str,
@@ -397,6 +405,7 @@ def check(
     fragments: bool,
     html_report: str | None,
     no_citations: bool,
+    method: str,
     **reading: Any,
 ) -> None:
     """How unique FILE is against the collection, and which documents it matches (stores nothing).
@@ -415,13 +424,15 @@ def check(
     them as a page to open in a browser. The collection must keep its texts (the default).
     Passages inside quotes or followed by a reference count as citation, not borrowing
     ("cited", "quoted", "uniqueness_counting_citations"), unless --no-citations.
+
+    --method combined adds each match's combined score (a "combined" key with --json).
     """
     if html_report:
         check_writable(html_report)
     text = read_input(file, read_options(reading)).text
     alignment = None
     with _collection(db, readonly=True) as col:
-        result = col.check(text, top=top)
+        result = col.check(text, top=top, combined=method == "combined")
         if fragments or html_report:
             from neardup.align import Aligner, apply_citations
 
@@ -453,7 +464,9 @@ def check(
         console.print("no document of the collection shares a shingle with it")
     else:
         table = Table(show_header=True)
-        for col_name in ("id", "resemblance", "text in doc", "doc in text", "shared", "group"):
+        names = ["id", "resemblance", "text in doc", "doc in text", "shared", "group"]
+        names += ["combined"] if method == "combined" else []
+        for col_name in names:
             table.add_column(col_name, justify="left" if col_name == "id" else "right")
         for m in result.matches:
             table.add_row(
@@ -463,6 +476,7 @@ def check(
                 f"{m.containment_doc_in_query:.4f}",
                 str(m.shared),
                 str(m.group),
+                *([f"{m.combined:.4f}"] if m.combined is not None else []),
             )
         console.print(table)
     if alignment is not None and fragments:

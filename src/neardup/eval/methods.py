@@ -24,7 +24,7 @@ returns, for a source and a suspicious text, the reused passages as character sp
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -33,7 +33,8 @@ import numpy.typing as npt
 from neardup._kernels.pairs import pair_multiset_overlaps, pair_overlaps
 from neardup.errors import ConfigurationError, MissingDependencyError, require
 from neardup.pipeline import Pipeline
-from neardup.spec import Spec
+from neardup.similarity import Fingerprints
+from neardup.spec import ShingleSpec, Spec
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -220,41 +221,66 @@ def score_pairs(
 
 @dataclass(frozen=True)
 class FingerprintTable:
-    """All documents' fingerprint sets end to end (CSR), with their (multi)set sizes."""
+    """All documents' fingerprint sets end to end (CSR), with their (multi)set sizes.
+
+    Under a length-adaptive spec it also holds each document's canonical token count and the
+    table of the short-pair shingles, so that pairs are scored by
+    :meth:`~neardup.spec.ShingleSpec.short_pairs` (the rule :func:`neardup.compare` applies)."""
 
     values: U64
     counts: I64 | None
     offsets: I64
     sizes: I64
+    tokens: I64 | None = None
+    short: FingerprintTable | None = None
 
     def __len__(self) -> int:
         return int(self.offsets.shape[0] - 1)
 
 
-def fingerprint_table(
-    pipeline: Pipeline, texts: Sequence[str], progress: Progress = None
-) -> FingerprintTable:
-    """The fingerprints of every text under ``pipeline``, packed end to end."""
-    parts: list[U64] = []
-    counts: list[I64] = []
-    lengths = np.zeros(len(texts), dtype=np.int64)
-    multiset = pipeline.spec.fingerprint_family.multiset
-    for d, fp in enumerate(pipeline.fingerprints_many(texts)):
-        parts.append(fp.values)
-        lengths[d] = len(fp)
-        if multiset and fp.counts is not None:
-            counts.append(fp.counts)
-        if progress is not None:
-            progress(1)
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+def pack_fingerprints(fps: Sequence[Fingerprints], multiset: bool) -> FingerprintTable:
+    """Fingerprint sets packed end to end."""
+    lengths = np.fromiter((len(fp) for fp in fps), dtype=np.int64, count=len(fps))
+    offsets = np.zeros(len(fps) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
+    parts = [fp.values for fp in fps]
     values = np.concatenate(parts).astype(np.uint64) if parts else np.zeros(0, dtype=np.uint64)
     if multiset:
+        counts = [fp.counts for fp in fps if fp.counts is not None]
         cat = np.concatenate(counts).astype(np.int64) if counts else np.zeros(0, dtype=np.int64)
-        sizes = np.add.reduceat(cat, offsets[:-1]) if cat.size else np.zeros(len(texts), np.int64)
+        sizes = np.add.reduceat(cat, offsets[:-1]) if cat.size else np.zeros(len(fps), np.int64)
         sizes = np.where(lengths > 0, sizes, 0).astype(np.int64)
         return FingerprintTable(values, cat, offsets, sizes)
     return FingerprintTable(values, None, offsets, lengths)
+
+
+def fingerprint_table(
+    pipeline: Pipeline, texts: Sequence[str], progress: Progress = None
+) -> FingerprintTable:
+    """The fingerprints of every text under ``pipeline``, packed end to end (and those of the
+    short-pair shingles, with the token counts, when its spec is length-adaptive)."""
+    long_fps: list[Fingerprints] = []
+    short_fps: list[Fingerprints] = []
+    tokens = np.zeros(len(texts), dtype=np.int64)
+    for d, text in enumerate(texts):
+        tokens[d], long_fp, short_fp = pipeline.variants(text)
+        long_fps.append(long_fp)
+        if short_fp is not None:
+            short_fps.append(short_fp)
+        if progress is not None:
+            progress(1)
+    multiset = pipeline.spec.fingerprint_family.multiset
+    table = pack_fingerprints(long_fps, multiset)
+    if not pipeline.spec.shingles.adaptive:
+        return table
+    return replace(table, tokens=tokens, short=pack_fingerprints(short_fps, multiset))
+
+
+def short_pair_mask(table: FingerprintTable, shingles: ShingleSpec, a: I64, b: I64) -> Any:
+    """Which pairs take the short shingles (all False without the length-adaptive rule)."""
+    if table.tokens is None or table.short is None:
+        return np.zeros(a.shape[0], dtype=np.bool_)
+    return np.asarray(shingles.short_pairs(table.tokens[a], table.tokens[b]), dtype=np.bool_)
 
 
 def _measure(name: str, shared: npt.NDArray[Any], size_a: I64, size_b: I64) -> F64:
@@ -284,7 +310,13 @@ class SetScorer:
     def score(self, features: FingerprintTable, a: I64, b: I64) -> F64:
         a = np.ascontiguousarray(a, dtype=np.int64)
         b = np.ascontiguousarray(b, dtype=np.int64)
-        t = features
+        out = self._score_table(features, a, b)
+        short = short_pair_mask(features, self.pipeline.spec.shingles, a, b)
+        if features.short is not None and short.any():  # the length-adaptive rule
+            out[short] = self._score_table(features.short, a[short], b[short])
+        return out
+
+    def _score_table(self, t: FingerprintTable, a: I64, b: I64) -> F64:
         if t.counts is not None:
             shared = pair_multiset_overlaps(t.values, t.counts, t.offsets, a, b)
         else:
@@ -293,20 +325,25 @@ class SetScorer:
 
     def neighbours(self, features: FingerprintTable, threshold: float) -> tuple[I64, I64, F64]:
         """Pairs ``i < j`` scoring at least ``threshold`` (> 0), from a sparse product of the
-        document × fingerprint incidence matrix, block by block."""
-        candidates = shared_candidates(features)
+        document × fingerprint incidence matrix, block by block (under a length-adaptive spec,
+        long pairs from the long table and short pairs from the short one)."""
         out_i: list[I64] = []
         out_j: list[I64] = []
         out_s: list[F64] = []
-        for i, j, shared in candidates:
-            if features.counts is not None:  # the product counts products, not minima
-                scores = self.score(features, i, j)
-            else:
-                scores = _measure(self.measure, shared, features.sizes[i], features.sizes[j])
-            keep = (scores >= threshold) & (scores > 0)
-            out_i.append(i[keep])
-            out_j.append(j[keep])
-            out_s.append(scores[keep])
+        tables = [(features, False)]
+        if features.short is not None:
+            tables.append((features.short, True))
+        for table, want_short in tables:
+            for i, j, shared in shared_candidates(table):
+                if table.counts is not None:  # the product counts products, not minima
+                    scores = self._score_table(table, i, j)
+                else:
+                    scores = _measure(self.measure, shared, table.sizes[i], table.sizes[j])
+                keep = (scores >= threshold) & (scores > 0)
+                keep &= short_pair_mask(features, self.pipeline.spec.shingles, i, j) == want_short
+                out_i.append(i[keep])
+                out_j.append(j[keep])
+                out_s.append(scores[keep])
         return _concat(out_i, out_j, out_s)
 
 
@@ -594,6 +631,33 @@ def _minhash(ctx: MethodContext) -> Scorer:
         seed=ctx.param("sketch_seed", sketch.seed if sketch else 0, int),
         family=ctx.param("minhash_family", sketch.family if sketch else "splitmix"),
     )
+
+
+class CombinedScorer:
+    """The combined score (:mod:`neardup.combined`): the shipped logistic model over nine
+    measures of a pair, the same function ``neardup.compare`` and ``matrix`` apply."""
+
+    def __init__(self, spec: Spec) -> None:
+        from neardup.combined import CombinedFeatures
+
+        self.builder = CombinedFeatures(spec)
+
+    def features(self, texts: Sequence[str], progress: Progress = None) -> Any:
+        return self.builder.table(texts, progress)
+
+    def score(self, features: Any, a: I64, b: I64) -> F64:
+        from neardup.combined import combined_scores
+
+        return combined_scores(features, a, b)
+
+
+@register(
+    "combined",
+    "calibrated logistic model over word/char resemblance and containment, with and without "
+    "lemmas, pair TF-IDF cosine and length ratio (neardup.combined)",
+)
+def _combined(ctx: MethodContext) -> Scorer:
+    return CombinedScorer(ctx.spec)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from neardup import __version__
 from neardup._kernels.winnow import shared_pairs
 from neardup._sorted import distinct, distinct_counts
 from neardup.errors import (
+    ConfigurationError,
     DamagedCollectionError,
     DuplicateIdError,
     InputError,
@@ -113,6 +114,8 @@ class Match:
     shared: int
     shingles: int
     group: int
+    #: The combined score (:mod:`neardup.combined`) when ``check(..., combined=True)`` asked.
+    combined: float | None = None
 
     @property
     def strength(self) -> float:
@@ -128,6 +131,7 @@ class Match:
             "shared": self.shared,
             "shingles": self.shingles,
             "group": self.group,
+            **({"combined": self.combined} if self.combined is not None else {}),
         }
 
 
@@ -497,8 +501,14 @@ class Collection:
         *,
         timeout: float | None = None,
     ) -> Collection:
-        """Make a new, empty collection at ``location`` under ``spec``."""
+        """Make a new, empty collection at ``location`` under ``spec``.
+
+        A length-adaptive spec (:func:`~neardup.pipeline.default_spec`) is stored without its
+        rule: a collection keeps one fingerprint set per text and verifies pairs from them, so
+        it compares every pair on the spec's own shingles, and its spec says so."""
         index_spec = index_spec or IndexSpec()
+        if isinstance(spec, Spec):
+            spec = spec.fixed()
         storage = (
             location
             if isinstance(location, Storage)
@@ -888,9 +898,22 @@ class Collection:
 
     # --- checking ---------------------------------------------------------------------------
     def check(
-        self, text: TextLike | Analyzed, *, top: int | None = None, policy: str | None = None
+        self,
+        text: TextLike | Analyzed,
+        *,
+        top: int | None = None,
+        policy: str | None = None,
+        combined: bool = False,
     ) -> CheckResult:
-        """Exact measures of a text against the collection, its uniqueness, what ``add`` does."""
+        """Exact measures of a text against the collection, its uniqueness, what ``add`` does.
+
+        ``combined=True`` also scores each match shown with the combined score
+        (:func:`neardup.combined.combined_scores`, as ``compare`` and ``eval`` do), from the
+        stored texts: the collection must keep them, and ``text`` must be a text."""
+        if combined and not self.index_spec.store_text:
+            raise ConfigurationError("the combined score needs a collection that keeps its texts")
+        if combined and isinstance(text, Analyzed) and text.text is None:
+            raise ConfigurationError("the combined score needs the text, not only its analysis")
         item = self._analyzed(text)
         rules = Policy.of(self.index_spec, policy)
         with self.storage.snapshot():
@@ -915,7 +938,20 @@ class Collection:
         )
         if top is not None:
             matches = matches[:top]
+        if combined and matches:
+            matches = self._with_combined(item.text or "", matches)
         return CheckResult(uniqueness, item.size, len(stored), tuple(matches), would)
+
+    def _with_combined(self, text: str, matches: list[Match]) -> list[Match]:
+        from dataclasses import replace
+
+        from neardup.combined import CombinedFeatures, combined_scores
+
+        stored = [self.get(m.id).text or "" for m in matches]
+        table = CombinedFeatures(self.spec).table([text, *stored])
+        others = np.arange(1, len(matches) + 1, dtype=np.int64)
+        scores = combined_scores(table, np.zeros(len(matches), dtype=np.int64), others)
+        return [replace(m, combined=float(s)) for m, s in zip(matches, scores, strict=True)]
 
     def _stored_group_size(self, groups: Sequence[int]) -> int:
         return sum(self.storage.group_sizes(groups).values())

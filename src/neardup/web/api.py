@@ -20,7 +20,7 @@ from neardup.web.service import Service, upload_text
 router = APIRouter(prefix="/api", tags=["api"])
 
 Policy = Literal["reject", "group", "allow"]
-Method = Literal["containment", "resemblance", "sorensen", "minhash", "tfidf"]
+Method = Literal["containment", "resemblance", "sorensen", "minhash", "tfidf", "combined"]
 assert set(Method.__args__) == set(METHODS)  # type: ignore[attr-defined]
 
 

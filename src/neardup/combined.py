@@ -1,0 +1,248 @@
+"""The combined score: a small calibrated model over the measures neardup already computes.
+
+No single measure is right for every pair: word 5-shingles miss short or inflected rewrites,
+word 1-grams and character n-grams cannot tell two texts on one topic from a rewrite, and
+containment and resemblance disagree on partial copies. The combined score is a logistic
+regression over nine features of a pair, each in [0, 1]:
+
+====  ==========================================================================================
+0     resemblance of word 5-shingles of the canonical terms (lemmas under ``ru``/``auto``)
+1     containment (the larger of both ways) of the same
+2     resemblance of word 1-grams of the canonical terms
+3     containment of word 1-grams of the canonical terms
+4     resemblance of character 4-grams of the ``plain`` text (lowercase words, no lemmas)
+5     containment of the same
+6     TF-IDF cosine of the canonical term counts, the IDF taken from the pair itself (a term
+      in both texts weighs 1, a term in one ``1 + ln 1.5``), so a pair scores the same whatever
+      other texts are scored beside it
+7     length ratio: the shorter text's canonical tokens over the longer's
+8     shortness: ``16 / (16 + tokens of the shorter text)`` — lets the model read the word
+      measures differently on a sentence and on a page, so that one threshold means the same
+      on both
+====  ==========================================================================================
+
+``score = 1 / (1 + exp(-(intercept + Σ weight_i · feature_i)))``: a probability-like number,
+calibrated on the generated training pairs (a half of positives and a half of negatives of each
+generated kind; 0.5 is the natural threshold). The coefficients are in
+:mod:`neardup._combined_coefficients`, written by ``benchmarks/fit_combined.py`` from pairs
+made by :mod:`neardup.eval.generate` of documents the evaluation never uses (fixed seed); no
+evaluation set was used to fit them. Every entry point (``neardup.compare``, ``compare
+--method combined``, ``matrix --method combined``, ``eval --method combined``) computes the
+features with :func:`combined_table` and :func:`pair_features` and applies
+:data:`MODEL`: one function, so one pair scores the same everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from neardup import _combined_coefficients as coefficients
+from neardup._kernels.pairs import pair_overlaps, pair_term_products
+from neardup.pipeline import Pipeline, TextLike, make_spec
+from neardup.shingles import shingle
+from neardup.similarity import Fingerprints
+from neardup.spec import ShingleSpec, Spec
+
+F64 = npt.NDArray[np.float64]
+I64 = npt.NDArray[np.int64]
+U64 = npt.NDArray[np.uint64]
+Progress = Callable[[int], None] | None
+
+FEATURES = (
+    "resemblance_word5",
+    "containment_word5",
+    "resemblance_word1",
+    "containment_word1",
+    "resemblance_char4_plain",
+    "containment_char4_plain",
+    "tfidf_pair",
+    "length_ratio",
+    "shortness",
+)
+#: The tokens at which ``shortness`` is one half.
+SHORTNESS_SCALE = 16.0
+#: The IDF of a term in one text of the pair (smooth IDF over two documents: ln(3/2) + 1).
+IDF_ONE_SIDE = 1.0 + float(np.log(1.5))
+
+_WORD5 = ShingleSpec(unit="word", k=5)
+_WORD1 = ShingleSpec(unit="word", k=1)
+_CHAR4 = ShingleSpec(unit="char", k=4)
+
+
+@dataclass(frozen=True)
+class CombinedModel:
+    """Logistic-regression coefficients over :data:`FEATURES`."""
+
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    intercept: float
+    trained_on: str
+
+    def __post_init__(self) -> None:
+        if self.features != FEATURES or len(self.weights) != len(FEATURES):
+            raise ValueError("the combined model's coefficients do not match its features")
+
+    def apply(self, features: F64) -> F64:
+        """The score of each row of a ``(pairs, len(FEATURES))`` feature matrix."""
+        z = self.intercept + np.asarray(features, dtype=np.float64) @ np.asarray(self.weights)
+        return np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "features": list(self.features),
+            "weights": list(self.weights),
+            "intercept": self.intercept,
+            "trained_on": self.trained_on,
+        }
+
+
+#: The model the package ships (see the module docstring).
+MODEL = CombinedModel(
+    features=tuple(coefficients.FEATURES),
+    weights=tuple(coefficients.WEIGHTS),
+    intercept=coefficients.INTERCEPT,
+    trained_on=coefficients.TRAINED_ON,
+)
+
+
+@dataclass(frozen=True)
+class Packed:
+    """Fingerprint sets of many texts end to end (CSR); ``counts`` for the term counts."""
+
+    values: U64
+    offsets: I64
+    sizes: I64
+    counts: I64
+
+    @classmethod
+    def of(cls, fps: Sequence[Fingerprints]) -> Packed:
+        sizes = np.fromiter((len(f) for f in fps), dtype=np.int64, count=len(fps))
+        offsets = np.zeros(len(fps) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=offsets[1:])
+        values = np.concatenate([f.values for f in fps]) if fps else np.zeros(0, np.uint64)
+        counts = (
+            np.concatenate(
+                [f.counts if f.counts is not None else np.ones(len(f), np.int64) for f in fps]
+            )
+            if fps
+            else np.zeros(0, np.int64)
+        )
+        return cls(values.astype(np.uint64), offsets, sizes, counts.astype(np.int64))
+
+
+@dataclass(frozen=True)
+class CombinedTable:
+    """What the features of any pair of the texts are computed from."""
+
+    tokens: I64
+    word5: Packed
+    terms: Packed  # word 1-grams with their counts
+    char4: Packed
+
+    def __len__(self) -> int:
+        return int(self.tokens.shape[0])
+
+
+class CombinedFeatures:
+    """Builds :class:`CombinedTable` under a spec's analyzer (and the ``plain`` one)."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        self.lemmas = Pipeline(spec)
+        html = spec.analyzer.chain("*").char_filters
+        mode = html[0].param("mode", "auto") if html and html[0].name == "html" else "never"
+        self.plain = Pipeline(make_spec("plain", html=mode))
+
+    def table(self, texts: Sequence[TextLike], progress: Progress = None) -> CombinedTable:
+        tokens = np.zeros(len(texts), dtype=np.int64)
+        word5: list[Fingerprints] = []
+        terms: list[Fingerprints] = []
+        char4: list[Fingerprints] = []
+        family = self.lemmas.family
+        for d, text in enumerate(texts):
+            canonical = self.lemmas.canonical(text)
+            tokens[d] = len(canonical)
+            word5.append(Fingerprints.from_hashes(shingle(canonical, _WORD5, family).hashes))
+            terms.append(
+                Fingerprints.from_hashes(shingle(canonical, _WORD1, family).hashes, multiset=True)
+            )
+            plain = self.plain.canonical(text)
+            char4.append(Fingerprints.from_hashes(shingle(plain, _CHAR4, family).hashes))
+            if progress is not None:
+                progress(1)
+        return CombinedTable(tokens, Packed.of(word5), Packed.of(terms), Packed.of(char4))
+
+
+def _set_measures(p: Packed, a: I64, b: I64) -> tuple[F64, F64]:
+    shared = pair_overlaps(p.values, p.offsets, a, b).astype(np.float64)
+    size_a = p.sizes[a].astype(np.float64)
+    size_b = p.sizes[b].astype(np.float64)
+    union = size_a + size_b - shared
+    smaller = np.minimum(size_a, size_b)
+    resemblance = np.divide(shared, union, out=np.zeros_like(shared), where=union > 0)
+    containment = np.divide(shared, smaller, out=np.zeros_like(shared), where=smaller > 0)
+    return resemblance, containment
+
+
+def _pair_tfidf(p: Packed, a: I64, b: I64) -> F64:
+    sums = pair_term_products(p.values, p.counts, p.offsets, a, b)
+    w2 = IDF_ONE_SIDE**2
+    # shared terms weigh 1, the others IDF_ONE_SIDE: |x|² = shared² + w²·(all² − shared²)
+    norm_a = sums[:, 1] + w2 * (sums[:, 3] - sums[:, 1])
+    norm_b = sums[:, 2] + w2 * (sums[:, 4] - sums[:, 2])
+    den = np.sqrt(norm_a * norm_b)
+    out = np.divide(sums[:, 0], den, out=np.zeros(den.shape[0]), where=den > 0)
+    return np.clip(out, 0.0, 1.0)
+
+
+def pair_features(table: CombinedTable, a: npt.ArrayLike, b: npt.ArrayLike) -> F64:
+    """The ``(pairs, 9)`` feature matrix of pairs ``(a[p], b[p])`` (see the module docstring)."""
+    a = np.ascontiguousarray(a, dtype=np.int64)
+    b = np.ascontiguousarray(b, dtype=np.int64)
+    out = np.zeros((a.shape[0], len(FEATURES)), dtype=np.float64)
+    out[:, 0], out[:, 1] = _set_measures(table.word5, a, b)
+    out[:, 2], out[:, 3] = _set_measures(table.terms, a, b)
+    out[:, 4], out[:, 5] = _set_measures(table.char4, a, b)
+    out[:, 6] = _pair_tfidf(table.terms, a, b)
+    shorter = np.minimum(table.tokens[a], table.tokens[b]).astype(np.float64)
+    longer = np.maximum(table.tokens[a], table.tokens[b]).astype(np.float64)
+    out[:, 7] = np.divide(shorter, longer, out=np.zeros(shorter.shape[0]), where=longer > 0)
+    out[:, 8] = SHORTNESS_SCALE / (SHORTNESS_SCALE + shorter)
+    return out
+
+
+def combined_scores(
+    table: CombinedTable, a: npt.ArrayLike, b: npt.ArrayLike, model: CombinedModel = MODEL
+) -> F64:
+    """The combined score of pairs ``(a[p], b[p])``; a pair where either text has no canonical
+    token scores 0 (there is nothing to compare), and a text against itself 1."""
+    a = np.ascontiguousarray(a, dtype=np.int64)
+    b = np.ascontiguousarray(b, dtype=np.int64)
+    scores = model.apply(pair_features(table, a, b))
+    scores[(table.tokens[a] == 0) | (table.tokens[b] == 0)] = 0.0
+    scores[(a == b) & (table.tokens[a] > 0)] = 1.0
+    return scores
+
+
+def combined_matrix(table: CombinedTable, model: CombinedModel = MODEL) -> F64:
+    """The combined score of every two texts (symmetric: every feature is)."""
+    n = len(table)
+    i, j = np.triu_indices(n, k=1)
+    matrix = np.zeros((n, n), dtype=np.float64)
+    if i.size:
+        scores = combined_scores(table, i, j, model)
+        matrix[i, j] = scores
+        matrix[j, i] = scores
+    np.fill_diagonal(matrix, (table.tokens > 0).astype(np.float64))
+    return matrix
+
+
+def combined_score(a: TextLike, b: TextLike, spec: Spec) -> float:
+    """The combined score of one pair under ``spec``'s analyzer."""
+    table = CombinedFeatures(spec).table([a, b])
+    return float(combined_scores(table, np.array([0]), np.array([1]))[0])
