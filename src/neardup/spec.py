@@ -383,12 +383,13 @@ class Spec:
 #: How an index decides on a new text, and how it finds candidates (see neardup.index).
 INDEX_POLICIES = ("reject", "group", "allow")
 INDEX_MEASURES = ("resemblance", "containment")
-CANDIDATE_METHODS = ("winnow",)
+CANDIDATE_METHODS = ("winnow", "pmbf", "both")
 #: Upper bounds of the index settings: far above any useful value, low enough to stay sane.
 MAX_GROUP_CAP = 1_000_000
 MAX_WINDOW = 4096
 MAX_CANDIDATES = 1_000_000
 MAX_POSTINGS_PER_SAMPLE = 1_000_000_000
+MAX_PMBF_N = 100_000_000
 
 
 @dataclass(frozen=True)
@@ -407,6 +408,10 @@ class IndexSpec:
     ``max_postings_per_sample`` documents (boilerplate: a script, a signature, a news agency's
     footer) brings only its newest that many as candidates; near-duplicates share many rarer
     samples, and a text with more copies than that still finds the newest of them (0: no limit).
+    ``pmbf`` — seed 001's pseudo-matrix Bloom filter (neardup.bloom): rows of ``pmbf_n``
+    shingles at false-positive rate ``pmbf_p``, a query's candidates are the documents of its
+    ``pmbf_max_rows`` best rows whose count of member shingles stands out from the background
+    (0: every such row); ``both`` — the union of the two (docs/bloom.md).
     ``store_text`` keeps each text.
     """
 
@@ -421,9 +426,13 @@ class IndexSpec:
         200, Integer(0, MAX_POSTINGS_PER_SAMPLE), label="max_postings_per_sample (0: no limit)"
     )
     store_text: bool = param(True, Boolean())
+    pmbf_n: int = param(1000, Integer(16, MAX_PMBF_N), label="pmbf_n (shingles a row)")
+    pmbf_p: float = param(0.001, Real(0.0, 0.5, low_open=True, high_open=True))
+    pmbf_max_rows: int = param(50, Integer(0, MAX_CANDIDATES), label="pmbf_max_rows (0: all)")
 
     def __post_init__(self) -> None:
         check_fields(self, "index")
+        object.__setattr__(self, "pmbf_p", float(self.pmbf_p))
         object.__setattr__(self, "threshold", float(self.threshold))
 
     def to_dict(self) -> dict[str, Any]:

@@ -848,6 +848,8 @@ class Collection:
         """Stage 4: the admitted documents, group relabels, links and the key counter."""
         docs = pending.final_docs()
         self.storage.insert(docs)
+        for source in self.sources:  # a source's own state (the Bloom rows) in the same write
+            source.inserted(docs, self.storage)
         self.storage.relabel_groups(pending.relabels())
         self.storage.add_links(pending.links)
         self.storage.write_meta({"next_key": str(next_key)})
@@ -915,6 +917,8 @@ class Collection:
                     raise NotFoundError(f"removed meanwhile by another process: {gone[:5]}")
                 infos = self.storage.docs(list(keys.values()))
                 groups = sorted({d.group for d in infos})
+                for source in self.sources:  # before the delete: rows are rebuilt from row-mates
+                    source.removing(sorted(keys.values()), self.storage)
                 self.storage.delete(list(keys.values()))
                 self._regroup(groups)
                 removed += len(keys)
