@@ -29,7 +29,7 @@ import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -400,7 +400,7 @@ class BloomRowsSource:
         parts = state.parts
         keys, first = np.unique(parts[:, 0], return_index=True)
         sizes = np.add.reduceat(parts[:, 3] - parts[:, 2], first) if parts.shape[0] else keys
-        arrays = {
+        arrays: dict[str, np.ndarray[Any, Any]] = {
             "params": np.frombuffer(json.dumps(empty.params()).encode(), dtype=np.uint8),
             "rows": state.bits.reshape(n_rows, empty.words),
             "placement": parts,
