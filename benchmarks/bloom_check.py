@@ -16,7 +16,7 @@ shingles (5 %) of one stored document pasted into its middle.
   candidates a query, the SQLite file a document. The filter's first query loads it and
   builds its bit-sliced copy: reported apart, not in the percentiles.
 
-    .venv/bin/python benchmarks/bloom_check.py --docs 100000 --update-docs   # docs/bloom.md
+    .venv/bin/python benchmarks/bloom_check.py --docs 100000 --update-docs  # 2 docs
     .venv/bin/python benchmarks/bloom_check.py --docs 100000 --stage1
 """
 
@@ -40,6 +40,7 @@ from neardup.pipeline import make_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "bloom.md"
+BENCHMARKS = ROOT / "docs" / "benchmarks.md"
 PASTE = 30
 OWN = 570
 
@@ -152,7 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--methods", default="winnow,pmbf,both")
     ap.add_argument("--stage1", action="store_true", help="the filter alone, not the collection")
     ap.add_argument(
-        "--update-docs", action="store_true", help="rewrite its section of docs/bloom.md"
+        "--update-docs",
+        action="store_true",
+        help="rewrite its section of docs/bloom.md and docs/benchmarks.md",
     )
     ap.add_argument("--work", type=Path, default=Path("/work/bench_cache/tmp"))
     args = ap.parse_args(argv)
@@ -193,11 +196,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(body)
     if args.update_docs:
-        text = DOC.read_text(encoding="utf-8")
-        start, end = "<!-- results: bloom-check -->", "<!-- end: bloom-check -->"
-        head, rest = text.split(start, 1)
-        _, tail = rest.split(end, 1)
-        DOC.write_text(f"{head}{start}\n{body}\n{end}{tail}", encoding="utf-8")
+        for doc in (DOC, BENCHMARKS):
+            text = doc.read_text(encoding="utf-8")
+            start, end = "<!-- results: bloom-check -->", "<!-- end: bloom-check -->"
+            head, rest = text.split(start, 1)
+            _, tail = rest.split(end, 1)
+            doc.write_text(f"{head}{start}\n{body}\n{end}{tail}", encoding="utf-8")
     return 0
 
 
