@@ -20,6 +20,9 @@ def test_defaults_and_round_trip() -> None:
         "max_candidates": 100,
         "max_postings_per_sample": 200,
         "store_text": True,
+        "pmbf_n": 1000,
+        "pmbf_p": 0.001,
+        "pmbf_max_rows": 50,
     }
     other = IndexSpec(policy="group", measure="containment", threshold=1, group_cap=3, window=8)
     assert IndexSpec.from_dict(other.to_dict()) == other
@@ -40,6 +43,10 @@ def test_defaults_and_round_trip() -> None:
         ({"max_candidates": 0}, "max_candidates"),
         ({"max_postings_per_sample": -1}, "max_postings_per_sample"),
         ({"max_postings_per_sample": 2.5}, "max_postings_per_sample"),
+        ({"pmbf_n": 15}, "pmbf_n"),
+        ({"pmbf_p": 0.0}, "pmbf_p"),
+        ({"pmbf_p": 0.5}, "pmbf_p"),
+        ({"pmbf_max_rows": -1}, "pmbf_max_rows"),
     ],
 )
 def test_invalid(changes: dict, match: str) -> None:
@@ -50,3 +57,9 @@ def test_invalid(changes: dict, match: str) -> None:
 def test_unknown_keys_are_refused() -> None:
     with pytest.raises(SpecError, match="unknown index spec keys: colour"):
         IndexSpec.from_dict({"colour": "red"})
+
+
+def test_a_collection_stored_before_the_filter_settings_opens_with_their_defaults() -> None:
+    stored = {k: v for k, v in IndexSpec().to_dict().items() if not k.startswith("pmbf_")}
+    assert IndexSpec.from_dict(stored) == IndexSpec()
+    assert IndexSpec.from_dict({**stored, "candidates": "both"}).candidates == "both"
