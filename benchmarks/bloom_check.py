@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="rewrite its section of docs/bloom.md and docs/benchmarks.md",
     )
-    ap.add_argument("--work", type=Path, default=Path("/work/bench_cache/tmp"))
+    ap.add_argument("--work", type=Path, default=Path("/work/bench_cache/pmbf"))
     args = ap.parse_args(argv)
     docs = sequences(args.docs, args.seed)
     if args.stage1:

@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     positive = dataset.labels == 1
     load_before = open("/proc/loadavg").read().split()[:3]
     results = {}
-    with tempfile.TemporaryDirectory(dir="/work/bench_cache/tmp") as tmp:
+    Path("/work/bench_cache/pmbf").mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir="/work/bench_cache/pmbf") as tmp:
         for method in METHODS:
             results[method] = run_method(method, texts, Path(tmp))
             log(f"[bloom-collection] {method}: built in {results[method]['build_s']:.1f} s")

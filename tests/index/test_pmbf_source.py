@@ -134,3 +134,39 @@ def test_damaged_free_space_is_refused() -> None:
         col.storage.write_pmbf(FilterState(state.rows, state.bits, state.free + 1, state.parts[:0]))
     with pytest.raises(DamagedCollectionError, match="free-space"):
         _source(col).load(col.storage)
+
+
+def test_integrity_check_finds_damaged_rows_and_placements() -> None:
+    spec = IndexSpec(candidates="both", policy="allow", pmbf_n=300)
+    col = Collection.create(MemoryStorage(), SPEC, spec)
+    col.add_many([(f"d{i}", tg.text(150, i)) for i in range(6)])
+    assert col.verify_integrity() == []
+    state = col.storage.pmbf_state()
+    flipped = state.bits[:1].copy()
+    flipped[0, 0] ^= np.uint64(1)
+    with col.storage.transaction():
+        col.storage.write_pmbf(
+            FilterState(state.rows[:1], flipped, state.free[:1], state.parts[:0])
+        )
+    assert col.verify_integrity() == [
+        "Bloom filter rows [0] are not the bits of the documents placed in them"
+    ]
+    with col.storage.transaction():
+        col.storage.write_pmbf(FilterState(state.rows, state.bits, state.free, state.parts[:0]))
+    assert col.verify_integrity() == []
+    # parts dropped without their free space: the placement and free-space indexes disagree
+    with col.storage.transaction():
+        col.storage.write_pmbf(FilterState.empty(), drop_keys=[3])
+    assert col.verify_integrity() == [
+        "the stored Bloom filter's free-space index disagrees with its placement index"
+    ]
+    # a document taken out of the filter consistently, but still stored
+    with col.storage.transaction():
+        back = state.parts[state.parts[:, 0] == 3]
+        col.storage.write_pmbf(FilterState(state.rows, state.bits, state.free, back))
+        f = _source(col).load(col.storage)
+        rows = np.array(f.remove(3), dtype=np.int64)
+        col.storage.write_pmbf(
+            FilterState(rows, f.rows[rows], f.free_space()[rows], state.parts[:0]), drop_keys=[3]
+        )
+    assert col.verify_integrity() == ["doc 3 is not in the Bloom filter"]

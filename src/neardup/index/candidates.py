@@ -497,6 +497,41 @@ class BloomRowsSource:
         if present:
             self._save(f, storage, rows, np.zeros((0, 4), np.int64), drop_keys=present)
 
+    def problems(self, storage: Storage) -> list[str]:
+        """What an integrity check finds wrong with the stored filter: documents missing from
+        it or placed with the wrong size, parts of documents not stored, and rows whose bits
+        are not exactly their documents' parts (rebuilt from the stored fingerprints)."""
+        try:
+            f = self.load(storage)
+        except DamagedCollectionError as exc:
+            return [str(exc)]
+        out: list[str] = []
+        sizes = {
+            s.key: int(s.values.shape[0])
+            for batch in storage.iter_fingerprints()
+            for s in batch
+            if s.values.shape[0]
+        }
+        placed = {k: sum(p.size for p in f.placement_of(k)) for k in f.keys()}
+        for key in sorted(sizes.keys() - placed.keys()):
+            out.append(f"doc {key} is not in the Bloom filter")
+        for key in sorted(placed.keys() - sizes.keys()):
+            out.append(f"the Bloom filter holds doc {key}, which is not stored")
+        for key in sorted(sizes.keys() & placed.keys()):
+            if sizes[key] != placed[key]:
+                out.append(f"doc {key} has {sizes[key]} fingerprints, {placed[key]} in the filter")
+        if out:
+            return out
+        rebuilt = self.load(storage)
+        rebuilt.rebuild_rows(range(rebuilt.n_rows))
+        wrong = np.flatnonzero(np.any(rebuilt.rows != f.rows, axis=1)).tolist()
+        if wrong:
+            out.append(
+                f"Bloom filter rows {wrong[:5]}{' …' if len(wrong) > 5 else ''} are not the "
+                "bits of the documents placed in them"
+            )
+        return out
+
     def forget(self) -> None:
         """Drop the loaded filter (after a failed write): the next use reloads it."""
         self._filter, self._generation = None, None

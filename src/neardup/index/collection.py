@@ -51,6 +51,7 @@ from neardup.errors import (
     StorageError,
 )
 from neardup.index.candidates import (
+    BloomRowsSource,
     CandidateGenerator,
     CandidatePairs,
     CandidateSource,
@@ -1125,7 +1126,9 @@ class Collection:
         recorded (non-negative) size; postings are exactly the samples of the stored
         documents, and looking those samples up finds every one of them; links join stored
         documents, newer to older; every document's group is the smallest key of its linked
-        component; the key counter is past every key; stored texts belong to stored documents.
+        component; the key counter is past every key; stored texts belong to stored documents;
+        the pseudo-matrix filter (``pmbf``/``both``) places every stored document with its
+        size and its rows are exactly the bits of the parts placed in them.
         """
         problems: list[str] = []
         with self.storage.snapshot():
@@ -1144,6 +1147,9 @@ class Collection:
                         f"doc {k} ({d.id}) records size {d.size}, its fingerprints {sizes.get(k)}"
                     )
             self._verify_postings(problems, keys, samples)
+            for source in self.sources:
+                if isinstance(source, BloomRowsSource):
+                    problems.extend(source.problems(self.storage))
             self._verify_groups(problems, keys, infos)
             counter = meta.get("next_key", "0")
             if not counter.lstrip("-").isdigit():
