@@ -372,9 +372,14 @@ class BloomRowsSource:
             fetch=fetch,
         )
 
-    def _fetch(self, keys: Sequence[int]) -> dict[int, U64]:
-        assert self._storage is not None
-        return {f.key: f.values for f in self._storage.fingerprints(keys)}
+    @staticmethod
+    def _fetcher(storage: Storage) -> Fetch:
+        """The stored fingerprint sets of some keys (what rebuilding a row needs)."""
+
+        def fetch(keys: Sequence[int]) -> dict[int, U64]:
+            return {f.key: f.values for f in storage.fingerprints(keys)}
+
+        return fetch
 
     def current(self, storage: Storage) -> PseudoMatrixBloomFilter:
         """The filter as stored now (reloaded if another write changed it)."""
@@ -388,7 +393,7 @@ class BloomRowsSource:
     def load(self, storage: Storage) -> PseudoMatrixBloomFilter:
         """The filter from the storage's rows and placement index (damage is refused)."""
         state = storage.pmbf_state()
-        empty = self.empty_filter(self._fetch)
+        empty = self.empty_filter(self._fetcher(storage))
         n_rows = int(state.rows.shape[0])
         if not np.array_equal(state.rows, np.arange(n_rows)):
             raise DamagedCollectionError("the stored Bloom filter rows are not numbered 0…n-1")
@@ -407,7 +412,7 @@ class BloomRowsSource:
             "sizes": np.stack((keys, sizes), axis=1) if keys.shape[0] else parts[:, :2],
         }
         try:
-            loaded = PseudoMatrixBloomFilter.from_arrays(arrays, fetch=self._fetch)
+            loaded = PseudoMatrixBloomFilter.from_arrays(arrays, fetch=self._fetcher(storage))
         except StorageError as exc:
             raise DamagedCollectionError(f"the stored Bloom filter is damaged: {exc}") from None
         if not np.array_equal(loaded.free_space(), state.free):
