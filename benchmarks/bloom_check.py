@@ -13,8 +13,8 @@ shingles (5 %) of one stored document pasted into its middle.
   SQLite collection (``policy allow``, batches of 1,000) under each candidate method with the
   index spec's defaults, then ``check`` of every query (analysis excluded: queries are
   ``Analyzed`` beforehand): wall and CPU latency p50 / p99, recall of the pasted source,
-  candidates a query, the SQLite file a document. The filter's first query loads it and
-  builds its bit-sliced copy: reported apart, not in the percentiles.
+  candidates a query, the SQLite file a document. The first check after the adds is
+  reported apart, not in the percentiles.
 
     .venv/bin/python benchmarks/bloom_check.py --docs 100000 --update-docs  # 2 docs
     .venv/bin/python benchmarks/bloom_check.py --docs 100000 --stage1
