@@ -85,6 +85,22 @@ def recall_by_share(
     return out, point.recall
 
 
+def partial_config(docs: int = 120, seed: int = 2024) -> gen.GenerateConfig:
+    """The ``ru-partial`` dataset (also read by ``benchmarks/bloom_collection.py``)."""
+    return gen.GenerateConfig(
+        corpus=str(DATA / "ru_news.jsonl.gz"),
+        lang="ru",
+        task="partial",
+        docs=docs,
+        shares=SHARES,
+        obfuscation=(0.0, 0.1),
+        seed=seed,
+        min_chars=2000,
+        max_chars=6000,
+        negatives=("random", "same_source", "rare_words"),
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--docs", type=int, default=120, help="source documents (default 120)")
@@ -94,19 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     need_data("ru_news.jsonl.gz")
-    config = gen.GenerateConfig(
-        corpus=str(DATA / "ru_news.jsonl.gz"),
-        lang="ru",
-        task="partial",
-        docs=args.docs,
-        shares=SHARES,
-        obfuscation=(0.0, 0.1),
-        seed=args.seed,
-        min_chars=2000,
-        max_chars=6000,
-        negatives=("random", "same_source", "rare_words"),
-    )
-    directory = ensure_dataset("ru-partial", config, args.work)
+    directory = ensure_dataset("ru-partial", partial_config(args.docs, args.seed), args.work)
     dataset = formats.read_pairs(directory / "pairs.jsonl")
     docs = formats.read_documents(directory / "documents.jsonl")
     cases = formats.read_fragments(directory / "fragments.jsonl", docs)

@@ -446,7 +446,7 @@ class Spec:
 #: How an index decides on a new text, and how it finds candidates (see neardup.index).
 INDEX_POLICIES = ("reject", "group", "allow")
 INDEX_MEASURES = ("resemblance", "containment")
-CANDIDATE_METHODS = ("winnow",)
+CANDIDATE_METHODS = ("winnow", "pmbf", "both")
 #: Upper bounds of the index settings: far above any useful value, low enough to stay sane.
 MAX_GROUP_CAP = 1_000_000
 MAX_WINDOW = 4096
@@ -454,6 +454,7 @@ MAX_CANDIDATES = 1_000_000
 MAX_POSTINGS_PER_SAMPLE = 1_000_000_000
 #: The longest text length limit (characters) a collection may set.
 MAX_TEXT_LENGTH = 2**40
+MAX_PMBF_N = 100_000_000
 
 
 @dataclass(frozen=True)
@@ -476,6 +477,10 @@ class IndexSpec:
     text, 0: no limit) admit only texts in that range, as the document store of seed 000 does
     (2,000 to 6,000 characters, so that resemblance alone suffices): ``add`` refuses a text
     outside it with the reason ``too_short`` or ``too_long`` and ``check`` reports it.
+    ``pmbf`` — seed 001's pseudo-matrix Bloom filter (neardup.bloom): rows of ``pmbf_n``
+    shingles at false-positive rate ``pmbf_p``, a query's candidates are the documents of its
+    ``pmbf_max_rows`` best rows whose count of member shingles stands out from the background
+    (0: every such row); ``both`` — the union of the two (docs/bloom.md).
     """
 
     policy: str = param("reject", OneOf(INDEX_POLICIES))
@@ -491,9 +496,13 @@ class IndexSpec:
     store_text: bool = param(True, Boolean())
     min_length: int = param(0, Integer(0, MAX_TEXT_LENGTH), label="min_length (0: no limit)")
     max_length: int = param(0, Integer(0, MAX_TEXT_LENGTH), label="max_length (0: no limit)")
+    pmbf_n: int = param(1000, Integer(16, MAX_PMBF_N), label="pmbf_n (shingles a row)")
+    pmbf_p: float = param(0.001, Real(0.0, 0.5, low_open=True, high_open=True))
+    pmbf_max_rows: int = param(50, Integer(0, MAX_CANDIDATES), label="pmbf_max_rows (0: all)")
 
     def __post_init__(self) -> None:
         check_fields(self, "index")
+        object.__setattr__(self, "pmbf_p", float(self.pmbf_p))
         object.__setattr__(self, "threshold", float(self.threshold))
         if self.max_length and self.min_length > self.max_length:
             raise SpecError(

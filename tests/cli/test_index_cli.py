@@ -368,3 +368,34 @@ def test_length_limits_from_the_command_line(
         capsys, "index", "create", str(tmp_path / "d.db"), "--min-length", "9", "--max-length", "8"
     )
     assert code == 2 and "min_length 9 is above max_length 8" in err
+
+
+@pytest.mark.parametrize("method", ["winnow", "pmbf", "both"])
+def test_check_add_remove_the_same_whichever_candidates(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, method: str
+) -> None:
+    db = str(tmp_path / "c.db")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i in range(12):
+        (folder / f"t{i}.txt").write_text(tg.text(250, 40 + i), encoding="utf-8")
+    code, out, _ = run(
+        capsys, "index", "create", db, "-p", "plain", "--candidates", method, "--pmbf-n", "500"
+    )
+    assert code == 0 and f"candidates {method}" in out
+    code, out, _ = run(capsys, "index", "add", db, str(folder))
+    assert code == 0 and out.startswith("added 12, refused 0")
+    query = tmp_path / "q.txt"
+    pasted = " ".join(tg.text(250, 45).split()[60:100])  # 40 words of t5.txt
+    query.write_text(f"{tg.text(300, 90)} {pasted} {tg.text(200, 91)}", encoding="utf-8")
+    code, out, _ = run(capsys, "index", "check", db, str(query), "--json")
+    assert code == 0
+    assert [m["id"] for m in json.loads(out)["matches"]] == ["t5.txt"]
+    code, out, _ = run(capsys, "index", "remove", db, "t5.txt", "t6.txt")
+    assert code == 0 and "removed 2" in out
+    code, out, _ = run(capsys, "index", "check", db, str(query), "--json")
+    assert code == 0 and json.loads(out)["matches"] == []
+    code, out, _ = run(capsys, "index", "stats", db, "--json")
+    assert json.loads(out)["index_spec"]["candidates"] == method
+    code, out, _ = run(capsys, "index", "verify", db)
+    assert code == 0, out

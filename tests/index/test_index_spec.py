@@ -22,6 +22,9 @@ def test_defaults_and_round_trip() -> None:
         "store_text": True,
         "min_length": 0,
         "max_length": 0,
+        "pmbf_n": 1000,
+        "pmbf_p": 0.001,
+        "pmbf_max_rows": 50,
     }
     other = IndexSpec(policy="group", measure="containment", threshold=1, group_cap=3, window=8)
     assert IndexSpec.from_dict(other.to_dict()) == other
@@ -45,6 +48,10 @@ def test_defaults_and_round_trip() -> None:
         ({"min_length": -1}, "min_length"),
         ({"max_length": 1.5}, "max_length"),
         ({"min_length": 10, "max_length": 9}, "min_length 10 is above max_length 9"),
+        ({"pmbf_n": 15}, "pmbf_n"),
+        ({"pmbf_p": 0.0}, "pmbf_p"),
+        ({"pmbf_p": 0.5}, "pmbf_p"),
+        ({"pmbf_max_rows": -1}, "pmbf_max_rows"),
     ],
 )
 def test_invalid(changes: dict, match: str) -> None:
@@ -75,3 +82,9 @@ def test_length_range() -> None:
     old = IndexSpec().to_dict()
     del old["min_length"], old["max_length"]
     assert IndexSpec.from_dict(old) == IndexSpec()
+
+
+def test_a_collection_stored_before_the_filter_settings_opens_with_their_defaults() -> None:
+    stored = {k: v for k, v in IndexSpec().to_dict().items() if not k.startswith("pmbf_")}
+    assert IndexSpec.from_dict(stored) == IndexSpec()
+    assert IndexSpec.from_dict({**stored, "candidates": "both"}).candidates == "both"

@@ -19,7 +19,7 @@ from neardup.index.candidates import (
 )
 from neardup.index.policy import Measure, Policy, PolicyKind, Reason, Verdict
 from neardup.pipeline import make_spec
-from neardup.storage.base import Storage
+from neardup.storage.base import NewDoc, Storage
 from tests import _textgen as tg
 
 SPEC = make_spec("plain")
@@ -115,6 +115,12 @@ class Everything:
             np.array([p for p, _ in pairs], dtype=np.int64),
             np.array([o for _, o in pairs], dtype=np.int64),
         )
+
+    def inserted(self, docs: Sequence[NewDoc], storage: Storage) -> None:
+        """Keeps no state of its own."""
+
+    def removing(self, keys: Sequence[int], storage: Storage) -> None:
+        """Keeps no state of its own."""
 
 
 def test_a_second_source_slots_in_beside_winnowing() -> None:

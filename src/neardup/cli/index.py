@@ -23,7 +23,7 @@ from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import COUNT, field_default, field_type
 from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
 from neardup.report import check_writable, markup_safe, printable
-from neardup.spec import INDEX_MEASURES, INDEX_POLICIES, IndexSpec
+from neardup.spec import CANDIDATE_METHODS, INDEX_MEASURES, INDEX_POLICIES, IndexSpec
 
 DB_HELP = "A SQLite file, or a postgresql://user@host:port/db?schema=NAME URL."
 
@@ -132,6 +132,35 @@ def index() -> None:
     help="Admit only texts of at most this many characters (seed 000 uses 6000); "
     "0: no limit. Longer ones are refused as too_long.",
 )
+@click.option(
+    "--candidates",
+    type=click.Choice(CANDIDATE_METHODS),
+    default=field_default(IndexSpec, "candidates"),
+    show_default=True,
+    help="Where candidates come from: winnow (inverted index of winnowed samples), pmbf "
+    "(seed 001's pseudo-matrix Bloom filter, which finds short pastes), or both (docs/bloom.md).",
+)
+@click.option(
+    "--pmbf-n",
+    type=field_type(IndexSpec, "pmbf_n"),
+    default=field_default(IndexSpec, "pmbf_n"),
+    show_default=True,
+    help="Shingles a Bloom filter row holds (pmbf, both).",
+)
+@click.option(
+    "--pmbf-p",
+    type=field_type(IndexSpec, "pmbf_p"),
+    default=field_default(IndexSpec, "pmbf_p"),
+    show_default=True,
+    help="False-positive rate of a full row (pmbf, both).",
+)
+@click.option(
+    "--pmbf-max-rows",
+    type=field_type(IndexSpec, "pmbf_max_rows"),
+    default=field_default(IndexSpec, "pmbf_max_rows"),
+    show_default=True,
+    help="Best rows whose documents become candidates (pmbf, both); 0: every row that stands out.",
+)
 @click.option("--no-store-text", is_flag=True, help="Keep fingerprints only, not the texts.")
 def create(
     db: str,
@@ -144,6 +173,10 @@ def create(
     max_postings_per_sample: int,
     min_length: int,
     max_length: int,
+    candidates: str,
+    pmbf_n: int,
+    pmbf_p: float,
+    pmbf_max_rows: int,
     no_store_text: bool,
     **options: Any,
 ) -> None:
@@ -159,6 +192,10 @@ def create(
         window=window,
         max_candidates=max_candidates,
         max_postings_per_sample=max_postings_per_sample,
+        candidates=candidates,
+        pmbf_n=pmbf_n,
+        pmbf_p=pmbf_p,
+        pmbf_max_rows=pmbf_max_rows,
         store_text=not no_store_text,
         min_length=min_length,
         max_length=max_length,
@@ -169,6 +206,7 @@ def create(
             f"policy {policy}, {measure} ≥ {threshold:g}"
             + (f", group cap {group_cap}" if policy == "group" else "")
             + (f"; texts of {index_spec.length_range()}" if min_length or max_length else "")
+            + f"; candidates {candidates}"
         )
 
 

@@ -25,20 +25,24 @@ entry in :func:`sources_for`; scores, policy and writes do not change.
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels.winnow import winnow
 from neardup._sorted import distinct, distinct_counts
-from neardup.errors import ConfigurationError
+from neardup.bloom.pseudo_matrix import Fetch, PseudoMatrixBloomFilter
+from neardup.errors import ConfigurationError, DamagedCollectionError, StorageError
 from neardup.spec import IndexSpec
+from neardup.storage.base import FilterState
 
 if TYPE_CHECKING:
-    from neardup.storage.base import Storage
+    from neardup.storage.base import NewDoc, Storage
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -77,10 +81,26 @@ class Winnowing:
         return f"Winnowing(window={self.window})"
 
 
+class NoSamples:
+    """No posting values at all: a collection whose only candidate source is the
+    pseudo-matrix filter keeps no inverted index."""
+
+    name = "pmbf"
+
+    def samples(self, hashes: U64) -> U64:
+        return np.zeros(0, dtype=np.uint64)
+
+    def __repr__(self) -> str:
+        return "NoSamples()"
+
+
 def generator_for(spec: IndexSpec) -> CandidateGenerator:
-    """The candidate generator an index spec names."""
-    if spec.candidates == "winnow":
+    """The candidate generator an index spec names (winnowing's samples for ``winnow`` and
+    ``both``; none for ``pmbf``)."""
+    if spec.candidates in ("winnow", "both"):
         return Winnowing(window=spec.window)
+    if spec.candidates == "pmbf":
+        return NoSamples()
     raise ConfigurationError(f"unknown candidate method {spec.candidates!r}")
 
 
@@ -212,6 +232,15 @@ class CandidateSource(Protocol):
         """Earlier queries of the same batch worth verifying against each query."""
         ...
 
+    def inserted(self, docs: Sequence[NewDoc], storage: Storage) -> None:
+        """Documents were just stored (inside the write's transaction): keep any state of
+        the source's own in step, through the storage."""
+        ...
+
+    def removing(self, keys: Sequence[int], storage: Storage) -> None:
+        """Documents are about to be deleted (inside the transaction, still readable)."""
+        ...
+
 
 def _flat_samples(queries: Sequence[Query]) -> tuple[U64, I64]:
     """Every query's samples end to end, with the position of the query each belongs to."""
@@ -287,6 +316,12 @@ class PostingsSource:
         ib_pos, ib_other = limit_per_group(ib_pos[keep], ib_other[keep], self.max_candidates)
         return CandidatePairs(ib_pos, ib_other)
 
+    def inserted(self, docs: Sequence[NewDoc], storage: Storage) -> None:
+        """Nothing to do: the storage posts each document's samples as it stores it."""
+
+    def removing(self, keys: Sequence[int], storage: Storage) -> None:
+        """Nothing to do: the storage drops a document's postings with it."""
+
     def __repr__(self) -> str:
         return (
             f"PostingsSource({self.generator!r}, max_candidates={self.max_candidates}, "
@@ -294,12 +329,237 @@ class PostingsSource:
         )
 
 
+class BloomRowsSource:
+    """Candidates from seed 001's pseudo-matrix Bloom filter (:mod:`neardup.bloom`).
+
+    Every stored document's fingerprints are placed in rows of ``pmbf_n`` shingles at rate
+    ``pmbf_p`` (the ``split`` placement); a query's candidates are the documents of the rows
+    whose count of query shingles present stands ``THRESHOLD`` standard deviations above the
+    background, best rows first, at most ``pmbf_max_rows`` rows and ``max_candidates``
+    documents. The rows, their free space and the placement index live in the storage
+    (:meth:`Storage.pmbf_state`, written row by row with :meth:`Storage.write_pmbf`); this
+    object holds the filter loaded from there, and reloads it whenever the collection's
+    ``pmbf_generation`` (a token every write of the filter replaces, in the same transaction)
+    is not the one it loaded or wrote, so other processes' writes and rolled-back ones are
+    seen. The filter keeps no fingerprints: rebuilding a row on removal fetches its remaining
+    documents' sets from the storage.
+
+    Within a batch, texts are paired exactly by shared shingles (no filter needed for a few
+    thousand texts held in memory).
+    """
+
+    name = "pmbf"
+    #: the row score (z, standard deviations above the background) that names a row's documents
+    THRESHOLD = 5.0
+    GENERATION = "pmbf_generation"
+
+    def __init__(self, spec: IndexSpec) -> None:
+        self.spec = spec
+        self.max_candidates = spec.max_candidates
+        self.max_rows = spec.pmbf_max_rows or None
+        self._filter: PseudoMatrixBloomFilter | None = None
+        self._generation: str | None = None
+        self._storage: Storage | None = None
+
+    def empty_filter(self, fetch: Fetch) -> PseudoMatrixBloomFilter:
+        return PseudoMatrixBloomFilter(
+            n=self.spec.pmbf_n,
+            p=self.spec.pmbf_p,
+            placement="split",
+            measure="members",
+            threshold=self.THRESHOLD,
+            keep_fingerprints=False,
+            fetch=fetch,
+        )
+
+    @staticmethod
+    def _fetcher(storage: Storage) -> Fetch:
+        """The stored fingerprint sets of some keys (what rebuilding a row needs)."""
+
+        def fetch(keys: Sequence[int]) -> dict[int, U64]:
+            return {f.key: f.values for f in storage.fingerprints(keys)}
+
+        return fetch
+
+    def current(self, storage: Storage) -> PseudoMatrixBloomFilter:
+        """The filter as stored now (reloaded if another write changed it)."""
+        generation = storage.read_meta().get(self.GENERATION, "")
+        if self._filter is None or generation != self._generation or storage is not self._storage:
+            self._storage = storage
+            self._filter = self.load(storage)
+            self._generation = generation
+        return self._filter
+
+    def load(self, storage: Storage) -> PseudoMatrixBloomFilter:
+        """The filter from the storage's rows and placement index (damage is refused)."""
+        state = storage.pmbf_state()
+        empty = self.empty_filter(self._fetcher(storage))
+        n_rows = int(state.rows.shape[0])
+        if not np.array_equal(state.rows, np.arange(n_rows)):
+            raise DamagedCollectionError("the stored Bloom filter rows are not numbered 0…n-1")
+        if n_rows and state.bits.shape[1] != empty.words:
+            raise DamagedCollectionError(
+                f"the stored Bloom filter rows hold {state.bits.shape[1]} words, "
+                f"the index spec's rows {empty.words}"
+            )
+        parts = state.parts
+        keys, first = np.unique(parts[:, 0], return_index=True)
+        sizes = np.add.reduceat(parts[:, 3] - parts[:, 2], first) if parts.shape[0] else keys
+        arrays: dict[str, np.ndarray[Any, Any]] = {
+            "params": np.frombuffer(json.dumps(empty.params()).encode(), dtype=np.uint8),
+            "rows": state.bits.reshape(n_rows, empty.words),
+            "placement": parts,
+            "sizes": np.stack((keys, sizes), axis=1) if keys.shape[0] else parts[:, :2],
+        }
+        try:
+            loaded = PseudoMatrixBloomFilter.from_arrays(arrays, fetch=self._fetcher(storage))
+        except StorageError as exc:
+            raise DamagedCollectionError(f"the stored Bloom filter is damaged: {exc}") from None
+        if not np.array_equal(loaded.free_space(), state.free):
+            raise DamagedCollectionError(
+                "the stored Bloom filter's free-space index disagrees with its placement index"
+            )
+        return loaded
+
+    def _save(
+        self,
+        f: PseudoMatrixBloomFilter,
+        storage: Storage,
+        rows: Sequence[int],
+        parts: I64,
+        drop_keys: Sequence[int] = (),
+    ) -> None:
+        which = np.array(sorted(set(rows)), dtype=np.int64)
+        storage.write_pmbf(
+            FilterState(which, f.rows[which], f.free_space()[which], parts),
+            drop_keys=drop_keys,
+        )
+        token = uuid.uuid4().hex
+        storage.write_meta({self.GENERATION: token})
+        self._generation = token
+
+    def stored(self, queries: Sequence[Query], storage: Storage) -> CandidatePairs:
+        f = self.current(storage)
+        if not len(f) or not queries:
+            return CandidatePairs.empty()
+        pos: list[I64] = []
+        other: list[I64] = []
+        for i, q in enumerate(queries):
+            if not q.values.shape[0]:
+                continue
+            keys = f.candidates(q.values, max_rows=self.max_rows).keys[: self.max_candidates]
+            pos.append(np.full(keys.shape[0], i, dtype=np.int64))
+            other.append(keys)
+        if not pos:
+            return CandidatePairs.empty()
+        return CandidatePairs(np.concatenate(pos), np.concatenate(other))
+
+    def in_batch(self, queries: Sequence[Query]) -> CandidatePairs:
+        n = len(queries)
+        if n < 2:
+            return CandidatePairs.empty()
+        lengths = np.array([q.values.shape[0] for q in queries], dtype=np.int64)
+        values = np.concatenate([q.values for q in queries]).astype(np.uint64)
+        qpos = np.repeat(np.arange(n, dtype=np.int64), lengths)
+        order = np.lexsort((qpos, values))
+        ib_pos, ib_other, _ = rank_many(values, qpos, values[order], qpos[order], n)
+        keep = ib_other < ib_pos
+        ib_pos, ib_other = limit_per_group(ib_pos[keep], ib_other[keep], self.max_candidates)
+        return CandidatePairs(ib_pos, ib_other)
+
+    def inserted(self, docs: Sequence[NewDoc], storage: Storage) -> None:
+        try:
+            self._insert(docs, storage)
+        except BaseException:
+            self.forget()  # the filter may hold part of what the rolled-back write held
+            raise
+
+    def _insert(self, docs: Sequence[NewDoc], storage: Storage) -> None:
+        f = self.current(storage)
+        rows: list[int] = []
+        parts: list[tuple[int, int, int, int]] = []
+        for d in docs:
+            if d.values.shape[0]:
+                for part in f.add(d.key, d.values):
+                    rows.append(part.row)
+                    parts.append((d.key, part.row, part.start, part.stop))
+        if parts:
+            self._save(f, storage, rows, np.array(parts, dtype=np.int64))
+
+    def removing(self, keys: Sequence[int], storage: Storage) -> None:
+        try:
+            self._remove(keys, storage)
+        except BaseException:
+            self.forget()
+            raise
+
+    def _remove(self, keys: Sequence[int], storage: Storage) -> None:
+        f = self.current(storage)
+        present = [int(k) for k in keys if int(k) in f]
+        rows: list[int] = []
+        for key in present:
+            rows.extend(f.remove(key))
+        if present:
+            self._save(f, storage, rows, np.zeros((0, 4), np.int64), drop_keys=present)
+
+    def problems(self, storage: Storage) -> list[str]:
+        """What an integrity check finds wrong with the stored filter: documents missing from
+        it or placed with the wrong size, parts of documents not stored, and rows whose bits
+        are not exactly their documents' parts (rebuilt from the stored fingerprints)."""
+        try:
+            f = self.load(storage)
+        except DamagedCollectionError as exc:
+            return [str(exc)]
+        out: list[str] = []
+        sizes = {
+            s.key: int(s.values.shape[0])
+            for batch in storage.iter_fingerprints()
+            for s in batch
+            if s.values.shape[0]
+        }
+        placed = {k: sum(p.size for p in f.placement_of(k)) for k in f.keys()}
+        for key in sorted(sizes.keys() - placed.keys()):
+            out.append(f"doc {key} is not in the Bloom filter")
+        for key in sorted(placed.keys() - sizes.keys()):
+            out.append(f"the Bloom filter holds doc {key}, which is not stored")
+        for key in sorted(sizes.keys() & placed.keys()):
+            if sizes[key] != placed[key]:
+                out.append(f"doc {key} has {sizes[key]} fingerprints, {placed[key]} in the filter")
+        if out:
+            return out
+        rebuilt = self.load(storage)
+        rebuilt.rebuild_rows(range(rebuilt.n_rows))
+        wrong = np.flatnonzero(np.any(rebuilt.rows != f.rows, axis=1)).tolist()
+        if wrong:
+            out.append(
+                f"Bloom filter rows {wrong[:5]}{' …' if len(wrong) > 5 else ''} are not the "
+                "bits of the documents placed in them"
+            )
+        return out
+
+    def forget(self) -> None:
+        """Drop the loaded filter (after a failed write): the next use reloads it."""
+        self._filter, self._generation = None, None
+
+    def __repr__(self) -> str:
+        return (
+            f"BloomRowsSource(n={self.spec.pmbf_n}, p={self.spec.pmbf_p}, "
+            f"max_rows={self.max_rows}, max_candidates={self.max_candidates})"
+        )
+
+
 def sources_for(spec: IndexSpec, generator: CandidateGenerator) -> tuple[CandidateSource, ...]:
-    """The candidate sources of a collection: the postings of its generator's samples."""
-    return (
-        PostingsSource(
-            generator,
-            max_candidates=spec.max_candidates,
-            max_postings_per_sample=spec.max_postings_per_sample,
-        ),
+    """The candidate sources of a collection: the postings of its generator's samples
+    (``winnow``), the pseudo-matrix filter (``pmbf``), or both."""
+    postings = PostingsSource(
+        generator,
+        max_candidates=spec.max_candidates,
+        max_postings_per_sample=spec.max_postings_per_sample,
     )
+    if spec.candidates == "winnow":
+        return (postings,)
+    if spec.candidates == "pmbf":
+        return (BloomRowsSource(spec),)
+    if spec.candidates == "both":
+        return (postings, BloomRowsSource(spec))
+    raise ConfigurationError(f"unknown candidate method {spec.candidates!r}")

@@ -53,6 +53,7 @@ from neardup.errors import (
     TextLengthError,
 )
 from neardup.index.candidates import (
+    BloomRowsSource,
     CandidateGenerator,
     CandidatePairs,
     CandidateSource,
@@ -891,6 +892,8 @@ class Collection:
         """Stage 4: the admitted documents, group relabels, links and the key counter."""
         docs = pending.final_docs()
         self.storage.insert(docs)
+        for source in self.sources:  # a source's own state (the Bloom rows) in the same write
+            source.inserted(docs, self.storage)
         self.storage.relabel_groups(pending.relabels())
         self.storage.add_links(pending.links)
         self.storage.write_meta({"next_key": str(next_key)})
@@ -984,6 +987,8 @@ class Collection:
                     raise NotFoundError(f"removed meanwhile by another process: {gone[:5]}")
                 infos = self.storage.docs(list(keys.values()))
                 groups = sorted({d.group for d in infos})
+                for source in self.sources:  # before the delete: rows are rebuilt from row-mates
+                    source.removing(sorted(keys.values()), self.storage)
                 self.storage.delete(list(keys.values()))
                 self._regroup(groups)
                 removed += len(keys)
@@ -1190,7 +1195,9 @@ class Collection:
         recorded (non-negative) size; postings are exactly the samples of the stored
         documents, and looking those samples up finds every one of them; links join stored
         documents, newer to older; every document's group is the smallest key of its linked
-        component; the key counter is past every key; stored texts belong to stored documents.
+        component; the key counter is past every key; stored texts belong to stored documents;
+        the pseudo-matrix filter (``pmbf``/``both``) places every stored document with its
+        size and its rows are exactly the bits of the parts placed in them.
         """
         problems: list[str] = []
         with self.storage.snapshot():
@@ -1209,6 +1216,9 @@ class Collection:
                         f"doc {k} ({d.id}) records size {d.size}, its fingerprints {sizes.get(k)}"
                     )
             self._verify_postings(problems, keys, samples)
+            for source in self.sources:
+                if isinstance(source, BloomRowsSource):
+                    problems.extend(source.problems(self.storage))
             self._verify_groups(problems, keys, infos)
             counter = meta.get("next_key", "0")
             if not counter.lstrip("-").isdigit():

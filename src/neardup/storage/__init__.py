@@ -17,6 +17,7 @@ import os
 from neardup.storage.base import (
     FORMAT_VERSION,
     DocInfo,
+    FilterState,
     Link,
     NewDoc,
     PackedFingerprints,
@@ -27,6 +28,7 @@ from neardup.storage.base import (
 __all__ = [
     "FORMAT_VERSION",
     "DocInfo",
+    "FilterState",
     "Link",
     "NewDoc",
     "PackedFingerprints",

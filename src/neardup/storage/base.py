@@ -10,6 +10,11 @@ A backend (memory, SQLite, PostgreSQL) keeps four things and nothing else:
   multiset specs), the winnowed sample, the meta (JSON) and optionally the text.
 * ``postings`` — ``(sample value, doc key)`` pairs: the inverted index candidates come from.
 * ``links`` — near-duplicate pairs at or above the threshold, with their exact measures.
+* ``pmbf`` — the pseudo-matrix Bloom filter of a collection whose candidate method uses it
+  (:class:`FilterState`): its rows (one record per row: the row's ``uint64`` words and its free
+  space) and its placement index (one record per part: ``(key, row, start, stop)``). Empty for
+  a winnowing collection. A write replaces only the rows it names, so a removal rewrites only
+  the rows that held the document.
 
 Fingerprint arrays travel as numpy arrays and are stored as raw little-endian bytes
 (``uint64`` fingerprints and samples, ``int64`` counts: ``ndarray.astype('<u8').tobytes()``).
@@ -196,6 +201,53 @@ class Link:
     containment_ba: float
 
 
+@dataclass(frozen=True)
+class FilterState:
+    """The stored pseudo-matrix Bloom filter of a collection (rows in row order).
+
+    ``rows`` the row numbers (ascending, ``0…n-1`` for a whole filter), ``bits`` their words
+    ``(len(rows), words)`` ``uint64``, ``free`` each row's free space (the free-space index),
+    ``parts`` ``(parts, 4)`` ``int64`` records ``(key, row, start, stop)`` ordered by
+    ``(key, start)`` (the placement index).
+    """
+
+    rows: I64
+    bits: U64
+    free: I64
+    parts: I64
+
+    @classmethod
+    def empty(cls, words: int = 0) -> FilterState:
+        return cls(
+            np.zeros(0, np.int64),
+            np.zeros((0, words), np.uint64),
+            np.zeros(0, np.int64),
+            np.zeros((0, 4), np.int64),
+        )
+
+
+def sorted_parts(parts: I64) -> I64:
+    """Placement records ordered by ``(key, start)``."""
+    parts = np.asarray(parts, dtype=np.int64).reshape(-1, 4)
+    return parts[np.lexsort((parts[:, 2], parts[:, 0]))]
+
+
+def rows_from_bytes(rows: Sequence[tuple[int, bytes | memoryview, int]]) -> tuple[I64, U64, I64]:
+    """Stored ``(row, words, free)`` records as arrays (rows ascending); unequal rows are damage."""
+    rows = sorted(rows, key=lambda r: int(r[0]))
+    if not rows:
+        return np.zeros(0, np.int64), np.zeros((0, 0), np.uint64), np.zeros(0, np.int64)
+    width = len(rows[0][1])
+    if any(len(r[1]) != width for r in rows) or width % 8:
+        raise DamagedCollectionError("the stored Bloom filter rows are not all of one size")
+    bits = np.frombuffer(b"".join(bytes(r[1]) for r in rows), dtype="<u8").astype(np.uint64)
+    return (
+        np.array([int(r[0]) for r in rows], dtype=np.int64),
+        bits.reshape(len(rows), width // 8),
+        np.array([int(r[2]) for r in rows], dtype=np.int64),
+    )
+
+
 @runtime_checkable
 class Storage(Protocol):
     """What the collection needs from a backend. Methods that write must run in ``transaction``."""
@@ -291,6 +343,10 @@ class Storage(Protocol):
         """Bytes the collection takes where it is stored, if the backend can tell."""
         ...
 
+    def pmbf_state(self) -> FilterState:
+        """The stored pseudo-matrix Bloom filter: every row and every part (empty if none)."""
+        ...
+
     # --- writes (inside ``transaction``) ----------------------------------------------------
     def insert(self, docs: Sequence[NewDoc]) -> None:
         """Store documents with their postings; a DuplicateIdError if an id is taken."""
@@ -308,6 +364,11 @@ class Storage(Protocol):
 
     def relabel_groups(self, mapping: Mapping[int, int]) -> None:
         """Move every member of group ``old`` to group ``new``, for each ``old → new``."""
+        ...
+
+    def write_pmbf(self, changes: FilterState, *, drop_keys: Sequence[int] = ()) -> None:
+        """Replace (or add) the rows ``changes`` names with its bits and free space, drop the
+        parts of ``drop_keys``, then add ``changes.parts``. Rows not named stay as they are."""
         ...
 
 

@@ -22,10 +22,12 @@ from neardup.storage.base import (
     I64,
     U64,
     DocInfo,
+    FilterState,
     Link,
     NewDoc,
     PackedFingerprints,
     StoredFingerprints,
+    sorted_parts,
 )
 from neardup.storage.runs import SortedRuns
 
@@ -39,6 +41,9 @@ class _State:
     # group → member keys (frozen: replaced, never changed in place, so a copy is a snapshot)
     members: dict[int, frozenset[int]] = field(default_factory=dict)
     postings: SortedRuns = field(default_factory=SortedRuns)
+    # the pseudo-matrix filter: row → (words, free); key → its parts (arrays never changed)
+    pmbf_rows: dict[int, tuple[U64, int]] = field(default_factory=dict)
+    pmbf_parts: dict[int, I64] = field(default_factory=dict)
     created: bool = False
 
     def copy(self) -> _State:
@@ -50,6 +55,8 @@ class _State:
             links=dict(self.links),
             members=dict(self.members),
             postings=self.postings.copy(),
+            pmbf_rows=dict(self.pmbf_rows),
+            pmbf_parts=dict(self.pmbf_parts),
         )
 
 
@@ -190,9 +197,12 @@ class MemoryStorage:
         }
 
     def size_bytes(self) -> int | None:
-        """Bytes of the arrays held (fingerprints, counts, samples, postings); texts excluded."""
+        """Bytes of the arrays held (fingerprints, counts, samples, postings, filter rows and
+        parts); texts excluded."""
         st = self._state
         total = st.postings.nbytes
+        total += sum(bits.nbytes + 8 for bits, _ in st.pmbf_rows.values())
+        total += sum(parts.nbytes for parts in st.pmbf_parts.values())
         for d in st.docs.values():
             total += (
                 d.values.nbytes
@@ -201,7 +211,35 @@ class MemoryStorage:
             )
         return int(total)
 
+    def pmbf_state(self) -> FilterState:
+        st = self._state
+        if not st.pmbf_rows:
+            return FilterState.empty()
+        rows = sorted(st.pmbf_rows)
+        parts = [st.pmbf_parts[k] for k in sorted(st.pmbf_parts)]
+        return FilterState(
+            np.array(rows, dtype=np.int64),
+            np.stack([st.pmbf_rows[r][0] for r in rows]),
+            np.array([st.pmbf_rows[r][1] for r in rows], dtype=np.int64),
+            sorted_parts(np.concatenate(parts) if parts else np.zeros((0, 4), np.int64)),
+        )
+
     # --- writes -----------------------------------------------------------------------------
+    def write_pmbf(self, changes: FilterState, *, drop_keys: Sequence[int] = ()) -> None:
+        self._require_tx()
+        st = self._state
+        for row, bits, free in zip(
+            changes.rows.tolist(), changes.bits, changes.free.tolist(), strict=True
+        ):
+            st.pmbf_rows[int(row)] = (np.array(bits, dtype=np.uint64), int(free))
+        for key in drop_keys:
+            st.pmbf_parts.pop(int(key), None)
+        parts = np.asarray(changes.parts, dtype=np.int64).reshape(-1, 4)
+        for key in np.unique(parts[:, 0]).tolist():
+            mine = parts[parts[:, 0] == key]
+            old = st.pmbf_parts.get(key)
+            st.pmbf_parts[key] = mine if old is None else np.concatenate([old, mine])
+
     def insert(self, docs: Sequence[NewDoc]) -> None:
         self._require_tx()
         st = self._state
@@ -234,6 +272,8 @@ class MemoryStorage:
                 self._move(key, d.group, None)
         st.postings = st.postings.without(gone)
         wanted = set(gone.tolist())
+        for key in wanted:
+            st.pmbf_parts.pop(key, None)
         st.links = {
             pair: lk
             for pair, lk in st.links.items()

@@ -29,6 +29,7 @@ from neardup.storage.base import (
     I64,
     U64,
     DocInfo,
+    FilterState,
     Link,
     NewDoc,
     PackedFingerprints,
@@ -40,6 +41,8 @@ from neardup.storage.base import (
     i64_from_bytes,
     i64_to_bytes,
     load_meta,
+    rows_from_bytes,
+    sorted_parts,
     u64_from_bytes,
     u64_to_bytes,
 )
@@ -69,6 +72,17 @@ SCHEMA_SQL = [
     )""",
     "CREATE INDEX links_b ON links (b)",
 ]
+#: The pseudo-matrix filter's rows and placement index (made on create; schemas from before
+#: them get them on the first write of a filter, and read as an empty filter until then).
+PMBF_SCHEMA_SQL = [
+    "CREATE TABLE IF NOT EXISTS pmbf_rows "
+    "(row BIGINT PRIMARY KEY, bits BYTEA NOT NULL, free BIGINT NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS pmbf_parts (
+        key BIGINT NOT NULL, row BIGINT NOT NULL, start BIGINT NOT NULL, stop BIGINT NOT NULL,
+        PRIMARY KEY (key, start)
+    )""",
+]
+SCHEMA_SQL += PMBF_SCHEMA_SQL
 
 _SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
 _COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + b"\x00\x00\x00\x00" + b"\x00\x00\x00\x00"
@@ -466,6 +480,46 @@ class PostgresStorage(PagedScans):
             )
             self._conn.execute("DELETE FROM texts WHERE key = ANY(%s::bigint[])", (wanted,))
             self._conn.execute("DELETE FROM docs WHERE key = ANY(%s::bigint[])", (wanted,))
+            if self._has_pmbf():
+                self._conn.execute(
+                    "DELETE FROM pmbf_parts WHERE key = ANY(%s::bigint[])", (wanted,)
+                )
+
+    def _has_pmbf(self) -> bool:
+        rows = self._q("SELECT to_regclass(%s)", (f"{self._ident()}.pmbf_rows",))
+        return bool(rows and rows[0][0] is not None)
+
+    def pmbf_state(self) -> FilterState:
+        with self.snapshot(), self._lock:
+            if not self._has_pmbf():
+                return FilterState.empty()
+            rows, bits, free = rows_from_bytes(self._q("SELECT row, bits, free FROM pmbf_rows"))
+            parts = self._q("SELECT key, row, start, stop FROM pmbf_parts ORDER BY key, start")
+        return FilterState(rows, bits, free, np.array(parts, dtype=np.int64).reshape(-1, 4))
+
+    def write_pmbf(self, changes: FilterState, *, drop_keys: Sequence[int] = ()) -> None:
+        self._require_tx()
+        with self._errors(), self._conn.cursor() as cur:
+            if not self._has_pmbf():
+                for stmt in PMBF_SCHEMA_SQL:
+                    cur.execute(stmt)
+            cur.executemany(
+                "INSERT INTO pmbf_rows (row, bits, free) VALUES (%s, %s, %s) ON CONFLICT (row) "
+                "DO UPDATE SET bits = excluded.bits, free = excluded.free",
+                [
+                    (row, u64_to_bytes(bits), free)
+                    for row, bits, free in zip(
+                        changes.rows.tolist(), changes.bits, changes.free.tolist(), strict=True
+                    )
+                ],
+            )
+            wanted = sorted({int(k) for k in drop_keys})
+            if wanted:
+                cur.execute("DELETE FROM pmbf_parts WHERE key = ANY(%s::bigint[])", (wanted,))
+            cur.executemany(
+                "INSERT INTO pmbf_parts (key, row, start, stop) VALUES (%s, %s, %s, %s)",
+                sorted_parts(changes.parts).tolist(),
+            )
 
     def add_links(self, links: Sequence[Link]) -> None:
         self._require_tx()

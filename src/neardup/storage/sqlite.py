@@ -65,6 +65,7 @@ from neardup.storage.base import (
     I64,
     U64,
     DocInfo,
+    FilterState,
     Link,
     NewDoc,
     PackedFingerprints,
@@ -76,6 +77,8 @@ from neardup.storage.base import (
     i64_from_bytes,
     i64_to_bytes,
     load_meta,
+    rows_from_bytes,
+    sorted_parts,
     u64_from_bytes,
     u64_to_bytes,
 )
@@ -110,6 +113,19 @@ CREATE TABLE links (
 CREATE INDEX links_b ON links (b);
 CREATE TABLE bloom (below INTEGER PRIMARY KEY, k INTEGER NOT NULL, bits BLOB NOT NULL);
 """
+#: The pseudo-matrix filter's rows and placement index (made on create; files from before
+#: them get them on the first write of a filter, and read as an empty filter until then).
+PMBF_SCHEMA = """
+CREATE TABLE IF NOT EXISTS pmbf_rows (
+    row INTEGER PRIMARY KEY, bits BLOB NOT NULL, free INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS pmbf_parts (
+    key INTEGER NOT NULL, row INTEGER NOT NULL, start INTEGER NOT NULL, stop INTEGER NOT NULL,
+    PRIMARY KEY (key, start)
+) WITHOUT ROWID;
+"""
+SCHEMA += PMBF_SCHEMA
+
 
 #: Rows per ``IN (...)`` list (SQLite allows 32,766 variables since 3.32).
 CHUNK = 900
@@ -707,7 +723,44 @@ class SQLiteStorage(PagedScans):
                 total += p.stat().st_size
         return total
 
+    def _has_pmbf(self) -> bool:
+        return bool(self._q("SELECT 1 FROM sqlite_master WHERE type='table' AND name='pmbf_rows'"))
+
+    def pmbf_state(self) -> FilterState:
+        with self.snapshot():
+            if not self._has_pmbf():
+                return FilterState.empty()
+            rows, bits, free = rows_from_bytes(self._q("SELECT row, bits, free FROM pmbf_rows"))
+            parts = self._q("SELECT key, row, start, stop FROM pmbf_parts ORDER BY key, start")
+        return FilterState(rows, bits, free, np.array(parts, dtype=np.int64).reshape(-1, 4))
+
     # --- writes -----------------------------------------------------------------------------
+    def write_pmbf(self, changes: FilterState, *, drop_keys: Sequence[int] = ()) -> None:
+        self._require_tx()
+        with self._errors():
+            if not self._has_pmbf():
+                for stmt in PMBF_SCHEMA.strip().split(";"):
+                    if stmt.strip():
+                        self._conn.execute(stmt)
+            self._conn.executemany(
+                "INSERT INTO pmbf_rows (row, bits, free) VALUES (?, ?, ?) ON CONFLICT (row) "
+                "DO UPDATE SET bits = excluded.bits, free = excluded.free",
+                [
+                    (row, u64_to_bytes(bits), free)
+                    for row, bits, free in zip(
+                        changes.rows.tolist(), changes.bits, changes.free.tolist(), strict=True
+                    )
+                ],
+            )
+            wanted = sorted({int(k) for k in drop_keys})
+            for chunk in _chunks(wanted):
+                marks = ",".join("?" * len(chunk))
+                self._conn.execute(f"DELETE FROM pmbf_parts WHERE key IN ({marks})", chunk)
+            self._conn.executemany(
+                "INSERT INTO pmbf_parts (key, row, start, stop) VALUES (?, ?, ?, ?)",
+                sorted_parts(changes.parts).tolist(),
+            )
+
     def insert(self, docs: Sequence[NewDoc]) -> None:
         self._require_tx()
         if not docs:
@@ -790,6 +843,8 @@ class SQLiteStorage(PagedScans):
                 self._conn.execute(f"DELETE FROM links WHERE b IN ({marks})", chunk)
                 self._conn.execute(f"DELETE FROM texts WHERE key IN ({marks})", chunk)
                 self._conn.execute(f"DELETE FROM docs WHERE key IN ({marks})", chunk)
+                if self._has_pmbf():
+                    self._conn.execute(f"DELETE FROM pmbf_parts WHERE key IN ({marks})", chunk)
             state = self._tail_state()
             if state is not None and wanted:
                 self.write_meta({EPOCH: str(state[1] + 1)})
