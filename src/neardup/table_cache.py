@@ -166,7 +166,7 @@ def disk_cached(
             if path is not None:
                 found = load(path)
                 if found is not None:
-                    return found  # type: ignore[no-any-return]
+                    return found  # type: ignore[no-any-return,unused-ignore]
             value = build(*args)
             if path is not None and value is not None:
                 store(path, value)
