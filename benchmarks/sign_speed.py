@@ -321,7 +321,7 @@ def cores_runs(limit: int | None) -> list[CoreRun]:
                     if wall < run.wall:
                         run.wall, run.cpu, run.load = wall, cpu, os.getloadavg()[0]
                 if executor == "auto":
-                    run.mode = f"2, auto ({ran}s)"
+                    run.mode = f"2, auto ({'processes' if ran == 'process' else 'threads'})"
                 runs.append(run)
                 print(
                     f"  {preset:5s} {len(texts):5d} docs {mode:18s} {run.wall:7.2f} s wall "

@@ -99,7 +99,7 @@ def _sketch_from_options(
     type=click.IntRange(0, MAX_JOBS),
     default=1,
     show_default=True,
-    help="Worker processes (0: one per CPU).",
+    help="Workers: threads or processes, see --executor (0: one per CPU).",
 )
 @click.option(
     "--executor",
