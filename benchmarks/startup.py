@@ -82,6 +82,50 @@ def measure(name: str, command: list[str], runs: int, cold: bool, base: Path) ->
     return row
 
 
+BREAKDOWN = """
+import sys, time
+clock = time.process_time
+t0 = clock(); import numpy; t1 = clock(); import numba; t2 = clock()
+from neardup.cli.main import SkipNumbaBlasProbe, main
+sys.meta_path.insert(0, SkipNumbaBlasProbe())
+from neardup._kernels import setops
+a = numpy.arange(3, dtype=numpy.uint64)
+t3 = clock(); setops.intersection_size(a, a); t4 = clock()
+main(["compare", "--preset", "plain", sys.argv[1], sys.argv[2]]); t5 = clock()
+print(f"{t0:.3f} {t1 - t0:.3f} {t2 - t1:.3f} {t4 - t3:.3f} {t5 - t4 + t3 - t2:.3f} {t5:.3f}",
+      file=sys.stderr)
+"""
+
+
+def breakdown(a: Path, b: Path, env: dict[str, str], runs: int) -> str:
+    """Where a warm ``compare --preset plain`` process spends its CPU (medians, in-process
+    ``time.process_time``): the interpreter's start, numpy's import, numba's import, the
+    first cached kernel's load (numba's type registries), and the rest of the command."""
+    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    rows = []
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", BREAKDOWN, str(a), str(b)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        rows.append([float(x) for x in out.stderr.strip().splitlines()[-1].split()])
+    start, np_s, numba_s, kernel_s, rest_s, total = (
+        statistics.median(column) for column in zip(*rows, strict=True)
+    )
+    line = (
+        f"where a warm `compare --preset plain` spends its CPU (median of {runs}, load "
+        f"{os.getloadavg()[0]:.2f}): interpreter start {start:.3f} s, numpy import {np_s:.3f} s, "
+        f"numba import {numba_s:.3f} s, the first cached kernel's load (numba's registries) "
+        f"{kernel_s:.3f} s, neardup's imports and the comparison {rest_s:.3f} s; total "
+        f"{total:.3f} s"
+    )
+    print(line, flush=True)
+    return line
+
+
 def update_docs(markdown: str) -> None:
     doc = ROOT / "docs" / "benchmarks.md"
     text = doc.read_text(encoding="utf-8")
@@ -121,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, command in commands:
             for cold in (True, False):
                 rows.append(measure(name, command, args.runs, cold, base))
+        where = breakdown(a, b, {**os.environ, "NEARDUP_CACHE_DIR": str(base / "warm")}, args.runs)
     after = os.getloadavg()[0]
     lines = [
         "| command | caches | median wall s | min–max s | median CPU s | load avg |",
@@ -152,7 +197,13 @@ def main(argv: list[str] | None = None) -> int:
             "in both. The files are two short Russian sentences each. Produced by "
             "`.venv/bin/python benchmarks/startup.py --update-docs`; load average "
             f"{before:.2f} before and {after:.2f} after (a shared 2-core machine: wall time above "
-            "CPU time is time spent waiting for a core).\n\n" + table + "\n\n- " + verdict + "\n"
+            "CPU time is time spent waiting for a core).\n\n"
+            + table
+            + "\n\n- "
+            + verdict
+            + "\n- "
+            + where
+            + "\n"
         )
         print("docs/benchmarks.md updated (startup)")
     return 0
