@@ -4,8 +4,7 @@ Raw text → 128-function signatures of lowercase word 5-gram shingles, on texts
 ../shared/data/ru_news.jsonl.gz:
 
 * neardup, ``plain`` preset (NFKC + lowercase words), 5-word shingles, fingerprints by
-  ``rabin`` and by ``xxh3``; one core (``MinHasher.sign_texts`` in batches of 256), then two
-  cores (``--jobs 2``: worker processes, and threads for comparison).
+  ``rabin`` and by ``xxh3``; one core (``MinHasher.sign_texts`` in batches of 256).
 * rensa ``RMinHash(num_perm=128)``: each text's shingles made in Python (lowercase,
   ``str.split``, space-joined 5-grams; this preparation is counted), ``update`` + ``digest``;
   and rensa's own batch path ``RMinHash.digest_matrix_from_token_sets`` on the same shingles.
@@ -13,12 +12,20 @@ Raw text → 128-function signatures of lowercase word 5-gram shingles, on texts
   by shingle, on a subset (it is slow; the subset size is printed); and its fastest documented
   CPU path, ``MinHash.bulk`` (same shingles, as bytes).
 
+Both cores (issue 15): ``neardup sign``'s own path (``sign_reader`` over a ``CorpusReader`` of
+the file, reading included) for the ``plain`` and ``ru`` presets, on one core, two threads, two
+processes (each reads its own share of the file) and ``--executor auto``, on all of ru_news and
+on its first 100, 1,000 and 3,000 documents (gzipped JSONL written once under
+/work/bench_cache/), with the ratio to one core by wall time and the load average of each run.
+The lemma cache is emptied before every ``ru`` run, so each starts cold.
+
 Every engine is warmed up on a few documents first (numba loads its cached kernels). The
 machine may be shared: the script prints the load average before and after.
 
     .venv/bin/python benchmarks/sign_speed.py                 # all 9,277 documents
     .venv/bin/python benchmarks/sign_speed.py --limit 500     # a quick check
     .venv/bin/python benchmarks/sign_speed.py --update-docs   # also rewrite docs/benchmarks.md
+    .venv/bin/python benchmarks/sign_speed.py --cores-only    # only the both-cores table
 
 Writes the chart to docs/img/sign_speed.png (``--chart`` to change).
 """
@@ -130,10 +137,9 @@ def timed(
     return result
 
 
-def neardup_runs(texts: list[str], family: str, jobs_runs: bool) -> list[Result]:
+def neardup_runs(texts: list[str], family: str) -> list[Result]:
     from neardup.pipeline import make_spec
     from neardup.sketch.minhash import MinHasher
-    from neardup.sketch.parallel import sign_all
     from neardup.spec import SketchSpec
 
     spec = make_spec("plain", k=K, family=family).replace(sketch=SketchSpec(num_perm=NUM_PERM))
@@ -145,24 +151,6 @@ def neardup_runs(texts: list[str], family: str, jobs_runs: bool) -> list[Result]
         return np.concatenate(parts)
 
     results = [timed(f"neardup {family}, 1 core", texts, one_core)]
-    if jobs_runs:
-        results.append(
-            timed(
-                f"neardup {family}, --jobs 2 (processes)",
-                texts,
-                lambda b: sign_all(spec, b, jobs=2, batch_size=256, executor="process"),
-                note="worker start-up included; CPU s includes the workers",
-                in_process=False,
-            )
-        )
-        results.append(
-            timed(
-                f"neardup {family}, --jobs 2 (threads)",
-                texts,
-                lambda b: sign_all(spec, b, jobs=2, batch_size=256, executor="thread"),
-                in_process=False,
-            )
-        )
     return results
 
 
@@ -254,6 +242,134 @@ def datasketch_runs(texts: list[str]) -> list[Result]:
     ]
 
 
+# --- both cores (issue 15) -------------------------------------------------------------------
+
+CACHE = Path("/work/bench_cache")
+CORE_SIZES = (100, 1000, 3000, None)
+MODES = (("1 core", 1, "thread"), ("2 threads", 2, "thread"), ("2 processes", 2, "process"))
+
+
+def corpus_file(size: int | None) -> Path:
+    """ru_news itself, or its first ``size`` records as gzipped JSONL (written once)."""
+    if size is None:
+        return DATA
+    path = CACHE / f"ru_news_first{size}.jsonl.gz"
+    if not path.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        with gzip.open(DATA, "rb") as f:
+            head = b"".join(itertools.islice(f, size))
+        part = path.with_suffix(".part")
+        with gzip.open(part, "wb") as out:
+            out.write(head)
+        part.replace(path)
+    return path
+
+
+class CoreRun:
+    def __init__(self, preset: str, size: int, mb: float, mode: str, executor: str) -> None:
+        self.preset, self.size, self.mb, self.mode, self.executor = preset, size, mb, mode, executor
+        self.wall = 0.0
+        self.cpu = 0.0
+        self.load = 0.0
+
+
+def run_reader(preset: str, path: Path, jobs: int, executor: str) -> tuple[float, float, int, str]:
+    """Wall and CPU seconds (this process and its reaped workers) of signing ``path`` as
+    ``neardup sign`` does; the documents signed and the executor that ran."""
+    from neardup.analysis import resources
+    from neardup.inputs import CorpusReader
+    from neardup.pipeline import make_spec
+    from neardup.sketch.parallel import choose_executor, sign_reader
+    from neardup.spec import SketchSpec
+
+    spec = make_spec(preset, k=K).replace(sketch=SketchSpec(num_perm=NUM_PERM))
+    if "morph" in dir(resources) and resources.morph.cache_info().currsize:
+        resources.morph().entries.clear()  # every ru run starts with a cold lemma cache
+    reader = CorpusReader([path])
+    ran = choose_executor(spec, reader.total_bytes, jobs) if executor == "auto" else executor
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time()
+    start = time.perf_counter()
+    docs = 0
+    for ids, _ in sign_reader(spec, reader, jobs=jobs, batch_size=256, executor=executor):  # type: ignore[arg-type]
+        docs += len(ids)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time() - cpu + (after.ru_utime - children.ru_utime)
+    cpu += after.ru_stime - children.ru_stime
+    return wall, cpu, docs, ran
+
+
+def cores_runs(limit: int | None) -> list[CoreRun]:
+    """Every preset × size × mode, best wall time of REPEAT runs, load average beside it."""
+    runs: list[CoreRun] = []
+    sizes = [n for n in CORE_SIZES if n is None or limit is None or n < limit]
+    if limit is not None and limit not in sizes:
+        sizes = [n for n in sizes if n is not None] + [limit]
+    for preset in ("plain", "ru"):
+        run_reader(preset, corpus_file(100), 1, "thread")  # warm-up: kernels, dictionaries
+        for size in sizes:
+            path = corpus_file(size)
+            texts = load(size)
+            mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
+            for mode, jobs, executor in (*MODES, ("2, auto", 2, "auto")):
+                run = CoreRun(preset, len(texts), mb, mode, executor)
+                run.wall = float("inf")
+                for _ in range(REPEAT):
+                    wall, cpu, docs, ran = run_reader(preset, path, jobs, executor)
+                    assert docs == len(texts), (docs, len(texts))
+                    if wall < run.wall:
+                        run.wall, run.cpu, run.load = wall, cpu, os.getloadavg()[0]
+                if executor == "auto":
+                    run.mode = f"2, auto ({'processes' if ran == 'process' else 'threads'})"
+                runs.append(run)
+                print(
+                    f"  {preset:5s} {len(texts):5d} docs {mode:18s} {run.wall:7.2f} s wall "
+                    f"{run.cpu:7.2f} s CPU {mb / run.wall:7.2f} MB/s, load {run.load:.2f}",
+                    flush=True,
+                )
+    return runs
+
+
+def cores_table(runs: list[CoreRun]) -> tuple[str, list[str]]:
+    lines = [
+        "| preset | docs | MB | mode | wall s | CPU s | MB/s | × 1 core (wall) | load avg |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    summary: list[str] = []
+    for run in runs:
+        base = next(
+            r for r in runs if (r.preset, r.size, r.mode) == (run.preset, run.size, "1 core")
+        )
+        ratio = base.wall / run.wall
+        lines.append(
+            f"| {run.preset} | {run.size:,} | {run.mb:.1f} | {run.mode} | {run.wall:.2f} | "
+            f"{run.cpu:.2f} | {run.mb / run.wall:.1f} | {ratio:.2f} | {run.load:.2f} |"
+        )
+    largest = max(r.size for r in runs)
+    for preset in ("plain", "ru"):
+        of = {r.mode.split(" (")[0]: r for r in runs if r.preset == preset and r.size == largest}
+        one = of["1 core"]
+        summary.append(
+            f"{preset}, {largest:,} documents: two threads {one.wall / of['2 threads'].wall:.2f}×, "
+            f"two processes {one.wall / of['2 processes'].wall:.2f}×, auto "
+            f"{one.wall / of['2, auto'].wall:.2f}× one core (wall time)"
+        )
+        slower = [
+            f"{r.size:,} docs"
+            for r in runs
+            if r.preset == preset
+            and r.mode.startswith("2, auto")
+            and r.wall
+            > next(b.wall for b in runs if (b.preset, b.size, b.mode) == (preset, r.size, "1 core"))
+        ]
+        summary.append(
+            f"{preset}: auto slower than one core at "
+            + (", ".join(slower) if slower else "no size tried")
+        )
+    return "\n".join(lines), summary
+
+
 def table(results: list[Result], refs: dict[str, Result]) -> str:
     """Wall-clock rates, and ratios by CPU time of this process (fairer on a shared machine,
     where wall time includes waiting for a core; not available for worker-process runs)."""
@@ -309,17 +425,59 @@ def chart(results: list[Result], path: Path) -> None:
     plt.close(fig)
 
 
-def update_docs(markdown: str) -> None:
+def update_docs(markdown: str, section: str = "signing") -> None:
     doc = ROOT / "docs" / "benchmarks.md"
     text = doc.read_text(encoding="utf-8")
-    start = "<!-- section: signing -->"
-    end = "<!-- end: signing -->"
+    start = f"<!-- section: {section} -->"
+    end = f"<!-- end: {section} -->"
     a = text.index(start) + len(start)
     b = text.index(end)
     # keep hand-written notes (the memory run, conclusions) that follow this marker
     keep = "<!-- signing: notes -->"
     notes = text[text.index(keep, a, b) : b] if keep in text[a:b] else ""
     doc.write_text(text[:a] + "\n" + markdown.strip() + "\n\n" + notes + text[b:], encoding="utf-8")
+
+
+def both_cores(args: argparse.Namespace) -> None:
+    before = os.getloadavg()[0]
+    print(
+        f"both cores: {os.cpu_count()} CPUs, Python {platform.python_version()}, load average "
+        f"{before:.2f}",
+        flush=True,
+    )
+    runs = cores_runs(args.limit)
+    after = os.getloadavg()[0]
+    markdown, summary = cores_table(runs)
+    print()
+    print(markdown)
+    for line in summary:
+        print(line)
+    print(f"load average before {before:.2f}, after {after:.2f}")
+    if args.update_docs:
+        command = (
+            "`.venv/bin/python benchmarks/sign_speed.py"
+            + (f" --limit {args.limit}" if args.limit else "")
+            + " --update-docs` (or `--cores-only --update-docs` for this section alone)"
+        )
+        update_docs(
+            "## Both cores: `neardup sign --jobs 2` (issue 15)\n\n"
+            "`neardup sign`'s own path (`neardup.sketch.parallel.sign_reader` over a "
+            "`CorpusReader` of the gzipped JSONL file, reading and decoding included), 128 "
+            "MinHash values of word 5-shingles, batches of 256: one core; two threads; two "
+            "processes, each reading its own share of the file (the parent holds no text); and "
+            "`--executor auto`, which picks threads where one nogil kernel signs a batch or the "
+            "input is under 4 MB, processes otherwise. ru_news and its first 100, 1,000 and "
+            f"3,000 documents. Best of {REPEAT} runs by wall time; CPU s counts the workers; "
+            "the lemma cache is emptied before each `ru` run. Produced by "
+            f"{command}; load average {before:.2f} before and {after:.2f} after (2 cores shared "
+            "with other work: two-core ratios are bounded by what the machine gave).\n\n"
+            + markdown
+            + "\n\n"
+            + "\n".join(f"- {line}" for line in summary)
+            + "\n",
+            section="sign-cores",
+        )
+        print("docs/benchmarks.md updated (sign-cores)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -337,7 +495,10 @@ def main(argv: list[str] | None = None) -> int:
         help="documents for the datasketch comparison, run by every engine (default 500)",
     )
     parser.add_argument("--repeat", type=int, default=2, help="best of this many runs (default 2)")
-    parser.add_argument("--no-jobs", action="store_true", help="skip the two-core runs")
+    parser.add_argument("--no-jobs", action="store_true", help="skip the both-cores runs")
+    parser.add_argument(
+        "--cores-only", action="store_true", help="only the both-cores runs (and their section)"
+    )
     parser.add_argument("--chart", type=Path, default=ROOT / "docs" / "img" / "sign_speed.png")
     parser.add_argument(
         "--update-docs",
@@ -349,6 +510,10 @@ def main(argv: list[str] | None = None) -> int:
     if not DATA.exists():
         print(f"no data at {DATA}", file=sys.stderr)
         return 2
+    if not args.no_jobs:
+        both_cores(args)
+    if args.cores_only:
+        return 0
     texts = load(args.limit)
     subset = texts[: args.subset]
     mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
@@ -362,13 +527,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"all {len(texts)} documents:")
     results: list[Result] = []
     for family in ("rabin", "xxh3"):
-        results += neardup_runs(texts, family, jobs_runs=not args.no_jobs)
+        results += neardup_runs(texts, family)
     rensa_results = rensa_runs(texts)
     results += rensa_results
     print(f"the first {len(subset)} documents ({sub_mb:.1f} MB), every engine:")
     sub_results: list[Result] = []
     for family in ("rabin", "xxh3"):
-        sub_results += neardup_runs(subset, family, jobs_runs=False)
+        sub_results += neardup_runs(subset, family)
     sub_results += rensa_runs(subset)[:1]
     ds_results = datasketch_runs(subset)
     sub_results += ds_results
@@ -401,13 +566,6 @@ def main(argv: list[str] | None = None) -> int:
             f"{ratio(sub_single, ds_results[0])} datasketch default, "
             f"{ratio(sub_single, ds_results[1])} datasketch bulk"
         )
-        for mode in ("processes", "threads"):
-            r = one.get(f"neardup {family}, --jobs 2 ({mode})")
-            if r:
-                line += (
-                    f"; --jobs 2 {mode}: {r.docs_per_s / single.docs_per_s:.2f}× one core (wall "
-                    "time)"
-                )
         summary.append(line)
         print(line)
     print(

@@ -676,6 +676,51 @@ class CorpusReader:
                 self._skip(source, exc)
         self._nothing_read_check()
 
+    def shard(self, part: int, parts: int, block: int) -> Iterator[tuple[int, InputDoc]]:
+        """The documents of this reader's share ``part`` of ``parts``, each with its block:
+        positions are numbered in reading order (a text file is one, however it reads; a
+        record is one), block ``b`` holds positions ``[b·block, (b+1)·block)``, and the share
+        ``part`` holds the blocks ``b`` with ``b % parts == part``. Workers that each read
+        their share of the same input together read every document once, in blocks the
+        caller puts back in order. A text file of another share is not opened; a dataset is
+        read through by every share (its records are counted to know their positions).
+        ``documents``, ``bytes_read`` and ``skipped`` count this share's reading."""
+        if not 0 <= part < parts or block < 1:
+            raise InputError(f"no share {part} of {parts} in blocks of {block}")
+        position = 0
+        for source in self.sources:
+            if not source.format.records:
+                index = position // block
+                position += 1
+                if index % parts != part:
+                    self._advance(source.size)
+                    continue
+            try:
+                for doc in source.format.read(
+                    source.path, source.doc_id, self.options, self._advance
+                ):
+                    if source.format.records:
+                        index = position // block
+                        position += 1
+                        if index % parts != part:
+                            continue
+                    self.documents += 1
+                    yield index, doc
+            except _Unreadable as exc:
+                if not source.in_folder:
+                    raise
+                self._skip(source, exc)
+
+    def absorb(self, documents: int, bytes_read: int, skipped: Iterable[Skipped]) -> None:
+        """Count what the shares read in other processes as read by this reader (then the
+        same check as iterating it: nothing at all read is an error)."""
+        self.documents += documents
+        self.bytes_read = max(self.bytes_read, bytes_read)
+        for entry in skipped:
+            if entry not in self.skipped:
+                self.skipped.append(entry)
+        self._nothing_read_check()
+
     def _skip(self, source: Source, exc: _Unreadable) -> None:
         """A file of a folder that could not be opened: noted once (``ids`` and iterating
         may both meet it)."""

@@ -177,6 +177,30 @@ def test_version_imports_no_command_module() -> None:
     assert out.stdout.strip().splitlines()[-1] == "[]"
 
 
+def test_cli_skips_numba_blas_probe_only_while_numba_loads(tmp_path: Path) -> None:
+    """In the CLI process, numba's array library loads without importing SciPy's BLAS (a
+    start-up cost no kernel needs); SciPy still imports normally afterwards, and the result
+    is the one the library gives."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("один два три четыре пять шесть семь", encoding="utf-8")
+    b.write_text("один два три четыре пять шесть восемь", encoding="utf-8")
+    code = (
+        "import sys; from neardup.cli.main import main; "
+        f"main(['compare', '--json', '--preset', 'plain', {str(a)!r}, {str(b)!r}]); "
+        "import numba.np.arraymath as m; "
+        "print(m._HAVE_BLAS, 'scipy.linalg' in sys.modules, "
+        "sys.modules.get('scipy.linalg.cython_blas', 'absent')); "
+        "import scipy.linalg.cython_blas; print('imported')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    lines = out.stdout.strip().splitlines()
+    assert lines[-2:] == ["False False absent", "imported"]
+    from neardup import compare
+
+    shown = json.loads("\n".join(lines[:-2]))
+    assert shown["resemblance"] == compare(a.read_text(), b.read_text(), preset="plain").resemblance
+
+
 def test_analyze_table_is_streamed_lines(capsys: pytest.CaptureFixture[str]) -> None:
     # one line per token after the header lines, the same rows as --json, in order
     assert main(["analyze", str(EXAMPLES / "original.txt"), "--shingles"]) == 0
@@ -204,3 +228,31 @@ def test_analyze_json_shingles_match_the_source(capsys: pytest.CaptureFixture[st
         "fingerprint": 0x576105160E664D08,
     }
     assert all(source[r["start"] : r["end"]] == r["shingle"] for r in shingles)
+
+
+def test_program_ends_after_a_one_shot_command_with_its_output_whole(tmp_path: Path) -> None:
+    """Run as the program (no argv), compare exits without the interpreter's teardown: its
+    output is flushed whole, its exit code kept, and nothing registered at exit runs."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("один два три четыре пять шесть семь", encoding="utf-8")
+    b.write_text("один два три четыре пять шесть восемь", encoding="utf-8")
+    code = (
+        "import atexit, sys; atexit.register(lambda: print('teardown ran')); "
+        "from neardup.cli.main import main; sys.exit(main())"
+    )
+    args = ["compare", "--json", "--preset", "plain", str(a), str(b)]
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
+    assert out.returncode == 0
+    assert "teardown ran" not in out.stdout
+    assert json.loads(out.stdout)["shingles_a"] == 3
+    missing = subprocess.run(
+        [sys.executable, "-c", code, "compare", str(a), str(tmp_path / "none.txt")],
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 2 and "Error:" in missing.stderr
+    # another command ends normally
+    other = subprocess.run(
+        [sys.executable, "-c", code, "params", "--threshold", "0.8"], capture_output=True, text=True
+    )
+    assert other.stdout.rstrip().endswith("teardown ran")

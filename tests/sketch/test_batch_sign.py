@@ -133,10 +133,10 @@ def test_thread_path_matches() -> None:
 
 
 def test_the_cli_picks_threads_only_where_the_batch_kernel_applies() -> None:
-    from neardup.cli.sketch import _executor
     from neardup.pipeline import make_spec
+    from neardup.sketch.parallel import PROCESS_MIN_BYTES, choose_executor
     from neardup.spec import SketchSpec
 
-    assert _executor("auto", make_spec("plain").replace(sketch=SketchSpec())) == "thread"
-    assert _executor("auto", make_spec("ru").replace(sketch=SketchSpec())) == "process"
-    assert _executor("process", make_spec("plain").replace(sketch=SketchSpec())) == "process"
+    big = PROCESS_MIN_BYTES
+    assert choose_executor(make_spec("plain").replace(sketch=SketchSpec()), big, 2) == "thread"
+    assert choose_executor(make_spec("ru").replace(sketch=SketchSpec()), big, 2) == "process"

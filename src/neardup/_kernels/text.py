@@ -20,6 +20,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from neardup.table_cache import disk_cached
+
 # Character classes of the tokenizer table.
 OTHER = np.uint8(0)
 LETTER = np.uint8(1)
@@ -36,11 +38,13 @@ _DECIMAL_MARKS = ".,"
 
 @lru_cache(maxsize=1)
 def char_classes() -> npt.NDArray[np.uint8]:
-    """The class of every code point, from Python's own Unicode tables (built once, ~0.3 s)."""
+    """The class of every code point, from Python's own Unicode tables (built once, ~0.3 s, and
+    kept on disk: :mod:`neardup.table_cache`)."""
     return class_table(sys.maxunicode + 1)
 
 
 @lru_cache(maxsize=4)
+@disk_cached("char_classes")
 def class_table(limit: int) -> npt.NDArray[np.uint8]:
     """The classes of the code points below ``limit`` (every property is of one character,
     so this is ``char_classes()[:limit]``, built in proportion to ``limit``)."""

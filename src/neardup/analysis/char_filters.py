@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from neardup._kernels import text as text_kernels
 from neardup.analysis.offsets import OffsetMap
+from neardup.table_cache import disk_cached
 
 CharFilterResult = tuple[str, OffsetMap | None]
 
@@ -95,6 +96,7 @@ def _normalize_pieces(
 
 
 @lru_cache(maxsize=1)
+@disk_cached("nfkc_table", text_kernels)
 def _nfkc_table() -> npt.NDArray[np.uint8]:
     """Per code point: bit 1 when NFKC may change it (not NFKC-stable alone, or a combining
     mark), bit 2 when it is a combining mark — the classes of :func:`_nfkc_unstable`."""
@@ -270,6 +272,7 @@ def _marks() -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=1)
+@disk_cached("marks_table", text_kernels)
 def _marks_table() -> npt.NDArray[np.uint8]:
     """1 for the non-spacing marks (category Mn) of :func:`_marks`, 0 elsewhere."""
     table = np.zeros(sys.maxunicode + 1, dtype=np.uint8)
@@ -348,6 +351,7 @@ def _composes_with_previous() -> frozenset[int]:
 
 
 @lru_cache(maxsize=1)
+@disk_cached("nfkc_safe", text_kernels)
 def _nfkc_safe() -> npt.NDArray[np.bool_]:
     """True for characters that keep any text made only of them NFKC-normalized: canonical
     combining class 0, NFKC-stable alone, never composing with the character before, and
@@ -475,18 +479,25 @@ def fused_table(filters: tuple[str, ...]) -> FusedTable | None:
     or a character whose text might not stay normalized — see :func:`_nfkc_safe`;
     ``lowercase``: no single lowercase, or capital sigma; ``strip_marks``: a mark; and
     surrogates). One character becoming several maps each of them back to it, as the filters'
-    offset maps do. Built once per process (~0.3 s, and ~1 s for the general path's tables).
+    offset maps do. Built once (~0.3 s, and ~1 s for the general path's tables) and kept on disk.
     """
     if any(name not in FAST_FILTERS for name in filters):
         return None
     # The general path's tables too, now: the few documents the fused path sends back need
     # them, and a process warmed up before a fork (neardup.sketch.parallel) then hands every
-    # table to its workers instead of each worker building them again (~1 s).
+    # table to its workers instead of each worker loading them again.
     text_kernels.char_classes()
     if "nfkc" in filters:
         _nfkc_table()
     if "strip_marks" in filters:
         _marks_table()
+    return _build_fused_table(filters)
+
+
+@disk_cached("fused_table", text_kernels)
+def _build_fused_table(filters: tuple[str, ...]) -> FusedTable:
+    """The table of :func:`fused_table` for fusable ``filters``, built from the Unicode
+    database (~0.3 s; kept on disk by :mod:`neardup.table_cache`)."""
     safe = _nfkc_safe()
     one, several = _nfkc_alone()
     is_several = np.zeros(FAST_DOMAIN, dtype=np.bool_)

@@ -109,7 +109,7 @@ def _sketch_from_options(
     type=click.IntRange(0, MAX_JOBS),
     default=1,
     show_default=True,
-    help="Worker processes (0: one per CPU).",
+    help="Workers: threads or processes, see --executor (0: one per CPU).",
 )
 @click.option(
     "--executor",
@@ -117,8 +117,9 @@ def _sketch_from_options(
     default="auto",
     show_default=True,
     help="How --jobs > 1 runs: threads (they scale when the whole analysis runs in one "
-    "kernel: plain-like presets with rabin word shingles), processes (for presets "
-    "whose token filters run in Python: ru, en, auto); auto picks by the spec.",
+    "kernel: plain-like presets with rabin word shingles), processes (each reads its own "
+    "share of the input; for presets whose token filters run in Python: ru, en, auto); auto: "
+    "threads where they scale or the input is under 4 MB, else processes.",
 )
 @click.option(
     "--batch-size",
@@ -158,7 +159,7 @@ def sign(
     The format is described in docs/sketches.md; `neardup.sketch.read_signatures` reads it back.
     """
     from neardup.inputs import CorpusReader
-    from neardup.sketch.parallel import default_jobs, sign_stream
+    from neardup.sketch.parallel import default_jobs, sign_reader
     from neardup.sketch.signatures import SignatureWriter
 
     sketch = _sketch_from_options(
@@ -182,12 +183,12 @@ def sign(
     )
     with progress, SignatureWriter(output, spec, overwrite=force) as writer:
         task = progress.add_task("sign", total=reader.total_bytes, docs=0)
-        for ids, values in sign_stream(
+        for ids, values in sign_reader(
             spec,
-            ((doc.id, doc.text) for doc in reader),
+            reader,
             jobs=workers,
             batch_size=batch_size,
-            executor=_executor(executor, spec),
+            executor=executor,  # type: ignore[arg-type]
         ):
             writer.write(ids, values)
             progress.update(task, completed=reader.bytes_read, docs=writer.count)
@@ -196,15 +197,6 @@ def sign(
         f"{output} (spec {spec.fingerprint()})",
         err=True,
     )
-
-
-def _executor(choice: str, spec: Any) -> Any:
-    """``auto``: threads when one kernel call signs a whole batch (they scale), else processes."""
-    if choice != "auto":
-        return choice
-    from neardup.sketch.minhash import MinHasher
-
-    return "thread" if MinHasher(spec).signs_in_batches else "process"
 
 
 def _similarity(text: str) -> float:

@@ -3,17 +3,20 @@
 Texts arrive as an iterator and leave as ``(ids, (n, N) array)`` chunks in input order; at most
 ``2 · jobs`` chunks are in flight, so memory does not grow with the corpus.
 
-Threads or processes? The numba kernels (tokenizer, shingle hashing, MinHash) release the GIL,
-but the analyzer's Python parts (char filters such as NFKC and lowercase, token filters) and
-the per-document glue hold it, which caps what threads gain. Under a spec the fused analyzer
-can run (``plain`` with word shingles and ``rabin`` sets), ``MinHasher.sign_texts`` signs a
-whole chunk in ONE nogil kernel call (:mod:`neardup._kernels.sign_batch`), so a thread holds
-the GIL only to join and encode its chunk; processes cost more CPU for moving texts and
-signatures between processes. benchmarks/sign_speed.py measures both (docs/benchmarks.md,
-section "signing"); processes stay the default since other specs (lemmas, stems) are capped
-by the GIL. A worker
-process builds its :class:`~neardup.sketch.minhash.MinHasher` once from the spec's JSON (on
-Linux it inherits the parent's, warmed up before the fork); a thread keeps one per thread.
+Threads or processes? Every numba kernel releases the GIL (``nogil=True``), but the analyzer's
+Python parts (char filters outside the fused table, token filters such as pymorphy3's lemmas)
+and the per-document glue hold it. Under a spec the fused analyzer can run (``plain`` with word
+shingles and ``rabin`` sets), ``MinHasher.sign_texts`` signs a whole chunk in ONE nogil kernel
+call (:mod:`neardup._kernels.sign_batch`), so threads scale: a thread holds the GIL only to
+join and encode its chunk. Other specs are capped by the GIL under threads, and use processes
+on large inputs.
+
+Processes read their own texts (:func:`sign_reader`): each worker opens the same input through
+the one reader (:meth:`neardup.inputs.CorpusReader.shard`) and signs the blocks of its share,
+sending back ids and signatures only; the parent never holds a text, and puts the blocks back
+in order. A worker inherits its warmed-up :class:`~neardup.sketch.minhash.MinHasher` by fork
+on Linux (the Unicode tables and kernels come from their disk caches elsewhere).
+:func:`choose_executor` is the rule ``--executor auto`` follows.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +35,18 @@ import numpy.typing as npt
 from neardup.errors import InputError
 from neardup.spec import Spec
 
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+    from multiprocessing.queues import Queue
+
+    from neardup.inputs import CorpusReader
+
 Chunk = tuple[list[str], npt.NDArray[Any]]
+
+#: Inputs of at least this many bytes are signed by worker processes under ``auto`` when
+#: threads would be capped by the GIL: below it a worker's start and its reading the input
+#: through cost more than they save (benchmarks/sign_speed.py tries the sizes around it).
+PROCESS_MIN_BYTES = 4_000_000
 
 _local = threading.local()
 
@@ -142,3 +156,159 @@ def sign_all(spec: Spec, texts: Iterable[str], **options: Any) -> npt.NDArray[An
         hasher = MinHasher(spec)
         return np.zeros((0, hasher.num_perm), dtype=hasher.dtype)
     return np.concatenate(parts)
+
+
+def choose_executor(spec: Spec, total_bytes: int, jobs: int) -> Literal["thread", "process"]:
+    """What ``--executor auto`` runs ``jobs`` workers with: threads when one nogil kernel call
+    signs a whole batch (they scale), or when the input is small (below
+    :data:`PROCESS_MIN_BYTES`: threads are never slower than one core); processes otherwise."""
+    from neardup.sketch.minhash import MinHasher
+
+    if jobs <= 1 or MinHasher(spec).signs_in_batches or total_bytes < PROCESS_MIN_BYTES:
+        return "thread"
+    return "process"
+
+
+def _sign_share(
+    spec_json: str,
+    reader: CorpusReader,
+    part: int,
+    parts: int,
+    block: int,
+    max_chars: int,
+    out: Queue[tuple[Any, ...]],
+) -> None:
+    """A worker: sign the blocks of share ``part`` and put ``("block", index, ids, values,
+    bytes read)`` for each, then ``("done", documents, bytes read, skipped, warnings)``, or
+    ``("error", exception)``."""
+    from dataclasses import replace
+
+    try:
+        warnings: list[str] = []
+        reader.options = replace(reader.options, on_warning=warnings.append)
+        current = -1
+        ids: list[str] = []
+        texts: list[str] = []
+        parts_done: list[npt.NDArray[Any]] = []
+        chars = 0
+
+        def flush() -> None:
+            nonlocal texts, chars
+            if texts:
+                parts_done.append(_sign_chunk(spec_json, texts))
+            texts, chars = [], 0
+
+        for index, doc in reader.shard(part, parts, block):
+            if index != current:
+                flush()
+                if ids:
+                    out.put(("block", current, ids, np.concatenate(parts_done), reader.bytes_read))
+                current, ids, parts_done = index, [], []
+            ids.append(doc.id)
+            texts.append(doc.text)
+            chars += len(doc.text)
+            if chars >= max_chars:  # long texts (novels) do not pile up in one batch
+                flush()
+        flush()
+        if ids:
+            out.put(("block", current, ids, np.concatenate(parts_done), reader.bytes_read))
+        out.put(("done", reader.documents, reader.bytes_read, reader.skipped, warnings))
+    except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
+        out.put(("error", exc))
+
+
+def sign_reader(
+    spec: Spec,
+    reader: CorpusReader,
+    *,
+    jobs: int = 1,
+    batch_size: int = 256,
+    max_chars: int = 4_000_000,
+    executor: Literal["process", "thread", "auto"] = "auto",
+) -> Iterator[Chunk]:
+    """Sign every document of ``reader``; yield ``(ids, signatures)`` in input order. With
+    threads (or one job) the texts are read here and signed as :func:`sign_stream` does; with
+    processes each worker reads its own share of the input and only ids and signatures come
+    back. ``reader`` counts what was read either way (``documents``, ``bytes_read``)."""
+    if executor == "auto":
+        executor = choose_executor(spec, reader.total_bytes, jobs)
+    if jobs <= 1 or executor == "thread":
+        yield from sign_stream(
+            spec,
+            ((doc.id, doc.text) for doc in reader),
+            jobs=jobs,
+            batch_size=batch_size,
+            max_chars=max_chars,
+            executor="thread",
+        )
+        return
+    if executor != "process":
+        raise InputError(f"executor must be 'process', 'thread' or 'auto', got {executor!r}")
+    if batch_size < 1:
+        raise InputError(f"the batch size must be at least 1, got {batch_size}")
+    yield from _sign_in_processes(spec, reader, jobs, batch_size, max_chars)
+
+
+def _sign_in_processes(
+    spec: Spec, reader: CorpusReader, jobs: int, block: int, max_chars: int
+) -> Iterator[Chunk]:
+    import multiprocessing
+
+    spec_json = spec.to_json()
+    # warmed before the fork, so workers inherit the loaded kernels and tables (see sign_stream)
+    _hasher(spec_json).sign_texts(["Warm-up: тёплый текст, <b>html</b> ﬁ №1."])
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    queues: list[Queue[tuple[Any, ...]]] = [context.Queue(maxsize=2) for _ in range(jobs)]
+    workers: list[BaseProcess] = [
+        context.Process(  # type: ignore[attr-defined]
+            target=_sign_share,
+            args=(spec_json, reader, part, jobs, block, max_chars, queues[part]),
+            daemon=True,
+        )
+        for part in range(jobs)
+    ]
+    for worker in workers:
+        worker.start()
+    finals: list[tuple[Any, ...] | None] = [None] * jobs
+    peeked: list[tuple[Any, ...] | None] = [None] * jobs
+    try:
+        index = 0
+        while any(final is None for final in finals):
+            part = index % jobs
+            index += 1
+            if finals[part] is not None:
+                continue
+            message = peeked[part] or queues[part].get()
+            peeked[part] = None
+            if message[0] == "error":
+                raise message[1]
+            if message[0] == "done":
+                finals[part] = message
+            elif message[1] == index - 1:
+                reader.bytes_read = max(reader.bytes_read, message[4])
+                yield message[2], message[3]
+            else:  # block ``index - 1`` held no document; this share's next block is later
+                peeked[part] = message
+    finally:
+        for worker in workers:
+            if worker.is_alive() and any(final is None for final in finals):
+                worker.terminate()
+            worker.join()
+        for queue in queues:
+            queue.close()
+    _absorb(reader, [final for final in finals if final is not None])
+
+
+def _absorb(reader: CorpusReader, finals: list[tuple[Any, ...]]) -> None:
+    """The workers' counts into the parent's reader, and their warnings said once each."""
+    seen: set[str] = set()
+    for final in finals:
+        for message in final[4]:
+            if message not in seen:
+                seen.add(message)
+                reader.options.warn(message)
+    reader.absorb(
+        sum(final[1] for final in finals),
+        max(final[2] for final in finals),
+        [entry for final in finals for entry in final[3]],
+    )
