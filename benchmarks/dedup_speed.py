@@ -54,9 +54,10 @@ def _make(span: tuple[int, int]) -> list[str]:
     ]
 
 
-def build(n: int, seed: int, workers: int) -> Path:
+def build(n: int, seed: int, workers: int, cache: Path) -> Path:
     global _CORPUS
-    path = WORK / f"web_{n}.jsonl"
+    cache.mkdir(parents=True, exist_ok=True)
+    path = cache / f"web_{n}_seed{seed}.jsonl"
     if path.exists():
         return path
     from collection_bench import real_texts
@@ -92,9 +93,19 @@ def main() -> None:
     ap.add_argument("--threshold", type=float, default=0.7)
     ap.add_argument("--verify", default="exact", choices=["exact", "estimate"])
     ap.add_argument("--spark", action="store_true", help="also run Spark local[JOBS]")
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        default=WORK,
+        help="where the corpus is made once and kept (e.g. /work/bench_cache, outside the repo)",
+    )
+    ap.add_argument("--corpus-only", action="store_true", help="make the corpus and stop")
     args = ap.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
-    corpus = build(args.docs, args.seed, args.workers)
+    corpus = build(args.docs, args.seed, args.workers, args.cache)
+    if args.corpus_only:
+        print(corpus)
+        return
     size = corpus.stat().st_size
     spec = make_spec(args.preset)
     results: dict[str, Any] = {

@@ -169,6 +169,8 @@ class DedupResult:
     capped_buckets: int = 0
     largest_bucket: int = 0
     files: dict[str, str] = field(default_factory=dict)
+    #: CPU seconds per stage: this process and its finished worker processes.
+    cpu_seconds: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -623,8 +625,192 @@ class _Progress:
             self._progress.update(task, total=t.completed, completed=t.completed)
 
 
+@dataclass
+class _Signed:
+    """What signing one block of documents gives the parent: a few numbers per document, and
+    for raw JSONL slices where each record lies in its file (for the write stage's splice)."""
+
+    ids: list[str]
+    lengths: I64
+    keep_values: list[Any] | None
+    chunk: SignedChunk
+    keys: U64
+    #: Raw slices only: the file, each record's byte span in it (``end`` before the line's
+    #: trailing whitespace), and whether the record can be written by appending to its bytes.
+    path: str | None = None
+    starts: I64 | None = None
+    ends: I64 | None = None
+    spliceable: npt.NDArray[np.bool_] | None = None
+    replaced: int = 0
+
+
+def _sign_texts_block(
+    spec_json: str,
+    docs: list[tuple[str, str, dict[str, Any]]],
+    exact: bool,
+    keep_field: str | None,
+) -> _Signed:
+    """Sign documents the parent read (any input format)."""
+    chunk = sign_chunk(spec_json, [t for _, t, _ in docs], exact)
+    return _Signed(
+        ids=[d[0] for d in docs],
+        lengths=np.fromiter((len(t) for _, t, _ in docs), dtype=np.int64, count=len(docs)),
+        keep_values=(
+            None if keep_field is None else [_keep_value(m, keep_field, i) for i, _, m in docs]
+        ),
+        chunk=chunk,
+        keys=_banding(spec_json).keys(chunk[0]),
+    )
+
+
+def _banding(spec_json: str) -> Any:
+    if _WORKER.get("banding_spec") != spec_json:
+        from neardup.sketch.supershingles import Banding
+
+        sketch = Spec.from_json(spec_json).sketch
+        assert sketch is not None
+        _WORKER["banding_spec"] = spec_json
+        _WORKER["banding"] = Banding(sketch)
+    return _WORKER["banding"]
+
+
+def _line_number(path: str, offset: int) -> int:
+    """The 1-based line number of the byte ``offset`` of a file (only for error messages)."""
+    count = 0
+    with open(path, "rb") as fh:
+        left = offset
+        while left > 0:
+            data = fh.read(min(left, 1 << 24))
+            if not data:
+                break
+            count += data.count(b"\n")
+            left -= len(data)
+    return count + 1
+
+
+def _sign_raw_slice(
+    spec_json: str,
+    path: str,
+    start: int,
+    end: int,
+    exact: bool,
+    keep_field: str | None,
+    options: Any,
+) -> _Signed:
+    """Read the lines of bytes ``[start, end)`` of a plain JSONL file (the worker reads its
+    own slice: the parent neither parses nor ships the texts) and sign them. Each line is
+    decoded, parsed and checked by the reader's own rules (:mod:`neardup.inputs`)."""
+    from neardup.inputs import _record, _too_large, parse_json_object
+
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        data = fh.read(end - start)
+    docs: list[tuple[str, str, dict[str, Any]]] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    splice: list[bool] = []
+    replaced = 0
+    pos = 0
+    plain_fields = options.id_field == "id" and options.text_field == "text"
+    while pos < len(data):
+        nl = data.find(b"\n", pos)
+        stop = len(data) if nl < 0 else nl
+        line = data[pos:stop]
+        line_start = start + pos
+        pos = stop + 1
+        if line_start == 0 and line.startswith(b"\xef\xbb\xbf"):
+            line = line[3:]
+            line_start += 3
+        if len(line) + 1 > options.max_bytes:
+            where = f"{path}, line {_line_number(path, line_start)}"
+            raise _too_large(where, options.max_bytes)
+        body = line.rstrip()
+        if not body.strip():
+            continue
+        clean = True
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if options.strict_decoding:
+                from neardup.errors import DecodeError
+
+                raise DecodeError(
+                    f"{path}, line {_line_number(path, line_start)}: not UTF-8 text "
+                    f"({exc.reason} at byte {exc.start} of the line); without "
+                    "--strict-decoding invalid bytes are replaced by U+FFFD"
+                ) from None
+            text = body.decode("utf-8", "replace")
+            replaced += text.count("\ufffd") - body.count(b"\xef\xbf\xbd")
+            clean = False
+        try:
+            obj = parse_json_object(text, path)
+            doc = _record(obj, path, options)
+        except DatasetError:  # again, with the line number in the message
+            where = f"{path}, line {_line_number(path, line_start)}"
+            doc = _record(parse_json_object(text, where), where, options)
+            raise AssertionError("unreachable: the record failed once") from None
+        docs.append(doc)
+        starts.append(line_start)
+        ends.append(line_start + len(body))
+        splice.append(
+            clean
+            and plain_fields
+            and body.endswith(b"}")
+            and isinstance(obj.get("id"), str)
+            and isinstance(obj.get("text"), str)
+            and not any(name in obj for name in ADDED_FIELDS)
+        )
+    signed = _sign_texts_block(spec_json, docs, exact, keep_field)
+    signed.path = path
+    signed.starts = np.array(starts, dtype=np.int64)
+    signed.ends = np.array(ends, dtype=np.int64)
+    signed.spliceable = np.array(splice, dtype=np.bool_)
+    signed.replaced = replaced
+    return signed
+
+
+#: Bytes of JSONL one worker task reads (about 1,000 news articles).
+SLICE_BYTES = 4 << 20
+
+
+def raw_jsonl_files(inputs: Sequence[str | os.PathLike[str]], fmt: str | None) -> list[str] | None:
+    """The input files when every one is a plain (not gzipped) JSONL file named on its own:
+    then workers read their own slices and the output is written by splicing each record's
+    bytes. ``None`` means the general path (the parent reads through :func:`read_documents`)."""
+    from neardup.inputs import format_for
+
+    files: list[str] = []
+    for raw in inputs:
+        path = Path(raw)
+        if not path.is_file() or path.name.lower().endswith(".gz"):
+            return None
+        found = format_for(path)
+        if (fmt or (found.name if found is not None else None)) != "jsonl":
+            return None
+        files.append(str(path))
+    return files
+
+
+def _slices(files: list[str], size: int) -> Iterator[tuple[str, int, int]]:
+    """``(path, start, end)`` byte ranges of about ``size`` bytes, each ending after a newline
+    (or at the end of the file)."""
+    for path in files:
+        total = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            start = 0
+            while start < total:
+                fh.seek(min(start + size, total))
+                if start + size < total:
+                    fh.readline()
+                end = min(fh.tell(), total) if start + size < total else total
+                yield path, start, end
+                start = end
+
+
 def _sign_all(
-    docs: Iterable[tuple[str, str, dict[str, Any]]],
+    read: Any,
+    raw_files: list[str] | None,
+    read_options: Any,
     spec: Spec,
     work: _Work,
     *,
@@ -633,19 +819,19 @@ def _sign_all(
     keep_field: str | None,
     progress: _Progress,
     batch_size: int,
-) -> tuple[list[str], list[Any] | None]:
-    from neardup.sketch.supershingles import Banding
-
-    assert spec.sketch is not None
-    banding = Banding(spec.sketch)
+) -> tuple[list[str], list[Any] | None, list[_Signed] | None]:
+    """Stage 1. Returns the ids, keep values, and (raw JSONL input) each block's record
+    locations for the write stage."""
     spec_json = spec.to_json()
     ids: list[str] = []
     seen: dict[str, int] = {}
     keep_values: list[Any] | None = [] if keep_field else None
+    locations: list[_Signed] | None = [] if raw_files is not None else None
     task = progress.task("sign", None)
+    replaced: dict[str, int] = {}
 
-    def metadata(block: list[tuple[str, str, dict[str, Any]]]) -> I64:
-        for doc_id, _, meta in block:
+    def store(signed: _Signed) -> None:
+        for doc_id in signed.ids:
             if doc_id in seen:
                 raise DatasetError(
                     f"duplicate id {doc_id!r}: documents {seen[doc_id] + 1} and {len(ids) + 1} "
@@ -653,44 +839,163 @@ def _sign_all(
                 )
             seen[doc_id] = len(ids)
             ids.append(doc_id)
-            if keep_values is not None and keep_field is not None:
-                keep_values.append(_keep_value(meta, keep_field, doc_id))
-        return np.fromiter((len(t) for _, t, _ in block), dtype=np.int64, count=len(block))
+        if keep_values is not None and signed.keep_values is not None:
+            keep_values.extend(signed.keep_values)
+        work.add(signed.chunk, signed.keys, signed.lengths)
+        if locations is not None:
+            assert signed.path is not None
+            if signed.replaced:
+                replaced[signed.path] = replaced.get(signed.path, 0) + signed.replaced
+            signed.chunk = _EMPTY_CHUNK  # only the locations are kept
+            signed.ids = []
+            locations.append(signed)
+        progress.advance(task, int(signed.lengths.shape[0]))
 
-    def store(chunk: SignedChunk, lengths: I64) -> None:
-        work.add(chunk, banding.keys(chunk[0]), lengths)
-        progress.advance(task, int(lengths.shape[0]))
-
-    blocks = _chunks(docs, batch_size, 4_000_000)
-    if jobs == 1:
-        for block in blocks:
-            lengths = metadata(block)
-            store(sign_chunk(spec_json, [t for _, t, _ in block], exact), lengths)
-    else:
-        import multiprocessing
-
-        sign_chunk(spec_json, ["Warm-up: тёплый текст, <b>html</b>."], exact)
-        method = "fork" if sys.platform.startswith("linux") else "spawn"
-        pool: Executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method))
-        pending: deque[tuple[I64, Future[SignedChunk]]] = deque()
-        try:
-            for block in blocks:
-                lengths = metadata(block)
-                texts = [t for _, t, _ in block]
-                pending.append((lengths, pool.submit(sign_chunk, spec_json, texts, exact)))
-                if len(pending) >= 2 * jobs:
-                    done_lengths, future = pending.popleft()
-                    store(future.result(), done_lengths)
-            while pending:
-                done_lengths, future = pending.popleft()
-                store(future.result(), done_lengths)
-        finally:
-            for _, future in pending:
-                future.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)
+    tasks = _sign_tasks(read, raw_files, read_options, spec_json, exact, keep_field, batch_size)
+    _map_in_order(tasks, jobs, store, warm_up=lambda: _warm_up(spec_json, exact))
     work.finish()
     progress.done(task)
-    return ids, keep_values
+    for path, count in replaced.items():
+        read_options.warn(
+            f"{path}: {count} invalid UTF-8 byte sequence(s) replaced by U+FFFD "
+            "(--strict-decoding refuses such input)"
+        )
+    if raw_files is not None and not ids:
+        raise InputError(f"nothing could be read from {', '.join(raw_files)}: no records")
+    return ids, keep_values, locations
+
+
+def _sign_tasks(
+    read: Any,
+    raw_files: list[str] | None,
+    read_options: Any,
+    spec_json: str,
+    exact: bool,
+    keep_field: str | None,
+    batch_size: int,
+) -> Iterator[tuple[Any, ...]]:
+    """``(function, *arguments)`` of each signing task, in input order: byte slices of raw
+    JSONL files (the worker reads them), or blocks of documents the parent read."""
+    if raw_files is not None:
+        for path, lo, hi in _slices(raw_files, SLICE_BYTES):
+            yield (_sign_raw_slice, spec_json, path, lo, hi, exact, keep_field, read_options)
+        return
+    for block in _chunks(read(), batch_size, 4_000_000):
+        yield (_sign_texts_block, spec_json, block, exact, keep_field)
+
+
+def _warm_up(spec_json: str, exact: bool) -> None:
+    """Build the worker state (pipeline, numba kernels) once in the parent, before it forks."""
+    sign_chunk(spec_json, ["Warm-up: тёплый текст, <b>html</b>."], exact)
+    _banding(spec_json)
+
+
+def _map_in_order(tasks: Iterable[tuple[Any, ...]], jobs: int, store: Any, warm_up: Any) -> None:
+    """Run ``(function, *arguments)`` tasks in ``jobs`` processes (here when 1), at most
+    ``2 · jobs`` at a time, and ``store`` each result in task order."""
+    if jobs == 1:
+        for fn, *args in tasks:
+            store(fn(*args))
+        return
+    import multiprocessing
+
+    warm_up()
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    pool: Executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method))
+    pending: deque[Future[Any]] = deque()
+    try:
+        for fn, *args in tasks:
+            pending.append(pool.submit(fn, *args))
+            if len(pending) >= 2 * jobs:
+                store(pending.popleft().result())
+        while pending:
+            store(pending.popleft().result())
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+_EMPTY_CHUNK: SignedChunk = (
+    np.zeros((0, 0), np.uint64),
+    np.zeros(0, np.uint64),
+    np.zeros(0, np.int64),
+    None,
+)
+
+
+def _record_tail(group_id: str, kept: bool, similarity: float, rep_id: str) -> str:
+    """The added fields of a record, as the end of a JSON object."""
+    return (
+        f', "group": {json.dumps(group_id, ensure_ascii=False)}, '
+        f'"kept": {"true" if kept else "false"}, '
+        f'"similarity": {json.dumps(round(similarity, 6))}, '
+        f'"representative": {json.dumps(rep_id, ensure_ascii=False)}}}\n'
+    )
+
+
+def _splice_records(
+    locations: list[_Signed],
+    path: Path,
+    ids: list[str],
+    group: I64,
+    rep: I64,
+    similarity: F64,
+    kept_only: bool,
+    fields: tuple[str, str],
+    progress: _Progress,
+) -> None:
+    """Stage 5 for raw JSONL input: each record's own bytes (memory-mapped), its closing brace
+    replaced by the added fields; a record that cannot be spliced (invalid UTF-8, an id that
+    is a number, a field named like an added one) is decoded and written as the general path
+    does. No JSON is parsed or re-encoded for the others."""
+    import mmap
+
+    task = progress.task("write", len(ids))
+    maps: dict[str, mmap.mmap] = {}
+    i = 0
+    try:
+        with open(path, "wb") as out:
+            for block in locations:
+                assert block.path is not None and block.starts is not None
+                assert block.ends is not None and block.spliceable is not None
+                if block.path not in maps:
+                    with open(block.path, "rb") as fh:
+                        maps[block.path] = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+                data = maps[block.path]
+                parts: list[bytes] = []
+                for start, end, clean in zip(
+                    block.starts.tolist(),
+                    block.ends.tolist(),
+                    block.spliceable.tolist(),
+                    strict=True,
+                ):
+                    r = int(rep[i])
+                    kept = r == i
+                    if kept or not kept_only:
+                        tail = _record_tail(ids[int(group[i])], kept, float(similarity[i]), ids[r])
+                        if clean:
+                            parts.append(data[start : end - 1].rstrip() + tail.encode("utf-8"))
+                        else:
+                            parts.append(_rewritten(data[start:end], ids[i], tail, fields))
+                    i += 1
+                out.write(b"".join(parts))
+                progress.advance(task, int(block.starts.shape[0]))
+    finally:
+        for m in maps.values():
+            m.close()
+
+
+def _rewritten(line: bytes, doc_id: str, tail: str, fields: tuple[str, str]) -> bytes:
+    """A record the splice cannot take, re-encoded like the general path's."""
+    id_field, text_field = fields
+    obj = json.loads(line.decode("utf-8", "replace"))
+    text = obj.get(text_field)
+    record: dict[str, Any] = {"id": doc_id, "text": "" if text is None else text}
+    skip = (id_field, text_field, *ADDED_FIELDS)
+    record.update({k: v for k, v in obj.items() if k not in skip})
+    head = json.dumps(record, ensure_ascii=False)
+    return (head[:-1] + tail).encode("utf-8")
 
 
 def _write_records(
@@ -823,6 +1128,9 @@ def dedup(
                 read=lambda: read_documents(
                     inputs, id_field=id_field, text_field=text_field, fmt=input_format
                 ),
+                id_field=id_field,
+                text_field=text_field,
+                input_format=input_format,
                 jobs=jobs,
                 batch_size=batch_size,
                 bars=bars,
@@ -852,20 +1160,29 @@ def _run(
     output_format: str,
     kept_only: bool,
     read: Any,
+    id_field: str,
+    text_field: str,
+    input_format: str | None,
     jobs: int,
     batch_size: int,
     bars: _Progress,
     seconds: dict[str, float],
 ) -> DedupResult:
+    cpu_seconds: dict[str, float] = {}
     from neardup.sketch.minhash import empty_value
 
     assert spec.sketch is not None
-    started = time.perf_counter()
+    clock = _StageClock(seconds, cpu_seconds)
     dtype = np.dtype(np.uint64 if spec.sketch.value_bits == 64 else np.uint32)
     work = _Work(partial / "work", spec.sketch.num_perm, dtype, exact)
-    t0 = time.perf_counter()
-    ids, keep_values = _sign_all(
-        read(),
+    from neardup.inputs import ReadOptions
+
+    fields = (id_field, text_field)
+    raw_files = raw_jsonl_files(inputs, input_format)
+    ids, keep_values, locations = _sign_all(
+        read,
+        raw_files,
+        ReadOptions(id_field=id_field, text_field=text_field),
         spec,
         work,
         exact=exact,
@@ -875,9 +1192,8 @@ def _run(
         batch_size=batch_size,
     )
     n = len(ids)
-    seconds["sign"] = time.perf_counter() - t0
+    clock.lap("sign")
 
-    t0 = time.perf_counter()
     task = bars.task("candidates", spec.sketch.bands)
 
     def columns() -> Iterator[U64]:
@@ -886,9 +1202,8 @@ def _run(
             bars.advance(task)
 
     a, b, capped, largest = candidate_pairs(columns(), max(n, 1), options.window)
-    seconds["candidates"] = time.perf_counter() - t0
+    clock.lap("candidates")
 
-    t0 = time.perf_counter()
     task = bars.task("verify", max(1, a.shape[0]))
     if exact:
         values, offsets, counts = work.fingerprints()
@@ -904,9 +1219,8 @@ def _run(
         None if scores.containment_ba is None else scores.containment_ba[keep_edge],
     )
     bars.advance(task, max(1, a.shape[0]))
-    seconds["verify"] = time.perf_counter() - t0
+    clock.lap("verify")
 
-    t0 = time.perf_counter()
     task = bars.task("groups", 1)
     lengths = np.concatenate(work.lengths) if work.lengths else np.zeros(0, np.int64)
     group = components(n, ea, eb)
@@ -922,17 +1236,37 @@ def _run(
             )
         similarity[members] = to_rep.measure(options.measure)
     bars.advance(task)
-    seconds["groups"] = time.perf_counter() - t0
+    clock.lap("groups")
 
-    t0 = time.perf_counter()
     ext = "parquet" if output_format == "parquet" else "jsonl"
     files = {"documents": f"documents.{ext}", "edges": f"edges.{ext}"}
-    _write_records(
-        read(), partial / files["documents"], ext, ids, group, rep, similarity, kept_only, bars
-    )
+    if locations is not None and ext == "jsonl":
+        _splice_records(
+            locations,
+            partial / files["documents"],
+            ids,
+            group,
+            rep,
+            similarity,
+            kept_only,
+            fields,
+            bars,
+        )
+    else:
+        _write_records(
+            read(),
+            partial / files["documents"],
+            ext,
+            ids,
+            group,
+            rep,
+            similarity,
+            kept_only,
+            bars,
+        )
     _write_edges(partial / files["edges"], ext, ids, ea, eb, edge_scores)
-    seconds["write"] = time.perf_counter() - t0
-    seconds["total"] = time.perf_counter() - started
+    clock.lap("write")
+    clock.total()
 
     groups = int(np.unique(group).shape[0]) if n else 0
     sizes = np.bincount(group, minlength=n) if n else np.zeros(0, np.int64)
@@ -945,6 +1279,7 @@ def _run(
         candidate_pairs=int(a.shape[0]),
         verified_pairs=int(ea.shape[0]),
         seconds={k: round(v, 3) for k, v in seconds.items()},
+        cpu_seconds={k: round(v, 3) for k, v in cpu_seconds.items()},
         bands=spec.sketch.bands,
         rows=spec.sketch.rows,
         bytes_read=_input_bytes(inputs),
@@ -963,6 +1298,33 @@ def _run(
         encoding="utf-8",
     )
     return result
+
+
+def _cpu_now() -> float:
+    """CPU seconds of this process and of its finished children (the stage's workers)."""
+    import resource
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+class _StageClock:
+    """Wall and CPU seconds of each stage, in the order they run."""
+
+    def __init__(self, wall: dict[str, float], cpu: dict[str, float]) -> None:
+        self.wall, self.cpu = wall, cpu
+        self.wall0 = self.wall_mark = time.perf_counter()
+        self.cpu0 = self.cpu_mark = _cpu_now()
+
+    def lap(self, name: str) -> None:
+        now, cpu = time.perf_counter(), _cpu_now()
+        self.wall[name], self.cpu[name] = now - self.wall_mark, cpu - self.cpu_mark
+        self.wall_mark, self.cpu_mark = now, cpu
+
+    def total(self) -> None:
+        self.wall["total"] = time.perf_counter() - self.wall0
+        self.cpu["total"] = _cpu_now() - self.cpu0
 
 
 def _input_bytes(inputs: Sequence[str | os.PathLike[str]]) -> int:
