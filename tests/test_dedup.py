@@ -204,6 +204,70 @@ def test_jobs_give_the_same_groups(tmp_path: Path) -> None:
     assert read_groups(tmp_path / "one")["d15v"] == "d15"
 
 
+def test_raw_jsonl_slices_and_splice_match_the_general_path(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Plain JSONL is read in byte slices by the workers and written by splicing each record's
+    bytes; a gzipped copy goes through the general reader. Both give the same records, also
+    for the records the splice cannot take (a number id, invalid UTF-8, an added field's
+    name, a null text), a BOM, CRLF, blank lines and tiny slices."""
+    import gzip
+
+    import neardup.dedup as module
+
+    lines = [
+        b"\xef\xbb\xbf" + json.dumps({"id": "a", "text": A, "year": 2001}).encode(),
+        json.dumps({"text": A2, "id": "a2", "note": "ё"}, ensure_ascii=False).encode() + b"\r",
+        b"",
+        b"   ",
+        json.dumps({"id": 7, "text": B}).encode(),
+        json.dumps({"id": "b2", "text": B2, "group": "old"}).encode(),
+        json.dumps({"id": "bad", "text": C + " caf"})[:-2].encode() + b'\xff"}  ',
+        json.dumps({"id": "none", "text": None}).encode(),
+    ]
+    raw = b"\n".join(lines) + b"\n"
+    plain = tmp_path / "in.jsonl"
+    plain.write_bytes(raw)
+    packed = tmp_path / "in.jsonl.gz"
+    packed.write_bytes(gzip.compress(raw))
+    assert module.raw_jsonl_files([plain], None) == [str(plain)]
+    assert module.raw_jsonl_files([packed], None) is None
+    monkeypatch.setattr(module, "SLICE_BYTES", 64)  # a slice per record or two
+    with pytest.warns(UnicodeWarning, match="1 invalid UTF-8 byte sequence"):
+        spliced = dedup([plain], tmp_path / "s", spec=PLAIN3, threshold=0.8, jobs=2)
+    with pytest.warns(UnicodeWarning):
+        general = dedup([packed], tmp_path / "g", spec=PLAIN3, threshold=0.8)
+    got = read_jsonl(tmp_path / "s" / "documents.jsonl")
+    assert got == read_jsonl(tmp_path / "g" / "documents.jsonl")
+    assert [r["id"] for r in got] == ["a", "a2", "7", "b2", "bad", "none"]
+    assert [r["group"] for r in got] == ["a", "a", "7", "7", "bad", "none"]
+    assert got[3]["group"] == "7" and got[1]["note"] == "ё"
+    assert spliced.groups == general.groups == 4
+    out_lines = (tmp_path / "s" / "documents.jsonl").read_bytes().splitlines()
+    # a record the splice takes keeps its own bytes and order of fields
+    assert out_lines[1].startswith(lines[1].rstrip()[:-1] + b', "group": "a"')
+    with pytest.warns(UnicodeWarning):
+        kept = dedup([plain], tmp_path / "k", spec=PLAIN3, threshold=0.8, kept_only=True)
+    assert kept.removed == 2
+    kept_ids = [r["id"] for r in read_jsonl(tmp_path / "k" / "documents.jsonl")]
+    assert kept_ids == ["a", "7", "bad", "none"]
+
+
+def test_raw_slice_errors_name_the_line(tmp_path: Path, monkeypatch: Any) -> None:
+    import neardup.dedup as module
+
+    monkeypatch.setattr(module, "SLICE_BYTES", 32)
+    rows = [json.dumps({"id": f"d{i}", "text": A}) for i in range(5)]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([*rows, "", '{"id": "x"}', "{oops"]) + "\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"bad.jsonl, line 7: no text field 'text'"):
+        dedup([bad], tmp_path / "out", spec=PLAIN3, jobs=2)
+    bad.write_text("\n".join([*rows, "[1]"]) + "\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"bad.jsonl, line 6: expected a JSON object"):
+        dedup([bad], tmp_path / "out", spec=PLAIN3)
+    assert not (tmp_path / "out").exists() and not (tmp_path / "out.partial").exists()
+
+
 # --- bad input and the output directory --------------------------------------------------------
 
 
