@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import collection_data as cd  # noqa: E402
 
 from neardup._kernels.pairs import pair_overlaps  # noqa: E402
-from neardup.dedup import components, dedup  # noqa: E402
+from neardup.dedup import DedupOptions, components, dedup  # noqa: E402
 from neardup.pipeline import Pipeline, make_spec  # noqa: E402
 
 WORK = ROOT / "build" / "dedup_quality"
@@ -176,7 +176,9 @@ def main() -> None:
         if t in THRESHOLDS:
             out = WORK / f"out_{t}"
             shutil.rmtree(out, ignore_errors=True)  # an earlier run's spec may differ
-            result = dedup([corpus], out, spec=spec, threshold=t, jobs=args.jobs, overwrite=True)
+            result = dedup(
+                [corpus], out, DedupOptions(threshold=t), spec=spec, jobs=args.jobs, overwrite=True
+            )
             ids = {doc_id: i for i, (doc_id, _) in enumerate(docs)}
             ea, eb, groups = [], [], np.arange(n)
             with (out / "edges.jsonl").open(encoding="utf-8") as fh:

@@ -11,6 +11,7 @@ import pytest
 
 from neardup.cli.main import main
 from neardup.dedup import (
+    DedupOptions,
     bucket_pairs,
     candidate_pairs,
     components,
@@ -65,7 +66,7 @@ def corpus(tmp_path: Path) -> Path:
 
 def test_groups_measures_and_files(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = dedup([corpus], out, spec=PLAIN3, threshold=0.8)
+    result = dedup([corpus], out, DedupOptions(threshold=0.8), spec=PLAIN3)
     assert (result.documents, result.groups, result.removed) == (5, 3, 2)
     assert result.verified_pairs == 2
     assert sorted(p.name for p in out.iterdir()) == [
@@ -108,7 +109,7 @@ def test_groups_measures_and_files(corpus: Path, tmp_path: Path) -> None:
 
 def test_threshold_splits_groups(corpus: Path, tmp_path: Path) -> None:
     # 17/19 = 0.895 < 0.9 ≤ 0.9: only b–b2 stays linked
-    result = dedup([corpus], tmp_path / "out", spec=PLAIN3, threshold=0.9)
+    result = dedup([corpus], tmp_path / "out", DedupOptions(threshold=0.9), spec=PLAIN3)
     assert (result.groups, result.verified_pairs) == (4, 1)
     assert partition(read_groups(tmp_path / "out")) == {
         frozenset({"a"}),
@@ -129,7 +130,7 @@ def test_threshold_splits_groups(corpus: Path, tmp_path: Path) -> None:
 )
 def test_keep_rules(corpus: Path, tmp_path: Path, keep: str, kept: set[str]) -> None:
     out = tmp_path / "out"
-    dedup([corpus], out, spec=PLAIN3, threshold=0.8, keep=keep, kept_only=True)
+    dedup([corpus], out, DedupOptions(threshold=0.8, keep=keep), spec=PLAIN3, kept_only=True)
     rows = read_jsonl(out / "documents.jsonl")
     assert {r["id"] for r in rows} == kept
     assert all(r["kept"] and r["similarity"] == 1.0 for r in rows)
@@ -143,10 +144,10 @@ def test_containment_links_a_text_inside_a_longer_one(tmp_path: Path) -> None:
     path = write_jsonl(
         tmp_path / "in.jsonl", [{"id": "o", "text": outer}, {"id": "i", "text": inner}]
     )
-    by_resemblance = dedup([path], tmp_path / "r", spec=PLAIN3, threshold=0.8)
+    by_resemblance = dedup([path], tmp_path / "r", DedupOptions(threshold=0.8), spec=PLAIN3)
     assert by_resemblance.groups == 2
     by_containment = dedup(
-        [path], tmp_path / "c", spec=PLAIN3, threshold=0.8, measure="containment"
+        [path], tmp_path / "c", DedupOptions(threshold=0.8, measure="containment"), spec=PLAIN3
     )
     assert by_containment.groups == 1
     rows = {r["id"]: r for r in read_jsonl(tmp_path / "c" / "documents.jsonl")}
@@ -157,7 +158,9 @@ def test_candidates_are_verified_before_they_join(tmp_path: Path) -> None:
     # a half-edited copy is a candidate under 128 bands of 1 row, but not a near-copy at 0.9
     half = " ".join(words("alpha", 10) + words("other", 10))
     path = write_jsonl(tmp_path / "in.jsonl", [{"id": "a", "text": A}, {"id": "h", "text": half}])
-    result = dedup([path], tmp_path / "out", spec=PLAIN3, threshold=0.9, bands=128, rows=1)
+    result = dedup(
+        [path], tmp_path / "out", DedupOptions(threshold=0.9, bands=128, rows=1), spec=PLAIN3
+    )
     assert result.candidate_pairs == 1
     assert result.verified_pairs == 0
     assert result.groups == 2
@@ -166,7 +169,9 @@ def test_candidates_are_verified_before_they_join(tmp_path: Path) -> None:
 def test_estimate_verification_uses_the_minhash_estimate(corpus: Path, tmp_path: Path) -> None:
     from neardup.sketch.minhash import MinHasher
 
-    result = dedup([corpus], tmp_path / "out", spec=PLAIN3, threshold=0.8, verify="estimate")
+    result = dedup(
+        [corpus], tmp_path / "out", DedupOptions(threshold=0.8, verify="estimate"), spec=PLAIN3
+    )
     rows = {r["id"]: r for r in read_jsonl(tmp_path / "out" / "documents.jsonl")}
     hasher = MinHasher(PLAIN3.replace(sketch=__import__("neardup").spec.SketchSpec()))
     sigs = hasher.sign_texts([B, B2])
@@ -179,7 +184,7 @@ def test_estimate_verification_uses_the_minhash_estimate(corpus: Path, tmp_path:
 def test_parquet_output(corpus: Path, tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     out = tmp_path / "out"
-    dedup([corpus], out, spec=PLAIN3, threshold=0.8, output_format="parquet")
+    dedup([corpus], out, DedupOptions(threshold=0.8), spec=PLAIN3, output_format="parquet")
     table = pq.read_table(out / "documents.parquet")
     assert table.column("id").to_pylist() == ["a", "b", "a2", "c", "b2"]
     assert table.column("kept").to_pylist() == [True, True, False, True, False]
@@ -196,8 +201,10 @@ def test_jobs_give_the_same_groups(tmp_path: Path) -> None:
         if i % 3 == 0:
             records.append({"id": f"d{i}v", "text": _textgen.edit(base, 0.03, seed=100 + i)})
     path = write_jsonl(tmp_path / "in.jsonl", records)
-    one = dedup([path], tmp_path / "one", spec=PLAIN3, threshold=0.6, batch_size=7)
-    two = dedup([path], tmp_path / "two", spec=PLAIN3, threshold=0.6, batch_size=7, jobs=2)
+    one = dedup([path], tmp_path / "one", DedupOptions(threshold=0.6), spec=PLAIN3, batch_size=7)
+    two = dedup(
+        [path], tmp_path / "two", DedupOptions(threshold=0.6), spec=PLAIN3, batch_size=7, jobs=2
+    )
     assert read_groups(tmp_path / "one") == read_groups(tmp_path / "two")
     # 10 near-copies at resemblance 0.71–1.0, every one linked to its source: 30 groups
     assert one.groups == two.groups == 30
@@ -234,9 +241,9 @@ def test_raw_jsonl_slices_and_splice_match_the_general_path(
     assert module.raw_jsonl_files([packed], None) is None
     monkeypatch.setattr(module, "SLICE_BYTES", 64)  # a slice per record or two
     with pytest.warns(UnicodeWarning, match="1 invalid UTF-8 byte sequence"):
-        spliced = dedup([plain], tmp_path / "s", spec=PLAIN3, threshold=0.8, jobs=2)
+        spliced = dedup([plain], tmp_path / "s", DedupOptions(threshold=0.8), spec=PLAIN3, jobs=2)
     with pytest.warns(UnicodeWarning):
-        general = dedup([packed], tmp_path / "g", spec=PLAIN3, threshold=0.8)
+        general = dedup([packed], tmp_path / "g", DedupOptions(threshold=0.8), spec=PLAIN3)
     got = read_jsonl(tmp_path / "s" / "documents.jsonl")
     assert got == read_jsonl(tmp_path / "g" / "documents.jsonl")
     assert [r["id"] for r in got] == ["a", "a2", "7", "b2", "bad", "none"]
@@ -247,7 +254,9 @@ def test_raw_jsonl_slices_and_splice_match_the_general_path(
     # a record the splice takes keeps its own bytes and order of fields
     assert out_lines[1].startswith(lines[1].rstrip()[:-1] + b', "group": "a"')
     with pytest.warns(UnicodeWarning):
-        kept = dedup([plain], tmp_path / "k", spec=PLAIN3, threshold=0.8, kept_only=True)
+        kept = dedup(
+            [plain], tmp_path / "k", DedupOptions(threshold=0.8), spec=PLAIN3, kept_only=True
+        )
     assert kept.removed == 2
     kept_ids = [r["id"] for r in read_jsonl(tmp_path / "k" / "documents.jsonl")]
     assert kept_ids == ["a", "7", "bad", "none"]
@@ -291,15 +300,17 @@ def test_missing_text_field_and_bad_record(tmp_path: Path) -> None:
 
 def test_existing_output_and_another_spec(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    dedup([corpus], out, spec=PLAIN3, threshold=0.8)
+    dedup([corpus], out, DedupOptions(threshold=0.8), spec=PLAIN3)
     with pytest.raises(
         InputError, match="already exists; choose another --out or pass --overwrite"
     ):
-        dedup([corpus], out, spec=PLAIN3, threshold=0.8)
-    again = dedup([corpus], out, spec=PLAIN3, threshold=0.8, overwrite=True)
+        dedup([corpus], out, DedupOptions(threshold=0.8), spec=PLAIN3)
+    again = dedup([corpus], out, DedupOptions(threshold=0.8), spec=PLAIN3, overwrite=True)
     assert again.groups == 3
     with pytest.raises(SpecMismatchError, match="holds a dedup made under spec"):
-        dedup([corpus], out, spec=make_spec("plain", k=4), threshold=0.8, overwrite=True)
+        dedup(
+            [corpus], out, DedupOptions(threshold=0.8), spec=make_spec("plain", k=4), overwrite=True
+        )
 
 
 def test_an_interrupted_run_leaves_no_output(

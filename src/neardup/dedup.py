@@ -1059,16 +1059,9 @@ def _write_edges(path: Path, fmt: str, ids: list[str], a: I64, b: I64, scores: P
 def dedup(
     inputs: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
     out: str | os.PathLike[str],
+    options: DedupOptions | None = None,
     *,
     spec: Spec | None = None,
-    threshold: float = 0.7,
-    measure: Measure = "resemblance",
-    verify: Verify = "exact",
-    keep: str = "first",
-    num_perm: int = 128,
-    bands: int = 0,
-    rows: int = 0,
-    window: int = 50,
     output_format: Literal["jsonl", "parquet"] = "jsonl",
     kept_only: bool = False,
     id_field: str = "id",
@@ -1085,8 +1078,10 @@ def dedup(
     ``out`` gets ``documents.jsonl`` (or ``.parquet``: every input record — only the kept ones
     with ``kept_only`` — with ``group``, ``kept``, ``similarity`` and ``representative``),
     ``edges.jsonl`` (or ``.parquet``: the verified pairs with their measures),
-    ``summary.json`` and ``spec.json``. ``spec`` defaults to the ``auto`` preset (``ru`` or
-    ``en`` by each document's script); see the module docstring for the stages.
+    ``summary.json`` and ``spec.json``. ``options`` (:class:`DedupOptions`: threshold,
+    measure, verification, keep rule, LSH shape) default to ``DedupOptions()``; ``spec``
+    defaults to the ``auto`` preset (``ru`` or ``en`` by each document's script); see the
+    module docstring for the stages.
     """
     from neardup.pipeline import make_spec
 
@@ -1100,13 +1095,13 @@ def dedup(
         require("pyarrow", "parquet")
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {jobs}")
-    options = DedupOptions(threshold, measure, verify, keep, num_perm, bands, rows, window)
+    options = options if options is not None else DedupOptions()
     full_spec = dedup_spec(spec if spec is not None else make_spec("auto"), options)
     assert full_spec.sketch is not None
     out_path = Path(out)
     check_output(out_path, full_spec, options, overwrite)
-    rule, keep_field = parse_keep(keep)
-    exact = verify == "exact"
+    rule, keep_field = parse_keep(options.keep)
+    exact = options.verify == "exact"
     partial = out_path.with_name(out_path.name + ".partial")
     if partial.exists():
         shutil.rmtree(partial)
