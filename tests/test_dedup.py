@@ -154,6 +154,37 @@ def test_containment_links_a_text_inside_a_longer_one(tmp_path: Path) -> None:
     assert rows["i"]["similarity"] == 1.0 and rows["i"]["kept"] is False
 
 
+def test_winnowed_candidates_find_a_paragraph_inside_a_long_text(tmp_path: Path) -> None:
+    """A 12-word passage inside a 700-word text (resemblance 10/700) is below anything the LSH
+    bands find; the collection's winnowing (windows of 4 shingles) makes it a candidate, and
+    the exact containment (1.0) joins it. Unrelated texts stay apart."""
+    inner = " ".join(words("inner", 12))  # 10 shingles
+    outer = " ".join(words("host", 350)) + " " + inner + " " + " ".join(words("tail", 340))
+    records = [
+        {"id": "o", "text": outer},
+        {"id": "x", "text": " ".join(words("other", 40))},
+        {"id": "i", "text": inner},
+    ]
+    path = write_jsonl(tmp_path / "in.jsonl", records)
+    options = DedupOptions(threshold=0.8, measure="containment")
+    bands_only = dedup([path], tmp_path / "b", options, spec=PLAIN3)
+    assert (bands_only.groups, bands_only.candidate_pairs) == (3, 0)
+    winnowed = dedup(
+        [path],
+        tmp_path / "w",
+        DedupOptions(threshold=0.8, measure="containment", winnow=4),
+        spec=PLAIN3,
+        jobs=2,
+    )
+    assert (winnowed.groups, winnowed.candidate_pairs, winnowed.verified_pairs) == (2, 1, 1)
+    assert read_groups(tmp_path / "w") == {"o": "o", "x": "x", "i": "o"}
+    edge = read_jsonl(tmp_path / "w" / "edges.jsonl")[0]
+    assert (edge["a"], edge["b"], edge["containment_ab"]) == ("o", "i", round(10 / 700, 6))
+    assert edge["containment_ba"] == 1.0
+    with pytest.raises(InputError, match="winnowed candidates need exact verification"):
+        DedupOptions(winnow=4, verify="estimate")
+
+
 def test_candidates_are_verified_before_they_join(tmp_path: Path) -> None:
     # a half-edited copy is a candidate under 128 bands of 1 row, but not a near-copy at 0.9
     half = " ".join(words("alpha", 10) + words("other", 10))

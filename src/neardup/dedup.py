@@ -104,11 +104,18 @@ class DedupOptions:
     bands: int = param(0, constraint_of(SketchSpec, "bands"))
     rows: int = param(0, constraint_of(SketchSpec, "rows"))
     window: int = param(50, Integer(1, 1 << 20))
+    #: 0: candidates by the LSH bands only. W: also every pair of documents that share a
+    #: winnowed sample (the collection's :class:`~neardup.index.candidates.Winnowing` over
+    #: windows of W shingles): any shared run of W shingles, however small a part of the
+    #: longer text, becomes a candidate — the partial copies containment is for.
+    winnow: int = param(0, Integer(0, 4096))
 
     def __post_init__(self) -> None:
         check_fields(self, "dedup", InputError)
         if self.measure == "containment" and self.verify == "estimate":
             raise InputError("containment needs exact verification (--verify exact)")
+        if self.winnow and self.verify == "estimate":
+            raise InputError("winnowed candidates need exact verification (--verify exact)")
         parse_keep(self.keep)
         if self.window < 1:
             raise InputError(f"the bucket window must be at least 1, got {self.window}")
@@ -198,18 +205,45 @@ SignedChunk = tuple[npt.NDArray[Any], U64, I64, I64 | None]
 def sign_chunk(spec_json: str, texts: list[str], exact: bool) -> SignedChunk:
     """``(signatures, fingerprint values, lengths, counts)`` of a chunk of texts: the pipeline's
     fingerprint sets (when ``exact``) signed in one kernel call, or the texts signed directly."""
+    return _sign_and_winnow(spec_json, texts, exact, 0)[0]
+
+
+def _sign_and_winnow(
+    spec_json: str, texts: list[str], exact: bool, winnow: int
+) -> tuple[SignedChunk, U64, I64]:
+    """:func:`sign_chunk`, and with ``winnow`` each text's winnowed samples (the collection's
+    generator over its shingles in text order): flat values and a count per text."""
     hasher = _signer(spec_json)
+    no_samples = np.zeros(0, np.uint64), np.zeros(len(texts), np.int64)
     if not exact:
         sigs = hasher.sign_texts(texts)
-        return sigs, np.zeros(0, np.uint64), np.zeros(len(texts), np.int64), None
-    fps = [hasher.pipeline.fingerprints(t) for t in texts]
+        return (sigs, np.zeros(0, np.uint64), np.zeros(len(texts), np.int64), None), *no_samples
+    if winnow:
+        from neardup.index.candidates import Winnowing
+        from neardup.similarity import Fingerprints
+
+        pipeline, generator = hasher.pipeline, Winnowing(window=winnow)
+        hashes = [pipeline.shingles(t).hashes for t in texts]
+        multiset = pipeline.spec.fingerprint_family.multiset
+        fps = [
+            Fingerprints.from_hashes(
+                h, multiset=multiset, spec_fingerprint=pipeline.spec_fingerprint
+            )
+            for h in hashes
+        ]
+        picked = [generator.samples(h) for h in hashes]
+        sample_sizes = np.fromiter((len(p) for p in picked), np.int64, count=len(picked))
+        samples = np.concatenate(picked) if picked else np.zeros(0, np.uint64)
+    else:
+        fps = [hasher.pipeline.fingerprints(t) for t in texts]
+        samples, sample_sizes = no_samples
     sigs = hasher.sign_many(fps) if fps else hasher.sign_hashes([])
     lengths = np.fromiter((len(f) for f in fps), dtype=np.int64, count=len(fps))
     values = np.concatenate([f.values for f in fps]) if fps else np.zeros(0, np.uint64)
     counts = None
     if fps and fps[0].counts is not None:
         counts = np.concatenate([f.counts for f in fps]).astype(np.int64)
-    return sigs, values, lengths, counts
+    return (sigs, values, lengths, counts), samples, sample_sizes
 
 
 def _default_jobs() -> int:
@@ -242,6 +276,8 @@ class _Work:
         self.sig_file = open(root / "signatures.bin", "wb")  # noqa: SIM115 - closed in finish
         self.fp_file = open(root / "fingerprints.u64", "wb")  # noqa: SIM115
         self.count_file: Any = None
+        self.sample_file: Any = None
+        self.sample_sizes: list[I64] = []
         self.key_chunks: list[tuple[int, int]] = []  # (start, size)
         self.lengths: list[I64] = []
         self.set_sizes: list[I64] = []
@@ -262,11 +298,27 @@ class _Work:
         self.lengths.append(text_lengths)
         self.n += int(sigs.shape[0])
 
+    def add_samples(self, values: U64, sizes: I64) -> None:
+        if self.sample_file is None:
+            self.sample_file = open(self.root / "samples.u64", "wb")  # noqa: SIM115
+        self.sample_file.write(np.ascontiguousarray(values, dtype=np.uint64).tobytes())
+        self.sample_sizes.append(sizes)
+
+    def samples(self) -> tuple[U64, I64]:
+        """Every winnowed sample, and the document (row) each belongs to."""
+        if self.sample_file is None:
+            return np.zeros(0, np.uint64), np.zeros(0, np.int64)
+        values = np.fromfile(self.root / "samples.u64", dtype=np.uint64)
+        sizes = np.concatenate(self.sample_sizes)
+        return values, np.repeat(np.arange(self.n, dtype=np.int64), sizes)
+
     def finish(self) -> None:
         self.sig_file.close()
         self.fp_file.close()
         if self.count_file is not None:
             self.count_file.close()
+        if self.sample_file is not None:
+            self.sample_file.close()
 
     def band_column(self, band: int) -> U64:
         """Band ``band``'s key of every document, in input order."""
@@ -368,6 +420,32 @@ def candidate_pairs(band_columns: Iterable[U64], n: int, window: int) -> tuple[I
     return a, b, capped, largest
 
 
+def winnowed_pairs(samples: U64, rows: I64, window: int) -> tuple[I64, I64]:
+    """Pairs of documents that share a winnowed sample (``rows[i]`` is the document of
+    ``samples[i]``, in input order), by the bucket rule of the LSH bands: a sample posted by
+    many documents (boilerplate) pairs each with its ``window`` neighbours only."""
+    a, b, _, _ = bucket_pairs(samples, window)
+    da, db = rows[a], rows[b]
+    other = da != db
+    return np.minimum(da[other], db[other]), np.maximum(da[other], db[other])
+
+
+def _with_winnowed_pairs(
+    a: I64, b: I64, samples: U64, rows: I64, n: int, window: int
+) -> tuple[I64, I64]:
+    wa, wb = winnowed_pairs(samples, rows, window)
+    size = np.uint64(max(n, 1))
+    codes = np.unique(
+        np.concatenate(
+            [
+                a.astype(np.uint64) * size + b.astype(np.uint64),
+                wa.astype(np.uint64) * size + wb.astype(np.uint64),
+            ]
+        )
+    )
+    return (codes // size).astype(np.int64), (codes % size).astype(np.int64)
+
+
 # --- stage 3: verification -------------------------------------------------------------------
 
 
@@ -435,6 +513,75 @@ def estimated_scores(
         rows_b = np.ascontiguousarray(signatures[b[lo : lo + block]])
         out[lo : lo + block] = equal_share(rows_a, rows_b, fill)
     return PairScores(resemblance=out)
+
+
+@dataclass
+class _StoredFingerprints:
+    """Fingerprint sets of documents (rows ``rows[i]``, or every document when ``None``)."""
+
+    values: U64
+    offsets: I64
+    counts: I64 | None
+    rows: I64 | None = None
+
+    def scores(self, a: I64, b: I64) -> PairScores:
+        if self.rows is not None:
+            a, b = np.searchsorted(self.rows, a), np.searchsorted(self.rows, b)
+        return exact_scores(self.values, self.offsets, self.counts, a, b)
+
+
+def _fingerprint_records(
+    spec_json: str, path: str, starts: I64, ends: I64, text_field: str
+) -> tuple[U64, I64]:
+    """Fingerprint sets (flat values, sizes) of the JSONL records at these byte spans (read
+    and checked once already while signing)."""
+    pipeline = _signer(spec_json).pipeline
+    fps = []
+    with open(path, "rb") as fh:
+        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+            fh.seek(start)
+            obj = json.loads(fh.read(end - start).decode("utf-8", "replace"))
+            fps.append(pipeline.fingerprints(obj.get(text_field) or ""))
+    sizes = np.fromiter((len(f) for f in fps), dtype=np.int64, count=len(fps))
+    values = np.concatenate([f.values for f in fps]) if fps else np.zeros(0, np.uint64)
+    return values, sizes
+
+
+def _candidate_fingerprints(
+    spec_json: str, locations: list[_Signed], rows: I64, text_field: str, jobs: int
+) -> _StoredFingerprints:
+    """The fingerprint sets of the candidate documents only (``rows``, sorted), made in
+    ``jobs`` processes from their records' byte spans."""
+    files = [block.path for block in locations]
+    file_of = np.repeat(
+        np.arange(len(locations)), [int(block.lengths.shape[0]) for block in locations]
+    )
+    starts = np.concatenate([blk.starts for blk in locations if blk.starts is not None])
+    ends = np.concatenate([blk.ends for blk in locations if blk.ends is not None])
+    tasks = []
+    for lo in range(0, rows.shape[0], 2048):
+        part = rows[lo : lo + 2048]
+        cuts = np.flatnonzero(np.diff(file_of[part])) + 1
+        for piece in np.split(part, cuts):
+            path = files[int(file_of[piece[0]])]
+            tasks.append(
+                (_fingerprint_records, spec_json, path, starts[piece], ends[piece], text_field)
+            )
+    values: list[U64] = []
+    sizes: list[I64] = []
+
+    def store(result: tuple[U64, I64]) -> None:
+        values.append(result[0])
+        sizes.append(result[1])
+
+    _map_in_order(tasks, min(jobs, max(1, len(tasks))), store, warm_up=lambda: None)
+    flat = np.concatenate(values) if values else np.zeros(1, np.uint64)
+    offsets = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+    if sizes:
+        np.cumsum(np.concatenate(sizes), out=offsets[1:])
+    return _StoredFingerprints(
+        flat if flat.shape[0] else np.zeros(1, np.uint64), offsets, None, rows
+    )
 
 
 # --- stage 4: groups -------------------------------------------------------------------------
@@ -635,6 +782,9 @@ class _Signed:
     keep_values: list[Any] | None
     chunk: SignedChunk
     keys: U64
+    #: Winnowed samples (``DedupOptions.winnow``): flat values, a count per document.
+    samples: U64
+    sample_sizes: I64
     #: Raw slices only: the file, each record's byte span in it (``end`` before the line's
     #: trailing whitespace), and whether the record can be written by appending to its bytes.
     path: str | None = None
@@ -649,9 +799,12 @@ def _sign_texts_block(
     docs: list[tuple[str, str, dict[str, Any]]],
     exact: bool,
     keep_field: str | None,
+    winnow: int,
 ) -> _Signed:
     """Sign documents the parent read (any input format)."""
-    chunk = sign_chunk(spec_json, [t for _, t, _ in docs], exact)
+    chunk, samples, sample_sizes = _sign_and_winnow(
+        spec_json, [t for _, t, _ in docs], exact, winnow
+    )
     return _Signed(
         ids=[d[0] for d in docs],
         lengths=np.fromiter((len(t) for _, t, _ in docs), dtype=np.int64, count=len(docs)),
@@ -660,6 +813,8 @@ def _sign_texts_block(
         ),
         chunk=chunk,
         keys=_banding(spec_json).keys(chunk[0]),
+        samples=samples,
+        sample_sizes=sample_sizes,
     )
 
 
@@ -696,6 +851,7 @@ def _sign_raw_slice(
     exact: bool,
     keep_field: str | None,
     options: Any,
+    winnow: int,
 ) -> _Signed:
     """Read the lines of bytes ``[start, end)`` of a plain JSONL file (the worker reads its
     own slice: the parent neither parses nor ships the texts) and sign them. Each line is
@@ -760,7 +916,7 @@ def _sign_raw_slice(
             and isinstance(obj.get("text"), str)
             and not any(name in obj for name in ADDED_FIELDS)
         )
-    signed = _sign_texts_block(spec_json, docs, exact, keep_field)
+    signed = _sign_texts_block(spec_json, docs, exact, keep_field, winnow)
     signed.path = path
     signed.starts = np.array(starts, dtype=np.int64)
     signed.ends = np.array(ends, dtype=np.int64)
@@ -819,6 +975,7 @@ def _sign_all(
     keep_field: str | None,
     progress: _Progress,
     batch_size: int,
+    winnow: int = 0,
 ) -> tuple[list[str], list[Any] | None, list[_Signed] | None]:
     """Stage 1. Returns the ids, keep values, and (raw JSONL input) each block's record
     locations for the write stage."""
@@ -842,16 +999,21 @@ def _sign_all(
         if keep_values is not None and signed.keep_values is not None:
             keep_values.extend(signed.keep_values)
         work.add(signed.chunk, signed.keys, signed.lengths)
+        if winnow:
+            work.add_samples(signed.samples, signed.sample_sizes)
         if locations is not None:
             assert signed.path is not None
             if signed.replaced:
                 replaced[signed.path] = replaced.get(signed.path, 0) + signed.replaced
             signed.chunk = _EMPTY_CHUNK  # only the locations are kept
             signed.ids = []
+            signed.samples = signed.keys = np.zeros(0, np.uint64)
             locations.append(signed)
         progress.advance(task, int(signed.lengths.shape[0]))
 
-    tasks = _sign_tasks(read, raw_files, read_options, spec_json, exact, keep_field, batch_size)
+    tasks = _sign_tasks(
+        read, raw_files, read_options, spec_json, exact, keep_field, batch_size, winnow
+    )
     _map_in_order(tasks, jobs, store, warm_up=lambda: _warm_up(spec_json, exact))
     work.finish()
     progress.done(task)
@@ -873,15 +1035,26 @@ def _sign_tasks(
     exact: bool,
     keep_field: str | None,
     batch_size: int,
+    winnow: int,
 ) -> Iterator[tuple[Any, ...]]:
     """``(function, *arguments)`` of each signing task, in input order: byte slices of raw
     JSONL files (the worker reads them), or blocks of documents the parent read."""
     if raw_files is not None:
         for path, lo, hi in _slices(raw_files, SLICE_BYTES):
-            yield (_sign_raw_slice, spec_json, path, lo, hi, exact, keep_field, read_options)
+            yield (
+                _sign_raw_slice,
+                spec_json,
+                path,
+                lo,
+                hi,
+                exact,
+                keep_field,
+                read_options,
+                winnow,
+            )
         return
     for block in _chunks(read(), batch_size, 4_000_000):
-        yield (_sign_texts_block, spec_json, block, exact, keep_field)
+        yield (_sign_texts_block, spec_json, block, exact, keep_field, winnow)
 
 
 def _warm_up(spec_json: str, exact: bool) -> None:
@@ -1168,23 +1341,32 @@ def _run(
 
     assert spec.sketch is not None
     clock = _StageClock(seconds, cpu_seconds)
-    dtype = np.dtype(np.uint64 if spec.sketch.value_bits == 64 else np.uint32)
-    work = _Work(partial / "work", spec.sketch.num_perm, dtype, exact)
     from neardup.inputs import ReadOptions
 
-    fields = (id_field, text_field)
+    dtype = np.dtype(np.uint64 if spec.sketch.value_bits == 64 else np.uint32)
     raw_files = raw_jsonl_files(inputs, input_format)
+    # raw JSONL: sign by the fused path now, fingerprint only the candidates later (their
+    # records are re-read by byte span); otherwise every fingerprint set is kept while signing
+    lazy = (
+        exact
+        and raw_files is not None
+        and not options.winnow
+        and not spec.fingerprint_family.multiset
+    )
+    work = _Work(partial / "work", spec.sketch.num_perm, dtype, exact and not lazy)
+    fields = (id_field, text_field)
     ids, keep_values, locations = _sign_all(
         read,
         raw_files,
         ReadOptions(id_field=id_field, text_field=text_field),
         spec,
         work,
-        exact=exact,
+        exact=exact and not lazy,
         jobs=jobs,
         keep_field=keep_field,
         progress=bars,
         batch_size=batch_size,
+        winnow=options.winnow,
     )
     n = len(ids)
     clock.lap("sign")
@@ -1197,12 +1379,20 @@ def _run(
             bars.advance(task)
 
     a, b, capped, largest = candidate_pairs(columns(), max(n, 1), options.window)
+    if options.winnow:
+        a, b = _with_winnowed_pairs(a, b, *work.samples(), n, options.window)
     clock.lap("candidates")
 
     task = bars.task("verify", max(1, a.shape[0]))
-    if exact:
-        values, offsets, counts = work.fingerprints()
-        scores = exact_scores(values, offsets, counts, a, b)
+    if lazy:
+        assert locations is not None
+        fingerprints = _candidate_fingerprints(
+            spec.to_json(), locations, np.union1d(a, b), text_field, jobs
+        )
+        scores = fingerprints.scores(a, b)
+    elif exact:
+        fingerprints = _StoredFingerprints(*work.fingerprints())
+        scores = fingerprints.scores(a, b)
     else:
         sigs = work.signatures()
         scores = estimated_scores(sigs, empty_value(spec.sketch.value_bits), a, b)
@@ -1224,7 +1414,7 @@ def _run(
     members = np.flatnonzero(rep != np.arange(n))
     if members.shape[0]:
         if exact:
-            to_rep = exact_scores(values, offsets, counts, members, rep[members])
+            to_rep = fingerprints.scores(members, rep[members])
         else:
             to_rep = estimated_scores(
                 sigs, empty_value(spec.sketch.value_bits), members, rep[members]

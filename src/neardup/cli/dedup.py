@@ -83,6 +83,15 @@ OPTION_NAMES = tuple(DedupOptions.__dataclass_fields__)
     help="A bucket's documents are paired with the next WINDOW of them (all pairs below).",
 )
 @click.option(
+    "--winnow",
+    type=field_type(DedupOptions, "winnow"),
+    default=field_default(DedupOptions, "winnow"),
+    show_default=True,
+    help="Also take as candidates documents that share a winnowed sample over windows of "
+    "WINNOW shingles (the collection's; 24 is its default): finds a text pasted inside a "
+    "much longer one, for --measure containment. 0: LSH bands only.",
+)
+@click.option(
     "--format",
     "output_format",
     type=click.Choice(["jsonl", "parquet"]),
