@@ -113,7 +113,7 @@ def run_sign(corpus: Path, preset: str, jobs: int) -> dict[str, Any]:
         raise SystemExit(f"neardup sign failed ({status})")
     shutil.rmtree(out, ignore_errors=True)
     return {
-        "command": " ".join(["neardup", *cmd[1:]]),
+        "command": " ".join(["neardup", *cmd[1:]]).replace(str(ROOT) + "/", ""),
         "wall_s": round(wall, 1),
         "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
         "load_before": load,
@@ -129,7 +129,8 @@ def markdown(r: dict[str, Any], command: str) -> str:
     mb = size / 1e6
     rows = [
         (
-            "sign (workers read and parse their JSONL slices, fingerprints, MinHash, band keys)",
+            "sign (workers read and parse their JSONL slices; MinHash by `neardup sign`'s "
+            "fused path; band keys)",
             "sign",
         ),
         (
@@ -137,7 +138,11 @@ def markdown(r: dict[str, Any], command: str) -> str:
             f"a sort of {n:,} keys each)",
             "candidates",
         ),
-        ("verify (exact, numba over the memory-mapped fingerprint sets)", "verify"),
+        (
+            "verify (fingerprint sets of the candidate documents only, re-read by byte span; "
+            "exact scores)",
+            "verify",
+        ),
         ("groups (scipy connected components, keep rule, similarity to the kept)", "groups"),
         ("write (each record's bytes spliced with the added fields; edges, summary)", "write"),
     ]
@@ -170,11 +175,22 @@ def markdown(r: dict[str, Any], command: str) -> str:
             f"\n`{sign['command']}` on the same file in the same run: {sign['wall_s']:.1f} s wall, "
             f"{sign['cpu_s']:.1f} CPU-seconds ({mb / sign['cpu_s']:.1f} MB per CPU-second; load "
             f"{sign['load_before']} before, {sign['load_after']} after). Dedup's signing stage, "
-            "which also keeps every fingerprint set for the exact verification and computes "
-            f"the band keys: {mb / cpu['sign']:.1f} MB per CPU-second, **{ratio:.2f}×** "
+            "which also parses the JSON in the workers and computes the band keys: "
+            f"{mb / cpu['sign']:.1f} MB per CPU-second, **{ratio:.2f}×** "
             "`neardup sign` per CPU-second.\n"
         )
-    goal = "met" if wall["total"] < 300 else "not met"
+    per_million = 1_000_000 / n
+    if n >= 1_000_000:
+        goal = (
+            f"Goal (1M documents in under 5 minutes end to end on 2 cores): "
+            f"**{'met' if wall['total'] < 300 else 'not met'}** in this run"
+        )
+    else:
+        goal = (
+            f"Goal (1M documents in under 5 minutes on 2 cores): not measured by this run of "
+            f"{n:,}; scaled linearly, 1M would take {wall['total'] * per_million:.0f} s wall at "
+            f"this load, {cpu['total'] * per_million:.0f} CPU-seconds"
+        )
     b = r["billion"]
     est = (
         f"For 10^9 documents of this kind ({b['mean_bytes']:,} bytes each, "
@@ -202,8 +218,7 @@ def markdown(r: dict[str, Any], command: str) -> str:
         "machine-independent figures, the wall seconds what this run saw).\n\n"
         + "\n".join(table)
         + "\n\n"
-        f"Goal (1M documents in under 5 minutes end to end on 2 cores): **{goal}** in this run "
-        f"({wall['total']:.0f} s wall; {cpu['total']:.0f} CPU-seconds, i.e. "
+        f"{goal} ({wall['total']:.0f} s wall; {cpu['total']:.0f} CPU-seconds, i.e. "
         f"{cpu['total'] / 2:.0f} s on two idle cores).\n" + sign_line + "\n" + est + "\n"
     )
 

@@ -2,11 +2,14 @@
 
 Stages (each timed in ``summary.json``, each with its progress bar):
 
-1. **sign** — the input is read as a stream (:func:`read_documents`, the one reader) in chunks;
-   each chunk goes through the :class:`~neardup.pipeline.Pipeline` (fingerprints, when the
-   verification is exact) and the :class:`~neardup.sketch.minhash.MinHasher` (one kernel call
-   per chunk), in ``jobs`` worker processes. Signatures, band keys and fingerprint sets go to
-   disk chunk by chunk (``OUT.partial/work``); only a few numbers per document stay in memory.
+1. **sign** — the input is read as a stream in chunks, in ``jobs`` worker processes. Plain
+   JSONL files are cut into byte slices that the workers read and parse themselves (by the
+   reader's rules, :mod:`neardup.inputs`); they sign by the fused path of ``neardup sign``
+   and the fingerprint sets of only the candidates are made in stage 3, from their records'
+   byte spans. Other inputs go through :func:`read_documents` (the one reader) in the parent,
+   and each chunk gets its fingerprint sets (exact verification) and signatures in one
+   kernel call. Signatures, band keys (and fingerprint sets) go to disk chunk by chunk
+   (``OUT.partial/work``); only a few numbers per document stay in memory.
 2. **candidates** — MinHash LSH bands (``bands × rows`` from
    :func:`neardup.sketch.params.choose` for the threshold). For each band in turn, its keys of
    all documents are sorted (one ``argsort``); documents with the same key form a bucket. A
@@ -21,9 +24,10 @@ Stages (each timed in ``summary.json``, each with its progress bar):
 4. **groups** — connected components of the edges (``scipy.sparse.csgraph``). The kept
    document of each group follows the keep rule (``first``, ``longest``, ``max:FIELD``,
    ``min:FIELD``; ties to the first seen); a group is named by its first document's id.
-5. **write** — the input is read a second time and every record is written with ``group``,
-   ``kept``, ``similarity`` (the chosen measure against the kept document) and
-   ``representative``; then the edge list, ``summary.json`` and ``spec.json``.
+5. **write** — every record is written with ``group``, ``kept``, ``similarity`` (the chosen
+   measure against the kept document) and ``representative``: for plain JSONL by splicing the
+   added fields into the record's own bytes (no second parse), otherwise by reading the input
+   a second time; then the edge list, ``summary.json`` and ``spec.json``.
 
 Everything is built in ``OUT.partial`` and renamed to ``OUT`` at the end, so an interrupted run
 never leaves an output that looks complete. ``spec.json`` records the spec and the dedup
