@@ -20,6 +20,12 @@ Methods, in one run on the same input and the same 64-bit shingle fingerprints:
   fed the same fingerprints, ``MinHashLSH(threshold=t)`` (and at its default 0.8); a pair is a
   document and any other its query returns (unverified, as LSH users typically take them);
   groups are the components of those pairs.
+* **text-dedup** — its MinHash job (``python -m text_dedup.minhash``, 0.4.0: its own
+  tokenization and SHA-1 hashing, 5-gram shingles, 128 permutations, its bands for ``t``) on
+  the same JSONL, run from a separate environment (``--text-dedup-python``; text-dedup pins
+  versions of rich and others that the project's environment does not take); its clusters
+  (union-find of LSH collisions, unverified) are its groups, and its pairs every pair inside
+  a cluster.
 
 Run: ``.venv/bin/python benchmarks/dedup_quality.py [--real 9277] [--variants 6000]``; results
 go to ``build/dedup_quality/results.json`` and are printed; docs/quality.md has the figures.
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import time
@@ -44,7 +51,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import collection_data as cd  # noqa: E402
 
 from neardup._kernels.pairs import pair_overlaps  # noqa: E402
-from neardup.dedup import components, dedup  # noqa: E402
+from neardup.dedup import DedupOptions, components, dedup  # noqa: E402
 from neardup.pipeline import Pipeline, make_spec  # noqa: E402
 
 WORK = ROOT / "build" / "dedup_quality"
@@ -135,13 +142,95 @@ def datasketch_pairs(sigs: list[Any], threshold: float) -> tuple[np.ndarray, np.
     return np.array(a, np.int64), np.array(b, np.int64), time.perf_counter() - t0
 
 
+TD_CONVERT = """
+import json, pickle, sys
+uf = pickle.load(open(sys.argv[1], "rb"))
+n = int(sys.argv[2])
+print(json.dumps([int(uf.find(i)) for i in range(n)]))
+"""
+
+
+def text_dedup_groups(python: str, corpus: Path, n: int, threshold: float) -> tuple[Any, float]:
+    """text-dedup's MinHash job (``python -m text_dedup.minhash``, its defaults but 5-word
+    n-grams and 128 permutations) on the same JSONL, run by ``python`` (a separate
+    environment: text-dedup pins versions this project's environment does not take); its
+    union-find clusters (``--debug`` keeps ``uf.pkl``) as group roots by row."""
+    import subprocess
+
+    out = WORK / f"text_dedup_{threshold}"
+    shutil.rmtree(out, ignore_errors=True)
+    env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
+    t0 = time.perf_counter()
+    subprocess.run(
+        [
+            python,
+            "-m",
+            "text_dedup.minhash",
+            "--path",
+            "json",
+            "--data_files",
+            str(corpus),
+            "--split",
+            "train",
+            "--column",
+            "text",
+            "--output",
+            str(out),
+            "--debug",
+            "--threshold",
+            str(threshold),
+            "--num_perm",
+            "128",
+            "--ngram",
+            "5",
+            "--num_proc",
+            "2",
+            "--cache_dir",
+            str(WORK / "hf_cache"),
+        ],
+        check=True,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    secs = time.perf_counter() - t0
+    roots = subprocess.run(
+        [python, "-c", TD_CONVERT, str(out / "uf.pkl"), str(n)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return np.array(json.loads(roots), np.int64), secs
+
+
+def cluster_pairs(roots: np.ndarray, n: int) -> np.ndarray:
+    """Every pair of documents in one cluster (how a clustering reports pairs)."""
+    order = np.argsort(roots, kind="stable")
+    starts = np.flatnonzero(np.concatenate(([True], roots[order][1:] != roots[order][:-1])))
+    a: list[int] = []
+    b: list[int] = []
+    for lo, hi in zip(starts, np.append(starts[1:], n), strict=True):
+        members = order[lo:hi]
+        for i in range(len(members)):
+            for j in range(i + 1, len(members)):
+                a.append(int(members[i]))
+                b.append(int(members[j]))
+    return pair_codes(np.array(a, np.int64), np.array(b, np.int64), n)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--real", type=int, default=9277)
     ap.add_argument("--variants", type=int, default=6000)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument(
+        "--text-dedup-python",
+        default="/work/bench_cache/td-venv/bin/python",
+        help="a Python with text-dedup 0.4.0 installed (skipped when missing)",
+    )
     args = ap.parse_args()
+    has_td = Path(args.text_dedup_python).exists()
     WORK.mkdir(parents=True, exist_ok=True)
     spec = make_spec("plain", k=5)
     docs, source = build_corpus(args.real, args.variants, args.seed)
@@ -169,14 +258,16 @@ def main() -> None:
     parent_codes = pair_codes(var, src[var], n)
     parent_res = exact_resemblance(parent_codes, n, values, offsets)
 
-    found: dict[str, dict[float, Any]] = {"neardup": {}, "datasketch": {}}
+    found: dict[str, dict[float, Any]] = {"neardup": {}, "datasketch": {}, "text-dedup": {}}
     ds_sigs, ds_sign_s = datasketch_signatures(values, offsets)
     log(f"datasketch signatures: {ds_sign_s:.1f} s")
     for t in (*THRESHOLDS, 0.8):
         if t in THRESHOLDS:
             out = WORK / f"out_{t}"
             shutil.rmtree(out, ignore_errors=True)  # an earlier run's spec may differ
-            result = dedup([corpus], out, spec=spec, threshold=t, jobs=args.jobs, overwrite=True)
+            result = dedup(
+                [corpus], out, DedupOptions(threshold=t), spec=spec, jobs=args.jobs, overwrite=True
+            )
             ids = {doc_id: i for i, (doc_id, _) in enumerate(docs)}
             ea, eb, groups = [], [], np.arange(n)
             with (out / "edges.jsonl").open(encoding="utf-8") as fh:
@@ -200,6 +291,10 @@ def main() -> None:
         groups = components(n, a, b)
         found["datasketch"][t] = (codes, groups, secs, None)
         log(f"datasketch at {t}: {codes.shape[0]} pairs, {secs:.1f} s")
+        if has_td:
+            roots, secs = text_dedup_groups(args.text_dedup_python, corpus, n, t)
+            found["text-dedup"][t] = (cluster_pairs(roots, n), roots, secs, None)
+            log(f"text-dedup at {t}: {found['text-dedup'][t][0].shape[0]} pairs, {secs:.1f} s")
 
     pool = np.unique(
         np.concatenate([lineage_codes] + [v[0] for m in found.values() for v in m.values()])
@@ -221,8 +316,10 @@ def main() -> None:
         ta = (true_codes // np.uint64(n)).astype(np.int64)
         tb = (true_codes % np.uint64(n)).astype(np.int64)
         truth_groups = components(n, ta, tb)
-        for method in ("neardup", "datasketch"):
-            settings = [0.5, 0.8] if method == "datasketch" and t == 0.5 else [t]
+        for method in ("neardup", "datasketch", "text-dedup"):
+            if not found[method]:
+                continue
+            settings = [0.5, 0.8] if method != "neardup" and t == 0.5 else [t]
             for setting in settings:
                 codes, groups, secs, br = found[method][setting]
                 hit = np.isin(codes, true_codes)

@@ -11,6 +11,7 @@ import pytest
 
 from neardup.cli.main import main
 from neardup.dedup import (
+    DedupOptions,
     bucket_pairs,
     candidate_pairs,
     components,
@@ -65,7 +66,7 @@ def corpus(tmp_path: Path) -> Path:
 
 def test_groups_measures_and_files(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = dedup([corpus], out, spec=PLAIN3, threshold=0.8)
+    result = dedup([corpus], out, DedupOptions(threshold=0.8), spec=PLAIN3)
     assert (result.documents, result.groups, result.removed) == (5, 3, 2)
     assert result.verified_pairs == 2
     assert sorted(p.name for p in out.iterdir()) == [
@@ -108,7 +109,7 @@ def test_groups_measures_and_files(corpus: Path, tmp_path: Path) -> None:
 
 def test_threshold_splits_groups(corpus: Path, tmp_path: Path) -> None:
     # 17/19 = 0.895 < 0.9 ≤ 0.9: only b–b2 stays linked
-    result = dedup([corpus], tmp_path / "out", spec=PLAIN3, threshold=0.9)
+    result = dedup([corpus], tmp_path / "out", DedupOptions(threshold=0.9), spec=PLAIN3)
     assert (result.groups, result.verified_pairs) == (4, 1)
     assert partition(read_groups(tmp_path / "out")) == {
         frozenset({"a"}),
@@ -129,7 +130,7 @@ def test_threshold_splits_groups(corpus: Path, tmp_path: Path) -> None:
 )
 def test_keep_rules(corpus: Path, tmp_path: Path, keep: str, kept: set[str]) -> None:
     out = tmp_path / "out"
-    dedup([corpus], out, spec=PLAIN3, threshold=0.8, keep=keep, kept_only=True)
+    dedup([corpus], out, DedupOptions(threshold=0.8, keep=keep), spec=PLAIN3, kept_only=True)
     rows = read_jsonl(out / "documents.jsonl")
     assert {r["id"] for r in rows} == kept
     assert all(r["kept"] and r["similarity"] == 1.0 for r in rows)
@@ -143,21 +144,54 @@ def test_containment_links_a_text_inside_a_longer_one(tmp_path: Path) -> None:
     path = write_jsonl(
         tmp_path / "in.jsonl", [{"id": "o", "text": outer}, {"id": "i", "text": inner}]
     )
-    by_resemblance = dedup([path], tmp_path / "r", spec=PLAIN3, threshold=0.8)
+    by_resemblance = dedup([path], tmp_path / "r", DedupOptions(threshold=0.8), spec=PLAIN3)
     assert by_resemblance.groups == 2
     by_containment = dedup(
-        [path], tmp_path / "c", spec=PLAIN3, threshold=0.8, measure="containment"
+        [path], tmp_path / "c", DedupOptions(threshold=0.8, measure="containment"), spec=PLAIN3
     )
     assert by_containment.groups == 1
     rows = {r["id"]: r for r in read_jsonl(tmp_path / "c" / "documents.jsonl")}
     assert rows["i"]["similarity"] == 1.0 and rows["i"]["kept"] is False
 
 
+def test_winnowed_candidates_find_a_paragraph_inside_a_long_text(tmp_path: Path) -> None:
+    """A 12-word passage inside a 700-word text (resemblance 10/700) is below anything the LSH
+    bands find; the collection's winnowing (windows of 4 shingles) makes it a candidate, and
+    the exact containment (1.0) joins it. Unrelated texts stay apart."""
+    inner = " ".join(words("inner", 12))  # 10 shingles
+    outer = " ".join(words("host", 350)) + " " + inner + " " + " ".join(words("tail", 340))
+    records = [
+        {"id": "o", "text": outer},
+        {"id": "x", "text": " ".join(words("other", 40))},
+        {"id": "i", "text": inner},
+    ]
+    path = write_jsonl(tmp_path / "in.jsonl", records)
+    options = DedupOptions(threshold=0.8, measure="containment")
+    bands_only = dedup([path], tmp_path / "b", options, spec=PLAIN3)
+    assert (bands_only.groups, bands_only.candidate_pairs) == (3, 0)
+    winnowed = dedup(
+        [path],
+        tmp_path / "w",
+        DedupOptions(threshold=0.8, measure="containment", winnow=4),
+        spec=PLAIN3,
+        jobs=2,
+    )
+    assert (winnowed.groups, winnowed.candidate_pairs, winnowed.verified_pairs) == (2, 1, 1)
+    assert read_groups(tmp_path / "w") == {"o": "o", "x": "x", "i": "o"}
+    edge = read_jsonl(tmp_path / "w" / "edges.jsonl")[0]
+    assert (edge["a"], edge["b"], edge["containment_ab"]) == ("o", "i", round(10 / 700, 6))
+    assert edge["containment_ba"] == 1.0
+    with pytest.raises(InputError, match="winnowed candidates need exact verification"):
+        DedupOptions(winnow=4, verify="estimate")
+
+
 def test_candidates_are_verified_before_they_join(tmp_path: Path) -> None:
     # a half-edited copy is a candidate under 128 bands of 1 row, but not a near-copy at 0.9
     half = " ".join(words("alpha", 10) + words("other", 10))
     path = write_jsonl(tmp_path / "in.jsonl", [{"id": "a", "text": A}, {"id": "h", "text": half}])
-    result = dedup([path], tmp_path / "out", spec=PLAIN3, threshold=0.9, bands=128, rows=1)
+    result = dedup(
+        [path], tmp_path / "out", DedupOptions(threshold=0.9, bands=128, rows=1), spec=PLAIN3
+    )
     assert result.candidate_pairs == 1
     assert result.verified_pairs == 0
     assert result.groups == 2
@@ -166,7 +200,9 @@ def test_candidates_are_verified_before_they_join(tmp_path: Path) -> None:
 def test_estimate_verification_uses_the_minhash_estimate(corpus: Path, tmp_path: Path) -> None:
     from neardup.sketch.minhash import MinHasher
 
-    result = dedup([corpus], tmp_path / "out", spec=PLAIN3, threshold=0.8, verify="estimate")
+    result = dedup(
+        [corpus], tmp_path / "out", DedupOptions(threshold=0.8, verify="estimate"), spec=PLAIN3
+    )
     rows = {r["id"]: r for r in read_jsonl(tmp_path / "out" / "documents.jsonl")}
     hasher = MinHasher(PLAIN3.replace(sketch=__import__("neardup").spec.SketchSpec()))
     sigs = hasher.sign_texts([B, B2])
@@ -179,7 +215,7 @@ def test_estimate_verification_uses_the_minhash_estimate(corpus: Path, tmp_path:
 def test_parquet_output(corpus: Path, tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     out = tmp_path / "out"
-    dedup([corpus], out, spec=PLAIN3, threshold=0.8, output_format="parquet")
+    dedup([corpus], out, DedupOptions(threshold=0.8), spec=PLAIN3, output_format="parquet")
     table = pq.read_table(out / "documents.parquet")
     assert table.column("id").to_pylist() == ["a", "b", "a2", "c", "b2"]
     assert table.column("kept").to_pylist() == [True, True, False, True, False]
@@ -196,12 +232,80 @@ def test_jobs_give_the_same_groups(tmp_path: Path) -> None:
         if i % 3 == 0:
             records.append({"id": f"d{i}v", "text": _textgen.edit(base, 0.03, seed=100 + i)})
     path = write_jsonl(tmp_path / "in.jsonl", records)
-    one = dedup([path], tmp_path / "one", spec=PLAIN3, threshold=0.6, batch_size=7)
-    two = dedup([path], tmp_path / "two", spec=PLAIN3, threshold=0.6, batch_size=7, jobs=2)
+    one = dedup([path], tmp_path / "one", DedupOptions(threshold=0.6), spec=PLAIN3, batch_size=7)
+    two = dedup(
+        [path], tmp_path / "two", DedupOptions(threshold=0.6), spec=PLAIN3, batch_size=7, jobs=2
+    )
     assert read_groups(tmp_path / "one") == read_groups(tmp_path / "two")
     # 10 near-copies at resemblance 0.71–1.0, every one linked to its source: 30 groups
     assert one.groups == two.groups == 30
     assert read_groups(tmp_path / "one")["d15v"] == "d15"
+
+
+def test_raw_jsonl_slices_and_splice_match_the_general_path(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Plain JSONL is read in byte slices by the workers and written by splicing each record's
+    bytes; a gzipped copy goes through the general reader. Both give the same records, also
+    for the records the splice cannot take (a number id, invalid UTF-8, an added field's
+    name, a null text), a BOM, CRLF, blank lines and tiny slices."""
+    import gzip
+
+    import neardup.dedup as module
+
+    lines = [
+        b"\xef\xbb\xbf" + json.dumps({"id": "a", "text": A, "year": 2001}).encode(),
+        json.dumps({"text": A2, "id": "a2", "note": "ё"}, ensure_ascii=False).encode() + b"\r",
+        b"",
+        b"   ",
+        json.dumps({"id": 7, "text": B}).encode(),
+        json.dumps({"id": "b2", "text": B2, "group": "old"}).encode(),
+        json.dumps({"id": "bad", "text": C + " caf"})[:-2].encode() + b'\xff"}  ',
+        json.dumps({"id": "none", "text": None}).encode(),
+    ]
+    raw = b"\n".join(lines) + b"\n"
+    plain = tmp_path / "in.jsonl"
+    plain.write_bytes(raw)
+    packed = tmp_path / "in.jsonl.gz"
+    packed.write_bytes(gzip.compress(raw))
+    assert module.raw_jsonl_files([plain], None) == [str(plain)]
+    assert module.raw_jsonl_files([packed], None) is None
+    monkeypatch.setattr(module, "SLICE_BYTES", 64)  # a slice per record or two
+    with pytest.warns(UnicodeWarning, match="1 invalid UTF-8 byte sequence"):
+        spliced = dedup([plain], tmp_path / "s", DedupOptions(threshold=0.8), spec=PLAIN3, jobs=2)
+    with pytest.warns(UnicodeWarning):
+        general = dedup([packed], tmp_path / "g", DedupOptions(threshold=0.8), spec=PLAIN3)
+    got = read_jsonl(tmp_path / "s" / "documents.jsonl")
+    assert got == read_jsonl(tmp_path / "g" / "documents.jsonl")
+    assert [r["id"] for r in got] == ["a", "a2", "7", "b2", "bad", "none"]
+    assert [r["group"] for r in got] == ["a", "a", "7", "7", "bad", "none"]
+    assert got[3]["group"] == "7" and got[1]["note"] == "ё"
+    assert spliced.groups == general.groups == 4
+    out_lines = (tmp_path / "s" / "documents.jsonl").read_bytes().splitlines()
+    # a record the splice takes keeps its own bytes and order of fields
+    assert out_lines[1].startswith(lines[1].rstrip()[:-1] + b', "group": "a"')
+    with pytest.warns(UnicodeWarning):
+        kept = dedup(
+            [plain], tmp_path / "k", DedupOptions(threshold=0.8), spec=PLAIN3, kept_only=True
+        )
+    assert kept.removed == 2
+    kept_ids = [r["id"] for r in read_jsonl(tmp_path / "k" / "documents.jsonl")]
+    assert kept_ids == ["a", "7", "bad", "none"]
+
+
+def test_raw_slice_errors_name_the_line(tmp_path: Path, monkeypatch: Any) -> None:
+    import neardup.dedup as module
+
+    monkeypatch.setattr(module, "SLICE_BYTES", 32)
+    rows = [json.dumps({"id": f"d{i}", "text": A}) for i in range(5)]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([*rows, "", '{"id": "x"}', "{oops"]) + "\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"bad.jsonl, line 7: no text field 'text'"):
+        dedup([bad], tmp_path / "out", spec=PLAIN3, jobs=2)
+    bad.write_text("\n".join([*rows, "[1]"]) + "\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"bad.jsonl, line 6: expected a JSON object"):
+        dedup([bad], tmp_path / "out", spec=PLAIN3)
+    assert not (tmp_path / "out").exists() and not (tmp_path / "out.partial").exists()
 
 
 # --- bad input and the output directory --------------------------------------------------------
@@ -227,15 +331,17 @@ def test_missing_text_field_and_bad_record(tmp_path: Path) -> None:
 
 def test_existing_output_and_another_spec(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    dedup([corpus], out, spec=PLAIN3, threshold=0.8)
+    dedup([corpus], out, DedupOptions(threshold=0.8), spec=PLAIN3)
     with pytest.raises(
         InputError, match="already exists; choose another --out or pass --overwrite"
     ):
-        dedup([corpus], out, spec=PLAIN3, threshold=0.8)
-    again = dedup([corpus], out, spec=PLAIN3, threshold=0.8, overwrite=True)
+        dedup([corpus], out, DedupOptions(threshold=0.8), spec=PLAIN3)
+    again = dedup([corpus], out, DedupOptions(threshold=0.8), spec=PLAIN3, overwrite=True)
     assert again.groups == 3
     with pytest.raises(SpecMismatchError, match="holds a dedup made under spec"):
-        dedup([corpus], out, spec=make_spec("plain", k=4), threshold=0.8, overwrite=True)
+        dedup(
+            [corpus], out, DedupOptions(threshold=0.8), spec=make_spec("plain", k=4), overwrite=True
+        )
 
 
 def test_an_interrupted_run_leaves_no_output(

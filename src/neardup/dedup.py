@@ -2,11 +2,14 @@
 
 Stages (each timed in ``summary.json``, each with its progress bar):
 
-1. **sign** — the input is read as a stream (:func:`read_documents`, the one reader) in chunks;
-   each chunk goes through the :class:`~neardup.pipeline.Pipeline` (fingerprints, when the
-   verification is exact) and the :class:`~neardup.sketch.minhash.MinHasher` (one kernel call
-   per chunk), in ``jobs`` worker processes. Signatures, band keys and fingerprint sets go to
-   disk chunk by chunk (``OUT.partial/work``); only a few numbers per document stay in memory.
+1. **sign** — the input is read as a stream in chunks, in ``jobs`` worker processes. Plain
+   JSONL files are cut into byte slices that the workers read and parse themselves (by the
+   reader's rules, :mod:`neardup.inputs`); they sign by the fused path of ``neardup sign``
+   and the fingerprint sets of only the candidates are made in stage 3, from their records'
+   byte spans. Other inputs go through :func:`read_documents` (the one reader) in the parent,
+   and each chunk gets its fingerprint sets (exact verification) and signatures in one
+   kernel call. Signatures, band keys (and fingerprint sets) go to disk chunk by chunk
+   (``OUT.partial/work``); only a few numbers per document stay in memory.
 2. **candidates** — MinHash LSH bands (``bands × rows`` from
    :func:`neardup.sketch.params.choose` for the threshold). For each band in turn, its keys of
    all documents are sorted (one ``argsort``); documents with the same key form a bucket. A
@@ -21,9 +24,10 @@ Stages (each timed in ``summary.json``, each with its progress bar):
 4. **groups** — connected components of the edges (``scipy.sparse.csgraph``). The kept
    document of each group follows the keep rule (``first``, ``longest``, ``max:FIELD``,
    ``min:FIELD``; ties to the first seen); a group is named by its first document's id.
-5. **write** — the input is read a second time and every record is written with ``group``,
-   ``kept``, ``similarity`` (the chosen measure against the kept document) and
-   ``representative``; then the edge list, ``summary.json`` and ``spec.json``.
+5. **write** — every record is written with ``group``, ``kept``, ``similarity`` (the chosen
+   measure against the kept document) and ``representative``: for plain JSONL by splicing the
+   added fields into the record's own bytes (no second parse), otherwise by reading the input
+   a second time; then the edge list, ``summary.json`` and ``spec.json``.
 
 Everything is built in ``OUT.partial`` and renamed to ``OUT`` at the end, so an interrupted run
 never leaves an output that looks complete. ``spec.json`` records the spec and the dedup
@@ -104,11 +108,18 @@ class DedupOptions:
     bands: int = param(0, constraint_of(SketchSpec, "bands"))
     rows: int = param(0, constraint_of(SketchSpec, "rows"))
     window: int = param(50, Integer(1, 1 << 20))
+    #: 0: candidates by the LSH bands only. W: also every pair of documents that share a
+    #: winnowed sample (the collection's :class:`~neardup.index.candidates.Winnowing` over
+    #: windows of W shingles): any shared run of W shingles, however small a part of the
+    #: longer text, becomes a candidate — the partial copies containment is for.
+    winnow: int = param(0, Integer(0, 4096))
 
     def __post_init__(self) -> None:
         check_fields(self, "dedup", InputError)
         if self.measure == "containment" and self.verify == "estimate":
             raise InputError("containment needs exact verification (--verify exact)")
+        if self.winnow and self.verify == "estimate":
+            raise InputError("winnowed candidates need exact verification (--verify exact)")
         parse_keep(self.keep)
         if self.window < 1:
             raise InputError(f"the bucket window must be at least 1, got {self.window}")
@@ -176,6 +187,8 @@ class DedupResult:
     capped_buckets: int = 0
     largest_bucket: int = 0
     files: dict[str, str] = field(default_factory=dict)
+    #: CPU seconds per stage: this process and its finished worker processes.
+    cpu_seconds: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -203,18 +216,45 @@ SignedChunk = tuple[npt.NDArray[Any], U64, I64, I64 | None]
 def sign_chunk(spec_json: str, texts: list[str], exact: bool) -> SignedChunk:
     """``(signatures, fingerprint values, lengths, counts)`` of a chunk of texts: the pipeline's
     fingerprint sets (when ``exact``) signed in one kernel call, or the texts signed directly."""
+    return _sign_and_winnow(spec_json, texts, exact, 0)[0]
+
+
+def _sign_and_winnow(
+    spec_json: str, texts: list[str], exact: bool, winnow: int
+) -> tuple[SignedChunk, U64, I64]:
+    """:func:`sign_chunk`, and with ``winnow`` each text's winnowed samples (the collection's
+    generator over its shingles in text order): flat values and a count per text."""
     hasher = _signer(spec_json)
+    no_samples = np.zeros(0, np.uint64), np.zeros(len(texts), np.int64)
     if not exact:
         sigs = hasher.sign_texts(texts)
-        return sigs, np.zeros(0, np.uint64), np.zeros(len(texts), np.int64), None
-    fps = [hasher.pipeline.fingerprints(t) for t in texts]
+        return (sigs, np.zeros(0, np.uint64), np.zeros(len(texts), np.int64), None), *no_samples
+    if winnow:
+        from neardup.index.candidates import Winnowing
+        from neardup.similarity import Fingerprints
+
+        pipeline, generator = hasher.pipeline, Winnowing(window=winnow)
+        hashes = [pipeline.shingles(t).hashes for t in texts]
+        multiset = pipeline.spec.fingerprint_family.multiset
+        fps = [
+            Fingerprints.from_hashes(
+                h, multiset=multiset, spec_fingerprint=pipeline.spec_fingerprint
+            )
+            for h in hashes
+        ]
+        picked = [generator.samples(h) for h in hashes]
+        sample_sizes = np.fromiter((len(p) for p in picked), np.int64, count=len(picked))
+        samples = np.concatenate(picked) if picked else np.zeros(0, np.uint64)
+    else:
+        fps = [hasher.pipeline.fingerprints(t) for t in texts]
+        samples, sample_sizes = no_samples
     sigs = hasher.sign_many(fps) if fps else hasher.sign_hashes([])
     lengths = np.fromiter((len(f) for f in fps), dtype=np.int64, count=len(fps))
     values = np.concatenate([f.values for f in fps]) if fps else np.zeros(0, np.uint64)
     counts = None
     if fps and fps[0].counts is not None:
         counts = np.concatenate([f.counts for f in fps]).astype(np.int64)
-    return sigs, values, lengths, counts
+    return (sigs, values, lengths, counts), samples, sample_sizes
 
 
 def _default_jobs() -> int:
@@ -247,6 +287,8 @@ class _Work:
         self.sig_file = open(root / "signatures.bin", "wb")  # noqa: SIM115 - closed in finish
         self.fp_file = open(root / "fingerprints.u64", "wb")  # noqa: SIM115
         self.count_file: Any = None
+        self.sample_file: Any = None
+        self.sample_sizes: list[I64] = []
         self.key_chunks: list[tuple[int, int]] = []  # (start, size)
         self.lengths: list[I64] = []
         self.set_sizes: list[I64] = []
@@ -267,11 +309,27 @@ class _Work:
         self.lengths.append(text_lengths)
         self.n += int(sigs.shape[0])
 
+    def add_samples(self, values: U64, sizes: I64) -> None:
+        if self.sample_file is None:
+            self.sample_file = open(self.root / "samples.u64", "wb")  # noqa: SIM115
+        self.sample_file.write(np.ascontiguousarray(values, dtype=np.uint64).tobytes())
+        self.sample_sizes.append(sizes)
+
+    def samples(self) -> tuple[U64, I64]:
+        """Every winnowed sample, and the document (row) each belongs to."""
+        if self.sample_file is None:
+            return np.zeros(0, np.uint64), np.zeros(0, np.int64)
+        values = np.fromfile(self.root / "samples.u64", dtype=np.uint64)
+        sizes = np.concatenate(self.sample_sizes)
+        return values, np.repeat(np.arange(self.n, dtype=np.int64), sizes)
+
     def finish(self) -> None:
         self.sig_file.close()
         self.fp_file.close()
         if self.count_file is not None:
             self.count_file.close()
+        if self.sample_file is not None:
+            self.sample_file.close()
 
     def band_column(self, band: int) -> U64:
         """Band ``band``'s key of every document, in input order."""
@@ -373,6 +431,32 @@ def candidate_pairs(band_columns: Iterable[U64], n: int, window: int) -> tuple[I
     return a, b, capped, largest
 
 
+def winnowed_pairs(samples: U64, rows: I64, window: int) -> tuple[I64, I64]:
+    """Pairs of documents that share a winnowed sample (``rows[i]`` is the document of
+    ``samples[i]``, in input order), by the bucket rule of the LSH bands: a sample posted by
+    many documents (boilerplate) pairs each with its ``window`` neighbours only."""
+    a, b, _, _ = bucket_pairs(samples, window)
+    da, db = rows[a], rows[b]
+    other = da != db
+    return np.minimum(da[other], db[other]), np.maximum(da[other], db[other])
+
+
+def _with_winnowed_pairs(
+    a: I64, b: I64, samples: U64, rows: I64, n: int, window: int
+) -> tuple[I64, I64]:
+    wa, wb = winnowed_pairs(samples, rows, window)
+    size = np.uint64(max(n, 1))
+    codes = np.unique(
+        np.concatenate(
+            [
+                a.astype(np.uint64) * size + b.astype(np.uint64),
+                wa.astype(np.uint64) * size + wb.astype(np.uint64),
+            ]
+        )
+    )
+    return (codes // size).astype(np.int64), (codes % size).astype(np.int64)
+
+
 # --- stage 3: verification -------------------------------------------------------------------
 
 
@@ -440,6 +524,75 @@ def estimated_scores(
         rows_b = np.ascontiguousarray(signatures[b[lo : lo + block]])
         out[lo : lo + block] = equal_share(rows_a, rows_b, fill)
     return PairScores(resemblance=out)
+
+
+@dataclass
+class _StoredFingerprints:
+    """Fingerprint sets of documents (rows ``rows[i]``, or every document when ``None``)."""
+
+    values: U64
+    offsets: I64
+    counts: I64 | None
+    rows: I64 | None = None
+
+    def scores(self, a: I64, b: I64) -> PairScores:
+        if self.rows is not None:
+            a, b = np.searchsorted(self.rows, a), np.searchsorted(self.rows, b)
+        return exact_scores(self.values, self.offsets, self.counts, a, b)
+
+
+def _fingerprint_records(
+    spec_json: str, path: str, starts: I64, ends: I64, text_field: str
+) -> tuple[U64, I64]:
+    """Fingerprint sets (flat values, sizes) of the JSONL records at these byte spans (read
+    and checked once already while signing)."""
+    pipeline = _signer(spec_json).pipeline
+    fps = []
+    with open(path, "rb") as fh:
+        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+            fh.seek(start)
+            obj = json.loads(fh.read(end - start).decode("utf-8", "replace"))
+            fps.append(pipeline.fingerprints(obj.get(text_field) or ""))
+    sizes = np.fromiter((len(f) for f in fps), dtype=np.int64, count=len(fps))
+    values = np.concatenate([f.values for f in fps]) if fps else np.zeros(0, np.uint64)
+    return values, sizes
+
+
+def _candidate_fingerprints(
+    spec_json: str, locations: list[_Signed], rows: I64, text_field: str, jobs: int
+) -> _StoredFingerprints:
+    """The fingerprint sets of the candidate documents only (``rows``, sorted), made in
+    ``jobs`` processes from their records' byte spans."""
+    files = [block.path for block in locations]
+    file_of = np.repeat(
+        np.arange(len(locations)), [int(block.lengths.shape[0]) for block in locations]
+    )
+    starts = np.concatenate([blk.starts for blk in locations if blk.starts is not None])
+    ends = np.concatenate([blk.ends for blk in locations if blk.ends is not None])
+    tasks = []
+    for lo in range(0, rows.shape[0], 2048):
+        part = rows[lo : lo + 2048]
+        cuts = np.flatnonzero(np.diff(file_of[part])) + 1
+        for piece in np.split(part, cuts):
+            path = files[int(file_of[piece[0]])]
+            tasks.append(
+                (_fingerprint_records, spec_json, path, starts[piece], ends[piece], text_field)
+            )
+    values: list[U64] = []
+    sizes: list[I64] = []
+
+    def store(result: tuple[U64, I64]) -> None:
+        values.append(result[0])
+        sizes.append(result[1])
+
+    _map_in_order(tasks, min(jobs, max(1, len(tasks))), store, warm_up=lambda: None)
+    flat = np.concatenate(values) if values else np.zeros(1, np.uint64)
+    offsets = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+    if sizes:
+        np.cumsum(np.concatenate(sizes), out=offsets[1:])
+    return _StoredFingerprints(
+        flat if flat.shape[0] else np.zeros(1, np.uint64), offsets, None, rows
+    )
 
 
 # --- stage 4: groups -------------------------------------------------------------------------
@@ -630,8 +783,201 @@ class _Progress:
             self._progress.update(task, total=t.completed, completed=t.completed)
 
 
+@dataclass
+class _Signed:
+    """What signing one block of documents gives the parent: a few numbers per document, and
+    for raw JSONL slices where each record lies in its file (for the write stage's splice)."""
+
+    ids: list[str]
+    lengths: I64
+    keep_values: list[Any] | None
+    chunk: SignedChunk
+    keys: U64
+    #: Winnowed samples (``DedupOptions.winnow``): flat values, a count per document.
+    samples: U64
+    sample_sizes: I64
+    #: Raw slices only: the file, each record's byte span in it (``end`` before the line's
+    #: trailing whitespace), and whether the record can be written by appending to its bytes.
+    path: str | None = None
+    starts: I64 | None = None
+    ends: I64 | None = None
+    spliceable: npt.NDArray[np.bool_] | None = None
+    replaced: int = 0
+
+
+def _sign_texts_block(
+    spec_json: str,
+    docs: list[tuple[str, str, dict[str, Any]]],
+    exact: bool,
+    keep_field: str | None,
+    winnow: int,
+) -> _Signed:
+    """Sign documents the parent read (any input format)."""
+    chunk, samples, sample_sizes = _sign_and_winnow(
+        spec_json, [t for _, t, _ in docs], exact, winnow
+    )
+    return _Signed(
+        ids=[d[0] for d in docs],
+        lengths=np.fromiter((len(t) for _, t, _ in docs), dtype=np.int64, count=len(docs)),
+        keep_values=(
+            None if keep_field is None else [_keep_value(m, keep_field, i) for i, _, m in docs]
+        ),
+        chunk=chunk,
+        keys=_banding(spec_json).keys(chunk[0]),
+        samples=samples,
+        sample_sizes=sample_sizes,
+    )
+
+
+def _banding(spec_json: str) -> Any:
+    if _WORKER.get("banding_spec") != spec_json:
+        from neardup.sketch.supershingles import Banding
+
+        sketch = Spec.from_json(spec_json).sketch
+        assert sketch is not None
+        _WORKER["banding_spec"] = spec_json
+        _WORKER["banding"] = Banding(sketch)
+    return _WORKER["banding"]
+
+
+def _line_number(path: str, offset: int) -> int:
+    """The 1-based line number of the byte ``offset`` of a file (only for error messages)."""
+    count = 0
+    with open(path, "rb") as fh:
+        left = offset
+        while left > 0:
+            data = fh.read(min(left, 1 << 24))
+            if not data:
+                break
+            count += data.count(b"\n")
+            left -= len(data)
+    return count + 1
+
+
+def _sign_raw_slice(
+    spec_json: str,
+    path: str,
+    start: int,
+    end: int,
+    exact: bool,
+    keep_field: str | None,
+    options: Any,
+    winnow: int,
+) -> _Signed:
+    """Read the lines of bytes ``[start, end)`` of a plain JSONL file (the worker reads its
+    own slice: the parent neither parses nor ships the texts) and sign them. Each line is
+    decoded, parsed and checked by the reader's own rules (:mod:`neardup.inputs`)."""
+    from neardup.inputs import _record, _too_large, parse_json_object
+
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        data = fh.read(end - start)
+    docs: list[tuple[str, str, dict[str, Any]]] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    splice: list[bool] = []
+    replaced = 0
+    pos = 0
+    plain_fields = options.id_field == "id" and options.text_field == "text"
+    while pos < len(data):
+        nl = data.find(b"\n", pos)
+        stop = len(data) if nl < 0 else nl
+        line = data[pos:stop]
+        line_start = start + pos
+        pos = stop + 1
+        if line_start == 0 and line.startswith(b"\xef\xbb\xbf"):
+            line = line[3:]
+            line_start += 3
+        if len(line) + 1 > options.max_bytes:
+            where = f"{path}, line {_line_number(path, line_start)}"
+            raise _too_large(where, options.max_bytes)
+        body = line.rstrip()
+        if not body.strip():
+            continue
+        clean = True
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if options.strict_decoding:
+                from neardup.errors import DecodeError
+
+                raise DecodeError(
+                    f"{path}, line {_line_number(path, line_start)}: not UTF-8 text "
+                    f"({exc.reason} at byte {exc.start} of the line); without "
+                    "--strict-decoding invalid bytes are replaced by U+FFFD"
+                ) from None
+            text = body.decode("utf-8", "replace")
+            replaced += text.count("\ufffd") - body.count(b"\xef\xbf\xbd")
+            clean = False
+        try:
+            obj = parse_json_object(text, path)
+            doc = _record(obj, path, options)
+        except DatasetError:  # again, with the line number in the message
+            where = f"{path}, line {_line_number(path, line_start)}"
+            doc = _record(parse_json_object(text, where), where, options)
+            raise AssertionError("unreachable: the record failed once") from None
+        docs.append(doc)
+        starts.append(line_start)
+        ends.append(line_start + len(body))
+        splice.append(
+            clean
+            and plain_fields
+            and body.endswith(b"}")
+            and isinstance(obj.get("id"), str)
+            and isinstance(obj.get("text"), str)
+            and not any(name in obj for name in ADDED_FIELDS)
+        )
+    signed = _sign_texts_block(spec_json, docs, exact, keep_field, winnow)
+    signed.path = path
+    signed.starts = np.array(starts, dtype=np.int64)
+    signed.ends = np.array(ends, dtype=np.int64)
+    signed.spliceable = np.array(splice, dtype=np.bool_)
+    signed.replaced = replaced
+    return signed
+
+
+#: Bytes of JSONL one worker task reads (about 1,000 news articles).
+SLICE_BYTES = 4 << 20
+
+
+def raw_jsonl_files(inputs: Sequence[str | os.PathLike[str]], fmt: str | None) -> list[str] | None:
+    """The input files when every one is a plain (not gzipped) JSONL file named on its own:
+    then workers read their own slices and the output is written by splicing each record's
+    bytes. ``None`` means the general path (the parent reads through :func:`read_documents`)."""
+    from neardup.inputs import format_for
+
+    files: list[str] = []
+    for raw in inputs:
+        path = Path(raw)
+        if not path.is_file() or path.name.lower().endswith(".gz"):
+            return None
+        found = format_for(path)
+        if (fmt or (found.name if found is not None else None)) != "jsonl":
+            return None
+        files.append(str(path))
+    return files
+
+
+def _slices(files: list[str], size: int) -> Iterator[tuple[str, int, int]]:
+    """``(path, start, end)`` byte ranges of about ``size`` bytes, each ending after a newline
+    (or at the end of the file)."""
+    for path in files:
+        total = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            start = 0
+            while start < total:
+                fh.seek(min(start + size, total))
+                if start + size < total:
+                    fh.readline()
+                end = min(fh.tell(), total) if start + size < total else total
+                yield path, start, end
+                start = end
+
+
 def _sign_all(
-    docs: Iterable[tuple[str, str, dict[str, Any]]],
+    read: Any,
+    raw_files: list[str] | None,
+    read_options: Any,
     spec: Spec,
     work: _Work,
     *,
@@ -640,19 +986,20 @@ def _sign_all(
     keep_field: str | None,
     progress: _Progress,
     batch_size: int,
-) -> tuple[list[str], list[Any] | None]:
-    from neardup.sketch.supershingles import Banding
-
-    assert spec.sketch is not None
-    banding = Banding(spec.sketch)
+    winnow: int = 0,
+) -> tuple[list[str], list[Any] | None, list[_Signed] | None]:
+    """Stage 1. Returns the ids, keep values, and (raw JSONL input) each block's record
+    locations for the write stage."""
     spec_json = spec.to_json()
     ids: list[str] = []
     seen: dict[str, int] = {}
     keep_values: list[Any] | None = [] if keep_field else None
+    locations: list[_Signed] | None = [] if raw_files is not None else None
     task = progress.task("sign", None)
+    replaced: dict[str, int] = {}
 
-    def metadata(block: list[tuple[str, str, dict[str, Any]]]) -> I64:
-        for doc_id, _, meta in block:
+    def store(signed: _Signed) -> None:
+        for doc_id in signed.ids:
             if doc_id in seen:
                 raise DatasetError(
                     f"duplicate id {doc_id!r}: documents {seen[doc_id] + 1} and {len(ids) + 1} "
@@ -660,44 +1007,179 @@ def _sign_all(
                 )
             seen[doc_id] = len(ids)
             ids.append(doc_id)
-            if keep_values is not None and keep_field is not None:
-                keep_values.append(_keep_value(meta, keep_field, doc_id))
-        return np.fromiter((len(t) for _, t, _ in block), dtype=np.int64, count=len(block))
+        if keep_values is not None and signed.keep_values is not None:
+            keep_values.extend(signed.keep_values)
+        work.add(signed.chunk, signed.keys, signed.lengths)
+        if winnow:
+            work.add_samples(signed.samples, signed.sample_sizes)
+        if locations is not None:
+            assert signed.path is not None
+            if signed.replaced:
+                replaced[signed.path] = replaced.get(signed.path, 0) + signed.replaced
+            signed.chunk = _EMPTY_CHUNK  # only the locations are kept
+            signed.ids = []
+            signed.samples = signed.keys = np.zeros(0, np.uint64)
+            locations.append(signed)
+        progress.advance(task, int(signed.lengths.shape[0]))
 
-    def store(chunk: SignedChunk, lengths: I64) -> None:
-        work.add(chunk, banding.keys(chunk[0]), lengths)
-        progress.advance(task, int(lengths.shape[0]))
-
-    blocks = _chunks(docs, batch_size, 4_000_000)
-    if jobs == 1:
-        for block in blocks:
-            lengths = metadata(block)
-            store(sign_chunk(spec_json, [t for _, t, _ in block], exact), lengths)
-    else:
-        import multiprocessing
-
-        sign_chunk(spec_json, ["Warm-up: тёплый текст, <b>html</b>."], exact)
-        method = "fork" if sys.platform.startswith("linux") else "spawn"
-        pool: Executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method))
-        pending: deque[tuple[I64, Future[SignedChunk]]] = deque()
-        try:
-            for block in blocks:
-                lengths = metadata(block)
-                texts = [t for _, t, _ in block]
-                pending.append((lengths, pool.submit(sign_chunk, spec_json, texts, exact)))
-                if len(pending) >= 2 * jobs:
-                    done_lengths, future = pending.popleft()
-                    store(future.result(), done_lengths)
-            while pending:
-                done_lengths, future = pending.popleft()
-                store(future.result(), done_lengths)
-        finally:
-            for _, future in pending:
-                future.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)
+    tasks = _sign_tasks(
+        read, raw_files, read_options, spec_json, exact, keep_field, batch_size, winnow
+    )
+    _map_in_order(tasks, jobs, store, warm_up=lambda: _warm_up(spec_json, exact))
     work.finish()
     progress.done(task)
-    return ids, keep_values
+    for path, count in replaced.items():
+        read_options.warn(
+            f"{path}: {count} invalid UTF-8 byte sequence(s) replaced by U+FFFD "
+            "(--strict-decoding refuses such input)"
+        )
+    if raw_files is not None and not ids:
+        raise InputError(f"nothing could be read from {', '.join(raw_files)}: no records")
+    return ids, keep_values, locations
+
+
+def _sign_tasks(
+    read: Any,
+    raw_files: list[str] | None,
+    read_options: Any,
+    spec_json: str,
+    exact: bool,
+    keep_field: str | None,
+    batch_size: int,
+    winnow: int,
+) -> Iterator[tuple[Any, ...]]:
+    """``(function, *arguments)`` of each signing task, in input order: byte slices of raw
+    JSONL files (the worker reads them), or blocks of documents the parent read."""
+    if raw_files is not None:
+        for path, lo, hi in _slices(raw_files, SLICE_BYTES):
+            yield (
+                _sign_raw_slice,
+                spec_json,
+                path,
+                lo,
+                hi,
+                exact,
+                keep_field,
+                read_options,
+                winnow,
+            )
+        return
+    for block in _chunks(read(), batch_size, 4_000_000):
+        yield (_sign_texts_block, spec_json, block, exact, keep_field, winnow)
+
+
+def _warm_up(spec_json: str, exact: bool) -> None:
+    """Build the worker state (pipeline, numba kernels) once in the parent, before it forks."""
+    sign_chunk(spec_json, ["Warm-up: тёплый текст, <b>html</b>."], exact)
+    _banding(spec_json)
+
+
+def _map_in_order(tasks: Iterable[tuple[Any, ...]], jobs: int, store: Any, warm_up: Any) -> None:
+    """Run ``(function, *arguments)`` tasks in ``jobs`` processes (here when 1), at most
+    ``2 · jobs`` at a time, and ``store`` each result in task order."""
+    if jobs == 1:
+        for fn, *args in tasks:
+            store(fn(*args))
+        return
+    import multiprocessing
+
+    warm_up()
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    pool: Executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method))
+    pending: deque[Future[Any]] = deque()
+    try:
+        for fn, *args in tasks:
+            pending.append(pool.submit(fn, *args))
+            if len(pending) >= 2 * jobs:
+                store(pending.popleft().result())
+        while pending:
+            store(pending.popleft().result())
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+_EMPTY_CHUNK: SignedChunk = (
+    np.zeros((0, 0), np.uint64),
+    np.zeros(0, np.uint64),
+    np.zeros(0, np.int64),
+    None,
+)
+
+
+def _record_tail(group_id: str, kept: bool, similarity: float, rep_id: str) -> str:
+    """The added fields of a record, as the end of a JSON object."""
+    return (
+        f', "group": {json.dumps(group_id, ensure_ascii=False)}, '
+        f'"kept": {"true" if kept else "false"}, '
+        f'"similarity": {json.dumps(round(similarity, 6))}, '
+        f'"representative": {json.dumps(rep_id, ensure_ascii=False)}}}\n'
+    )
+
+
+def _splice_records(
+    locations: list[_Signed],
+    path: Path,
+    ids: list[str],
+    group: I64,
+    rep: I64,
+    similarity: F64,
+    kept_only: bool,
+    fields: tuple[str, str],
+    progress: _Progress,
+) -> None:
+    """Stage 5 for raw JSONL input: each record's own bytes (memory-mapped), its closing brace
+    replaced by the added fields; a record that cannot be spliced (invalid UTF-8, an id that
+    is a number, a field named like an added one) is decoded and written as the general path
+    does. No JSON is parsed or re-encoded for the others."""
+    import mmap
+
+    task = progress.task("write", len(ids))
+    maps: dict[str, mmap.mmap] = {}
+    i = 0
+    try:
+        with open(path, "wb") as out:
+            for block in locations:
+                assert block.path is not None and block.starts is not None
+                assert block.ends is not None and block.spliceable is not None
+                if block.path not in maps:
+                    with open(block.path, "rb") as fh:
+                        maps[block.path] = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+                data = maps[block.path]
+                parts: list[bytes] = []
+                for start, end, clean in zip(
+                    block.starts.tolist(),
+                    block.ends.tolist(),
+                    block.spliceable.tolist(),
+                    strict=True,
+                ):
+                    r = int(rep[i])
+                    kept = r == i
+                    if kept or not kept_only:
+                        tail = _record_tail(ids[int(group[i])], kept, float(similarity[i]), ids[r])
+                        if clean:
+                            parts.append(data[start : end - 1].rstrip() + tail.encode("utf-8"))
+                        else:
+                            parts.append(_rewritten(data[start:end], ids[i], tail, fields))
+                    i += 1
+                out.write(b"".join(parts))
+                progress.advance(task, int(block.starts.shape[0]))
+    finally:
+        for m in maps.values():
+            m.close()
+
+
+def _rewritten(line: bytes, doc_id: str, tail: str, fields: tuple[str, str]) -> bytes:
+    """A record the splice cannot take, re-encoded like the general path's."""
+    id_field, text_field = fields
+    obj = json.loads(line.decode("utf-8", "replace"))
+    text = obj.get(text_field)
+    record: dict[str, Any] = {"id": doc_id, "text": "" if text is None else text}
+    skip = (id_field, text_field, *ADDED_FIELDS)
+    record.update({k: v for k, v in obj.items() if k not in skip})
+    head = json.dumps(record, ensure_ascii=False)
+    return (head[:-1] + tail).encode("utf-8")
 
 
 def _write_records(
@@ -761,16 +1243,9 @@ def _write_edges(path: Path, fmt: str, ids: list[str], a: I64, b: I64, scores: P
 def dedup(
     inputs: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
     out: str | os.PathLike[str],
+    options: DedupOptions | None = None,
     *,
     spec: Spec | None = None,
-    threshold: float = 0.7,
-    measure: Measure = "resemblance",
-    verify: Verify = "exact",
-    keep: str = "first",
-    num_perm: int = 128,
-    bands: int = 0,
-    rows: int = 0,
-    window: int = 50,
     output_format: Literal["jsonl", "parquet"] = "jsonl",
     kept_only: bool = False,
     id_field: str = "id",
@@ -787,8 +1262,10 @@ def dedup(
     ``out`` gets ``documents.jsonl`` (or ``.parquet``: every input record — only the kept ones
     with ``kept_only`` — with ``group``, ``kept``, ``similarity`` and ``representative``),
     ``edges.jsonl`` (or ``.parquet``: the verified pairs with their measures),
-    ``summary.json`` and ``spec.json``. ``spec`` defaults to the ``auto`` preset (``ru`` or
-    ``en`` by each document's script); see the module docstring for the stages.
+    ``summary.json`` and ``spec.json``. ``options`` (:class:`DedupOptions`: threshold,
+    measure, verification, keep rule, LSH shape) default to ``DedupOptions()``; ``spec``
+    defaults to the ``auto`` preset (``ru`` or ``en`` by each document's script); see the
+    module docstring for the stages.
     """
     from neardup.pipeline import make_spec
 
@@ -802,13 +1279,13 @@ def dedup(
         require("pyarrow", "parquet")
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {jobs}")
-    options = DedupOptions(threshold, measure, verify, keep, num_perm, bands, rows, window)
+    options = options if options is not None else DedupOptions()
     full_spec = dedup_spec(spec if spec is not None else make_spec("auto"), options)
     assert full_spec.sketch is not None
     out_path = Path(out)
     check_output(out_path, full_spec, options, overwrite)
-    rule, keep_field = parse_keep(keep)
-    exact = verify == "exact"
+    rule, keep_field = parse_keep(options.keep)
+    exact = options.verify == "exact"
     partial = out_path.with_name(out_path.name + ".partial")
     if partial.exists():
         shutil.rmtree(partial)
@@ -830,6 +1307,9 @@ def dedup(
                 read=lambda: read_documents(
                     inputs, id_field=id_field, text_field=text_field, fmt=input_format
                 ),
+                id_field=id_field,
+                text_field=text_field,
+                input_format=input_format,
                 jobs=jobs,
                 batch_size=batch_size,
                 bars=bars,
@@ -859,32 +1339,49 @@ def _run(
     output_format: str,
     kept_only: bool,
     read: Any,
+    id_field: str,
+    text_field: str,
+    input_format: str | None,
     jobs: int,
     batch_size: int,
     bars: _Progress,
     seconds: dict[str, float],
 ) -> DedupResult:
+    cpu_seconds: dict[str, float] = {}
     from neardup.sketch.minhash import empty_value
 
     assert spec.sketch is not None
-    started = time.perf_counter()
+    clock = _StageClock(seconds, cpu_seconds)
+    from neardup.inputs import ReadOptions
+
     dtype = np.dtype(np.uint64 if spec.sketch.value_bits == 64 else np.uint32)
-    work = _Work(partial / "work", spec.sketch.num_perm, dtype, exact)
-    t0 = time.perf_counter()
-    ids, keep_values = _sign_all(
-        read(),
+    raw_files = raw_jsonl_files(inputs, input_format)
+    # raw JSONL: sign by the fused path now, fingerprint only the candidates later (their
+    # records are re-read by byte span); otherwise every fingerprint set is kept while signing
+    lazy = (
+        exact
+        and raw_files is not None
+        and not options.winnow
+        and not spec.fingerprint_family.multiset
+    )
+    work = _Work(partial / "work", spec.sketch.num_perm, dtype, exact and not lazy)
+    fields = (id_field, text_field)
+    ids, keep_values, locations = _sign_all(
+        read,
+        raw_files,
+        ReadOptions(id_field=id_field, text_field=text_field),
         spec,
         work,
-        exact=exact,
+        exact=exact and not lazy,
         jobs=jobs,
         keep_field=keep_field,
         progress=bars,
         batch_size=batch_size,
+        winnow=options.winnow,
     )
     n = len(ids)
-    seconds["sign"] = time.perf_counter() - t0
+    clock.lap("sign")
 
-    t0 = time.perf_counter()
     task = bars.task("candidates", spec.sketch.bands)
 
     def columns() -> Iterator[U64]:
@@ -893,13 +1390,20 @@ def _run(
             bars.advance(task)
 
     a, b, capped, largest = candidate_pairs(columns(), max(n, 1), options.window)
-    seconds["candidates"] = time.perf_counter() - t0
+    if options.winnow:
+        a, b = _with_winnowed_pairs(a, b, *work.samples(), n, options.window)
+    clock.lap("candidates")
 
-    t0 = time.perf_counter()
     task = bars.task("verify", max(1, a.shape[0]))
-    if exact:
-        values, offsets, counts = work.fingerprints()
-        scores = exact_scores(values, offsets, counts, a, b)
+    if lazy:
+        assert locations is not None
+        fingerprints = _candidate_fingerprints(
+            spec.to_json(), locations, np.union1d(a, b), text_field, jobs
+        )
+        scores = fingerprints.scores(a, b)
+    elif exact:
+        fingerprints = _StoredFingerprints(*work.fingerprints())
+        scores = fingerprints.scores(a, b)
     else:
         sigs = work.signatures()
         scores = estimated_scores(sigs, empty_value(spec.sketch.value_bits), a, b)
@@ -911,9 +1415,8 @@ def _run(
         None if scores.containment_ba is None else scores.containment_ba[keep_edge],
     )
     bars.advance(task, max(1, a.shape[0]))
-    seconds["verify"] = time.perf_counter() - t0
+    clock.lap("verify")
 
-    t0 = time.perf_counter()
     task = bars.task("groups", 1)
     lengths = np.concatenate(work.lengths) if work.lengths else np.zeros(0, np.int64)
     group = components(n, ea, eb)
@@ -922,24 +1425,44 @@ def _run(
     members = np.flatnonzero(rep != np.arange(n))
     if members.shape[0]:
         if exact:
-            to_rep = exact_scores(values, offsets, counts, members, rep[members])
+            to_rep = fingerprints.scores(members, rep[members])
         else:
             to_rep = estimated_scores(
                 sigs, empty_value(spec.sketch.value_bits), members, rep[members]
             )
         similarity[members] = to_rep.measure(options.measure)
     bars.advance(task)
-    seconds["groups"] = time.perf_counter() - t0
+    clock.lap("groups")
 
-    t0 = time.perf_counter()
     ext = "parquet" if output_format == "parquet" else "jsonl"
     files = {"documents": f"documents.{ext}", "edges": f"edges.{ext}"}
-    _write_records(
-        read(), partial / files["documents"], ext, ids, group, rep, similarity, kept_only, bars
-    )
+    if locations is not None and ext == "jsonl":
+        _splice_records(
+            locations,
+            partial / files["documents"],
+            ids,
+            group,
+            rep,
+            similarity,
+            kept_only,
+            fields,
+            bars,
+        )
+    else:
+        _write_records(
+            read(),
+            partial / files["documents"],
+            ext,
+            ids,
+            group,
+            rep,
+            similarity,
+            kept_only,
+            bars,
+        )
     _write_edges(partial / files["edges"], ext, ids, ea, eb, edge_scores)
-    seconds["write"] = time.perf_counter() - t0
-    seconds["total"] = time.perf_counter() - started
+    clock.lap("write")
+    clock.total()
 
     groups = int(np.unique(group).shape[0]) if n else 0
     sizes = np.bincount(group, minlength=n) if n else np.zeros(0, np.int64)
@@ -952,6 +1475,7 @@ def _run(
         candidate_pairs=int(a.shape[0]),
         verified_pairs=int(ea.shape[0]),
         seconds={k: round(v, 3) for k, v in seconds.items()},
+        cpu_seconds={k: round(v, 3) for k, v in cpu_seconds.items()},
         bands=spec.sketch.bands,
         rows=spec.sketch.rows,
         bytes_read=_input_bytes(inputs),
@@ -970,6 +1494,33 @@ def _run(
         encoding="utf-8",
     )
     return result
+
+
+def _cpu_now() -> float:
+    """CPU seconds of this process and of its finished children (the stage's workers)."""
+    import resource
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+class _StageClock:
+    """Wall and CPU seconds of each stage, in the order they run."""
+
+    def __init__(self, wall: dict[str, float], cpu: dict[str, float]) -> None:
+        self.wall, self.cpu = wall, cpu
+        self.wall0 = self.wall_mark = time.perf_counter()
+        self.cpu0 = self.cpu_mark = _cpu_now()
+
+    def lap(self, name: str) -> None:
+        now, cpu = time.perf_counter(), _cpu_now()
+        self.wall[name], self.cpu[name] = now - self.wall_mark, cpu - self.cpu_mark
+        self.wall_mark, self.cpu_mark = now, cpu
+
+    def total(self) -> None:
+        self.wall["total"] = time.perf_counter() - self.wall0
+        self.cpu["total"] = _cpu_now() - self.cpu0
 
 
 def _input_bytes(inputs: Sequence[str | os.PathLike[str]]) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from neardup.dedup import dedup, partition, read_groups
+from neardup.dedup import DedupOptions, dedup, partition, read_groups
 from neardup.errors import MissingDependencyError
 from neardup.pipeline import make_spec
 from tests import _textgen
@@ -50,7 +50,9 @@ def test_same_groups_as_the_local_engine(spark: Any, tmp_path: Path) -> None:
     records = small_corpus()
     path = tmp_path / "in.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    local = dedup([path], tmp_path / "local", spec=PLAIN3, threshold=0.6, keep="longest")
+    local = dedup(
+        [path], tmp_path / "local", DedupOptions(threshold=0.6, keep="longest"), spec=PLAIN3
+    )
     local_rows = {
         r["id"]: r
         for r in map(json.loads, (tmp_path / "local" / "documents.jsonl").open(encoding="utf-8"))
@@ -61,7 +63,7 @@ def test_same_groups_as_the_local_engine(spark: Any, tmp_path: Path) -> None:
     )
     edges: list[Any] = []
     rows = dedup_dataframe(
-        df, spec=PLAIN3, threshold=0.6, keep="longest", edges_out=edges
+        df, DedupOptions(threshold=0.6, keep="longest"), spec=PLAIN3, edges_out=edges
     ).collect()
     spark_rows = {r["id"]: r.asDict() for r in rows}
     assert len(spark_rows) == len(records) == 42
@@ -81,6 +83,42 @@ def test_same_groups_as_the_local_engine(spark: Any, tmp_path: Path) -> None:
     assert spark_rows["d15v"]["group"] == "d15"
     assert local.groups == sum(r["kept"] for r in spark_rows.values()) == 31
     assert edges[0].count() == local.verified_pairs == 11
+
+
+def test_cli_engine_spark_kept_only(
+    spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`neardup dedup --engine spark --kept-only` keeps the local engine's documents; the CLI
+    uses the test run's one session (and leaves it running)."""
+    from neardup.cli.main import main
+
+    records = small_corpus()
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    common = ["-p", "plain", "-k", "3", "-t", "0.6", "--keep", "longest", "--kept-only"]
+    common += ["--format", "jsonl", "-q"]
+    assert main(["dedup", str(path), "--out", str(tmp_path / "local"), *common]) == 0
+    capsys.readouterr()
+    out = tmp_path / "spark"
+    assert main(["dedup", str(path), "--out", str(out), "--engine", "spark", *common]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["engine"], summary["documents"], summary["groups"]) == ("spark", 42, 31)
+    written = [
+        json.loads(line)
+        for part in sorted((out / "documents").glob("part-*.json"))
+        for line in part.read_text(encoding="utf-8").splitlines()
+    ]
+    local = [
+        json.loads(line)
+        for line in (tmp_path / "local" / "documents.jsonl").read_text("utf-8").splitlines()
+    ]
+    assert len(written) == len(local) == 31 and all(r["kept"] for r in written)
+    assert [r["id"] for r in written] == [r["id"] for r in local]  # input order, kept only
+    assert len({"d15", "d15v", "copy", "d1"} & {r["id"] for r in written}) == 2  # one of each
+    assert json.loads((out / "spec.json").read_text("utf-8"))["dedup"]["keep"] == "longest"
+    assert spark.range(3).count() == 3  # the shared session still runs
+    assert main(["dedup", str(path), "--out", str(out), "--engine", "spark", *common]) == 2
+    assert "already exists" in capsys.readouterr().err
 
 
 def test_no_java_is_one_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -127,10 +165,12 @@ def test_same_groups_on_50k_news_documents(spark: Any, tmp_path: Path) -> None:
             fh.write(json.dumps({"id": doc_id, "text": text}, ensure_ascii=False) + "\n")
     spec = make_spec("plain")
     started = time.perf_counter()
-    local = dedup([path], tmp_path / "local", spec=spec, threshold=0.7, jobs=2)
+    local = dedup([path], tmp_path / "local", DedupOptions(threshold=0.7), spec=spec, jobs=2)
     local_s = time.perf_counter() - started
     started = time.perf_counter()
-    summary = dedup_files([str(path)], tmp_path / "spark", spec=spec, spark=spark, threshold=0.7)
+    summary = dedup_files(
+        [str(path)], tmp_path / "spark", DedupOptions(threshold=0.7), spec=spec, spark=spark
+    )
     spark_s = time.perf_counter() - started
     print(  # the figures docs/benchmarks.md quotes (run with -s to see them)
         json.dumps(

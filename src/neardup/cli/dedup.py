@@ -13,6 +13,9 @@ from neardup.dedup import DedupOptions
 from neardup.errors import InputError
 from neardup.spec import SketchSpec
 
+#: The command's options that are DedupOptions fields (the rest are how to read and write).
+OPTION_NAMES = tuple(DedupOptions.__dataclass_fields__)
+
 
 @click.command()
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True)
@@ -88,6 +91,15 @@ from neardup.spec import SketchSpec
     help="A bucket's documents are paired with the next WINDOW of them (all pairs below).",
 )
 @click.option(
+    "--winnow",
+    type=field_type(DedupOptions, "winnow"),
+    default=field_default(DedupOptions, "winnow"),
+    show_default=True,
+    help="Also take as candidates documents that share a winnowed sample over windows of "
+    "WINNOW shingles (the collection's; 24 is its default): finds a text pasted inside a "
+    "much longer one, for --measure containment. 0: LSH bands only.",
+)
+@click.option(
     "--format",
     "output_format",
     type=click.Choice(["jsonl", "parquet"]),
@@ -135,28 +147,25 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
     engine = options.pop("engine")
     master = options.pop("master")
     quiet = options.pop("quiet")
+    dedup_options = DedupOptions(**{name: options.pop(name) for name in OPTION_NAMES})
+    common = {
+        "spec": spec,
+        "output_format": options["output_format"],
+        "kept_only": options["kept_only"],
+        "id_field": options["id_field"],
+        "text_field": options["text_field"],
+        "input_format": options["input_format"],
+        "overwrite": options["overwrite"],
+    }
     if engine == "spark":
         from neardup.spark import dedup_files
 
-        if options["kept_only"]:
-            raise InputError("--kept-only is not offered with --engine spark yet")
         summary = dedup_files(
             list(inputs),
-            options.pop("out"),
-            spec=spec,
+            options["out"],
+            dedup_options,
             master=master or f"local[{options['jobs']}]",
-            threshold=options["threshold"],
-            measure=options["measure"],
-            verify=options["verify"],
-            keep=options["keep"],
-            num_perm=options["num_perm"],
-            bands=options["bands"],
-            rows=options["rows"],
-            id_field=options["id_field"],
-            text_field=options["text_field"],
-            input_format=options["input_format"],
-            output_format=options["output_format"],
-            overwrite=options["overwrite"],
+            **common,
         )
         click.echo(json.dumps(summary, ensure_ascii=False))
         return
@@ -164,7 +173,14 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
         raise InputError("--master goes with --engine spark")
     from neardup.dedup import dedup as run
 
-    result = run(list(inputs), options.pop("out"), spec=spec, progress=not quiet, **options)
+    result = run(
+        list(inputs),
+        options["out"],
+        dedup_options,
+        jobs=options["jobs"],
+        progress=not quiet,
+        **common,
+    )
     summary = result.to_dict()
     click.echo(
         f"{result.documents} documents, {result.groups} groups "

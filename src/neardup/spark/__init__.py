@@ -304,35 +304,31 @@ def _measure(scored: Any, measure: str) -> Any:
 
 def dedup_dataframe(
     df: Any,
+    options: DedupOptions | None = None,
     *,
     spec: Spec | None = None,
-    threshold: float = 0.7,
-    measure: str = "resemblance",
-    verify: str = "exact",
-    keep: str = "first",
-    num_perm: int = 128,
-    bands: int = 0,
-    rows: int = 0,
-    window: int = 50,
     edges_out: list[Any] | None = None,
 ) -> Any:
     """``(id, group, kept, similarity, representative)`` of a DataFrame of ``id`` and ``text``
     (and ``order``, else ``monotonically_increasing_id()``; with ``keep='max:F'`` or
     ``'min:F'`` a column ``F``). ``group`` is the id of the group's first document.
-    ``edges_out``, when given a list, receives the verified-edge DataFrame
-    ``(a, b, resemblance[, containment_ab, containment_ba])`` in ``order`` numbers."""
+    ``options`` are the local engine's (:class:`neardup.dedup.DedupOptions`, default
+    ``DedupOptions()``). ``edges_out``, when given a list, receives the verified-edge
+    DataFrame ``(a, b, resemblance[, containment_ab, containment_ba])`` in ``order``
+    numbers."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
     from neardup.pipeline import make_spec
 
-    options = DedupOptions(threshold, measure, verify, keep, num_perm, bands, rows, window)  # type: ignore[arg-type]
+    options = options if options is not None else DedupOptions()
+    threshold, measure, window = options.threshold, options.measure, options.window
     full = dedup_spec(spec if spec is not None else make_spec("auto"), options)
     assert full.sketch is not None
     if full.fingerprint_family.multiset:
         raise NotSupportedError("the Spark engine deduplicates sets, not multisets")
-    rule, keep_field = parse_keep(keep)
-    exact = verify == "exact"
+    rule, keep_field = parse_keep(options.keep)
+    exact = options.verify == "exact"
     if "order" not in df.columns:
         df = df.withColumn("order", F.monotonically_increasing_id())
     cols = [F.col("id").cast("string").alias("id"), F.col("text"), F.col("order").cast("long")]
@@ -401,20 +397,67 @@ def dedup_dataframe(
     )
 
 
+def _stage_input(
+    inputs: list[str],
+    staging: Any,
+    keep_field: str | None,
+    id_field: str,
+    text_field: str,
+    input_format: str | None,
+    batch_size: int,
+) -> int:
+    """Stream the input through :func:`neardup.dedup.read_documents` (the one reader) into
+    Parquet parts with an ``order`` column; returns how many documents."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from neardup.dedup import read_documents
+    from neardup.errors import DatasetError
+
+    seen: set[str] = set()
+    order = 0
+    part = 0
+    block: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        nonlocal part, block
+        if block:
+            pq.write_table(pa.Table.from_pylist(block), staging / f"part-{part:05d}.parquet")
+            part += 1
+            block = []
+
+    for doc_id, text, meta in read_documents(
+        inputs, id_field=id_field, text_field=text_field, fmt=input_format
+    ):
+        if doc_id in seen:
+            raise DatasetError(f"duplicate id {doc_id!r}: ids must be unique")
+        seen.add(doc_id)
+        row: dict[str, Any] = {"id": doc_id, "text": text, "order": order}
+        if keep_field is not None:
+            row[keep_field] = meta.get(keep_field)
+        block.append(row)
+        order += 1
+        if len(block) >= batch_size:
+            flush()
+    flush()
+    return order
+
+
 def dedup_files(
     inputs: list[str],
     out: str | os.PathLike[str],
+    options: DedupOptions | None = None,
     *,
     spec: Spec | None = None,
     master: str = "local[2]",
     spark: Any = None,
     output_format: str = "parquet",
+    kept_only: bool = False,
     id_field: str = "id",
     text_field: str = "text",
     input_format: str | None = None,
     overwrite: bool = False,
     batch_size: int = 4096,
-    **options: Any,
 ) -> dict[str, Any]:
     """The CLI's ``--engine spark``: the input is streamed through
     :func:`neardup.dedup.read_documents` (the one reader) into Parquet parts with an ``order``
@@ -426,17 +469,13 @@ def dedup_files(
     from pathlib import Path
 
     require("pyarrow", "parquet")
-    import pyarrow as pa
-    import pyarrow.parquet as pq
     from pyspark.sql import functions as F
 
-    from neardup.dedup import SPEC_FILE, SUMMARY_FILE, _spec_record, check_output, read_documents
+    from neardup.dedup import SPEC_FILE, SUMMARY_FILE, _spec_record, check_output
     from neardup.errors import DatasetError
     from neardup.pipeline import make_spec
 
-    opts = DedupOptions(
-        **{k: v for k, v in options.items() if k in DedupOptions.__dataclass_fields__}
-    )
+    opts = options if options is not None else DedupOptions()
     full = dedup_spec(spec if spec is not None else make_spec("auto"), opts)
     out_path = Path(out)
     check_output(out_path, full, opts, overwrite)
@@ -449,33 +488,14 @@ def dedup_files(
     seconds: dict[str, float] = {}
     try:
         _, keep_field = parse_keep(opts.keep)
-        seen: set[str] = set()
-        order = 0
-        part = 0
-        block: list[dict[str, Any]] = []
-
-        def flush() -> None:
-            nonlocal part, block
-            if block:
-                pq.write_table(pa.Table.from_pylist(block), staging / f"part-{part:05d}.parquet")
-                part += 1
-                block = []
-
-        for doc_id, text, meta in read_documents(
-            inputs, id_field=id_field, text_field=text_field, fmt=input_format
-        ):
-            if doc_id in seen:
-                raise DatasetError(f"duplicate id {doc_id!r}: ids must be unique")
-            seen.add(doc_id)
-            row: dict[str, Any] = {"id": doc_id, "text": text, "order": order}
-            if keep_field is not None:
-                row[keep_field] = meta.get(keep_field)
-            block.append(row)
-            order += 1
-            if len(block) >= batch_size:
-                flush()
-        flush()
+        order = _stage_input(
+            inputs, staging, keep_field, id_field, text_field, input_format, batch_size
+        )
         seconds["read"] = time.perf_counter() - started
+        if spark is None:  # a session already running in this process is used, not stopped
+            from pyspark.sql import SparkSession
+
+            spark = SparkSession.getActiveSession()
         own = spark is None
         spark = spark if spark is not None else session(master)
         try:
@@ -484,14 +504,16 @@ def dedup_files(
                 raise DatasetError("the input holds no documents")
             df = spark.read.parquet(str(staging))
             edges_out: list[Any] = []
-            result = dedup_dataframe(df, spec=spec, edges_out=edges_out, **opts.to_dict())
+            result = dedup_dataframe(df, opts, spec=spec, edges_out=edges_out)
+            counts = result.agg(
+                F.count(F.lit(1)).alias("n"), F.sum(F.col("kept").cast("int")).alias("kept")
+            ).first()
+            if kept_only:
+                result = result.where(F.col("kept"))
             result = result.orderBy("order").drop("order")
             ext = "parquet" if output_format == "parquet" else "json"
             getattr(result.write.mode("overwrite"), ext)(str(partial / "documents"))
             getattr(edges_out[0].write.mode("overwrite"), ext)(str(partial / "edges"))
-            counts = result.agg(
-                F.count(F.lit(1)).alias("n"), F.sum(F.col("kept").cast("int")).alias("kept")
-            ).first()
             seconds["spark"] = time.perf_counter() - t0
         finally:
             if own:

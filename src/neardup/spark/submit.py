@@ -32,6 +32,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--format", choices=["jsonl", "parquet"], default="parquet")
     p.add_argument("--id-field", default="id")
     p.add_argument("--text-field", default="text")
+    p.add_argument("--kept-only", action="store_true")
     p.add_argument("--overwrite", action="store_true")
     return p.parse_args(argv)
 
@@ -41,26 +42,31 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from pyspark.sql import SparkSession
 
+        from neardup.dedup import DedupOptions
         from neardup.pipeline import make_spec
         from neardup.spark import dedup_files
 
         spark = SparkSession.builder.getOrCreate()
         spark.sparkContext.setLogLevel("ERROR")
-        summary = dedup_files(
-            args.inputs,
-            args.out,
-            spec=make_spec(args.preset, k=args.k),
-            spark=spark,
-            output_format=args.format,
-            id_field=args.id_field,
-            text_field=args.text_field,
-            overwrite=args.overwrite,
+        options = DedupOptions(
             threshold=args.threshold,
             measure=args.measure,
             verify=args.verify,
             keep=args.keep,
             num_perm=args.num_perm,
             window=args.window,
+        )
+        summary = dedup_files(
+            args.inputs,
+            args.out,
+            options,
+            spec=make_spec(args.preset, k=args.k),
+            spark=spark,
+            output_format=args.format,
+            kept_only=args.kept_only,
+            id_field=args.id_field,
+            text_field=args.text_field,
+            overwrite=args.overwrite,
         )
     except (InputError, SpecError, ConfigurationError) as exc:
         print(f"Error: {exc}", file=sys.stderr)
