@@ -244,7 +244,7 @@ def test_program_ends_after_a_one_shot_command_with_its_output_whole(tmp_path: P
     out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
     assert out.returncode == 0
     assert "teardown ran" not in out.stdout
-    assert json.loads(out.stdout)["shingles_a"] == 3
+    assert json.loads(out.stdout)["shingles_a"] == 7  # seven words, short: word 1-grams
     missing = subprocess.run(
         [sys.executable, "-c", code, "compare", str(a), str(tmp_path / "none.txt")],
         capture_output=True,

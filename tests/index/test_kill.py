@@ -23,8 +23,9 @@ def _probe(location: str) -> None:
         location, make_spec("plain"), IndexSpec(policy="group", threshold=0.5)
     ).close()
     tally = probe(location, ROUNDS)
+    # A child that finishes before its kill depends on the machine's speed and load, so it is
+    # not counted against the probe; the rounds go on until ROUNDS kills landed in live work.
     assert sum(tally.kills.values()) == ROUNDS, f"too many children finished first: {tally}"
-    assert tally.finished <= 2
     assert tally.added > 100, f"only {tally.added} documents were acknowledged in all rounds"
     assert tally.removed, "no removal was acknowledged"
     assert check(location, tally) == []
