@@ -253,10 +253,10 @@ def emit(
 ) -> tuple[U8, I64, I64, I64, I64]:
     """The canonical stream of resolved tokens: a code ``s >= 0`` is written as static term
     ``s`` (``term_bytes`` between ``term_offsets[s]`` and ``[s + 1]``), ``DROP`` is dropped,
-    ``-3 - r`` is in-process result ``r`` (``result_bytes`` between ``result_offsets[r]`` and
-    ``[r + 1]``), dropped when empty, ``SELF`` is the token itself (``buf_in`` between
-    ``token_starts[t]`` and ``token_ends[t]``). Terms are joined by single spaces; returns the buffer,
-    the terms' byte spans and the kept tokens' character spans."""
+    ``-3 - r`` is in-process result ``r`` (``result_bytes`` between ``result_offsets[r]``
+    and ``[r + 1]``), dropped when empty, ``SELF`` is the token itself (``buf_in`` between
+    ``token_starts[t]`` and ``token_ends[t]``). Terms are joined by single spaces; returns the
+    buffer, the terms' byte spans and the kept tokens' character spans."""
     n = codes.shape[0]
     size = 0
     kept = 0

@@ -70,7 +70,6 @@ class _Static:
     #: whether the forms of :data:`_RULE_FORM` are decided by the rule (not when the ``pos``
     #: filter drops words of no part of speech)
     rule_forms: bool
-    stop_words: frozenset[str]
     buckets: npt.NDArray[np.int32]
     bits: int
     records: U64
@@ -82,7 +81,6 @@ class _Static:
 _NO_STATIC = _Static(
     False,
     False,
-    frozenset(),
     np.zeros(3, dtype=np.int32),
     1,
     np.zeros(0, dtype=np.uint64),
@@ -332,32 +330,26 @@ def _static_of(spec: ChainSpec) -> _Static:
 
     table = morph_table.dictionary_table()
     drop = np.zeros(len(table), dtype=np.bool_)
+    rule_forms = True
     for component in spec.token_filters:
         params: dict[str, Any] = dict(component.params)
         if component.name == "stop":
             vocabulary = token_filters.stop_vocabulary(**params)
             entries = table.find(sorted(vocabulary))
             drop[entries[entries >= 0]] = True
+            # the kernel's rule cannot look a form up in the stop words: off when one is such
+            rule_forms = rule_forms and not any(_RULE_FORM.fullmatch(w) for w in vocabulary)
         elif component.name == "pos":
             dropped = frozenset(params.get("drop", token_filters.DEFAULT_DROP_POS))
+            rule_forms = rule_forms and "" not in dropped
             by_pos = np.array([name in dropped for name in table.pos_names], dtype=np.bool_)
             codes = table.tags & np.uint8(~morph_table.APRO & 0xFF)
             drop |= by_pos[codes]
             if "NPRO" in dropped:
                 drop |= (table.tags & np.uint8(morph_table.APRO)) != 0
-    stop_words: frozenset[str] = frozenset()
-    rule_forms = True
-    for component in spec.token_filters:
-        if component.name == "stop":
-            stop_words = token_filters.stop_vocabulary(**dict(component.params))
-        elif component.name == "pos":
-            rule_forms = rule_forms and "" not in dict(component.params).get("drop", ())
-    # the kernel's rule cannot look a form up in the stop words: off when one is such a form
-    rule_forms = rule_forms and not any(_RULE_FORM.fullmatch(w) for w in stop_words)
     return _Static(
         True,
         rule_forms,
-        stop_words,
         table.buckets,
         table.bits,
         table.records,
@@ -365,7 +357,6 @@ def _static_of(spec: ChainSpec) -> _Static:
         table.lemma_offsets,
         table.lemma_bytes,
     )
-
 
 
 class _Saver:
