@@ -8,8 +8,8 @@ so what it gave is kept beside the dictionary table, under :func:`learned_root`
 (``$NEARDUP_LEARNED_DIR``, else ``cache_dir() / "learned"``) ``/ <key>``, where the key is
 the dictionary table's key (:func:`neardup.analysis.morph_table.dictionary_key`: dictionary,
 pymorphy3 and table versions), neardup's :data:`~neardup.spec.ALGORITHM_VERSION`,
-:data:`LEARNED_VERSION` and a digest of the chain's spec — two chains (other stop words, other parts of speech dropped)
-never read each other's forms.
+:data:`LEARNED_VERSION` and a digest of the chain's spec — two chains (other stop words,
+other parts of speech dropped) never read each other's forms.
 
 Concurrent processes (``--jobs``, test workers) never write the same file: each process writes
 the forms it learned (not those it loaded) to its own file, ``<pid>-<random>.bin``, as a whole
