@@ -193,7 +193,8 @@ class CompiledFilters:
         return static
 
     def forget(self) -> None:
-        """Empty this thread's table of forms learned (a benchmark's cold pass)."""
+        """Empty this thread's table of forms learned, those loaded from disk too (a
+        benchmark's cold pass)."""
         self.learned().clear()
 
     def learned(self) -> _Learned:
