@@ -208,3 +208,27 @@ def test_a_chain_whose_cache_cannot_be_written_gives_the_same_terms(
     compiled.save_learned()  # logs a warning, raises nothing
     reference = Analyzer(preset("ru"), compile_filters=False)
     assert got == [reference.canonical(t).terms for t in TEXTS]
+
+
+def _sign_in_worker(words: list[str]) -> int:
+    analyzer = Analyzer(preset("ru"))
+    return sum(len(analyzer.canonical(w)) for w in words)
+
+
+def test_a_worker_process_writes_its_forms_when_the_pool_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiprocessing
+
+    monkeypatch.setenv("NEARDUP_LEARNED_DIR", str(tmp_path))
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(1) as pool:
+        assert pool.apply(_sign_in_worker, (["Зубариков", "Крыжополь"],)) == 2
+        pool.close()
+        pool.join()
+    (folder,) = tmp_path.iterdir()
+    merged = LearnedStore(folder).load()
+    reference = Analyzer(preset("ru"), compile_filters=False)
+    expected = [" ".join(reference.canonical(w).terms).encode() for w in ["Зубариков", "Крыжополь"]]
+    assert len(merged) == 2
+    assert sorted(merged.outputs()) == sorted(expected)

@@ -31,6 +31,8 @@ Both give what the filters give, so the output is the same as running them on th
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.util
 import re
 import threading
 import weakref
@@ -220,6 +222,9 @@ class CompiledFilters:
                         self._saver = _Saver(store)
                         # written when this object goes, or at exit, whichever comes first
                         weakref.finalize(self, self._saver.save)
+                        if multiprocessing.parent_process() is not None:
+                            # a worker process (--jobs) ends without running atexit
+                            multiprocessing.util.Finalize(None, self._saver.save, exitpriority=10)
                     self._on_disk = on_disk
         return on_disk
 
