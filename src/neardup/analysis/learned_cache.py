@@ -14,8 +14,8 @@ other parts of speech dropped) never read each other's forms.
 Concurrent processes (``--jobs``, test workers) never write the same file: each process writes
 the forms it learned (not those it loaded) to its own file, ``<pid>-<random>.bin``, as a whole
 under a temporary name then renamed, every ``SAVE_EVERY`` new forms, when the chain is let
-go and at exit (a ``multiprocessing`` worker, which ends without ``atexit``, when it ends). Loading reads every file of
-the key and merges them (a form in two files has the same result in both); a damaged or
+go and at exit (a ``multiprocessing`` worker, which ends without ``atexit``, when it ends).
+Loading reads every file of the key and merges them (a form in two files has the same result in both); a damaged or
 foreign file is skipped and removed. When a key holds more than :data:`MAX_FILES` files, the
 loading process writes their union to one file and removes the files it merged. The forms
 kept per key are capped at :data:`MAX_DISK_FORMS`: a process that finds the cap reached
