@@ -13,14 +13,14 @@ other parts of speech dropped) never read each other's forms.
 
 Concurrent processes (``--jobs``, test workers) never write the same file: each process writes
 the forms it learned (not those it loaded) to its own file, ``<pid>-<random>.bin``, as a whole
-under a temporary name then renamed, every ``SAVE_EVERY`` new forms, when the chain is let
-go and at exit (a ``multiprocessing`` worker, which ends without ``atexit``, when it ends).
-Loading reads every file of the key and merges them (a form in two files has the same result in both); a damaged or
-foreign file is skipped and removed. When a key holds more than :data:`MAX_FILES` files, the
-loading process writes their union to one file and removes the files it merged. The forms
-kept per key are capped at :data:`MAX_DISK_FORMS`: a process that finds the cap reached
-writes nothing more. A folder that cannot be read or written leaves the cache in memory
-only: nothing fails.
+under a temporary name then renamed, every ``SAVE_EVERY`` new forms, when the chain is let go
+and at exit (a ``multiprocessing`` worker, which ends without ``atexit``, when it ends).
+Loading reads every file of the key and merges them (a form in two files has the same result in
+both); a damaged or foreign file is skipped and removed. When a key holds more than
+:data:`MAX_FILES` files, the loading process writes their union to one file and removes the
+files it merged. The forms kept per key are capped at :data:`MAX_DISK_FORMS`: a process that
+finds the cap reached writes nothing more. A folder that cannot be read or written leaves the
+cache in memory only: nothing fails.
 
 File layout: :data:`_MAGIC`, a little-endian ``uint64`` count ``n`` and byte size ``m``, a
 ``uint32`` CRC-32 of what follows, then ``h1`` and ``h2`` (``n`` ``uint64`` each), the
