@@ -11,7 +11,10 @@ texts. Each state runs in a fresh process:
   table of unknown forms empty ("table loaded"), then a second pass with it filled ("table +
   forms learned"); ``plain`` and rensa in the same process, and the filters run in Python on
   lists of terms (the path before issue 15, ``Analyzer(compile_filters=False)``) on the first
-  ``--before-docs`` documents for the ratio.
+  ``--before-docs`` documents for the ratio; the forms the cold run predicted, which it kept
+  on disk, are set aside for this state;
+* **warm, forms on disk**: a new process with the table and the forms the cold run kept on
+  disk (:mod:`neardup.analysis.learned_cache`), one pass (loading those forms is timed apart).
 
 Rates are MB of UTF-8 input per CPU second of the process (the figure for one core; the
 machine is shared, so the load average is printed beside each run). Also the table's size on
@@ -30,6 +33,7 @@ import itertools
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -103,6 +107,8 @@ def signer(preset: str, compile_filters: bool = True) -> Callable[[list[str]], A
             [hasher.sign_texts(texts[i : i + BATCH]) for i in range(0, len(texts), BATCH)]
         )
 
+    chains = hasher.pipeline.analyzer._chains
+    sign.compiled = next(iter(chains.values())).compiled  # type: ignore[attr-defined]
     return sign
 
 
@@ -141,9 +147,19 @@ def child(state: str, limit: int | None, before_docs: int) -> dict[str, Any]:
     info["table_file_bytes"] = path.stat().st_size if path.exists() else None
     info["table_key"] = table.key
     sign_ru = signer("ru")
+    cpu0 = time.process_time()
     sign_ru(texts[:1])  # the kernels from numba's cache (the table is already there)
+    info["first_doc_cpu_s"] = time.process_time() - cpu0
     info["rss_table_mb"] = rss_mb() - rss0
-    if state == "cold":
+    if state == "disk":
+        folder = morph_table.cache_dir() / "learned"
+        files = list(folder.rglob("*.bin")) if folder.exists() else []
+        info["learned_files"] = len(files)
+        info["learned_bytes"] = sum(f.stat().st_size for f in files)
+        compiled = sign_ru.compiled  # type: ignore[attr-defined]
+        info["learned_forms"] = len(compiled.on_disk())
+        rows.append(timed("ru, fresh process: table + forms on disk", texts, sign_ru))
+    elif state == "cold":
         row = timed("ru, cold: table built in this run", texts, sign_ru)
         row["table_cpu_s"] = info["table_cpu_s"]
         row["with_table_mb_per_cpu_s"] = row["mb"] / (row["cpu_s"] + info["table_cpu_s"])
@@ -183,8 +199,8 @@ def run_child(state: str, cache: Path, args: argparse.Namespace) -> dict[str, An
     return result
 
 
-def markdown(cold: dict[str, Any], warm: dict[str, Any], command: str) -> str:
-    rows = cold["rows"] + warm["rows"]
+def markdown(cold: dict[str, Any], warm: dict[str, Any], disk: dict[str, Any], command: str) -> str:
+    rows = cold["rows"] + warm["rows"][:2] + disk["rows"] + warm["rows"][2:]
     ref = {r["run"]: r for r in rows}
     rensa = ref["rensa RMinHash update+digest"]
     plain = ref["plain"]
@@ -212,6 +228,10 @@ def markdown(cold: dict[str, Any], warm: dict[str, Any], command: str) -> str:
         f"Peak RSS of the building process {cold['maxrss_mb']:.0f} MB.",
         f"- Warm: loading the table took {warm['table_cpu_s'] * 1000:.0f} ms CPU (mapped, "
         f"checksum read).",
+        f"- Warm, forms on disk: {disk['learned_forms']:,} forms the cold run predicted, in "
+        f"{disk['learned_files']} file(s) of {disk['learned_bytes'] / 1e6:.1f} MB; the first "
+        f"document, which loads them, took {disk['first_doc_cpu_s'] * 1000:.0f} ms CPU "
+        f"(without them, in the warm state: {warm['first_doc_cpu_s'] * 1000:.0f} ms).",
         f"- The table (`{warm['table_key']}`): {warm['table_file_bytes'] / 1e6:.1f} MB on "
         f"disk, {warm['table_nbytes'] / 1e6:.1f} MB of arrays in memory (mapped from the file, "
         f"shared between processes); the process's RSS grew by {warm['rss_table_mb']:.0f} MB "
@@ -249,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before-docs", type=int, default=1000, help="docs for the old path")
     parser.add_argument("--update-docs", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the results here")
-    parser.add_argument("--child", choices=("cold", "warm"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("cold", "warm", "disk"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         result = child(args.child, args.limit, args.before_docs)
@@ -258,14 +278,21 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="neardup-ru-sign-") as tmp:
         cache = Path(tmp)
         cold = run_child("cold", cache, args)
+        learned, kept = cache / "learned", cache / "learned-kept"
+        if learned.exists():
+            learned.rename(kept)
         warm = run_child("warm", cache, args)
+        shutil.rmtree(learned, ignore_errors=True)
+        if kept.exists():
+            kept.rename(learned)
+        disk = run_child("disk", cache, args)
     command = ".venv/bin/python benchmarks/ru_sign_speed.py" + (
         f" --limit {args.limit}" if args.limit else ""
     )
-    text_md = markdown(cold, warm, command + " --update-docs")
+    text_md = markdown(cold, warm, disk, command + " --update-docs")
     print(text_md)
     if args.json:
-        args.json.write_text(json.dumps({"cold": cold, "warm": warm}, indent=1))
+        args.json.write_text(json.dumps({"cold": cold, "warm": warm, "disk": disk}, indent=1))
     if args.update_docs:
         update_docs(text_md)
     return 0

@@ -80,11 +80,29 @@ def test_overlay_insert_find_and_resolve_order() -> None:
     drop_bits = np.array([1 << v_entry], dtype=np.uint8)
     codes = np.full(5, k.MISS, dtype=np.int64)
     args = (buckets, 1, records, drop_bits, keys1, keys2, values)
-    assert k.resolve(h1, h2, codes, True, *args) == 1
+    assert k.resolve(h1, h2, codes, True, *args, False, buf, s, e) == 1
     assert codes.tolist() == [-3, -4, k.MISS, 7, k.DROP]
     codes2 = np.full(5, k.MISS, dtype=np.int64)
-    assert k.resolve(h1, h2, codes2, False, *args) == 3
+    assert k.resolve(h1, h2, codes2, False, *args, False, buf, s, e) == 3
     assert codes2.tolist() == [-3, -4, k.MISS, k.MISS, k.MISS]
+    # with the rule, a form of ASCII letters and digits the static table lacks is itself
+    codes3 = np.full(5, k.MISS, dtype=np.int64)
+    assert k.resolve(h1, h2, codes3, True, *args, True, buf, s, e) == 0
+    assert codes3.tolist() == [k.SELF, k.SELF, k.SELF, 7, k.DROP]
+
+
+def test_the_rule_takes_only_ascii_lowercase_letters_and_digits() -> None:
+    words = ["abc", "x9", "2024", "Abc", "кот", "a-b", "é", "a_b"]
+    buf, s, e = _spans(words)
+    h1, h2 = k.form_hashes(buf, s, e)
+    codes = np.full(len(words), k.MISS, dtype=np.int64)
+    buckets, records, _ = _static(["zzz"], [0], 1)
+    empty_keys = np.zeros(8, dtype=np.uint64)
+    empty_values = np.full(8, k.EMPTY_SLOT, dtype=np.int64)
+    drop_bits = np.zeros(1, dtype=np.uint8)
+    args = (buckets, 1, records, drop_bits, empty_keys, empty_keys, empty_values)
+    assert k.resolve(h1, h2, codes, True, *args, True, buf, s, e) == 5
+    assert codes.tolist() == [k.SELF] * 3 + [k.MISS] * 5
 
 
 def test_first_misses_one_token_per_unknown_form() -> None:
@@ -101,14 +119,39 @@ def test_emit_writes_terms_and_drops() -> None:
     term_offsets = np.array([0, 2, 10], dtype=np.int64)
     result_bytes = np.frombuffer(b"ab", dtype=np.uint8)
     result_offsets = np.array([0, 2, 2], dtype=np.int64)
-    codes = np.array([1, k.DROP, -3, -4, 0, 1], dtype=np.int64)
-    starts = np.arange(6, dtype=np.int64) * 10
+    codes = np.array([1, k.DROP, -3, -4, 0, 1, k.SELF], dtype=np.int64)
+    starts = np.arange(7, dtype=np.int64) * 10
+    # the tokens' own bytes, read for SELF: token 6 is "xiv" at bytes 3..6
+    buf_in = np.frombuffer(b"...xiv", dtype=np.uint8)
+    token_starts = np.array([0, 0, 0, 0, 0, 0, 3], dtype=np.int64)
+    token_ends = np.array([0, 0, 0, 0, 0, 0, 6], dtype=np.int64)
     buf, bs, be, st, en = k.emit(
-        codes, starts, starts + 3, term_offsets, term_bytes, result_offsets, result_bytes
+        codes,
+        starts,
+        starts + 3,
+        term_offsets,
+        term_bytes,
+        result_offsets,
+        result_bytes,
+        buf_in,
+        token_starts,
+        token_ends,
     )
-    assert buf.tobytes().decode() == "стол ab в стол"
-    assert bs.tolist() == [0, 9, 12, 15] and be.tolist() == [8, 11, 14, 23]
-    assert st.tolist() == [0, 20, 40, 50] and en.tolist() == [3, 23, 43, 53]
+    assert buf.tobytes().decode() == "стол ab в стол xiv"
+    assert bs.tolist() == [0, 9, 12, 15, 24] and be.tolist() == [8, 11, 14, 23, 27]
+    assert st.tolist() == [0, 20, 40, 50, 60] and en.tolist() == [3, 23, 43, 53, 63]
     none = np.zeros(0, dtype=np.int64)
-    empty = k.emit(none, none, none, term_offsets, term_bytes, result_offsets, result_bytes)
+    no_bytes = np.zeros(0, dtype=np.uint8)
+    empty = k.emit(
+        none,
+        none,
+        none,
+        term_offsets,
+        term_bytes,
+        result_offsets,
+        result_bytes,
+        no_bytes,
+        none,
+        none,
+    )
     assert empty[0].shape[0] == 0 and empty[1].shape[0] == 0

@@ -15,7 +15,8 @@ hundred KB that stay in cache).
 
 A token's *code* after :func:`resolve`: ``s >= 0`` is term ``s`` of the static table, ``DROP``
 (-2) a token dropped, ``-3 - r`` result ``r`` of the in-process table, ``MISS`` (-1) not known
-yet.
+yet, ``SELF`` a token that is its own term (a form of ASCII lowercase letters and digits
+under a chain whose rule for them is that, see :mod:`neardup.analysis.compiled`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ I64 = npt.NDArray[np.int64]
 
 MISS = -1
 DROP = -2
+SELF = -(2**62)
 EMPTY_SLOT = -1
 _LOW32 = np.uint64(0xFFFFFFFF)
 _HIGH32 = np.uint64(0xFFFFFFFF00000000)
@@ -158,10 +160,16 @@ def resolve(
     keys1: U64,
     keys2: U64,
     values: I64,
+    rule_forms: bool,
+    buf: U8,
+    byte_starts: I64,
+    byte_ends: I64,
 ) -> int:
     """Fill ``codes`` for every token whose code is ``MISS`` (all of them on the first call):
     the static table first (when ``use_static``; ``drop_bits`` bit ``e`` set drops entry
-    ``e``), then the in-process one. Returns how many are still ``MISS``."""
+    ``e``), then (when ``rule_forms``) ``SELF`` for a token ``buf[byte_starts[t]:byte_ends[t]]``
+    of ASCII lowercase letters and digits only, then the in-process table. Returns how many
+    are still ``MISS``."""
     misses = 0
     for t in range(h1.shape[0]):
         if codes[t] != MISS:
@@ -174,6 +182,15 @@ def resolve(
                     code = DROP
                 else:
                     code = np.int64(records[2 * e + 1] & _LOW32)
+        if code == MISS and rule_forms and byte_ends[t] > byte_starts[t]:
+            ascii_word = True
+            for i in range(byte_starts[t], byte_ends[t]):
+                b = buf[i]
+                if not ((b >= 97 and b <= 122) or (b >= 48 and b <= 57)):
+                    ascii_word = False
+                    break
+            if ascii_word:
+                code = SELF
         if code == MISS:
             r = overlay_find(h1[t], h2[t], keys1, keys2, values)
             if r != MISS:
@@ -230,12 +247,16 @@ def emit(
     term_bytes: U8,
     result_offsets: I64,
     result_bytes: U8,
+    buf_in: U8,
+    token_starts: I64,
+    token_ends: I64,
 ) -> tuple[U8, I64, I64, I64, I64]:
     """The canonical stream of resolved tokens: a code ``s >= 0`` is written as static term
     ``s`` (``term_bytes`` between ``term_offsets[s]`` and ``[s + 1]``), ``DROP`` is dropped,
-    ``-3 - r`` is in-process result ``r`` (``result_bytes`` between ``result_offsets[r]`` and
-    ``[r + 1]``), dropped when empty. Terms are joined by single spaces; returns the buffer,
-    the terms' byte spans and the kept tokens' character spans."""
+    ``-3 - r`` is in-process result ``r`` (``result_bytes`` between ``result_offsets[r]``
+    and ``[r + 1]``), dropped when empty, ``SELF`` is the token itself (``buf_in`` between
+    ``token_starts[t]`` and ``token_ends[t]``). Terms are joined by single spaces; returns the
+    buffer, the terms' byte spans and the kept tokens' character spans."""
     n = codes.shape[0]
     size = 0
     kept = 0
@@ -245,6 +266,8 @@ def emit(
             length = term_offsets[c + 1] - term_offsets[c]
         elif c == DROP:
             continue
+        elif c == SELF:
+            length = token_ends[t] - token_starts[t]
         else:
             r = -3 - c
             length = result_offsets[r + 1] - result_offsets[r]
@@ -275,6 +298,14 @@ def emit(
                 pos += 1
         elif c == DROP:
             continue
+        elif c == SELF:
+            if k > 0:
+                buf[pos] = 32
+                pos += 1
+            byte_starts[k] = pos
+            for i in range(token_starts[t], token_ends[t]):
+                buf[pos] = buf_in[i]
+                pos += 1
         else:
             r = -3 - c
             a = result_offsets[r]

@@ -356,7 +356,8 @@ class Analyzer:
 
     def forget_learned(self) -> None:
         """Empty the current thread's tables of forms learned by the compiled token filters
-        (the dictionary's table stays): the next texts start as a new process does."""
+        (the dictionary's table stays): the next texts start as a new process with no forms
+        kept on disk does."""
         for chain in self._chains.values():
             if chain.compiled is not None:
                 chain.compiled.forget()

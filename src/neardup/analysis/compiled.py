@@ -15,13 +15,27 @@ to nothing. Two tables hold that function:
   filters (pymorphy3's predictor, the stemmer in one ``stemWords`` call, …), and what they give
   joins the table. Each thread has its own, so a kernel never reads one being written.
 
+For a chain that reads pymorphy3 (``pos``, ``lemma``), two things spare the predictor (about
+50 µs a form): the forms it predicted are kept on disk
+(:mod:`neardup.analysis.learned_cache`, keyed by the dictionary and the chain's spec) and
+loaded into each thread's table, so a new process starts with what earlier ones learned; and
+under the dictionary table's plan, a form of ASCII lowercase letters and digits only (a Latin
+word, a number, a Roman numeral) is its own term unless the ``stop`` filter drops it, which is
+what pymorphy3 gives such a form (its Latin, number and Roman-numeral analysers: the form as
+its normal form, no part of speech), so the kernel writes it as it is and it never goes to
+the filters at all (the rule is off when a stop word is such a form).
+
 Both give what the filters give, so the output is the same as running them on the terms
 (``tests/analysis/test_compiled.py`` and ``benchmarks/identity_check.py`` compare).
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.util
+import re
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import morph as kernels
+from neardup.analysis import learned_cache
 from neardup.spec import ChainSpec
 
 U8 = npt.NDArray[np.uint8]
@@ -39,6 +54,13 @@ Stream = tuple[U8, I64, I64, I64, I64]
 
 #: The in-process table starts over when it holds this many forms (as the lemma cache did).
 MAX_LEARNED = 1_000_000
+#: A process writes the forms it predicted to disk each time this many more are waiting
+#: (and at exit).
+SAVE_EVERY = 20_000
+#: The forms whose fate under the dictionary table's plan is a rule (see the module), decided
+#: in :func:`neardup._kernels.morph.resolve`.
+_RULE_FORM = re.compile(r"[a-z0-9]+")
+_MORPH_FILTERS = frozenset({"pos", "lemma"})
 
 
 @dataclass(frozen=True)
@@ -47,6 +69,9 @@ class _Static:
     entry ``e``."""
 
     use: bool
+    #: whether the forms of :data:`_RULE_FORM` are decided by the rule (not when the ``pos``
+    #: filter drops words of no part of speech)
+    rule_forms: bool
     buckets: npt.NDArray[np.int32]
     bits: int
     records: U64
@@ -56,6 +81,7 @@ class _Static:
 
 
 _NO_STATIC = _Static(
+    False,
     False,
     np.zeros(3, dtype=np.int32),
     1,
@@ -148,6 +174,9 @@ class CompiledFilters:
         self._static: _Static | None = None
         self._local = threading.local()
         self._lock = threading.Lock()
+        self._uses_morph = any(c.name in _MORPH_FILTERS for c in spec.token_filters)
+        self._on_disk: learned_cache.LearnedForms | None = None
+        self._saver: _Saver | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
         # the tables are caches: a copy (another process) builds or loads its own
@@ -166,14 +195,52 @@ class CompiledFilters:
         return static
 
     def forget(self) -> None:
-        """Empty this thread's table of forms learned (a benchmark's cold pass)."""
+        """Empty this thread's table of forms learned, those loaded from disk too (a
+        benchmark's cold pass)."""
         self.learned().clear()
 
     def learned(self) -> _Learned:
         learned: _Learned | None = getattr(self._local, "learned", None)
         if learned is None:
             learned = self._local.learned = _Learned()
+            on_disk = self.on_disk()
+            if len(on_disk):
+                learned.add(on_disk.h1, on_disk.h2, on_disk.outputs())
         return learned
+
+    def on_disk(self) -> learned_cache.LearnedForms:
+        """The forms earlier processes predicted for this chain (loaded once, at first use)."""
+        on_disk = self._on_disk
+        if on_disk is None:
+            with self._lock:
+                on_disk = self._on_disk
+                if on_disk is None:
+                    on_disk = learned_cache.LearnedForms.empty()
+                    store = self._open_store() if self._uses_morph else None
+                    if store is not None:
+                        on_disk = store.load()
+                        self._saver = _Saver(store)
+                        # written when this object goes, or at exit, whichever comes first
+                        weakref.finalize(self, self._saver.save)
+                        if multiprocessing.parent_process() is not None:
+                            # a worker process (--jobs) ends without running atexit
+                            multiprocessing.util.Finalize(None, self._saver.save, exitpriority=10)
+                    self._on_disk = on_disk
+        return on_disk
+
+    def _open_store(self) -> learned_cache.LearnedStore | None:
+        from neardup.analysis import morph_table
+
+        try:
+            key = learned_cache.chain_key(morph_table.dictionary_key(), self.spec.to_dict())
+        except Exception:  # no dictionary to key on: this chain keeps its forms in memory
+            return None
+        return learned_cache.LearnedStore(learned_cache.learned_root() / key)
+
+    def save_learned(self) -> None:
+        """Write the forms this process predicted to its file of the disk cache."""
+        if self._saver is not None:
+            self._saver.save()
 
     def apply(self, buf: U8, byte_starts: I64, byte_ends: I64, starts: I64, ends: I64) -> Stream:
         """The filtered stream of the tokens ``buf[byte_starts[t]:byte_ends[t]]`` (spans
@@ -183,7 +250,7 @@ class CompiledFilters:
         learned = self.learned()
         h1, h2 = kernels.form_hashes(buf, byte_starts, byte_ends)
         codes = np.full(h1.shape[0], kernels.MISS, dtype=np.int64)
-        misses = self._resolve(h1, h2, codes, static, learned)
+        misses = self._resolve(h1, h2, codes, static, learned, buf, byte_starts, byte_ends)
         while misses:
             first = kernels.first_misses(h1, h2, codes)
             data = buf.tobytes()
@@ -191,10 +258,10 @@ class CompiledFilters:
                 data[a:b].decode("utf-8")
                 for a, b in zip(byte_starts[first].tolist(), byte_ends[first].tolist(), strict=True)
             ]
-            if not learned.add(h1[first], h2[first], self.run_filters(forms)):
+            if not learned.add(h1[first], h2[first], self._fates(forms, h1[first], h2[first])):
                 # the table started over: the results this document found in it are gone
                 codes[codes < kernels.DROP] = kernels.MISS
-            misses = self._resolve(h1, h2, codes, static, learned)
+            misses = self._resolve(h1, h2, codes, static, learned, buf, byte_starts, byte_ends)
         return kernels.emit(
             codes,
             starts,
@@ -203,10 +270,22 @@ class CompiledFilters:
             static.term_bytes,
             learned.offsets,
             learned.bytes,
+            buf,
+            byte_starts,
+            byte_ends,
         )
 
     @staticmethod
-    def _resolve(h1: U64, h2: U64, codes: I64, static: _Static, learned: _Learned) -> int:
+    def _resolve(
+        h1: U64,
+        h2: U64,
+        codes: I64,
+        static: _Static,
+        learned: _Learned,
+        buf: U8,
+        byte_starts: I64,
+        byte_ends: I64,
+    ) -> int:
         return int(
             kernels.resolve(
                 h1,
@@ -220,8 +299,22 @@ class CompiledFilters:
                 learned.keys1,
                 learned.keys2,
                 learned.values,
+                static.rule_forms,
+                buf,
+                byte_starts,
+                byte_ends,
             )
         )
+
+    def _remember(self, forms: learned_cache.LearnedForms) -> None:
+        if self._saver is not None:
+            self._saver.remember(forms)
+
+    def _fates(self, forms: list[str], h1: U64, h2: U64) -> list[bytes]:
+        """What the filters make of each new form (remembered for the disk cache)."""
+        out = self.run_filters(forms)
+        self._remember(learned_cache.LearnedForms.of(h1, h2, out))
+        return out
 
     def run_filters(self, forms: list[str]) -> list[bytes]:
         """What the chain's filters make of each form, in one call each for the whole list:
@@ -243,14 +336,18 @@ def _static_of(spec: ChainSpec) -> _Static:
 
     table = morph_table.dictionary_table()
     drop = np.zeros(len(table), dtype=np.bool_)
+    rule_forms = True
     for component in spec.token_filters:
         params: dict[str, Any] = dict(component.params)
         if component.name == "stop":
             vocabulary = token_filters.stop_vocabulary(**params)
             entries = table.find(sorted(vocabulary))
             drop[entries[entries >= 0]] = True
+            # the kernel's rule cannot look a form up in the stop words: off when one is such
+            rule_forms = rule_forms and not any(_RULE_FORM.fullmatch(w) for w in vocabulary)
         elif component.name == "pos":
             dropped = frozenset(params.get("drop", token_filters.DEFAULT_DROP_POS))
+            rule_forms = rule_forms and "" not in dropped
             by_pos = np.array([name in dropped for name in table.pos_names], dtype=np.bool_)
             codes = table.tags & np.uint8(~morph_table.APRO & 0xFF)
             drop |= by_pos[codes]
@@ -258,6 +355,7 @@ def _static_of(spec: ChainSpec) -> _Static:
                 drop |= (table.tags & np.uint8(morph_table.APRO)) != 0
     return _Static(
         True,
+        rule_forms,
         table.buckets,
         table.bits,
         table.records,
@@ -265,3 +363,36 @@ def _static_of(spec: ChainSpec) -> _Static:
         table.lemma_offsets,
         table.lemma_bytes,
     )
+
+
+class _Saver:
+    """The forms a process predicted for one chain, written to its file of the disk cache
+    every :data:`SAVE_EVERY` new forms and at the end."""
+
+    def __init__(self, store: learned_cache.LearnedStore) -> None:
+        self.store = store
+        self.lock = threading.Lock()
+        self.pending: list[learned_cache.LearnedForms] = []
+        self.count = 0
+        self.unsaved = 0
+
+    def remember(self, forms: learned_cache.LearnedForms) -> None:
+        with self.lock:
+            if self.count >= learned_cache.MAX_DISK_FORMS:
+                return
+            self.pending.append(forms)
+            self.count += len(forms)
+            self.unsaved += len(forms)
+            due = self.unsaved >= SAVE_EVERY
+        if due:
+            self.save()
+
+    def save(self) -> None:
+        with self.lock:
+            if not self.unsaved:
+                return
+            merged = learned_cache.merge(self.pending, learned_cache.MAX_DISK_FORMS)
+            self.pending = [merged]
+            self.count = len(merged)
+            self.unsaved = 0
+            self.store.save(merged)
