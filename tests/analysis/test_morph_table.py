@@ -110,14 +110,19 @@ def test_damaged_file_is_rebuilt_not_a_crash(tmp_path: Path, damage: object) -> 
     assert morph_table.load_table(path, "k1") is not None
 
 
-def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tables_and_learned_forms_share_neardups_cache_folder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One cache folder for every table (neardup.table_cache.cache_dir); off turns both off."""
+    from neardup.analysis import learned_cache
+
+    monkeypatch.delenv("NEARDUP_LEARNED_DIR", raising=False)
     monkeypatch.setenv("NEARDUP_CACHE_DIR", "/tmp/a")
     assert morph_table.cache_dir() == Path("/tmp/a")
-    monkeypatch.delenv("NEARDUP_CACHE_DIR")
-    monkeypatch.setenv("XDG_CACHE_HOME", "/tmp/xdg")
-    assert morph_table.cache_dir() == Path("/tmp/xdg/neardup")
-    monkeypatch.delenv("XDG_CACHE_HOME")
-    assert morph_table.cache_dir() == Path.home() / ".cache" / "neardup"
+    assert learned_cache.learned_root() == Path("/tmp/a/learned")
+    monkeypatch.setenv("NEARDUP_CACHE_DIR", "")
+    assert morph_table.cache_dir() is None
+    assert learned_cache.learned_root() is None
 
 
 def test_dictionary_table_gives_parse_facts_of_its_forms() -> None:

@@ -235,7 +235,8 @@ class CompiledFilters:
             key = learned_cache.chain_key(morph_table.dictionary_key(), self.spec.to_dict())
         except Exception:  # no dictionary to key on: this chain keeps its forms in memory
             return None
-        return learned_cache.LearnedStore(learned_cache.learned_root() / key)
+        root = learned_cache.learned_root()
+        return None if root is None else learned_cache.LearnedStore(root / key)
 
     def save_learned(self) -> None:
         """Write the forms this process predicted to its file of the disk cache."""

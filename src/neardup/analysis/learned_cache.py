@@ -146,15 +146,16 @@ def decode(raw: bytes) -> LearnedForms | None:
     return LearnedForms(h1, h2, offsets, data)
 
 
-def learned_root() -> Path:
+def learned_root() -> Path | None:
     """The folder of the learned forms' folders: ``$NEARDUP_LEARNED_DIR``, else ``learned``
-    in :func:`neardup.analysis.morph_table.cache_dir`."""
+    in :func:`neardup.table_cache.cache_dir` (``None``: the disk cache is off)."""
     explicit = os.environ.get("NEARDUP_LEARNED_DIR")
     if explicit:
         return Path(explicit)
-    from neardup.analysis.morph_table import cache_dir
+    from neardup.table_cache import cache_dir
 
-    return cache_dir() / "learned"
+    root = cache_dir()
+    return None if root is None else root / "learned"
 
 
 def chain_key(table_key: str, spec_dict: dict[str, object]) -> str:

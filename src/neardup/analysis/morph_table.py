@@ -9,7 +9,8 @@ is a pronominal adjective (``Apro``). The facts come from that same function, so
 in the table is analysed as before by construction.
 
 It is built once per dictionary version (about a minute: one parse per form) at first use and
-kept under :func:`cache_dir`, in one file named by :func:`dictionary_key` (the dictionary
+kept in neardup's cache folder (:func:`neardup.table_cache.cache_dir`; built in memory when
+that is turned off), in one file named by :func:`dictionary_key` (the dictionary
 package's version and revision, pymorphy3's version, :data:`TABLE_VERSION`); the file is
 written to a temporary name and renamed, carries a checksum of its arrays, and one that is
 missing, damaged or of another key is rebuilt. Processes building at once wait on a lock file,
@@ -43,6 +44,7 @@ import numpy.typing as npt
 from neardup._kernels import morph as morph_kernels
 from neardup.analysis import resources
 from neardup.errors import ConfigurationError
+from neardup.table_cache import cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -256,16 +258,6 @@ def _parse_table(data: Any, key: str) -> FormTable | None:
     return FormTable(key=key, bits=bits, pos_names=tuple(header["pos_names"]), **arrays)
 
 
-def cache_dir() -> Path:
-    """Where built tables are kept: ``$NEARDUP_CACHE_DIR``, else ``$XDG_CACHE_HOME/neardup``,
-    else ``~/.cache/neardup``."""
-    explicit = os.environ.get("NEARDUP_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "neardup"
-
-
 def dictionary_key() -> str:
     """What the Russian table depends on: the dictionary's package version and source
     revision, pymorphy3's version and :data:`TABLE_VERSION`."""
@@ -329,12 +321,13 @@ def load_or_build(
 
 @lru_cache(maxsize=1)
 def dictionary_table() -> FormTable:
-    """The Russian dictionary's table, loaded from :func:`cache_dir` or built there."""
+    """The Russian dictionary's table, loaded from neardup's cache folder
+    (:func:`neardup.table_cache.cache_dir`) or built there; built in memory when the disk
+    cache is turned off."""
     cache = resources.morph()
     key = dictionary_key()
-    return load_or_build(
-        cache_dir() / f"{key}.bin",
-        key,
-        dictionary_forms,
-        lambda word: resources.parse_facts(cache.analyzer, word),
-    )
+    facts: Callable[[str], Facts] = lambda word: resources.parse_facts(cache.analyzer, word)  # noqa: E731
+    root = cache_dir()
+    if root is None:
+        return build_table(dictionary_forms(), facts, key)
+    return load_or_build(root / f"{key}.bin", key, dictionary_forms, facts)
