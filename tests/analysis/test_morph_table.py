@@ -76,6 +76,37 @@ def _counting_build(calls: list[int]) -> tuple[object, object]:
     return forms, FACTS.__getitem__
 
 
+class _Terminal:
+    def __init__(self) -> None:
+        self.written: list[str] = []
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.written.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_build_is_announced_at_a_terminal_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    forms, facts = _counting_build([])
+    load_or_build(tmp_path / "a.bin", "k1", forms, facts)  # type: ignore[arg-type]
+    assert capsys.readouterr().err == ""  # not a terminal: silent
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    load_or_build(tmp_path / "b.bin", "k1", forms, facts)  # type: ignore[arg-type]
+    load_or_build(tmp_path / "b.bin", "k1", forms, facts)  # type: ignore[arg-type]  # loaded
+    assert "".join(terminal.written) == (
+        "neardup: building the Russian word-form table once for this dictionary version "
+        f"(about a minute; kept in {tmp_path / 'b.bin'})\n"
+    )
+
+
 def test_built_once_then_loaded(tmp_path: Path) -> None:
     calls: list[int] = []
     forms, facts = _counting_build(calls)

@@ -30,6 +30,7 @@ import json
 import logging
 import mmap
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -297,6 +298,20 @@ def _lock(path: Path) -> Iterator[None]:
         fh.close()  # closing releases the lock
 
 
+def announce_build(where: Path | None) -> None:
+    """Tell a person at a terminal why the first Russian text takes a minute (the table is
+    built once per dictionary version); scripts and pipes (stderr not a terminal) see nothing."""
+    if not sys.stderr.isatty():
+        return
+    kept = f"kept in {where}" if where is not None else "the disk cache is off: not kept"
+    print(
+        f"neardup: building the Russian word-form table once for this dictionary version "
+        f"(about a minute; {kept})",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def load_or_build(
     path: Path, key: str, forms: Callable[[], Iterable[str]], facts: Callable[[str], Facts]
 ) -> FormTable:
@@ -310,6 +325,7 @@ def load_or_build(
         if table is not None:
             return table
         log.info("building the word-form table %s (once per dictionary version)", path)
+        announce_build(path)
         built = build_table(forms(), facts, key)
         try:
             save_table(built, path)
@@ -329,5 +345,6 @@ def dictionary_table() -> FormTable:
     facts: Callable[[str], Facts] = lambda word: resources.parse_facts(cache.analyzer, word)  # noqa: E731
     root = cache_dir()
     if root is None:
+        announce_build(None)
         return build_table(dictionary_forms(), facts, key)
     return load_or_build(root / f"{key}.bin", key, dictionary_forms, facts)
