@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from neardup._constraints import Constraint, Integer, OneOf, Real, constraint_of
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: The most of anything countable an option takes (documents, matches, batch sizes, sizes).
 MAX_COUNT = 1_000_000_000
@@ -48,6 +51,18 @@ def constraint_type(constraint: Constraint) -> click.ParamType:
 def field_type(cls: type, name: str) -> click.ParamType:
     """The click type of field ``name`` of the spec dataclass ``cls``."""
     return constraint_type(constraint_of(cls, name))
+
+
+def field_option(cls: type, name: str, *decls: str, help: str) -> Callable[[F], F]:
+    """A click option for field ``name`` of the spec dataclass ``cls``: its type, bounds and
+    default are the field's (shown in the help), so the option cannot drift from the spec."""
+    return click.option(
+        *decls,
+        type=field_type(cls, name),
+        default=field_default(cls, name),
+        show_default=True,
+        help=help,
+    )
 
 
 def field_default(cls: type, name: str) -> Any:

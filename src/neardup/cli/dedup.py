@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli._types import field_default, field_type
+from neardup.cli._types import field_default, field_option, field_type
 from neardup.dedup import DedupOptions
 from neardup.errors import InputError
 from neardup.spec import SketchSpec
@@ -27,26 +27,23 @@ OPTION_NAMES = tuple(DedupOptions.__dataclass_fields__)
     help="The output directory (documents, edges, summary.json, spec.json).",
 )
 @spec_options
-@click.option(
+@field_option(
+    DedupOptions,
+    "threshold",
     "--threshold",
     "-t",
-    type=field_type(DedupOptions, "threshold"),
-    default=field_default(DedupOptions, "threshold"),
-    show_default=True,
     help="Two documents join a group when their verified measure is at least this.",
 )
-@click.option(
+@field_option(
+    DedupOptions,
+    "measure",
     "--measure",
-    type=field_type(DedupOptions, "measure"),
-    default=field_default(DedupOptions, "measure"),
-    show_default=True,
     help="Resemblance (Jaccard), or containment (the larger of A⊂B and B⊂A).",
 )
-@click.option(
+@field_option(
+    DedupOptions,
+    "verify",
     "--verify",
-    type=field_type(DedupOptions, "verify"),
-    default=field_default(DedupOptions, "verify"),
-    show_default=True,
     help="Score candidates exactly from the fingerprint sets, or by the MinHash estimate.",
 )
 @click.option(
@@ -56,12 +53,11 @@ OPTION_NAMES = tuple(DedupOptions.__dataclass_fields__)
     help="Which document of a group is kept: first, longest, max:FIELD or min:FIELD "
     "(a metadata column; missing values rank last).",
 )
-@click.option(
+@field_option(
+    DedupOptions,
+    "num_perm",
     "--num-perm",
     "-N",
-    type=field_type(DedupOptions, "num_perm"),
-    default=field_default(DedupOptions, "num_perm"),
-    show_default=True,
     help="MinHash functions.",
 )
 @click.option(
@@ -83,18 +79,16 @@ OPTION_NAMES = tuple(DedupOptions.__dataclass_fields__)
     default=0,
     help="Rows per band (default: the chooser's).",
 )
-@click.option(
+@field_option(
+    DedupOptions,
+    "window",
     "--window",
-    type=field_type(DedupOptions, "window"),
-    default=field_default(DedupOptions, "window"),
-    show_default=True,
     help="A bucket's documents are paired with the next WINDOW of them (all pairs below).",
 )
-@click.option(
+@field_option(
+    DedupOptions,
+    "winnow",
     "--winnow",
-    type=field_type(DedupOptions, "winnow"),
-    default=field_default(DedupOptions, "winnow"),
-    show_default=True,
     help="Also take as candidates documents that share a winnowed sample over windows of "
     "WINNOW shingles (the collection's; 24 is its default): finds a text pasted inside a "
     "much longer one, for --measure containment. 0: LSH bands only.",

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli._types import COUNT, field_default, field_type
+from neardup.cli._types import COUNT, field_default, field_option
 from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
 from neardup.report import check_writable, markup_safe, printable
 from neardup.spec import CANDIDATE_METHODS, INDEX_MEASURES, INDEX_POLICIES, IndexSpec
@@ -72,11 +72,10 @@ def index() -> None:
     help="What add does with a near-duplicate: reject it, group it with its "
     "near-duplicates (up to --group-cap), or allow it and record the links.",
 )
-@click.option(
+@field_option(
+    IndexSpec,
+    "threshold",
     "--threshold",
-    type=field_type(IndexSpec, "threshold"),
-    default=field_default(IndexSpec, "threshold"),
-    show_default=True,
     help="A text is a near-duplicate of a member when the measure reaches this value.",
 )
 @click.option(
@@ -87,48 +86,42 @@ def index() -> None:
     help="resemblance (Jaccard of the shingle sets) or containment (the larger of the "
     "two containments, so partial copies count).",
 )
-@click.option(
+@field_option(
+    IndexSpec,
+    "group_cap",
     "--group-cap",
-    type=field_type(IndexSpec, "group_cap"),
-    default=field_default(IndexSpec, "group_cap"),
-    show_default=True,
     help="Largest duplicate group under --policy group.",
 )
-@click.option(
+@field_option(
+    IndexSpec,
+    "window",
     "--window",
-    type=field_type(IndexSpec, "window"),
-    default=field_default(IndexSpec, "window"),
-    show_default=True,
     help="Winnowing window (shingles): any shared run of this many shingles is found.",
 )
-@click.option(
+@field_option(
+    IndexSpec,
+    "max_candidates",
     "--max-candidates",
-    type=field_type(IndexSpec, "max_candidates"),
-    default=field_default(IndexSpec, "max_candidates"),
-    show_default=True,
     help="Candidates verified exactly per text (those sharing the most samples).",
 )
-@click.option(
+@field_option(
+    IndexSpec,
+    "max_postings_per_sample",
     "--max-postings-per-sample",
-    type=field_type(IndexSpec, "max_postings_per_sample"),
-    default=field_default(IndexSpec, "max_postings_per_sample"),
-    show_default=True,
     help="A sample shared by more documents than this (boilerplate) brings only its newest "
     "that many as candidates; 0: no limit.",
 )
-@click.option(
+@field_option(
+    IndexSpec,
+    "min_length",
     "--min-length",
-    type=field_type(IndexSpec, "min_length"),
-    default=field_default(IndexSpec, "min_length"),
-    show_default=True,
     help="Admit only texts of at least this many characters (seed 000 uses 2000); "
     "0: no limit. Shorter ones are refused as too_short.",
 )
-@click.option(
+@field_option(
+    IndexSpec,
+    "max_length",
     "--max-length",
-    type=field_type(IndexSpec, "max_length"),
-    default=field_default(IndexSpec, "max_length"),
-    show_default=True,
     help="Admit only texts of at most this many characters (seed 000 uses 6000); "
     "0: no limit. Longer ones are refused as too_long.",
 )
@@ -140,25 +133,22 @@ def index() -> None:
     help="Where candidates come from: winnow (inverted index of winnowed samples), pmbf "
     "(seed 001's pseudo-matrix Bloom filter, which finds short pastes), or both (docs/bloom.md).",
 )
-@click.option(
+@field_option(
+    IndexSpec,
+    "pmbf_n",
     "--pmbf-n",
-    type=field_type(IndexSpec, "pmbf_n"),
-    default=field_default(IndexSpec, "pmbf_n"),
-    show_default=True,
     help="Shingles a Bloom filter row holds (pmbf, both).",
 )
-@click.option(
+@field_option(
+    IndexSpec,
+    "pmbf_p",
     "--pmbf-p",
-    type=field_type(IndexSpec, "pmbf_p"),
-    default=field_default(IndexSpec, "pmbf_p"),
-    show_default=True,
     help="False-positive rate of a full row (pmbf, both).",
 )
-@click.option(
+@field_option(
+    IndexSpec,
+    "pmbf_max_rows",
     "--pmbf-max-rows",
-    type=field_type(IndexSpec, "pmbf_max_rows"),
-    default=field_default(IndexSpec, "pmbf_max_rows"),
-    show_default=True,
     help="Best rows whose documents become candidates (pmbf, both); 0: every row that stands out.",
 )
 @click.option("--no-store-text", is_flag=True, help="Keep fingerprints only, not the texts.")

@@ -13,7 +13,7 @@ from rich.table import Table
 from neardup._constraints import Integer, Real
 from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli._types import constraint_type, field_default, field_type
+from neardup.cli._types import constraint_type, field_default, field_option
 from neardup.errors import InputError, SpecError
 from neardup.spec import SketchSpec
 
@@ -57,19 +57,17 @@ def _sketch_from_options(
     help="The signature directory to write (spec.json, signatures.npy, ids.json).",
 )
 @spec_options
-@click.option(
+@field_option(
+    SketchSpec,
+    "num_perm",
     "--num-perm",
     "-N",
-    type=field_type(SketchSpec, "num_perm"),
-    default=field_default(SketchSpec, "num_perm"),
-    show_default=True,
     help="Number of MinHash functions (signature length).",
 )
-@click.option(
+@field_option(
+    SketchSpec,
+    "seed",
     "--sketch-seed",
-    type=field_type(SketchSpec, "seed"),
-    default=field_default(SketchSpec, "seed"),
-    show_default=True,
     help="Seed the MinHash functions are derived from.",
 )
 @click.option(
@@ -251,12 +249,11 @@ def _config(item: str, mega: bool) -> tuple[int, int, bool]:
 @click.option(
     "--rows", "-r", type=POSITIVE_BANDS, default=None, help="Minhashes L per supershingle / band."
 )
-@click.option(
+@field_option(
+    SketchSpec,
+    "num_perm",
     "--num-perm",
     "-N",
-    type=field_type(SketchSpec, "num_perm"),
-    default=field_default(SketchSpec, "num_perm"),
-    show_default=True,
     help="Minhashes available: the chooser's budget; rows = N / bands when only --bands is given.",
 )
 @click.option(
