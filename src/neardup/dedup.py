@@ -867,7 +867,7 @@ def _sign_raw_slice(
     """Read the lines of bytes ``[start, end)`` of a plain JSONL file (the worker reads its
     own slice: the parent neither parses nor ships the texts) and sign them. Each line is
     decoded, parsed and checked by the reader's own rules (:mod:`neardup.inputs`)."""
-    from neardup.inputs import _record, _too_large, parse_json_object
+    from neardup.inputs import _record, _too_large, decode_line, parse_json_object
 
     with open(path, "rb") as fh:
         fh.seek(start)
@@ -894,21 +894,13 @@ def _sign_raw_slice(
         body = line.rstrip()
         if not body.strip():
             continue
-        clean = True
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            if options.strict_decoding:
-                from neardup.errors import DecodeError
-
-                raise DecodeError(
-                    f"{path}, line {_line_number(path, line_start)}: not UTF-8 text "
-                    f"({exc.reason} at byte {exc.start} of the line); without "
-                    "--strict-decoding invalid bytes are replaced by U+FFFD"
-                ) from None
-            text = body.decode("utf-8", "replace")
-            replaced += text.count("\ufffd") - body.count(b"\xef\xbf\xbd")
-            clean = False
+        text, gained = decode_line(
+            body,
+            options.strict_decoding,
+            lambda: f"{path}, line {_line_number(path, line_start)}",  # noqa: B023 (called at once)
+        )
+        replaced += gained
+        clean = not gained
         try:
             obj = parse_json_object(text, path)
             doc = _record(obj, path, options)

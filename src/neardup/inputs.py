@@ -241,6 +241,22 @@ def _open_binary(path: Path) -> tuple[BinaryIO, BinaryIO]:
     return raw, raw
 
 
+def decode_line(line: bytes, strict: bool, where: Callable[[], str]) -> tuple[str, int]:
+    """One line of a JSONL file as text, and how many U+FFFD its invalid UTF-8 became (0 for a
+    clean line); with ``strict`` invalid UTF-8 is a :class:`DecodeError` at ``where()`` (asked
+    only then, so a caller may compute the line number lazily)."""
+    try:
+        return line.decode("utf-8"), 0
+    except UnicodeDecodeError as exc:
+        if strict:
+            raise DecodeError(
+                f"{where()}: not UTF-8 text ({exc.reason} at byte {exc.start} of the line); "
+                "without --strict-decoding invalid bytes are replaced by U+FFFD"
+            ) from None
+        text = line.decode("utf-8", "replace")
+        return text, text.count("\ufffd") - line.count(b"\xef\xbf\xbd")
+
+
 def _utf8_lines(
     path: Path, options: ReadOptions, advance: Advance
 ) -> Generator[tuple[int, str], None, None]:
@@ -265,17 +281,13 @@ def _utf8_lines(
                 raise _too_large(f"{path}, line {number}", options.max_bytes)
             if number == 1 and line.startswith(b"\xef\xbb\xbf"):
                 line = line[3:]
-            try:
-                text = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                if options.strict_decoding:
-                    raise DecodeError(
-                        f"{path}, line {number}: not UTF-8 text ({exc.reason} at byte "
-                        f"{exc.start} of the line); without --strict-decoding invalid bytes "
-                        "are replaced by U+FFFD"
-                    ) from None
-                text = line.decode("utf-8", "replace")
-                replaced += text.count("\ufffd") - line.count(b"\xef\xbf\xbd")
+            text, gained = decode_line(
+                line,
+                options.strict_decoding,
+                lambda: f"{path}, line {number}",  # noqa: B023 (called at once)
+            )
+            if gained:
+                replaced += gained
                 first_damaged = first_damaged or number
             position = raw.tell()
             if position > reported:
