@@ -238,6 +238,29 @@ def first_misses(h1: U64, h2: U64, codes: I64) -> I64:
     return out[:k]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _written(
+    c: np.int64,
+    t: int,
+    term_offsets: I64,
+    term_bytes: U8,
+    result_offsets: I64,
+    result_bytes: U8,
+    buf_in: U8,
+    token_starts: I64,
+    token_ends: I64,
+) -> tuple[U8, np.int64, np.int64]:
+    """What code ``c`` of token ``t`` writes: the bytes ``source[a:b]`` (empty for ``DROP``)."""
+    if c >= 0:
+        return term_bytes, term_offsets[c], term_offsets[c + 1]
+    if c == DROP:
+        return term_bytes, np.int64(0), np.int64(0)
+    if c == SELF:
+        return buf_in, token_starts[t], token_ends[t]
+    r = -3 - c
+    return result_bytes, result_offsets[r], result_offsets[r + 1]
+
+
 @njit(cache=True, nogil=True)
 def emit(
     codes: I64,
@@ -261,19 +284,20 @@ def emit(
     size = 0
     kept = 0
     for t in range(n):
-        c = codes[t]
-        if c >= 0:
-            length = term_offsets[c + 1] - term_offsets[c]
-        elif c == DROP:
+        _, a, b = _written(
+            codes[t],
+            t,
+            term_offsets,
+            term_bytes,
+            result_offsets,
+            result_bytes,
+            buf_in,
+            token_starts,
+            token_ends,
+        )
+        if a == b and codes[t] < 0 and codes[t] != SELF:  # DROP, or an empty result
             continue
-        elif c == SELF:
-            length = token_ends[t] - token_starts[t]
-        else:
-            r = -3 - c
-            length = result_offsets[r + 1] - result_offsets[r]
-            if length == 0:
-                continue
-        size += length
+        size += b - a
         kept += 1
     if kept > 0:
         size += kept - 1
@@ -285,40 +309,26 @@ def emit(
     pos = 0
     k = 0
     for t in range(n):
-        c = codes[t]
-        if c >= 0:
-            a = term_offsets[c]
-            b = term_offsets[c + 1]
-            if k > 0:
-                buf[pos] = 32
-                pos += 1
-            byte_starts[k] = pos
-            for i in range(a, b):
-                buf[pos] = term_bytes[i]
-                pos += 1
-        elif c == DROP:
+        source, a, b = _written(
+            codes[t],
+            t,
+            term_offsets,
+            term_bytes,
+            result_offsets,
+            result_bytes,
+            buf_in,
+            token_starts,
+            token_ends,
+        )
+        if a == b and codes[t] < 0 and codes[t] != SELF:  # DROP, or an empty result
             continue
-        elif c == SELF:
-            if k > 0:
-                buf[pos] = 32
-                pos += 1
-            byte_starts[k] = pos
-            for i in range(token_starts[t], token_ends[t]):
-                buf[pos] = buf_in[i]
-                pos += 1
-        else:
-            r = -3 - c
-            a = result_offsets[r]
-            b = result_offsets[r + 1]
-            if a == b:
-                continue
-            if k > 0:
-                buf[pos] = 32
-                pos += 1
-            byte_starts[k] = pos
-            for i in range(a, b):
-                buf[pos] = result_bytes[i]
-                pos += 1
+        if k > 0:
+            buf[pos] = 32
+            pos += 1
+        byte_starts[k] = pos
+        for i in range(a, b):
+            buf[pos] = source[i]
+            pos += 1
         byte_ends[k] = pos
         out_starts[k] = starts[t]
         out_ends[k] = ends[t]
