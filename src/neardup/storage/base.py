@@ -232,6 +232,17 @@ def sorted_parts(parts: I64) -> I64:
     return parts[np.lexsort((parts[:, 2], parts[:, 0]))]
 
 
+def rows_to_bytes(state: FilterState) -> list[tuple[int, bytes, int]]:
+    """The ``(row, words, free)`` records a backend stores for ``state``'s rows: the inverse of
+    :func:`rows_from_bytes`."""
+    return [
+        (row, u64_to_bytes(bits), free)
+        for row, bits, free in zip(
+            state.rows.tolist(), state.bits, state.free.tolist(), strict=True
+        )
+    ]
+
+
 def rows_from_bytes(rows: Sequence[tuple[int, bytes | memoryview, int]]) -> tuple[I64, U64, I64]:
     """Stored ``(row, words, free)`` records as arrays (rows ascending); unequal rows are damage."""
     rows = sorted(rows, key=lambda r: int(r[0]))

@@ -42,6 +42,7 @@ from neardup.storage.base import (
     i64_to_bytes,
     load_meta,
     rows_from_bytes,
+    rows_to_bytes,
     sorted_parts,
     u64_from_bytes,
     u64_to_bytes,
@@ -506,12 +507,7 @@ class PostgresStorage(PagedScans):
             cur.executemany(
                 "INSERT INTO pmbf_rows (row, bits, free) VALUES (%s, %s, %s) ON CONFLICT (row) "
                 "DO UPDATE SET bits = excluded.bits, free = excluded.free",
-                [
-                    (row, u64_to_bytes(bits), free)
-                    for row, bits, free in zip(
-                        changes.rows.tolist(), changes.bits, changes.free.tolist(), strict=True
-                    )
-                ],
+                rows_to_bytes(changes),
             )
             wanted = sorted({int(k) for k in drop_keys})
             if wanted:

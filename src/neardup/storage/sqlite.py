@@ -78,6 +78,7 @@ from neardup.storage.base import (
     i64_to_bytes,
     load_meta,
     rows_from_bytes,
+    rows_to_bytes,
     sorted_parts,
     u64_from_bytes,
     u64_to_bytes,
@@ -745,12 +746,7 @@ class SQLiteStorage(PagedScans):
             self._conn.executemany(
                 "INSERT INTO pmbf_rows (row, bits, free) VALUES (?, ?, ?) ON CONFLICT (row) "
                 "DO UPDATE SET bits = excluded.bits, free = excluded.free",
-                [
-                    (row, u64_to_bytes(bits), free)
-                    for row, bits, free in zip(
-                        changes.rows.tolist(), changes.bits, changes.free.tolist(), strict=True
-                    )
-                ],
+                rows_to_bytes(changes),
             )
             wanted = sorted({int(k) for k in drop_keys})
             for chunk in _chunks(wanted):
