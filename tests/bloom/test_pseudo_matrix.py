@@ -138,6 +138,81 @@ def test_removal_rebuilds_exactly(
     ]
 
 
+def first_fit(
+    load: list[int], ndocs: list[int], size: int, n: int, min_part: int, placement: str, cap: int
+) -> list[Part]:
+    """The placement rule by plain Python over every row (what the filter's tree must give)."""
+    open_rows = [r for r in range(len(load)) if ndocs[r] < cap]
+    fits = [r for r in open_rows if n - load[r] >= size]
+    if size == 0:
+        return []
+    if fits:
+        return [Part(fits[0], 0, size)]
+    if placement == "whole":
+        return [Part(len(load), 0, size)]
+    parts, start = [], 0
+    for r in open_rows:
+        if start < size and n - load[r] >= min_part:
+            take = min(n - load[r], size - start)
+            parts.append(Part(r, start, start + take))
+            start += take
+    row = len(load)
+    while start < size:
+        parts.append(Part(row, start, min(size, start + n)))
+        start, row = min(size, start + n), row + 1
+    return parts
+
+
+def test_split_fills_the_holes_removals_leave_in_order() -> None:
+    bloom = PseudoMatrixBloomFilter(n=100, p=0.05, min_part=10)
+    for key in range(8):
+        bloom.add(key, fps(key, 50))  # two a row, rows 0…3 full
+    for key in (1, 3, 4, 7):
+        bloom.remove(key)  # 50 free in every row
+    assert bloom.add(9, fps(9, 60)) == (Part(0, 0, 50), Part(1, 50, 60))
+    assert bloom.add(10, fps(10, 135)) == (Part(1, 0, 40), Part(2, 40, 90), Part(3, 90, 135))
+    assert bloom.free_space().tolist() == [0, 0, 0, 5]
+    assert bloom.add(11, fps(11, 5)) == (Part(3, 0, 5),)  # fits whole, under min_part
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    steps=st.lists(st.tuples(st.booleans(), st.integers(0, 260)), min_size=1, max_size=40),
+    placement=st.sampled_from(["split", "whole"]),
+    n=st.integers(16, 120),
+    min_part=st.integers(1, 16),
+    cap=st.sampled_from([None, 1, 3]),
+    reload_at=st.integers(0, 40),
+)
+def test_placement_is_first_fit(
+    steps: list[tuple[bool, int]],
+    placement: str,
+    n: int,
+    min_part: int,
+    cap: int | None,
+    reload_at: int,
+) -> None:
+    """Adds and removals in any order, and a reload from arrays midway: every document goes
+    where first fit over all rows puts it (the free-space tree only makes it faster)."""
+    bloom = PseudoMatrixBloomFilter(
+        n=n,
+        p=0.05,
+        placement=placement,
+        min_part=min_part,
+        max_docs_per_row=cap,  # type: ignore[arg-type]
+    )
+    for step, (remove, size) in enumerate(steps):
+        if step == reload_at:
+            bloom = PseudoMatrixBloomFilter.from_arrays(bloom.to_arrays())
+        keys = bloom.keys()
+        if remove and keys:
+            bloom.remove(keys[size % len(keys)])
+            continue
+        load, ndocs = bloom.load().tolist(), bloom.docs_per_row().tolist()
+        want = first_fit(load, ndocs, size, n, min_part, placement, cap or 10**9)
+        assert bloom.add(1000 + step, fps(step, size)) == tuple(want)
+
+
 def test_compaction_frees_rows() -> None:
     bloom = PseudoMatrixBloomFilter(n=100, p=0.05, placement="whole")
     for key in range(10):
@@ -183,6 +258,29 @@ def test_scores_and_candidates() -> None:
     assert members.shared[row7] >= 100  # every element of document 7 tests present
     assert float(members.z[row7]) > 3 * float(scores.z[row7])  # a far stronger signal
     assert members.expected[row7] == pytest.approx(1000 * (rows_ones_f(bloom, row7)) ** bloom.k)
+
+
+@pytest.mark.parametrize("measure", ["bits", "members"])
+@pytest.mark.parametrize("threshold", [-1.0, 0.0, 2.5, 4.0, 40.0])
+def test_candidates_are_the_rows_scores_name(measure: str, threshold: float) -> None:
+    """Candidates skip the z-score of rows whose count cannot reach the threshold: the rows,
+    their order and the documents are those the full :meth:`scores` names."""
+    bloom = PseudoMatrixBloomFilter(n=300, p=0.01, min_part=20)
+    sources = {key: fps(key, 100 + 37 * key) for key in range(30)}
+    for key, values in sources.items():
+        bloom.add(key, values)
+    query = np.union1d(fps(999, 500), np.concatenate([sources[3][:60], sources[17][10:40]]))
+    z = bloom.scores(query, measure=measure).z  # type: ignore[arg-type]
+    named = np.flatnonzero(z >= threshold)
+    named = named[np.argsort(-z[named], kind="stable")]
+    for max_rows in (None, 2):
+        found = bloom.candidates(query, threshold=threshold, max_rows=max_rows, measure=measure)  # type: ignore[arg-type]
+        assert found.rows.tolist() == named[:max_rows].tolist()
+        keys = list(dict.fromkeys(k for r in named[:max_rows] for k in bloom.docs_in_row(int(r))))
+        assert found.keys.tolist() == keys
+    if threshold == 4.0 and measure == "members":  # the pasted sources are named
+        full = bloom.candidates(query, threshold=threshold, measure=measure)  # type: ignore[arg-type]
+        assert {3, 17} <= set(full.keys.tolist())
 
 
 def rows_ones_f(bloom: PseudoMatrixBloomFilter, row: int) -> float:

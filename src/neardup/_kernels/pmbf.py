@@ -219,3 +219,50 @@ def sliced_member_counts(sliced: U64, pos: U64, k: int, n_rows: int) -> I64:
                     out[r] += 1
                 x ^= low
     return out
+
+
+#: the value of a row that can take nothing (closed, or past the last row) in a free-space tree
+NO_ROOM = -(1 << 62)
+
+
+@njit(cache=True, nogil=True)
+def tree_build(free: I64, leaves: int) -> I64:
+    """A max-tree over the rows' free space, for first-fit placement in ``O(log rows)``:
+    ``tree[leaves + r]`` is row ``r``'s room (:data:`NO_ROOM` past the rows), every inner node
+    ``i`` the larger of ``2i`` and ``2i + 1``. ``leaves`` is a power of two ≥ the rows."""
+    tree = np.full(2 * leaves, NO_ROOM, dtype=np.int64)
+    for r in range(free.shape[0]):
+        tree[leaves + r] = free[r]
+    for i in range(leaves - 1, 0, -1):
+        tree[i] = max(tree[2 * i], tree[2 * i + 1])
+    return tree
+
+
+@njit(cache=True, nogil=True)
+def tree_set(tree: I64, leaves: int, rows: I64, free: I64) -> None:
+    """Set the room of some rows and update their ancestors."""
+    for t in range(rows.shape[0]):
+        i = leaves + rows[t]
+        tree[i] = free[t]
+        i >>= 1
+        while i >= 1:
+            tree[i] = max(tree[2 * i], tree[2 * i + 1])
+            i >>= 1
+
+
+@njit(cache=True, nogil=True)
+def tree_first(tree: I64, leaves: int, need: int, start: int) -> int:
+    """The first row at or after ``start`` with room ≥ ``need``, or −1."""
+    if start >= leaves:
+        return -1
+    i = leaves + start
+    if tree[i] >= need:
+        return start
+    while i > 1:
+        if i & 1 == 0 and tree[i + 1] >= need:
+            i += 1
+            while i < leaves:
+                i = 2 * i if tree[2 * i] >= need else 2 * i + 1
+            return i - leaves
+        i >>= 1
+    return -1

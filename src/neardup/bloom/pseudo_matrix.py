@@ -201,6 +201,10 @@ class PseudoMatrixBloomFilter:
         # then kept up to date row by row): ``(m, row capacity / 64)``
         self._sliced: U64 | None = None
         self._dirty: set[int] = set()
+        # the free-space index as a max-tree for first-fit placement (built on the first add,
+        # then kept up to date row by row): placing a document costs O(log rows), not O(rows)
+        self._tree: I64 | None = None
+        self._tree_dirty: set[int] = set()
 
     # --- parameters -------------------------------------------------------------------------
     def params(self) -> dict[str, Any]:
@@ -287,36 +291,46 @@ class PseudoMatrixBloomFilter:
         row = self._n_rows
         self._n_rows += 1
         self._row_docs.append([])
+        self._tree_dirty.add(row)
         return row
 
-    def _open_rows(self) -> I64:
-        """Rows that may take another document (under ``max_docs_per_row``)."""
-        if self.max_docs_per_row is None:
-            return np.arange(self._n_rows, dtype=np.int64)
-        counts = self._ndocs[: self._n_rows]
-        return np.flatnonzero(counts < self.max_docs_per_row).astype(np.int64)
+    def _room(self, rows: I64) -> I64:
+        """What each row can still take: its free elements, :data:`pmbf.NO_ROOM` for a row
+        closed by ``max_docs_per_row``."""
+        room = self.n - self._load[rows]
+        if self.max_docs_per_row is not None:
+            room[self._ndocs[rows] >= self.max_docs_per_row] = pmbf.NO_ROOM
+        return room
+
+    def _free_tree(self) -> tuple[I64, int]:
+        """The max-tree of the rows' room (:func:`pmbf.tree_build`) and its leaf count."""
+        leaves = 1 << max(2, (self._rows.shape[0] - 1).bit_length())
+        if self._tree is None or self._tree.shape[0] != 2 * leaves:
+            self._tree = pmbf.tree_build(self._room(np.arange(self._n_rows)), leaves)
+        elif self._tree_dirty:
+            rows = np.array(sorted(self._tree_dirty), dtype=np.int64)
+            pmbf.tree_set(self._tree, leaves, rows, self._room(rows))
+        self._tree_dirty = set()
+        return self._tree, leaves
 
     def _plan(self, size: int) -> list[Part]:
         """Where a document of ``size`` elements goes (new rows are numbered past the end)."""
         if size == 0:
             return []
-        open_rows = self._open_rows()
-        free = self.n - self._load[open_rows]
-        fits = open_rows[free >= size]
-        if fits.size:
-            return [Part(int(fits[0]), 0, size)]
+        tree, leaves = self._free_tree()
+        first = pmbf.tree_first(tree, leaves, size, 0)
+        if first >= 0:
+            return [Part(first, 0, size)]
         if self.placement == "whole":
             return [Part(self._n_rows, 0, size)]
         parts: list[Part] = []
         start = 0
-        holes = free >= self.min_part  # only these can take a part: loop over them alone
-        for row, room in zip(open_rows[holes].tolist(), free[holes].tolist(), strict=True):
-            if start == size:
-                break
-            if room >= self.min_part:
-                take = min(room, size - start)
-                parts.append(Part(row, start, start + take))
-                start += take
+        row = pmbf.tree_first(tree, leaves, self.min_part, 0)
+        while start < size and row >= 0:  # rows with room for a part, in order
+            take = min(self.n - int(self._load[row]), size - start)
+            parts.append(Part(row, start, start + take))
+            start += take
+            row = pmbf.tree_first(tree, leaves, self.min_part, row + 1)
         row = self._n_rows
         while start < size:
             take = min(self.n, size - start)
@@ -342,6 +356,7 @@ class PseudoMatrixBloomFilter:
             self._ndocs[part.row] += 1
             self._row_docs[part.row].append(key)
             self._dirty.add(part.row)
+            self._tree_dirty.add(part.row)
         self._docs[key] = tuple(parts)
         self._sizes[key] = int(values.shape[0])
         if self.keep_fingerprints:
@@ -403,6 +418,7 @@ class PseudoMatrixBloomFilter:
         for part in parts:
             self._load[part.row] -= part.size
             self._ndocs[part.row] -= 1
+            self._tree_dirty.add(part.row)
         for r in rows:
             self._row_docs[r] = [k for k in self._row_docs[r] if k != key]
         self.rebuild_rows(rows)
@@ -423,6 +439,7 @@ class PseudoMatrixBloomFilter:
         self._sizes = fresh._sizes
         self._sliced = None
         self._dirty = set()
+        self._tree, self._tree_dirty = None, set()
         if self.keep_fingerprints:
             self._store = fresh._store
         return before, self._n_rows
@@ -471,6 +488,27 @@ class PseudoMatrixBloomFilter:
         pmbf.set_bits(q, values, self.k, self.m, self.seed)
         return q
 
+    def _shared(self, values: U64, measure: Measure) -> tuple[I64, int]:
+        """The similarity count of a query against every row, and the query's trials (its
+        1-bits for ``bits``, its elements for ``members``)."""
+        if measure == "bits":
+            q = np.zeros(self.words, dtype=np.uint64)
+            pmbf.set_bits(q, values, self.k, self.m, self.seed)
+            return pmbf.and_popcount(self._rows, q, self._n_rows), pmbf.popcount_words(q)
+        if measure == "members":
+            pos = pmbf.positions(values, self.k, self.m, self.seed)
+            shared = pmbf.sliced_member_counts(self.sliced(), pos, self.k, self._n_rows)
+            return shared, int(values.shape[0])
+        raise ConfigurationError(f"measure must be 'bits' or 'members', got {measure!r}")
+
+    def _background(self, ones: I64, trials: int, measure: Measure) -> tuple[F64, F64]:
+        """The shared count unrelated texts give rows of ``ones`` 1-bits, and its deviation
+        (at least 1)."""
+        f = ones / self.m
+        rate = f if measure == "bits" else f**self.k
+        expected = trials * rate
+        return expected, np.sqrt(np.maximum(expected * (1.0 - rate), 1.0))
+
     def scores(self, fingerprints: object, *, measure: Measure | None = None) -> RowScores:
         """The query against every row, with the background and the z-score.
 
@@ -481,26 +519,10 @@ class PseudoMatrixBloomFilter:
         """
         measure = self.measure if measure is None else measure
         values = as_fingerprints(fingerprints, what="query fingerprints")
+        shared, trials = self._shared(values, measure)
         ones = self._ones[: self._n_rows]
-        f = ones / self.m
-        if measure == "bits":
-            q = np.zeros(self.words, dtype=np.uint64)
-            pmbf.set_bits(q, values, self.k, self.m, self.seed)
-            q_ones = pmbf.popcount_words(q)
-            shared = pmbf.and_popcount(self._rows, q, self._n_rows)
-            rate = f
-            trials = q_ones
-        elif measure == "members":
-            pos = pmbf.positions(values, self.k, self.m, self.seed)
-            shared = pmbf.sliced_member_counts(self.sliced(), pos, self.k, self._n_rows)
-            rate = f**self.k
-            trials = q_ones = int(values.shape[0])
-        else:
-            raise ConfigurationError(f"measure must be 'bits' or 'members', got {measure!r}")
-        expected = trials * rate
-        sd = np.sqrt(np.maximum(expected * (1.0 - rate), 1.0))
-        z = (shared - expected) / sd
-        return RowScores(shared, expected, z, q_ones, ones.copy())
+        expected, sd = self._background(ones, trials, measure)
+        return RowScores(shared, expected, (shared - expected) / sd, trials, ones.copy())
 
     def candidates(
         self,
@@ -511,26 +533,35 @@ class PseudoMatrixBloomFilter:
         measure: Measure | None = None,
     ) -> Candidates:
         """Documents of the rows whose score is at least ``threshold`` (default: the filter's),
-        best rows first, at most ``max_rows`` rows; a document's score is its best row's."""
+        best rows first, at most ``max_rows`` rows; a document's score is its best row's.
+
+        The z-score is worked out only for rows whose count reaches a positive threshold:
+        ``z ≥ t`` needs ``shared ≥ expected + t·sd ≥ t`` (the deviation is at least 1), so the
+        other rows — nearly all, at a million documents — cannot score."""
         threshold = self.threshold if threshold is None else float(threshold)
+        measure = self.measure if measure is None else measure
         if not math.isfinite(threshold):
             raise InputError(f"threshold must be a finite number, got {threshold!r}")
         if self._n_rows == 0:
             empty = np.zeros(0, dtype=np.int64)
             return Candidates(empty, np.zeros(0, dtype=np.float64), empty)
-        z = self.scores(fingerprints, measure=measure).z
+        values = as_fingerprints(fingerprints, what="query fingerprints")
+        shared, trials = self._shared(values, measure)
+        rows = np.flatnonzero(shared >= threshold) if threshold > 0 else np.arange(self._n_rows)
+        expected, sd = self._background(self._ones[rows], trials, measure)
+        z = (shared[rows] - expected) / sd
         hit = np.flatnonzero(z >= threshold)
         hit = hit[np.argsort(-z[hit], kind="stable")]
         if max_rows is not None:
             hit = hit[:max_rows]
         best: dict[int, float] = {}
-        for r in hit.tolist():
+        for r, score in zip(rows[hit].tolist(), z[hit].tolist(), strict=True):
             for key in self._row_docs[r]:
                 if key not in best:
-                    best[key] = float(z[r])
+                    best[key] = score
         keys = np.fromiter(best.keys(), np.int64, len(best))
         scores = np.fromiter(best.values(), np.float64, len(best))
-        return Candidates(keys, scores, hit.astype(np.int64))
+        return Candidates(keys, scores, rows[hit].astype(np.int64))
 
     # --- persistence ------------------------------------------------------------------------
     def to_arrays(self) -> dict[str, np.ndarray[Any, Any]]:
