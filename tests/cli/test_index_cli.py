@@ -399,3 +399,26 @@ def test_check_add_remove_the_same_whichever_candidates(
     assert json.loads(out)["index_spec"]["candidates"] == method
     code, out, _ = run(capsys, "index", "verify", db)
     assert code == 0, out
+
+
+def test_add_no_check_stores_every_text_unchecked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "c.db")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    base = tg.text(250, 70)
+    (folder / "a.txt").write_text(base, encoding="utf-8")
+    (folder / "b.txt").write_text(base, encoding="utf-8")  # a duplicate, stored all the same
+    (folder / "c.txt").write_text(tg.text(250, 71), encoding="utf-8")
+    assert run(capsys, "index", "create", db, "-p", "plain", "--candidates", "pmbf")[0] == 0
+    code, out, _ = run(capsys, "index", "add", db, str(folder), "--no-check", "--json")
+    summary = json.loads(out)
+    assert code == 0 and summary["reasons"] == {"unchecked": 3} and summary["documents"] == 3
+    assert [d["matches"] for d in summary["decisions"]] == [[], [], []]
+    query = tmp_path / "q.txt"
+    query.write_text(base, encoding="utf-8")
+    code, out, _ = run(capsys, "index", "check", db, str(query), "--json")
+    assert sorted(m["id"] for m in json.loads(out)["matches"]) == ["a.txt", "b.txt"]
+    code, out, _ = run(capsys, "index", "add", "--help")
+    assert "--no-check" in out and "Bulk load" in out

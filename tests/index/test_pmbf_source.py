@@ -3,6 +3,8 @@ construction (a property test), reloading after others' writes and failed ones."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -170,3 +172,33 @@ def test_integrity_check_finds_damaged_rows_and_placements() -> None:
             FilterState(rows, f.rows[rows], f.free_space()[rows], state.parts[:0]), drop_keys=[3]
         )
     assert col.verify_integrity() == ["doc 3 is not in the Bloom filter"]
+
+
+@pytest.mark.parametrize("method", ["winnow", "pmbf", "both"])
+def test_an_unchecked_load_stores_what_a_checked_one_does_without_links(method: str) -> None:
+    """``check=False`` stores every text inside the length range, each a group of its own,
+    with no links; the stored index (postings, Bloom rows, placement) is the one checked adds
+    of the same texts under ``allow`` give, so later checks find the same matches."""
+    base = [tg.text(150, 300 + i) for i in range(6)]
+    texts = [*base, tg.edit(base[2], 0.01, 7), tg.edit(base[4], 0.01, 8), "too short"]
+    items = [(f"d{i}", t) for i, t in enumerate(texts)]
+    spec = IndexSpec(candidates=method, pmbf_n=300, min_length=100, policy="reject")
+    bulk = Collection.create(MemoryStorage(), SPEC, spec)
+    decisions = bulk.add_many(items, batch_size=3, check=False)
+    assert [(d.accepted, str(d.reason)) for d in decisions] == [(True, "unchecked")] * 8 + [
+        (False, "too_short")
+    ]
+    assert [d.group for d in decisions[:8]] == [d.key for d in decisions[:8]] == list(range(1, 9))
+    assert all(d.matches == () for d in decisions)
+    assert bulk.storage.counts()["links"] == 0 and bulk.storage.counts()["groups"] == 0
+    checked = Collection.create(MemoryStorage(), SPEC, replace(spec, policy="allow"))
+    linked = checked.add_many(items, batch_size=3)
+    assert [str(d.reason) for d in linked].count("linked") == 2  # the two edits
+    assert checked.storage.counts()["links"] == 2
+    assert np.array_equal(bulk.storage.all_postings()[0], checked.storage.all_postings()[0])
+    a, b = bulk.storage.pmbf_state(), checked.storage.pmbf_state()
+    assert np.array_equal(a.bits, b.bits) and np.array_equal(a.parts, b.parts)
+    query = tg.edit(base[2], 0.02, 9)
+    assert [m.id for m in bulk.check(query).matches] == ["d2", "d6"]
+    assert [m.id for m in checked.check(query).matches] == ["d2", "d6"]
+    assert bulk.verify_integrity() == []

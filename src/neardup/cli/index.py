@@ -239,6 +239,13 @@ def create(
     "interrupted run resumes with the same command.",
 )
 @click.option(
+    "--no-check",
+    is_flag=True,
+    help="Bulk load: store every text without comparing it with the collection or the rest "
+    "of the input (no duplicate refusals, groups or links; ids and length limits still "
+    "apply). Much faster, above all with --candidates pmbf; later checks see the texts.",
+)
+@click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object: counts and every decision."
 )
 @reader_options
@@ -251,6 +258,7 @@ def add(
     fmt: str | None,
     batch_size: int,
     skip_existing: bool,
+    no_check: bool,
     as_json: bool,
     **reading: Any,
 ) -> None:
@@ -302,6 +310,7 @@ def add(
             len(ids) - len(taken),
             policy,
             batch_size,
+            not no_check,
         )
         total = len(col)
     report_skipped(reader)
@@ -334,10 +343,11 @@ def _add_all(
     total: int,
     policy: str | None,
     batch_size: int,
+    check: bool,
 ) -> None:
     """Add the items with a progress bar; a failure or Ctrl-C first says what was committed."""
     try:
-        _add_with_progress(col, items, counts, decisions, total, policy, batch_size)
+        _add_with_progress(col, items, counts, decisions, total, policy, batch_size, check)
     except (NeardupError, KeyboardInterrupt) as exc:
         done = counts["accepted"] + counts["rejected"]
         what = "interrupted" if isinstance(exc, KeyboardInterrupt) else "stopped by an error"
@@ -358,6 +368,7 @@ def _add_with_progress(
     total: int,
     policy: str | None,
     batch_size: int,
+    check: bool,
 ) -> None:
     console = Console(stderr=True)
     progress = Progress(
@@ -372,7 +383,7 @@ def _add_with_progress(
     )
     with progress:
         task = progress.add_task("add", total=total, status="")
-        for dec in col.iter_add(items, policy=policy, batch_size=batch_size):
+        for dec in col.iter_add(items, policy=policy, batch_size=batch_size, check=check):
             counts["accepted" if dec.accepted else "rejected"] += 1
             counts[str(dec.reason)] += 1
             if decisions is not None:

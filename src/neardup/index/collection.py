@@ -61,7 +61,7 @@ from neardup.index.candidates import (
     sources_for,
 )
 from neardup.index.groups import UnionFind, components
-from neardup.index.policy import LENGTH_REASONS, Policy
+from neardup.index.policy import LENGTH_REASONS, Policy, Reason, Verdict
 from neardup.index.sizes import KnownSizes
 from neardup.index.verify import set_size, verify
 from neardup.pipeline import Pipeline, TextLike, as_text
@@ -144,7 +144,8 @@ class Decision:
     ``grouped`` (admitted into a duplicate group), ``group_full`` (refused: the group is at its
     cap), ``linked`` (admitted under ``allow`` with links to its near-duplicates), ``too_short``
     / ``too_long`` (refused: outside the collection's length range; ``detail`` says the text's
-    length and the range, and ``matches`` stay empty). ``matches``
+    length and the range, and ``matches`` stay empty), ``unchecked`` (admitted by a bulk load,
+    ``check=False``, compared with nothing). ``matches``
     are the members at or above the threshold, strongest first. ``group`` is the group the text
     joined (or, for ``group_full``, would have joined); ``key`` its internal key when admitted.
     """
@@ -716,29 +717,49 @@ class Collection:
         meta: Mapping[str, Any] | None = None,
         *,
         policy: str | None = None,
+        check: bool = True,
     ) -> Decision:
         """Check one text and store it if the policy admits it. A taken id: DuplicateIdError;
         a text outside the collection's length range: :class:`~neardup.errors.TextLengthError`
-        (nothing is written)."""
-        decision = self.add_many([(doc_id, text, {} if meta is None else meta)], policy=policy)[0]
+        (nothing is written). ``check=False``: stored unchecked (see :meth:`iter_add`)."""
+        decision = self.add_many(
+            [(doc_id, text, {} if meta is None else meta)], policy=policy, check=check
+        )[0]
         if decision.reason in LENGTH_REASONS:
             raise TextLengthError(f"{decision.detail}; refused")
         return decision
 
     def add_many(
-        self, items: Iterable[Any], *, policy: str | None = None, batch_size: int = DEFAULT_BATCH
+        self,
+        items: Iterable[Any],
+        *,
+        policy: str | None = None,
+        batch_size: int = DEFAULT_BATCH,
+        check: bool = True,
     ) -> list[Decision]:
         """Add ``(id, text[, meta])`` items in batches; one decision per item, in order."""
-        return list(self.iter_add(items, policy=policy, batch_size=batch_size))
+        return list(self.iter_add(items, policy=policy, batch_size=batch_size, check=check))
 
     def iter_add(
-        self, items: Iterable[Any], *, policy: str | None = None, batch_size: int = DEFAULT_BATCH
+        self,
+        items: Iterable[Any],
+        *,
+        policy: str | None = None,
+        batch_size: int = DEFAULT_BATCH,
+        check: bool = True,
     ) -> Iterator[Decision]:
         """Like :meth:`add_many`, yielding each batch's decisions once the batch is committed.
 
         A taken id (or an id twice in one batch) raises DuplicateIdError before anything of
         its batch is written; earlier batches stay committed. A text outside the length range
         is refused on its own (``too_short`` / ``too_long``); the rest of its batch goes on.
+
+        ``check=False`` is the bulk load: no text is compared with the collection or with the
+        other texts, so nothing is refused as a duplicate, grouped or linked; every text inside
+        the length range is stored as a group of its own (reason ``unchecked``). Finding a
+        text's candidates is what an add costs (with the pseudo-matrix filter, a scan of every
+        row for every text); a corpus known to hold no duplicates, or whose duplicates need
+        not be recorded, loads without that cost, and later checks and adds see its texts.
         """
         rules = Policy.of(self.index_spec, policy)
         if batch_size < 1:
@@ -752,23 +773,24 @@ class Collection:
                 _check_text(doc_id, text)
             batch.append((doc_id, self._analyzed(text), meta))
             if len(batch) >= batch_size:
-                yield from self._add_batch(batch, rules)
+                yield from self._add_batch(batch, rules, check)
                 batch = []
         if batch:
-            yield from self._add_batch(batch, rules)
+            yield from self._add_batch(batch, rules, check)
 
     def _add_batch(
-        self, items: list[tuple[str, Analyzed, Mapping[str, Any]]], rules: Policy
+        self, items: list[tuple[str, Analyzed, Mapping[str, Any]]], rules: Policy, check: bool
     ) -> list[Decision]:
-        """One batch in stages: candidates → scores → the policy's decisions → one write."""
+        """One batch in stages: candidates → scores → the policy's decisions → one write
+        (unchecked: no candidates, no scores, every text new)."""
         batch = _Batch.of(items)
-        in_batch = self._batch_scores(batch, rules)
+        in_batch = self._batch_scores(batch, rules) if check else _Hits({})
         with self.storage.transaction():
             self._refuse_taken(batch.ids)
             next_key = self._next_key()
-            stored = self._stored_scores(batch, rules)
+            stored = self._stored_scores(batch, rules) if check else _Hits({})
             pending = _Pending(self.storage)
-            decisions = self._decide(batch, stored, in_batch, rules, pending, next_key)
+            decisions = self._decide(batch, stored, in_batch, rules, pending, next_key, check)
             docs = self._write(pending, next_key + len(pending.docs))
         self._sizes.remember(
             np.array([d.key for d in docs], dtype=np.int64),
@@ -816,10 +838,12 @@ class Collection:
         rules: Policy,
         pending: _Pending,
         next_key: int,
+        checked: bool = True,
     ) -> list[Decision]:
         """Stage 3: the policy's decision on each text, in order; admitted ones join ``pending``.
 
         Later texts of the batch see the earlier admitted ones (only admitted ones count).
+        Unchecked texts (no hits) are admitted as ``unchecked``.
         """
         info = {
             d.key: (d.id, d.group)
@@ -842,7 +866,11 @@ class Collection:
                     d = admitted[hit.other]
                     matches.append(_match(d.id, d.key, hit.measures, pending.root(d.group)))
             matches = _sort_matches(matches)
-            verdict = rules.decide(matches, pending.total_size)
+            verdict = (
+                rules.decide(matches, pending.total_size)
+                if checked
+                else Verdict(True, Reason.UNCHECKED, None)
+            )
             if not verdict.accepted:
                 decisions.append(
                     Decision(

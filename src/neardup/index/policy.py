@@ -56,6 +56,7 @@ class Reason(StrEnum):
     GROUPED = "grouped"
     GROUP_FULL = "group_full"
     LINKED = "linked"
+    UNCHECKED = "unchecked"  #: stored by a bulk load, compared with nothing
     TOO_SHORT = "too_short"
     TOO_LONG = "too_long"
 
