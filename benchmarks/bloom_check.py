@@ -27,6 +27,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,17 +51,30 @@ def loadavg() -> str:
         return " ".join(fh.read().split()[:3])
 
 
-def sequences(n_docs: int, seed: int) -> list[np.ndarray]:
+def sizes_of(n_docs: int, rng: np.random.Generator) -> np.ndarray:
+    return np.clip(rng.lognormal(np.log(480), 0.6, n_docs).astype(np.int64), 20, 20_000)
+
+
+def sequences(n_docs: int, seed: int) -> Iterator[np.ndarray]:
+    """The documents in order, made one at a time (a million of them would hold 4.6 GB)."""
     rng = np.random.default_rng(seed)
-    sizes = np.clip(rng.lognormal(np.log(480), 0.6, n_docs).astype(np.int64), 20, 20_000)
-    return [rng.integers(0, 2**64, size=s, dtype=np.uint64) for s in sizes.tolist()]
+    for size in sizes_of(n_docs, rng).tolist():
+        yield rng.integers(0, 2**64, size=size, dtype=np.uint64)
 
 
-def queries(docs: list[np.ndarray], n: int, seed: int) -> list[tuple[int, np.ndarray]]:
+def query_keys(n_docs: int, n: int, seed: int) -> tuple[np.random.Generator, list[int]]:
     rng = np.random.default_rng(seed + 1)
+    return rng, rng.choice(n_docs, n, replace=False).tolist()
+
+
+def queries(n_docs: int, n: int, seed: int) -> list[tuple[int, np.ndarray]]:
+    """``n`` queries: fresh shingles with a run of ``PASTE`` of one stored document inside."""
+    rng, keys = query_keys(n_docs, n, seed)
+    wanted = set(keys)
+    sources = {k: d for k, d in enumerate(sequences(n_docs, seed)) if k in wanted}
     out = []
-    for key in rng.choice(len(docs), n, replace=False).tolist():
-        src = docs[key]
+    for key in keys:
+        src = sources[key]
         start = int(rng.integers(0, max(1, src.size - PASTE)))
         own = rng.integers(0, 2**64, size=OWN, dtype=np.uint64)
         out.append(
@@ -74,23 +88,23 @@ def analyzed(hashes: np.ndarray, winnowing: Winnowing | None) -> Analyzed:
     return Analyzed(np.unique(hashes), None, samples)
 
 
-def stage1(args: argparse.Namespace, docs: list[np.ndarray]) -> list[str]:
+def stage1(args: argparse.Namespace) -> list[str]:
     f = PseudoMatrixBloomFilter(n=1137, p=0.001, keep_fingerprints=False, fetch=lambda k: {})
     t0 = time.perf_counter()
-    for key, hashes in enumerate(docs):
+    for key, hashes in enumerate(sequences(args.docs, args.seed)):
         f.add(key, np.unique(hashes))
     build = time.perf_counter() - t0
     t0 = time.perf_counter()
     f.sliced()
     slicing = time.perf_counter() - t0
     lines = [
-        f"{len(docs):,} documents → {f.n_rows:,} rows of {f.m:,} bits (k = {f.k}); rows "
+        f"{len(f):,} documents → {f.n_rows:,} rows of {f.m:,} bits (k = {f.k}); rows "
         f"{f.rows.nbytes / 2**20:,.1f} MiB, bit-sliced copy {f.sliced().nbytes / 2**20:,.1f} MiB; "
         f"built in {build:.1f} s (+ {slicing:.1f} s slicing)"
     ]
     for measure in ("bits", "members"):
         times, found, cands = [], 0, []
-        for key, query in queries(docs, args.queries, args.seed):
+        for key, query in queries(args.docs, args.queries, args.seed):
             t0 = time.perf_counter()
             c = f.candidates(np.unique(query), threshold=5.0, measure=measure)  # type: ignore[arg-type]
             times.append(time.perf_counter() - t0)
@@ -105,25 +119,44 @@ def stage1(args: argparse.Namespace, docs: list[np.ndarray]) -> list[str]:
     return lines
 
 
-def collection(
-    method: str, docs: list[np.ndarray], args: argparse.Namespace, folder: Path
-) -> dict[str, Any]:
+def scan(f: PseudoMatrixBloomFilter, qs: list[tuple[int, Analyzed]]) -> dict[str, float]:
+    """Stage 1 alone (the member count over the bit-sliced rows), CPU time a query, and the
+    bytes it reads: ``k`` columns of ``ceil(rows / 64)`` words for every query shingle."""
+    width = -(-f.n_rows // 64)
+    cpu, scanned = [], []
+    for _, item in qs:
+        c0 = time.process_time()
+        f.candidates(item.values)
+        cpu.append(time.process_time() - c0)
+        scanned.append(item.values.shape[0] * f.k * width * 8)
+    ms = 1000 * np.array(cpu)
+    return {
+        "mb": float(np.median(scanned)) / 1e6,
+        "p50": float(np.percentile(ms, 50)),
+        "p99": float(np.percentile(ms, 99)),
+        "gbs": float(np.sum(scanned) / np.sum(cpu) / 1e9),
+    }
+
+
+def collection(method: str, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     spec = IndexSpec(policy="allow", candidates=method, store_text=False)
     winnowing = Winnowing(window=spec.window) if method != "pmbf" else None
     path = folder / f"{method}.db"
+    check = args.build == "checked"
     out: dict[str, Any] = {"method": method, "load_before": loadavg()}
     with Collection.create(str(path), make_spec("ru"), spec) as col:
         t0, c0 = time.perf_counter(), time.process_time()
-        for start in range(0, len(docs), 1000):
-            col.add_many(
-                (
-                    (str(key), analyzed(docs[key], winnowing))
-                    for key in range(start, min(start + 1000, len(docs)))
-                ),
-                batch_size=1000,
-            )
+        col.add_many(
+            (
+                (str(key), analyzed(hashes, winnowing))
+                for key, hashes in enumerate(sequences(args.docs, args.seed))
+            ),
+            batch_size=1000,
+            check=check,
+        )
         out["insert_s"], out["insert_cpu_s"] = time.perf_counter() - t0, time.process_time() - c0
-        qs = [(key, analyzed(q, winnowing)) for key, q in queries(docs, args.queries, args.seed)]
+        made = queries(args.docs, args.queries, args.seed)
+        qs = [(key, analyzed(q, winnowing)) for key, q in made]
         t0 = time.perf_counter()
         col.check(qs[0][1])
         out["first_s"] = time.perf_counter() - t0
@@ -137,12 +170,85 @@ def collection(
             cands.append(result.candidates)
         src = next((s for s in col.sources if isinstance(s, BloomRowsSource)), None)
         out["rows"] = src.current(col.storage).n_rows if src else 0
+        if src is not None:
+            out["scan"] = scan(src.current(col.storage), qs)
     out["wall"], out["cpu"] = 1000 * np.array(wall), 1000 * np.array(cpu)
     out["recall"] = found / len(qs)
     out["candidates"] = float(np.mean(cands))
-    out["file_per_doc"] = path.stat().st_size / len(docs)
+    out["file_per_doc"] = path.stat().st_size / args.docs
     out["load_after"] = loadavg()
     return out
+
+
+def table_row(docs: int, build: str, r: dict[str, Any]) -> str:
+    return (
+        f"| {docs:,} | {r['method']} | {build} | {r['rows']:,} | {r['insert_s']:.0f} s "
+        f"({r['insert_cpu_s']:.0f} s CPU) | {r['first_s']:.2f} s | "
+        f"{np.percentile(r['wall'], 50):.2f} | {np.percentile(r['wall'], 99):.2f} | "
+        f"{np.percentile(r['cpu'], 50):.2f} | {np.percentile(r['cpu'], 99):.2f} | "
+        f"{r['recall']:.3f} | {r['candidates']:.1f} | {r['file_per_doc']:,.0f} | "
+        f"{r['load_before']} → {r['load_after']} |"
+    )
+
+
+def scan_row(docs: int, r: dict[str, Any]) -> str:
+    s = r["scan"]
+    return (
+        f"| {docs:,} | {r['method']} | {r['rows']:,} | {s['mb']:,.0f} | {s['p50']:.2f} | "
+        f"{s['p99']:.2f} | {s['gbs']:.1f} |"
+    )
+
+
+CHECK_HEAD = [
+    "| docs | candidates | build | filter rows | insert | first check | check p50 ms | p99 ms | "
+    "CPU p50 ms | CPU p99 ms | recall 5 % | candidates/query | file B/doc | load |",
+    "|---:|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+]
+SCAN_HEAD = [
+    "| docs | candidates | rows | MB read a query | stage 1 CPU p50 ms | p99 ms | GB/s |",
+    "|---:|---|---:|---:|---:|---:|---:|",
+]
+
+
+def merged(old: str, docs: int, runs: list[str], checks: list[str], scans: list[str]) -> str:
+    """The section's new body: this run's lines beside the lines of runs at other sizes."""
+
+    def docs_of(line: str) -> int | None:
+        first = line.strip("|").split("|")[0].strip().replace(",", "")
+        return int(first) if first.isdigit() else None
+
+    def kept(prefix: str) -> list[str]:
+        return [
+            line
+            for line in old.splitlines()
+            if line.startswith(prefix) and docs_of(line.removeprefix("- ")) not in (docs, None)
+        ]
+
+    old_check = [ln for ln in kept("| ") if ln.count("|") == CHECK_HEAD[0].count("|")]
+    old_scan = [ln for ln in kept("| ") if ln.count("|") == SCAN_HEAD[0].count("|")]
+
+    def by_docs(lines: list[str]) -> list[str]:
+        return sorted(lines, key=lambda ln: docs_of(ln.removeprefix("- ")) or 0)
+
+    return "\n".join(
+        [
+            "Runs (one each; synthetic documents, 200 queries with a 5 % paste, SQLite, "
+            f"{os.cpu_count()} cores shared with other developers' jobs, the load average before "
+            "→ after each method in the last column):",
+            "",
+            *by_docs(kept("- ") + runs),
+            "",
+            *CHECK_HEAD,
+            *by_docs(old_check + checks),
+            "",
+            "Stage 1 of `check` alone with the filter (the member count over the rows' "
+            "bit-sliced copy): the bytes it reads a query (query shingles × k columns × "
+            "rows / 64 words × 8 bytes), its CPU time, and bytes read a CPU second:",
+            "",
+            *SCAN_HEAD,
+            *by_docs(old_scan + scans),
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,57 +257,53 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--methods", default="winnow,pmbf,both")
+    ap.add_argument(
+        "--build",
+        choices=("checked", "unchecked"),
+        default="checked",
+        help="checked: every add compares the text with the collection (as `index add`); "
+        "unchecked: the bulk load (`index add --no-check`)",
+    )
     ap.add_argument("--stage1", action="store_true", help="the filter alone, not the collection")
     ap.add_argument(
         "--update-docs",
         action="store_true",
-        help="rewrite its section of docs/bloom.md and docs/benchmarks.md",
+        help="rewrite its section of docs/bloom.md and docs/benchmarks.md (rows of other "
+        "--docs sizes are kept)",
     )
     ap.add_argument("--work", type=Path, default=Path("/work/bench_cache/pmbf"))
     args = ap.parse_args(argv)
-    docs = sequences(args.docs, args.seed)
     if args.stage1:
         print(f"load average {loadavg()}")
-        print("\n".join(stage1(args, docs)))
+        print("\n".join(stage1(args)))
         print(f"load average {loadavg()}")
         return 0
     args.work.mkdir(parents=True, exist_ok=True)
-    rows = []
+    checks, scans = [], []
     with tempfile.TemporaryDirectory(dir=args.work) as tmp:
         for method in args.methods.split(","):
-            r = collection(method, docs, args, Path(tmp))
+            r = collection(method, args, Path(tmp))
             (Path(tmp) / f"{method}.db").unlink()
-            line = (
-                f"| {method} | {r['rows']:,} | {r['insert_s']:.0f} s "
-                f"({r['insert_cpu_s']:.0f} s CPU) | "
-                f"{r['first_s']:.2f} s | {np.percentile(r['wall'], 50):.2f} | "
-                f"{np.percentile(r['wall'], 99):.2f} | {np.percentile(r['cpu'], 50):.2f} | "
-                f"{np.percentile(r['cpu'], 99):.2f} | {r['recall']:.3f} | {r['candidates']:.1f} | "
-                f"{r['file_per_doc']:,.0f} | {r['load_before']} → {r['load_after']} |"
-            )
-            print(line, flush=True)
-            rows.append(line)
-    body = "\n".join(
-        [
-            f"`benchmarks/bloom_check.py --docs {args.docs} --update-docs` (one run, "
-            f"{time.strftime('%Y-%m-%d')}): {args.docs:,} synthetic documents, {args.queries} "
-            f"queries with a 5 % paste; SQLite, {os.cpu_count()} cores shared with other "
-            "developers' jobs (load average before → after each method).",
-            "",
-            "| candidates | filter rows | insert | first check | check p50 ms | p99 ms | "
-            "CPU p50 ms | CPU p99 ms | recall 5 % | candidates/query | file B/doc | load |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|",
-            *rows,
-        ]
-    )
-    print(body)
+            checks.append(table_row(args.docs, args.build, r))
+            print(checks[-1], flush=True)
+            if "scan" in r:
+                scans.append(scan_row(args.docs, r))
+                print(scans[-1], flush=True)
+    flags = "" if args.build == "checked" else " --build unchecked"
+    methods = "" if args.methods == "winnow,pmbf,both" else f" --methods {args.methods}"
+    runs = [
+        f"- {args.docs:,} documents: `benchmarks/bloom_check.py --docs {args.docs}{flags}"
+        f"{methods} --update-docs`, {time.strftime('%Y-%m-%d')}"
+    ]
     if args.update_docs:
         for doc in (DOC, BENCHMARKS):
             text = doc.read_text(encoding="utf-8")
             start, end = "<!-- results: bloom-check -->", "<!-- end: bloom-check -->"
             head, rest = text.split(start, 1)
-            _, tail = rest.split(end, 1)
+            old, tail = rest.split(end, 1)
+            body = merged(old, args.docs, runs, checks, scans)
             doc.write_text(f"{head}{start}\n{body}\n{end}{tail}", encoding="utf-8")
+        print(body)
     return 0
 
 
