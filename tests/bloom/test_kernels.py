@@ -102,6 +102,13 @@ def test_sliced_member_counts_equal_row_major(n_rows: int, m: int, k: int, seed:
     pos = pmbf.positions(values, k, m, seed)
     sliced = np.zeros((m, -(-n_rows // 64)), dtype=np.uint64)
     pmbf.slice_rows(rows, np.arange(n_rows, dtype=np.int64), m, sliced, False)
+    # bit b of row r is bit r % 64 of sliced[b, r // 64]; the transposing build gives the same
+    unpacked = np.unpackbits(sliced.view(np.uint8), axis=1, bitorder="little")[:, :n_rows]
+    assert np.array_equal(unpacked, bits[:, :m].T)
+    whole = np.full((m, -(-n_rows // 64) + 1), 7, dtype=np.uint64)
+    whole[:, -1] = 0
+    pmbf.slice_all(rows, n_rows, m, whole)
+    assert np.array_equal(whole[:, :-1], sliced) and not whole[:, -1].any()
     expected = [int(b[pos.astype(np.int64).reshape(-1, k)].all(axis=1).sum()) for b in bits]
     assert pmbf.member_counts(rows, pos, k, n_rows).tolist() == expected
     assert pmbf.sliced_member_counts(sliced, pos, k, n_rows).tolist() == expected

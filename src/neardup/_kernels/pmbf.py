@@ -195,6 +195,50 @@ def slice_rows(rows: U64, which: I64, m: int, sliced: U64, clear: bool) -> None:
 
 
 @njit(cache=True, nogil=True)
+def transpose64(a: U64) -> None:
+    """Transpose a 64 × 64 bit matrix in place: bit ``c`` of ``a[r]`` becomes bit ``r`` of
+    ``a[c]`` (off-diagonal blocks of 32, 16, …, 1 swapped in turn; Hacker's Delight 7-3)."""
+    j = 32
+    mask = np.uint64(0x00000000FFFFFFFF)
+    while j != 0:
+        shift = np.uint64(j)
+        k = 0
+        while k < 64:
+            for r in range(k, k + j):
+                t = ((a[r] >> shift) ^ a[r + j]) & mask
+                a[r] ^= t << shift
+                a[r + j] ^= t
+            k += 2 * j
+        j >>= 1
+        mask ^= mask << np.uint64(j)
+
+
+@njit(cache=True, nogil=True)
+def slice_all(rows: U64, n_rows: int, m: int, sliced: U64) -> None:
+    """The bit-sliced copy of the first ``n_rows`` rows, written whole (every word of
+    ``sliced`` for those rows, so it need not be cleared first): each block of 64 rows × 64
+    bit positions is one :func:`transpose64`. Blocks go eight words of the rows at a time
+    (one cache line of each of 64 rows) so a row's line is read once."""
+    words = rows.shape[1]
+    width = (n_rows + 63) >> 6
+    a = np.empty(64, dtype=np.uint64)
+    for i8 in range(0, words, 8):
+        for w in range(width):
+            r0 = w * 64
+            count = min(64, n_rows - r0)
+            for i in range(i8, min(i8 + 8, words)):
+                for j in range(count):
+                    a[j] = rows[r0 + j, i]
+                for j in range(count, 64):
+                    a[j] = 0
+                transpose64(a)
+                for t in range(64):
+                    b = i * 64 + t
+                    if b < m:
+                        sliced[b, w] = a[t]
+
+
+@njit(cache=True, nogil=True)
 def sliced_member_counts(sliced: U64, pos: U64, k: int, n_rows: int) -> I64:
     """:func:`member_counts` over the bit-sliced copy: for each query element the AND of its
     ``k`` columns is the set of rows holding all its bits; those rows' counts go up by one."""

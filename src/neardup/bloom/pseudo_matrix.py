@@ -473,8 +473,7 @@ class PseudoMatrixBloomFilter:
         width = -(-self._rows.shape[0] // 64)
         if self._sliced is None or self._sliced.shape[1] != width:
             self._sliced = np.zeros((self.m, width), dtype=np.uint64)
-            which = np.arange(self._n_rows, dtype=np.int64)
-            pmbf.slice_rows(self._rows, which, self.m, self._sliced, False)
+            pmbf.slice_all(self._rows, self._n_rows, self.m, self._sliced)
         elif self._dirty:
             which = np.array(sorted(self._dirty), dtype=np.int64)
             pmbf.slice_rows(self._rows, which, self.m, self._sliced, True)
