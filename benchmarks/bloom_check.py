@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -210,25 +211,49 @@ SCAN_HEAD = [
 ]
 
 
-def merged(old: str, docs: int, runs: list[str], checks: list[str], scans: list[str]) -> str:
-    """The section's new body: this run's lines beside the lines of runs at other sizes."""
+METHODS = "winnow,pmbf,both"
 
-    def docs_of(line: str) -> int | None:
-        first = line.strip("|").split("|")[0].strip().replace(",", "")
-        return int(first) if first.isdigit() else None
 
-    def kept(prefix: str) -> list[str]:
-        return [
-            line
-            for line in old.splitlines()
-            if line.startswith(prefix) and docs_of(line.removeprefix("- ")) not in (docs, None)
-        ]
+def merged(
+    old: str, docs: int, methods: list[str], runs: list[str], checks: list[str], scans: list[str]
+) -> str:
+    """The section's new body: this run's lines, and the lines of earlier runs at other sizes
+    or of other methods (a table row is one size and method; a run line is dropped once every
+    method it ran has been run again at its size)."""
 
-    old_check = [ln for ln in kept("| ") if ln.count("|") == CHECK_HEAD[0].count("|")]
-    old_scan = [ln for ln in kept("| ") if ln.count("|") == SCAN_HEAD[0].count("|")]
+    def cells(line: str) -> list[str]:
+        return [c.strip() for c in line.strip().strip("|").split("|")]
 
-    def by_docs(lines: list[str]) -> list[str]:
-        return sorted(lines, key=lambda ln: docs_of(ln.removeprefix("- ")) or 0)
+    def size(text: str) -> int:
+        digits = text.split()[0].replace(",", "") if text.split() else ""
+        return int(digits) if digits.isdigit() else -1
+
+    def replaced_row(line: str) -> bool:
+        return size(cells(line)[0]) == docs and cells(line)[1] in methods
+
+    def run_methods(line: str) -> set[str]:
+        command = line.split("`")[1] if line.count("`") >= 2 else ""
+        words = command.split()
+        after = words[words.index("--methods") + 1] if "--methods" in words[:-1] else METHODS
+        return set(after.split(","))
+
+    lines = old.splitlines()
+    old_runs = [
+        ln
+        for ln in lines
+        if ln.startswith("- ") and not (size(ln[2:]) == docs and run_methods(ln) <= set(methods))
+    ]
+    rows = [ln for ln in lines if ln.startswith("| ") and size(cells(ln)[0]) > 0]
+    old_check = [
+        ln for ln in rows if ln.count("|") == CHECK_HEAD[0].count("|") and not replaced_row(ln)
+    ]
+    old_scan = [
+        ln for ln in rows if ln.count("|") == SCAN_HEAD[0].count("|") and not replaced_row(ln)
+    ]
+    order = {m: i for i, m in enumerate(METHODS.split(","))}
+
+    def by_size(table: list[str]) -> list[str]:
+        return sorted(table, key=lambda ln: (size(cells(ln)[0]), order.get(cells(ln)[1], 9)))
 
     return "\n".join(
         [
@@ -236,17 +261,17 @@ def merged(old: str, docs: int, runs: list[str], checks: list[str], scans: list[
             f"{os.cpu_count()} cores shared with other developers' jobs, the load average before "
             "→ after each method in the last column):",
             "",
-            *by_docs(kept("- ") + runs),
+            *sorted(old_runs + runs, key=lambda ln: size(ln[2:])),
             "",
             *CHECK_HEAD,
-            *by_docs(old_check + checks),
+            *by_size(old_check + checks),
             "",
             "Stage 1 of `check` alone with the filter (the member count over the rows' "
             "bit-sliced copy): the bytes it reads a query (query shingles × k columns × "
             "rows / 64 words × 8 bytes), its CPU time, and bytes read a CPU second:",
             "",
             *SCAN_HEAD,
-            *by_docs(old_scan + scans),
+            *by_size(old_scan + scans),
         ]
     )
 
@@ -256,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--docs", type=int, default=100_000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--methods", default="winnow,pmbf,both")
+    ap.add_argument("--methods", default=METHODS)
     ap.add_argument(
         "--build",
         choices=("checked", "unchecked"),
@@ -290,10 +315,14 @@ def main(argv: list[str] | None = None) -> int:
                 scans.append(scan_row(args.docs, r))
                 print(scans[-1], flush=True)
     flags = "" if args.build == "checked" else " --build unchecked"
-    methods = "" if args.methods == "winnow,pmbf,both" else f" --methods {args.methods}"
+    methods = "" if args.methods == METHODS else f" --methods {args.methods}"
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
     runs = [
-        f"- {args.docs:,} documents: `benchmarks/bloom_check.py --docs {args.docs}{flags}"
-        f"{methods} --update-docs`, {time.strftime('%Y-%m-%d')}"
+        f"- {args.docs:,} documents ({args.methods.replace(',', ', ')}): "
+        f"`benchmarks/bloom_check.py --docs {args.docs}{flags}{methods} --update-docs`, "
+        f"{time.strftime('%Y-%m-%d')}, commit {commit or 'unknown'}"
     ]
     if args.update_docs:
         for doc in (DOC, BENCHMARKS):
@@ -301,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             start, end = "<!-- results: bloom-check -->", "<!-- end: bloom-check -->"
             head, rest = text.split(start, 1)
             old, tail = rest.split(end, 1)
-            body = merged(old, args.docs, runs, checks, scans)
+            body = merged(old, args.docs, args.methods.split(","), runs, checks, scans)
             doc.write_text(f"{head}{start}\n{body}\n{end}{tail}", encoding="utf-8")
         print(body)
     return 0
