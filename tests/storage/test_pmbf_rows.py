@@ -114,14 +114,16 @@ def _source(col: Collection) -> BloomRowsSource:
     return next(s for s in col.sources if isinstance(s, BloomRowsSource))
 
 
+@pytest.mark.parametrize("check", [True, False])
 @pytest.mark.parametrize("method", ["pmbf", "both"])
 def test_collection_finds_a_short_paste_and_reopens_identically(
-    backend: Backend, method: str
+    backend: Backend, method: str, check: bool
 ) -> None:
+    """Checked adds or an unchecked bulk load: the same filter, persisted and reopened."""
     spec = IndexSpec(candidates=method, policy="allow", pmbf_n=400)
     docs = [(f"d{i}", tg.text(250, 100 + i)) for i in range(30)]
     col = Collection.create(backend.target(), SPEC, spec)
-    col.add_many(docs, batch_size=7)
+    col.add_many(docs, batch_size=7, check=check)
     # 30 words of d11 (about 4 % of the query) inside unrelated text
     pasted = " ".join(docs[11][1].split()[100:130])
     query = f"{tg.text(400, 900)} {pasted} {tg.text(300, 901)}"
