@@ -327,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--work", type=Path, default=Path("/work/bench_cache/pmbf"))
     args = ap.parse_args(argv)
+    commit = subprocess.run(  # the code measured: the commit when the run starts
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
     if args.stage1:
         print(f"load average {loadavg()}")
         print("\n".join(stage1(args)))
@@ -347,9 +350,6 @@ def main(argv: list[str] | None = None) -> int:
                 print(scans[-1], flush=True)
     flags = "" if args.build == "checked" else " --build unchecked"
     methods = "" if args.methods == METHODS else f" --methods {args.methods}"
-    commit = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-    ).stdout.strip()
     runs = [
         f"- {args.docs:,} documents ({args.methods.replace(',', ', ')}): "
         f"`benchmarks/bloom_check.py --docs {args.docs}{flags}{methods} --update-docs`, "
