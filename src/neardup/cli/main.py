@@ -10,17 +10,13 @@ with code 2, other failures with 1; a message, never a traceback.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.machinery
 import os
 import sys
-from collections.abc import Sequence
-from types import ModuleType
-from typing import Any
 
 import click
 
 from neardup import __version__
+from neardup.cli import _numba_startup
 from neardup.errors import ConfigurationError, InputError, NeardupError, SpecError
 
 USAGE_ERRORS = (InputError, SpecError, ConfigurationError)
@@ -71,42 +67,6 @@ def cli() -> None:
     """
 
 
-_BLAS = "scipy.linalg.cython_blas"
-
-
-class SkipNumbaBlasProbe(importlib.abc.MetaPathFinder):
-    """When numba's array library (``numba.np.arraymath``) first loads, at the first kernel
-    call, it imports SciPy's BLAS to learn whether ``np.dot`` may use it inside kernels: that
-    import (all of ``scipy.linalg``) is ~0.2 s of every command's start-up, and no neardup
-    kernel uses ``np.dot``. In the ``neardup`` process only (a library user's process is left
-    alone), the import is answered "absent" while that one module loads, so numba takes its
-    own loop for ``np.dot``; SciPy imports normally before and after."""
-
-    def find_spec(
-        self, name: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        if name != "numba.np.arraymath":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return spec
-        run = spec.loader.exec_module
-
-        def exec_module(module: ModuleType) -> Any:
-            blocked = _BLAS not in sys.modules
-            if blocked:
-                sys.modules[_BLAS] = None  # type: ignore[assignment]
-            try:
-                return run(module)
-            finally:
-                if blocked and sys.modules.get(_BLAS, ModuleType(_BLAS)) is None:
-                    del sys.modules[_BLAS]
-
-        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
-        return spec
-
-
 #: One-shot commands that only read their inputs and print (or write a file they close): run
 #: as the ``neardup`` program, their process ends once the output is flushed, without the
 #: interpreter's teardown — freeing numba's and LLVM's objects one by one costs about a third
@@ -134,10 +94,7 @@ def _first_command(args: list[str]) -> str | None:
 
 
 def _run(argv: list[str] | None) -> int:
-    if "numba.np.arraymath" not in sys.modules and not any(
-        isinstance(finder, SkipNumbaBlasProbe) for finder in sys.meta_path
-    ):
-        sys.meta_path.insert(0, SkipNumbaBlasProbe())
+    _numba_startup.install()
     try:
         cli.main(args=argv, prog_name="neardup", standalone_mode=False)
     except click.exceptions.Abort:

@@ -1,0 +1,52 @@
+"""The ``neardup`` process's shortcuts through numba's start-up (cli/_numba_startup.py), each
+checked in a fresh interpreter, where numba has not loaded yet."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def run(code: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.strip().splitlines()
+
+
+def test_cached_kernels_load_without_the_registries_and_compiling_still_works() -> None:
+    # numba.cpython.charseq is imported only by the target registries' refresh
+    lines = run(
+        "import sys; from neardup.cli import _numba_startup; _numba_startup.install(); "
+        "import numpy as np, numba; from neardup._kernels import setops; "
+        "a = np.array([1, 2, 3, 5], dtype=np.uint64); b = np.array([2, 3, 4], dtype=np.uint64); "
+        "print(setops.intersection_size(a, b), 'numba.cpython.charseq' in sys.modules, "
+        "'scipy' in sys.modules); "
+        "print(numba.njit(lambda x: x * 2 + 1)(20), 'numba.cpython.charseq' in sys.modules)"
+    )
+    assert lines == ["2 False False", "41 True"]
+
+
+def test_scipy_imports_normally_once_numba_has_loaded() -> None:
+    lines = run(
+        "import sys; from neardup.cli import _numba_startup; _numba_startup.install(); "
+        "import numba; print('scipy' in sys.modules, sys.modules.get('scipy', 'absent')); "
+        "import scipy; print(scipy.__name__)"
+    )
+    assert lines == ["False absent", "scipy"]
+
+
+def test_without_the_finder_numba_loads_as_usual() -> None:
+    lines = run(
+        "import sys, numpy as np; from neardup._kernels import setops; "
+        "a = np.array([1, 2], dtype=np.uint64); print(setops.intersection_size(a, a), "
+        "'numba.cpython.charseq' in sys.modules, 'scipy' in sys.modules)"
+    )
+    assert lines == ["2 True True"]
+
+
+def test_installing_after_numba_loaded_changes_its_cache_loads() -> None:
+    lines = run(
+        "import numba.core.caching as c; before = c.Cache.load_overload; "
+        "from neardup.cli import _numba_startup; _numba_startup.install(); "
+        "print(before is c.Cache.load_overload, c.Cache.load_overload.__module__)"
+    )
+    assert lines == ["False neardup.cli._numba_startup"]
