@@ -197,3 +197,16 @@ def test_a_cache_that_cannot_be_written_builds_in_memory(tmp_path: Path) -> None
     assert calls == [1]
     assert table.lemma(int(table.find(["стола"])[0])) == "стол"
     assert not path.exists()
+
+
+def test_dictionary_key_reads_the_dictionarys_meta_without_loading_it() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "from neardup.analysis import morph_table, resources; key = morph_table.dictionary_key(); "
+        "print(resources.morph.cache_info().currsize, "
+        "resources.dictionary_meta() == dict(resources.morph().analyzer.dictionary.meta))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0 True"

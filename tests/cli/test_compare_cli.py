@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -200,6 +201,63 @@ def test_cli_skips_numba_blas_probe_only_while_numba_loads(tmp_path: Path) -> No
 
     shown = json.loads("\n".join(lines[:-2]))
     assert shown["resemblance"] == compare(a.read_text(), b.read_text(), preset="plain").resemblance
+
+
+def test_compare_json_loads_only_what_its_answer_needs(tmp_path: Path) -> None:
+    """A one-shot ``compare --json`` of two Russian texts whose forms are all in the
+    dictionary: no rich, combined score, reports, SciPy or numba registries are imported,
+    pymorphy3's dictionary is not loaded, and no forms learned earlier are read."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("Городская библиотека открылась после ремонта.", encoding="utf-8")
+    b.write_text("Городская библиотека открылась после долгого ремонта.", encoding="utf-8")
+    heavy = [
+        "rich",
+        "neardup.combined",
+        "neardup.report",
+        "scipy",
+        "sklearn",
+        "pandas",
+        "numba.np.arraymath",
+    ]
+    code = (
+        "import sys; from neardup.cli.main import main; "
+        f"main(['compare', '--json', {str(a)!r}, {str(b)!r}]); "
+        "from neardup.analysis import resources; "
+        f"print([m for m in {heavy!r} if m in sys.modules], resources.morph.cache_info().currsize)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1] == "[] 0"
+    shown = json.loads(lines[0])
+    assert (shown["shingles_a"], shown["shingles_b"], shown["shared"]) == (4, 5, 4)
+    from neardup import compare
+
+    assert shown["resemblance"] == compare(a.read_text(), b.read_text()).resemblance == 0.8
+
+
+def test_one_shot_process_starts_no_blas_threads(tmp_path: Path) -> None:
+    """Run as the program, ``compare`` keeps numpy's OpenBLAS from starting its thread pool:
+    the process has one thread when it ends (Linux: /proc/self/task)."""
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("needs /proc")
+    a = tmp_path / "a.txt"
+    a.write_text("один два три четыре пять шесть", encoding="utf-8")
+    code = (
+        "import os, sys; exit_now = os._exit\n"
+        "def report(code):\n"
+        "    print(os.environ.get('OPENBLAS_NUM_THREADS'), len(os.listdir('/proc/self/task')),"
+        " flush=True)\n"
+        "    exit_now(code)\n"
+        "os._exit = report\n"
+        f"sys.argv = ['neardup', 'compare', '--json', '--preset', 'plain', {str(a)!r}, "
+        f"{str(a)!r}]\n"
+        "from neardup.cli.main import main; main()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.strip().splitlines()[-1] == "1 1"
 
 
 def test_analyze_table_is_streamed_lines(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,34 +1,31 @@
-"""``neardup compare`` and ``neardup analyze``."""
+"""``neardup compare`` and ``neardup analyze``.
+
+A one-shot ``compare`` of two short texts is mostly start-up (issue 15: under 0.5 s), so what
+only some runs need is imported where it is used: the combined score, the aligner (for
+fragments), the reports and rich (for the table; ``--json`` prints without it).
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from neardup.align import CONSTRAINTS as ALIGN_CONSTRAINTS
-from neardup.align import (
-    DEFAULT_GAP,
-    DEFAULT_K,
-    DEFAULT_MIN_TOKENS,
-    Aligner,
-    Alignment,
-    apply_citations,
-)
+from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS
 from neardup.analysis.analyzer import Canonical, IntArray
 from neardup.cli._documents import read_input, read_options, reader_options
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type
-from neardup.combined import combined_score
 from neardup.pipeline import Pipeline
-from neardup.report import check_writable, markup_safe
 from neardup.shingles import Shingles, shingle
 from neardup.similarity import Measures
 from neardup.spec import Spec
+
+if TYPE_CHECKING:
+    from neardup.align import Alignment
 
 
 def compare_to_dict(measures: Measures, spec: Spec, alignment: Alignment | None) -> dict[str, Any]:
@@ -149,15 +146,23 @@ def compare(
     """
     spec = spec_from_options(options)
     if html_report:
+        from neardup.report import check_writable
+
         check_writable(html_report)
     pipeline = Pipeline(spec)
     reading = read_options(options)
     text_a = read_input(file_a, reading).text
     text_b = read_input(file_b, reading).text
     measures = pipeline.compare(text_a, text_b)
-    combined = combined_score(text_a, text_b, spec) if method == "combined" else None
+    combined = None
+    if method == "combined":
+        from neardup.combined import combined_score
+
+        combined = combined_score(text_a, text_b, spec)
     alignment = None
     if fragments or html_report:
+        from neardup.align import Aligner, apply_citations
+
         aligner = Aligner(spec, k=align_k, gap=gap, min_tokens=min_tokens)
         query = aligner.prepare(text_a)
         alignment = aligner.pair(query, text_b, source_id=file_b)
@@ -173,6 +178,11 @@ def compare(
             out["combined"] = combined
         click.echo(json.dumps(out, ensure_ascii=False))
         return
+    from rich.console import Console
+    from rich.table import Table
+
+    from neardup.report import markup_safe
+
     table = Table(title=f"{markup_safe(file_a)} vs {markup_safe(file_b)}", show_header=True)
     table.add_column("measure")
     table.add_column("value", justify="right")

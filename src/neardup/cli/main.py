@@ -70,7 +70,9 @@ def cli() -> None:
 #: One-shot commands that only read their inputs and print (or write a file they close): run
 #: as the ``neardup`` program, their process ends once the output is flushed, without the
 #: interpreter's teardown — freeing numba's and LLVM's objects one by one costs about a third
-#: of a short ``compare``'s CPU time (benchmarks/startup.py).
+#: of a short ``compare``'s CPU time (benchmarks/startup.py). They do no dense linear algebra
+#: either, so numpy's OpenBLAS starts no pool of threads for them (~35 ms of CPU at import;
+#: an ``OPENBLAS_NUM_THREADS`` already set is kept).
 FAST_EXIT_COMMANDS = frozenset({"compare", "analyze"})
 
 
@@ -78,8 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code, mapping neardup's errors to 2 or 1. Called with
     no ``argv`` (the ``neardup`` program itself), a command of :data:`FAST_EXIT_COMMANDS`
     ends the process here."""
+    one_shot = argv is None and _first_command(sys.argv[1:]) in FAST_EXIT_COMMANDS
+    if one_shot:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     code = _run(argv)
-    if argv is None and _first_command(sys.argv[1:]) in FAST_EXIT_COMMANDS:
+    if one_shot:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
