@@ -179,6 +179,22 @@ def test_version_imports_no_command_module() -> None:
     assert out.stdout.strip().splitlines()[-1] == "[]"
 
 
+def test_the_cli_and_compare_modules_import_nothing_heavy() -> None:
+    """``import neardup.cli.main`` (all ``neardup --version`` needs) loads neither numpy nor
+    numba; the compare command's module, imported as the CLI imports it, loads none of what
+    only some runs need."""
+    code = (
+        "import sys; import neardup.cli.main; "
+        "print([m for m in ('numpy', 'numba', 'rich', 'importlib.metadata') if m in sys.modules]); "
+        "from neardup.cli import _numba_startup; _numba_startup.install(); "
+        "import neardup.cli.compare; "
+        "print([m for m in ('rich', 'neardup.combined', 'neardup.report', 'scipy', 'sklearn', "
+        "'pandas', 'pymorphy3', 'numba.np.arraymath') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines() == ["[]", "[]"]
+
+
 def test_cli_skips_numba_blas_probe_only_while_numba_loads(tmp_path: Path) -> None:
     """In the CLI process, numba's array library loads without importing SciPy's BLAS (a
     start-up cost no kernel needs); SciPy still imports normally afterwards, and the result
