@@ -46,9 +46,11 @@ def light_cache_loads(caching: ModuleType) -> None:
         for name in ("load_overload", "_load_overload", "_guard_against_spurious_io_errors")
     ):
         return
-    from numba.core.runtime import rtsys
 
     def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        # imported at the first load, not above: light_cache_loads runs while numba loads
+        from numba.core.runtime import rtsys
+
         # what the loaded code needs of target_context.refresh(): the runtime's symbols
         rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
