@@ -119,7 +119,9 @@ def _utf8_spans(
     if not words:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros(0, dtype=np.uint8), empty, empty
-    buf = np.frombuffer("\n".join(words).encode("utf-8"), dtype=np.uint8)
+    # writable, as the analyzer's buffers are: the kernels then have one compiled signature
+    # to load, not one per flag (a readonly array is another numba type)
+    buf = np.frombuffer(bytearray("\n".join(words).encode("utf-8")), dtype=np.uint8)
     breaks = np.flatnonzero(buf == 10).astype(np.int64)
     if breaks.shape[0] != len(words) - 1:
         raise ValueError("a word form holds a newline")
