@@ -251,18 +251,19 @@ def test_compare_json_loads_only_what_its_answer_needs(tmp_path: Path) -> None:
     assert shown["resemblance"] == compare(a.read_text(), b.read_text()).resemblance == 0.8
 
 
-def test_one_shot_process_starts_no_blas_threads(tmp_path: Path) -> None:
-    """Run as the program, ``compare`` keeps numpy's OpenBLAS from starting its thread pool:
-    the process has one thread when it ends (Linux: /proc/self/task)."""
+def test_one_shot_process_starts_no_blas_threads_and_no_collector(tmp_path: Path) -> None:
+    """Run as the program, ``compare`` keeps numpy's OpenBLAS from starting its thread pool
+    (the process has one thread when it ends; Linux: /proc/self/task) and runs without the
+    cyclic garbage collector."""
     if not Path("/proc/self/task").is_dir():
         pytest.skip("needs /proc")
     a = tmp_path / "a.txt"
     a.write_text("один два три четыре пять шесть", encoding="utf-8")
     code = (
-        "import os, sys; exit_now = os._exit\n"
+        "import gc, os, sys; exit_now = os._exit\n"
         "def report(code):\n"
         "    print(os.environ.get('OPENBLAS_NUM_THREADS'), len(os.listdir('/proc/self/task')),"
-        " flush=True)\n"
+        " gc.isenabled(), flush=True)\n"
         "    exit_now(code)\n"
         "os._exit = report\n"
         f"sys.argv = ['neardup', 'compare', '--json', '--preset', 'plain', {str(a)!r}, "
@@ -273,7 +274,19 @@ def test_one_shot_process_starts_no_blas_threads(tmp_path: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     )
-    assert out.stdout.strip().splitlines()[-1] == "1 1"
+    assert out.stdout.strip().splitlines()[-1] == "1 1 False"
+
+
+def test_one_shot_process_keeps_the_forms_it_predicted(tmp_path: Path) -> None:
+    """Without the collector and without the interpreter's teardown, the forms a ``compare``
+    predicted still reach the disk (the chain is let go by reference counting)."""
+    a = tmp_path / "a.txt"
+    a.write_text("Зубариков приехал в Крыжополь.", encoding="utf-8")
+    code = f"import sys; sys.argv = ['neardup', 'compare', {str(a)!r}, {str(a)!r}]\n"
+    code += "from neardup.cli.main import main; main()\n"
+    env = {**os.environ, "NEARDUP_LEARNED_DIR": str(tmp_path / "learned")}
+    subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, env=env)
+    assert len(list((tmp_path / "learned").glob("*/*.bin"))) == 1
 
 
 def test_analyze_table_is_streamed_lines(capsys: pytest.CaptureFixture[str]) -> None:
