@@ -14,8 +14,10 @@ import pytest
 
 from neardup.analysis import learned_cache
 from neardup.analysis.analyzer import Analyzer
+from neardup.analysis.compiled import CompiledFilters
 from neardup.analysis.learned_cache import LearnedForms, LearnedStore
 from neardup.analysis.presets import preset
+from neardup.spec import AnalyzerSpec
 
 pytest.importorskip("pymorphy3")
 
@@ -144,15 +146,24 @@ TEXTS = [
 ]
 
 
+def _first_ru_analyzer(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, texts: list[str]
+) -> tuple[AnalyzerSpec, CompiledFilters, list[list[str]]]:
+    """The ``ru`` spec, the compiled filters of a first analyzer keeping its forms in
+    ``folder``, and the terms it gave for ``texts``."""
+    monkeypatch.setenv("NEARDUP_LEARNED_DIR", str(folder))
+    spec = preset("ru")
+    first = Analyzer(spec)
+    expected = [first.canonical(t).terms for t in texts]
+    compiled = first._chains["*"].compiled
+    assert compiled is not None
+    return spec, compiled, expected
+
+
 def test_the_ru_chain_writes_its_predicted_forms_and_a_new_chain_reads_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("NEARDUP_LEARNED_DIR", str(tmp_path))
-    spec = preset("ru")
-    first = Analyzer(spec)
-    expected = [first.canonical(t).terms for t in TEXTS]
-    compiled = first._chains["*"].compiled
-    assert compiled is not None
+    spec, compiled, expected = _first_ru_analyzer(tmp_path, monkeypatch, TEXTS)
     assert len(compiled.on_disk()) == 0
     compiled.save_learned()
     (folder,) = tmp_path.iterdir()
@@ -178,12 +189,7 @@ def test_the_ru_chain_writes_its_predicted_forms_and_a_new_chain_reads_them(
 def test_the_disk_is_read_at_the_first_form_the_dictionary_table_does_not_hold(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("NEARDUP_LEARNED_DIR", str(tmp_path))
-    spec = preset("ru")
-    first = Analyzer(spec)
-    expected = first.canonical(TEXTS[0]).terms
-    compiled = first._chains["*"].compiled
-    assert compiled is not None
+    spec, compiled, (expected,) = _first_ru_analyzer(tmp_path, monkeypatch, TEXTS[:1])
     compiled.save_learned()
     second = Analyzer(spec)
     again = second._chains["*"].compiled

@@ -200,13 +200,12 @@ def test_a_cache_that_cannot_be_written_builds_in_memory(tmp_path: Path) -> None
 
 
 def test_dictionary_key_reads_the_dictionarys_meta_without_loading_it() -> None:
-    import subprocess
-    import sys
+    from neardup.analysis import resources
 
-    code = (
-        "from neardup.analysis import morph_table, resources; key = morph_table.dictionary_key(); "
-        "print(resources.morph.cache_info().currsize, "
-        "resources.dictionary_meta() == dict(resources.morph().analyzer.dictionary.meta))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "0 True"
+    resources.morph.cache_clear()
+    resources.dictionary_meta.cache_clear()
+    key = morph_table.dictionary_key()
+    assert resources.morph.cache_info().currsize == 0  # pymorphy3's dictionary not loaded
+    loaded = resources.morph().analyzer.dictionary.meta
+    assert resources.dictionary_meta() == dict(loaded)
+    assert f"-rev-{loaded['source_revision']}-{loaded['corpus_revision']}-" in key
