@@ -115,7 +115,7 @@ def test_the_collection_scores_its_matches_alike() -> None:
     from neardup.index import Collection, IndexSpec
 
     with Collection.create("memory:", default_spec(), IndexSpec(policy="allow")) as col:
-        assert col.spec == default_spec().fixed()  # one fingerprint set per text: no rule
+        assert col.spec == default_spec()  # the length-adaptive rule is kept (index.short)
         col.add("long", LONG)
         col.add("edited", LONG_EDITED)
         result = col.check(LONG, combined=True)

@@ -1,0 +1,170 @@
+"""The length-adaptive rule in the collection: short pairs verified on the short shingles.
+
+A length-adaptive spec (:class:`~neardup.spec.ShingleSpec` with ``short_below``) compares a
+pair whose shorter text has fewer than ``short_below`` canonical tokens on the short shingles
+(word 1-grams by default), as ``compare``, ``matrix`` and ``eval`` do. The collection keeps one
+fingerprint set per document (the long shingles) and the text; the rule needs, per candidate,
+its canonical token count and its short fingerprint set, which it takes from the stored text,
+re-analyzed, for the few candidates that need it:
+
+* a short query (fewer than ``short_below`` tokens) makes every pair short, so each of its
+  candidates is re-analyzed;
+* a long query makes a pair short only with a short document. The stored set size bounds the
+  document's token count from below (:func:`fewest_tokens`: ``n`` distinct word ``k``-shingles
+  taken every ``step`` tokens need at least ``(n - 1)·step + k`` tokens), so only candidates
+  with small sets (short, or very repetitive) are re-analyzed; every other pair stays long
+  without reading its text.
+
+The measures of a short pair are :func:`neardup.similarity.compare` of the two short sets made
+by :meth:`neardup.pipeline.Pipeline.fingerprints_of` — the very function ``compare`` applies to
+the same two texts, so ``index check`` and ``compare`` give the same numbers.
+
+Retrieval (:meth:`ShortRule.samples`): an edited sentence may share no word 5-shingle with its
+source, so a short text also posts and looks up all its short fingerprints (its words), and a
+long text posts the minimum of every window of ``IndexSpec.short_window`` words (any run of
+that many shared words shares one) without looking them up, so long pairs are found as
+before (docs/collection.md, "Short texts").
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from neardup._kernels.winnow import winnow
+from neardup._sorted import distinct
+from neardup.analysis.analyzer import Canonical
+from neardup.errors import DamagedCollectionError
+from neardup.pipeline import Pipeline
+from neardup.shingles import shingle_hashes
+from neardup.similarity import Fingerprints, Measures, compare
+from neardup.spec import ShingleSpec
+from neardup.storage.base import Storage
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+B = npt.NDArray[np.bool_]
+
+#: Stored documents whose short form is remembered between batches (a short form of a long
+#: document is its distinct words: a few kilobytes).
+CACHED_FORMS = 4096
+
+
+@dataclass(frozen=True)
+class ShortForm:
+    """What the rule needs of a text: its canonical token count and its short fingerprints."""
+
+    tokens: int
+    fingerprints: Fingerprints
+
+
+def fewest_tokens(shingles: ShingleSpec, size: int) -> int:
+    """The fewest canonical tokens a text with ``size`` long shingles can have (0: no bound).
+
+    Word shingles: a text of ``T > k`` tokens has ``⌊(T − k) / step⌋ + 1`` shingle positions
+    and at most that many distinct shingles, so ``size ≥ 2`` shingles need at least
+    ``(size − 1)·step + k`` tokens (one shingle may be a text of any length up to ``k``).
+    Character n-grams say nothing about the number of words.
+    """
+    if shingles.unit != "word" or size < 2:
+        return 0
+    return (size - 1) * shingles.step + shingles.k
+
+
+class ShortRule:
+    """The rule of one collection: which pairs are short, and their exact measures."""
+
+    def __init__(self, pipeline: Pipeline, window: int) -> None:
+        self.pipeline = pipeline
+        self.shingles = pipeline.spec.shingles
+        self.below = self.shingles.short_below
+        self.window = window
+        self._short_shingles = self.shingles.fixed(short=True)
+        self._cache: OrderedDict[int, ShortForm] = OrderedDict()
+
+    def form(self, canonical: Canonical) -> ShortForm:
+        """The short form of an analyzed text."""
+        return ShortForm(len(canonical), self.pipeline.fingerprints_of(canonical, short=True))
+
+    def samples(self, canonical: Canonical, form: ShortForm, samples: U64) -> tuple[U64, U64]:
+        """What a text posts and what it looks up, given its (long) winnowed ``samples``.
+
+        A short text posts and looks up all its short fingerprints with its samples: an
+        edited sentence may share no 5-shingle with its source, but it shares words. A long
+        text posts, besides its samples, the minimum of every window of ``window``
+        consecutive short shingles — so the sentence finds the document it came from — and
+        looks up only its samples: long pairs are found as before.
+        """
+        if self.is_short(form.tokens):
+            both = distinct(np.concatenate((samples, form.fingerprints.values)))
+            return both, both
+        if not self.window:
+            return samples, samples
+        hashes = shingle_hashes(canonical, self._short_shingles, self.pipeline.family)
+        words = distinct(winnow(np.ascontiguousarray(hashes, dtype=np.uint64), self.window))
+        return distinct(np.concatenate((samples, words))), samples
+
+    def is_short(self, tokens: int) -> bool:
+        return tokens < self.below
+
+    def may_be_short(self, sizes: I64) -> B:
+        """Which stored documents, by their long set sizes, could have fewer than
+        ``short_below`` tokens (the others are surely long)."""
+        bound = np.array([fewest_tokens(self.shingles, int(s)) for s in sizes.tolist()])
+        return np.asarray(bound < self.below, dtype=np.bool_).reshape(-1)
+
+    def stored_forms(self, keys: Sequence[int], storage: Storage) -> dict[int, ShortForm]:
+        """The short forms of stored documents, from their texts (remembered by key: a
+        document never changes and a key is never reused). A key no longer stored is left
+        out."""
+        out: dict[int, ShortForm] = {}
+        missing = []
+        for key in keys:
+            form = self._cache.get(key)
+            if form is None:
+                missing.append(key)
+            else:
+                self._cache.move_to_end(key)
+                out[key] = form
+        if missing:
+            for info in storage.docs(sorted(set(missing)), text=True, meta=False):
+                if info.text is None:
+                    raise DamagedCollectionError(
+                        f"document {info.key} ({info.id}) has no stored text, which the "
+                        "collection's length-adaptive rule needs"
+                    )
+                form = self.form(self.pipeline.canonical(info.text))
+                out[info.key] = form
+                self._cache[info.key] = form
+            while len(self._cache) > CACHED_FORMS:
+                self._cache.popitem(last=False)
+        return out
+
+    def forget(self, keys: Sequence[int]) -> None:
+        for key in keys:
+            self._cache.pop(key, None)
+
+    def measures(self, a: ShortForm, b: ShortForm) -> Measures:
+        """The measures of a short pair: those ``compare`` gives for the two texts."""
+        return compare(a.fingerprints, b.fingerprints)
+
+    def split(
+        self,
+        pos: I64,
+        other: I64,
+        query_tokens: I64,
+        other_tokens: Callable[[I64], I64],
+    ) -> B:
+        """Which pairs ``(pos, other)`` are short: ``other_tokens(other)`` gives each other
+        side's token count (or any value at or above ``short_below`` when it is surely
+        long)."""
+        if pos.shape[0] == 0:
+            return np.zeros(0, dtype=np.bool_)
+        mask: B = np.asarray(
+            self.shingles.short_pairs(query_tokens[pos], other_tokens(other)), dtype=np.bool_
+        )
+        return mask
