@@ -79,6 +79,7 @@ U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 DEFAULT_BATCH = 256
+_NONE = np.zeros(0, dtype=np.uint64)
 
 
 # --- records ---------------------------------------------------------------------------------
@@ -790,17 +791,29 @@ class Collection:
     def _short_hits(
         self, batch: _Batch, pos: I64, other: I64, forms: Mapping[int, ShortForm], rules: Policy
     ) -> dict[int, list[_Hit]]:
-        """Short pairs ``(batch position, other)`` scored on the short shingles, those that
-        reach the threshold kept (``other`` a key of ``forms``)."""
-        assert self.short is not None
-        hits: dict[int, list[_Hit]] = {}
-        for p, o in zip(pos.tolist(), other.tolist(), strict=True):
-            query = batch.items[p].short
-            assert query is not None
-            ms = self.short.measures(query, forms[o])
-            if ms.shared and rules.reaches(ms.resemblance, ms.containment_ab, ms.containment_ba):
-                hits.setdefault(p, []).append(_Hit(o, ms))
-        return hits
+        """Short pairs ``(batch position, other)`` scored on the short shingles by one kernel
+        call, those that reach the threshold kept (``other`` a key of ``forms``)."""
+        if not pos.shape[0]:
+            return {}
+        sets = [it.short.fingerprints if it.short else Fingerprints(_NONE) for it in batch.items]
+        queries = PackedFingerprints.pack(range(len(sets)), [(f.values, f.counts) for f in sets])
+        keys = sorted(forms)
+        others = PackedFingerprints.pack(
+            keys, [(forms[k].fingerprints.values, forms[k].fingerprints.counts) for k in keys]
+        )
+        slot = np.searchsorted(others.keys, other)
+        shared = shared_pairs(
+            queries.values,
+            queries.kernel_counts(),
+            queries.offsets,
+            others.values,
+            others.kernel_counts(),
+            others.offsets,
+            pos,
+            slot,
+            self.multiset,
+        )
+        return _Hits.of(rules, pos, other, shared, queries.sizes(), others.sizes()[slot]).by_pos
 
     def _verify(
         self, item: Analyzed, stored: Sequence[StoredFingerprints]
@@ -818,20 +831,23 @@ class Collection:
         sizes = np.array([set_size(v, c) for v, c in cands], dtype=np.int64)
         wanted = [k for k, maybe in zip(keys, self.short.may_be_short(sizes).tolist()) if maybe]
         forms = self.short.stored_forms(keys if short_query else wanted, self.storage)
-        scored = [
-            (k, self.short.measures(query, forms[k]))
+        short_keys = [
+            k
+            for k in keys
             if k in forms and self.short.shingles.short_pairs(query.tokens, forms[k].tokens)
-            else (k, m)
-            for k, m in scored
         ]
+        own = query.fingerprints
+        on_words = verify(
+            own.values,
+            own.counts,
+            [(forms[k].fingerprints.values, forms[k].fingerprints.counts) for k in short_keys],
+        )
+        by_key = dict(zip(short_keys, on_words.measures, strict=True))
+        scored = [(k, by_key.get(k, m)) for k, m in scored]
         if not short_query:
             return scored, result.uniqueness, item.size
         # a short text is compared on its short shingles with every candidate: so is its share
-        short_cands = [
-            (forms[k].fingerprints.values, forms[k].fingerprints.counts) for k in keys if k in forms
-        ]
-        own = query.fingerprints
-        return scored, verify(own.values, own.counts, short_cands).uniqueness, own.size
+        return scored, on_words.uniqueness, own.size
 
     # --- adding -----------------------------------------------------------------------------
     def add(

@@ -15,9 +15,10 @@ re-analyzed, for the few candidates that need it:
   with small sets (short, or very repetitive) are re-analyzed; every other pair stays long
   without reading its text.
 
-The measures of a short pair are :func:`neardup.similarity.compare` of the two short sets made
-by :meth:`neardup.pipeline.Pipeline.fingerprints_of` — the very function ``compare`` applies to
-the same two texts, so ``index check`` and ``compare`` give the same numbers.
+The measures of a short pair come from the two short sets made by
+:meth:`neardup.pipeline.Pipeline.fingerprints_of` — the very function ``compare`` applies to
+the same two texts — counted by the verification kernels that give the long pairs the numbers
+of :func:`neardup.similarity.compare`, so ``index check`` and ``compare`` agree.
 
 Retrieval (:meth:`ShortRule.samples`): an edited sentence may share no word 5-shingle with its
 source, so a short text also posts and looks up all its short fingerprints (its words), and a
@@ -41,7 +42,7 @@ from neardup.analysis.analyzer import Canonical
 from neardup.errors import DamagedCollectionError
 from neardup.pipeline import Pipeline
 from neardup.shingles import shingle_hashes
-from neardup.similarity import Fingerprints, Measures, compare
+from neardup.similarity import Fingerprints
 from neardup.spec import ShingleSpec
 from neardup.storage.base import Storage
 
@@ -147,10 +148,6 @@ class ShortRule:
     def forget(self, keys: Sequence[int]) -> None:
         for key in keys:
             self._cache.pop(key, None)
-
-    def measures(self, a: ShortForm, b: ShortForm) -> Measures:
-        """The measures of a short pair: those ``compare`` gives for the two texts."""
-        return compare(a.fingerprints, b.fingerprints)
 
     def split(
         self,
