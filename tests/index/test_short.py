@@ -11,7 +11,7 @@ import pytest
 import neardup
 from neardup.errors import ConfigurationError, SpecMismatchError
 from neardup.index import Collection, IndexSpec, describe_spec
-from neardup.index.short import CACHED_FORMS, fewest_tokens
+from neardup.index.short import CACHED_FORMS, ShortRule, fewest_tokens
 from neardup.pipeline import Pipeline, default_spec
 from neardup.shingles import word_shingle_starts
 from neardup.spec import ShingleSpec
@@ -36,7 +36,14 @@ def test_fewest_tokens(shingles: ShingleSpec, size: int, expected: int) -> None:
 
 
 def test_fewest_tokens_is_a_lower_bound() -> None:
+    sizes = np.arange(0, 80, dtype=np.int64)
     for shingles in (ShingleSpec(), ShingleSpec(k=3, step=2), ShingleSpec(k=1)):
+        adaptive = replace(shingles, short_below=32)
+        rule = ShortRule(Pipeline(default_spec().replace(shingles=adaptive)), 8)
+        # the array form the collection applies is the same bound
+        expected = [fewest_tokens(shingles, int(n)) < 32 for n in sizes]
+        assert rule.may_be_short(sizes).tolist() == expected
+        assert 0 < sum(expected) < len(expected)
         for tokens in range(0, 60):
             positions = word_shingle_starts(tokens, shingles.k, shingles.step).shape[0]
             assert fewest_tokens(shingles, positions) <= tokens

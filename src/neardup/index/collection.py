@@ -816,38 +816,39 @@ class Collection:
         return _Hits.of(rules, pos, other, shared, queries.sizes(), others.sizes()[slot]).by_pos
 
     def _verify(
-        self, item: Analyzed, stored: Sequence[StoredFingerprints]
+        self, item: Analyzed, keys: Sequence[int]
     ) -> tuple[list[tuple[int, Measures]], float, int]:
-        """Exact measures against stored candidates; the uniqueness and the size of the set
-        it is a share of (the short one for a short text under a length-adaptive spec)."""
-        cands: list[tuple[U64, I64 | None]] = [(s.values, s.counts) for s in stored]
-        keys = [s.key for s in stored]
-        result = verify(item.values, item.counts, cands)
-        scored = list(zip(keys, result.measures, strict=True))
-        if self.short is None or item.short is None:
-            return scored, result.uniqueness, item.size
+        """Exact measures against the stored candidates ``keys`` (those still stored); the
+        uniqueness and the size of the set it is a share of (the short one for a short text
+        under a length-adaptive spec, whose every pair is short)."""
         query = item.short
-        short_query = self.short.is_short(query.tokens)
-        sizes = np.array([set_size(v, c) for v, c in cands], dtype=np.int64)
-        wanted = [k for k, maybe in zip(keys, self.short.may_be_short(sizes).tolist()) if maybe]
-        forms = self.short.stored_forms(keys if short_query else wanted, self.storage)
-        short_keys = [
-            k
-            for k in keys
-            if k in forms and self.short.shingles.short_pairs(query.tokens, forms[k].tokens)
-        ]
-        own = query.fingerprints
-        on_words = verify(
-            own.values,
-            own.counts,
-            [(forms[k].fingerprints.values, forms[k].fingerprints.counts) for k in short_keys],
-        )
-        by_key = dict(zip(short_keys, on_words.measures, strict=True))
-        scored = [(k, by_key.get(k, m)) for k, m in scored]
-        if not short_query:
+        if self.short is not None and query is not None and self.short.is_short(query.tokens):
+            forms = self.short.stored_forms(keys, self.storage)
+            return self._verify_short(query, [k for k in keys if k in forms], forms)
+        stored = self.storage.fingerprints(keys)
+        cands: list[tuple[U64, I64 | None]] = [(s.values, s.counts) for s in stored]
+        result = verify(item.values, item.counts, cands)
+        scored = list(zip([s.key for s in stored], result.measures, strict=True))
+        if self.short is None or query is None:
             return scored, result.uniqueness, item.size
-        # a short text is compared on its short shingles with every candidate: so is its share
-        return scored, on_words.uniqueness, own.size
+        # a long text: short pairs only with documents whose set size allows a short text
+        sizes = np.array([set_size(v, c) for v, c in cands], dtype=np.int64)
+        maybe = [s.key for s, m in zip(stored, self.short.may_be_short(sizes).tolist()) if m]
+        forms = self.short.stored_forms(maybe, self.storage)
+        short = [k for k in maybe if k in forms and self.short.is_short(forms[k].tokens)]
+        on_words, _, _ = self._verify_short(query, short, forms)
+        by_key = dict(on_words)
+        return [(k, by_key.get(k, m)) for k, m in scored], result.uniqueness, item.size
+
+    def _verify_short(
+        self, query: ShortForm, keys: Sequence[int], forms: Mapping[int, ShortForm]
+    ) -> tuple[list[tuple[int, Measures]], float, int]:
+        """Measures on the short shingles against ``keys``; the share of the query's short
+        shingles found in none of them, and its short set's size."""
+        own = query.fingerprints
+        sets = [(forms[k].fingerprints.values, forms[k].fingerprints.counts) for k in keys]
+        result = verify(own.values, own.counts, sets)
+        return list(zip(keys, result.measures, strict=True)), result.uniqueness, own.size
 
     # --- adding -----------------------------------------------------------------------------
     def add(
@@ -1062,8 +1063,7 @@ class Collection:
         rules = Policy.of(self.index_spec, policy)
         with self.storage.snapshot():
             pairs = self._stored_pairs([item])
-            stored = self.storage.fingerprints(pairs.other.tolist())
-            scored, uniqueness, shingles = self._verify(item, stored)
+            scored, uniqueness, shingles = self._verify(item, pairs.other.tolist())
             shared = [(k, m) for k, m in scored if m.shared > 0]
             infos = {d.key: d for d in self.storage.docs([k for k, _ in shared], meta=False)}
             matches = _sort_matches(
@@ -1084,7 +1084,7 @@ class Collection:
             matches = matches[:top]
         if combined and matches:
             matches = self._with_combined(item.text or "", matches)
-        return CheckResult(uniqueness, shingles, len(stored), tuple(matches), would)
+        return CheckResult(uniqueness, shingles, len(scored), tuple(matches), would)
 
     def _with_combined(self, text: str, matches: list[Match]) -> list[Match]:
         from dataclasses import replace

@@ -115,8 +115,13 @@ class ShortRule:
     def may_be_short(self, sizes: I64) -> B:
         """Which stored documents, by their long set sizes, could have fewer than
         ``short_below`` tokens (the others are surely long)."""
-        bound = np.array([fewest_tokens(self.shingles, int(s)) for s in sizes.tolist()])
-        return np.asarray(bound < self.below, dtype=np.bool_).reshape(-1)
+        sizes = np.asarray(sizes, dtype=np.int64).reshape(-1)
+        if self.shingles.unit != "word":
+            return np.ones(sizes.shape[0], dtype=np.bool_)
+        # fewest_tokens over an array
+        bound = np.where(sizes >= 2, (sizes - 1) * self.shingles.step + self.shingles.k, 0)
+        out: B = bound < self.below
+        return out
 
     def stored_forms(self, keys: Sequence[int], storage: Storage) -> dict[int, ShortForm]:
         """The short forms of stored documents, from their texts (remembered by key: a
