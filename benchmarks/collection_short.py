@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 from quality_common import table, update_section
-from quality_sets import DATA, FILES, PairSet, _sentences, build_sets
+from quality_sets import DATA, FILES, PairSet, _sentences, build_sets, edit_sentence
 
 from neardup.eval import generate as gen
 from neardup.eval.metrics import roc_auc
@@ -67,13 +67,7 @@ def sentence_in_doc(lang: str, docs: int, seed: int) -> PairSet:
         if not sentences:
             continue
         rng = np.random.default_rng([seed, d, 7, len(lang)])
-        edited, _ = gen.edit_words(
-            sentences[0],
-            {"inflect": 0.2, "substitute": 0.1, "delete": 0.05, "insert": 0.05},
-            rng,
-            language,
-            vocabulary,
-        )
+        edited = edit_sentence(sentences[0], rng, language, vocabulary)
         out.add(edited, pool[d], 1)
         if _no_reuse(edited, pool[nearest[d]]):
             out.add(edited, pool[nearest[d]], 0)

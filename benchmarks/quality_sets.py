@@ -99,6 +99,16 @@ def _closest_sentence(sentence: str, others: list[str]) -> str:
     return max(others, key=lambda o: (len(words & {w.lower() for w in o.split()}), o))
 
 
+def edit_sentence(
+    sentence: str, rng: np.random.Generator, language: gen.Language, vocabulary: list[str]
+) -> str:
+    """The ``sentence`` set's edits: 20 % of the words inflected, 10 % substituted, 5 %
+    deleted and 5 % inserted."""
+    edits = {"inflect": 0.2, "substitute": 0.1, "delete": 0.05, "insert": 0.05}
+    edited, _ = gen.edit_words(sentence, edits, rng, language, vocabulary)
+    return str(edited)
+
+
 def build_sets(lang: str, split: str, docs: int, seed: int = 16) -> dict[str, PairSet]:
     """The six sets of one language from ``docs`` documents of the ``split`` half."""
     corpus, _ = gen.read_corpus(DATA / FILES[lang], lang, 800, 4000)
@@ -134,13 +144,7 @@ def build_sets(lang: str, split: str, docs: int, seed: int = 16) -> dict[str, Pa
             sets["paste"].add(piece, other, 0)
         sentences = _sentences(text)
         if len(sentences) >= 2:
-            edited, _ = gen.edit_words(
-                sentences[0],
-                {"inflect": 0.2, "substitute": 0.1, "delete": 0.05, "insert": 0.05},
-                rng,
-                language,
-                vocabulary,
-            )
+            edited = edit_sentence(sentences[0], rng, language, vocabulary)
             sets["sentence"].add(sentences[0], edited, 1)
             sets["sentence"].add(sentences[0], _closest_sentence(sentences[0], sentences[1:]), 0)
     return sets

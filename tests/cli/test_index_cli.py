@@ -418,6 +418,9 @@ def test_check_and_compare_give_the_same_numbers(
         (tmp_path / name).write_text(text, encoding="utf-8")
     db = str(tmp_path / "c.db")
     assert run(capsys, "index", "create", db, "--policy", "allow")[0] == 0
+    info = json.loads(run(capsys, "index", "stats", db, "--json")[1])
+    assert "(word 1-grams for pairs below 32 tokens)" in info["spec"]
+    assert info["index_spec"]["short_window"] == 8
     for name in ("short.txt", "long.txt"):
         assert run(capsys, "index", "add", db, str(tmp_path / name))[0] == 0
     for query, stored, unit_size in (
