@@ -8,7 +8,9 @@ share of the positive pairs it found (retrieval recall), reported apart from the
 
 ``sentence``          an edited sentence (8–25 words) against its original; resemblance
 ``sentence in doc``   that edited sentence against its whole source document, and against
-                      the document nearest to it; containment of the sentence in the document
+                      the document nearest to it; containment (the larger of the two)
+``doc with sentence`` the same pairs the other way: the sentences stored, the documents
+                      checked (a long text holding a short stored one)
 ``paste``             a passage against the document it was pasted into; containment
 ``light``             whole documents with 5–10 % edits (long pairs: the rule must change
                       nothing); resemblance
@@ -74,8 +76,9 @@ def sentence_in_doc(lang: str, docs: int, seed: int) -> PairSet:
     return out
 
 
-def decisive(measure: str, resemblance: float, query_in_doc: float) -> float:
-    return resemblance if measure == "resemblance" else query_in_doc
+def decisive(measure: str, resemblance: float, query_in_doc: float, doc_in_query: float) -> float:
+    """The value the collection's threshold applies to (containment: the larger one)."""
+    return resemblance if measure == "resemblance" else max(query_in_doc, doc_in_query)
 
 
 def collection_scores(spec: Spec, pairs: PairSet, measure: str) -> tuple[np.ndarray, np.ndarray]:
@@ -90,7 +93,12 @@ def collection_scores(spec: Spec, pairs: PairSet, measure: str) -> tuple[np.ndar
         for p, (a, b) in enumerate(zip(pairs.a, pairs.b, strict=True)):
             if a not in checked:
                 checked[a] = {
-                    m.id: decisive(measure, m.resemblance, m.containment_query_in_doc)
+                    m.id: decisive(
+                        measure,
+                        m.resemblance,
+                        m.containment_query_in_doc,
+                        m.containment_doc_in_query,
+                    )
                     for m in col.check(a, top=None).matches
                 }
             if ids[b] in checked[a]:
@@ -103,7 +111,7 @@ def compare_scores(spec: Spec, pairs: PairSet, measure: str) -> np.ndarray:
     out = []
     for a, b in zip(pairs.a, pairs.b, strict=True):
         m = pipeline.compare(a, b)
-        out.append(decisive(measure, m.resemblance, m.containment_ab))
+        out.append(decisive(measure, m.resemblance, m.containment_ab, m.containment_ba))
     return np.array(out)
 
 
@@ -112,9 +120,11 @@ def quality(docs: int, seed: int) -> list[list[object]]:
     rows: list[list[object]] = []
     for lang in FILES:
         built = build_sets(lang, "eval", docs, seed)
+        in_doc = sentence_in_doc(lang, docs, seed)
         sets = {
             "sentence": (built["sentence"], "resemblance"),
-            "sentence in doc": (sentence_in_doc(lang, docs, seed), "containment"),
+            "sentence in doc": (in_doc, "containment"),
+            "doc with sentence": (PairSet(in_doc.b, in_doc.a, in_doc.labels), "containment"),
             "paste": (built["paste"], "containment"),
             "light": (built["light"], "resemblance"),
         }

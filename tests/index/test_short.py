@@ -11,7 +11,7 @@ import pytest
 import neardup
 from neardup.errors import ConfigurationError, SpecMismatchError
 from neardup.index import Collection, IndexSpec, describe_spec
-from neardup.index.short import CACHED_FORMS, ShortRule, fewest_tokens
+from neardup.index.short import CACHED_FORMS, TAG, ShortRule, fewest_tokens
 from neardup.pipeline import Pipeline, default_spec
 from neardup.shingles import word_shingle_starts
 from neardup.spec import ShingleSpec
@@ -110,17 +110,40 @@ def test_what_short_and_long_texts_post_and_look_up() -> None:
         short = col.analyze(SHORT_RU)
         assert short.short is not None and short.short.tokens == 9
         words = short.short.fingerprints.values
-        assert np.all(np.isin(words, short.samples))  # all its words posted and looked up
-        assert np.array_equal(short.lookups, short.samples)
+        winnowed = np.intersect1d(short.samples, short.values)
+        # posts its words tagged; looks them up tagged (short texts) and as they are (long)
+        assert np.array_equal(short.samples, np.union1d(winnowed, words ^ TAG))
+        assert np.array_equal(short.lookups, np.union1d(short.samples, words))
         long = col.analyze(tg.text(300, 5))
         assert long.short is not None and long.short.tokens == 298  # en drops 2 of the 300
-        extra = np.setdiff1d(long.samples, long.values)
-        assert extra.shape[0] > 0 and np.all(np.isin(extra, long.short.fingerprints.values))
-        assert np.array_equal(long.lookups, np.setdiff1d(long.samples, extra))
+        minima = np.setdiff1d(long.samples, long.values)
+        assert minima.shape[0] > 0 and np.all(np.isin(minima, long.short.fingerprints.values))
+        winnowed = np.intersect1d(long.samples, long.values)
+        # posts its word minima; looks them up tagged only: it meets short texts, never long
+        assert np.array_equal(long.lookups, np.union1d(winnowed, minima ^ TAG))
+        assert not np.any(np.isin(long.lookups, long.samples[np.isin(long.samples, minima)]))
     with Collection.create("memory:", default_spec(), IndexSpec(short_window=0)) as off:
         long = off.analyze(tg.text(300, 5))
         assert np.array_equal(long.samples, long.lookups)
         assert np.all(np.isin(long.samples, long.values))
+
+
+def test_a_long_text_finds_the_sentence_it_holds() -> None:
+    """A stored sentence is found by a long text it was taken into (edited): the text's word
+    minima, tagged, meet the sentence's tagged words."""
+    edited = "В Москве вчера прошёл сильный дождь, и на дорогах образовались огромные пробки."
+    article = f"{tg.text(150, 71)} {edited} {tg.text(150, 72)}"
+    spec = default_spec("ru")  # `auto` would take the mostly Latin article for English
+    with Collection.create("memory:", spec, IndexSpec(policy="allow")) as col:
+        col.add("sentence", SHORT_RU)
+        (match,) = col.check(article).matches
+        compared = neardup.compare(article, SHORT_RU, spec=spec)
+        assert match.id == "sentence"
+        assert match.containment_doc_in_query == compared.containment_ba == 1.0
+        assert match.resemblance == compared.resemblance
+    with Collection.create("memory:", spec, IndexSpec(short_window=0)) as off:
+        off.add("sentence", SHORT_RU)
+        assert off.check(article).matches == ()
 
 
 def test_damaged_word_samples_are_found() -> None:

@@ -21,10 +21,11 @@ the same two texts — counted by the verification kernels that give the long pa
 of :func:`neardup.similarity.compare`, so ``index check`` and ``compare`` agree.
 
 Retrieval (:meth:`ShortRule.samples`): an edited sentence may share no word 5-shingle with its
-source, so a short text also posts and looks up all its short fingerprints (its words), and a
-long text posts the minimum of every window of ``IndexSpec.short_window`` words (any run of
-that many shared words shares one) without looking them up, so long pairs are found as
-before (docs/collection.md, "Short texts").
+source, so texts also post and look up words — a long text the minimum of every window of
+``IndexSpec.short_window`` words (any run of that many shared words shares one), a short text
+all its words — arranged so that a short text meets long and short texts through words and a
+long text meets short texts only: long pairs are found exactly as before (docs/collection.md,
+"Short texts").
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ from neardup.storage.base import Storage
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 B = npt.NDArray[np.bool_]
+
+#: Mixed into the words a short text posts, so that a long text's word lookups meet only short
+#: texts, never another long text's word minima (the golden-ratio constant: any odd-looking
+#: 64-bit value would do; XOR keeps distinct words distinct).
+TAG = np.uint64(0x9E3779B97F4A7C15)
 
 #: Stored documents whose short form is remembered between batches (a short form of a long
 #: document is its distinct words: a few kilobytes).
@@ -94,20 +100,31 @@ class ShortRule:
     def samples(self, canonical: Canonical, form: ShortForm, samples: U64) -> tuple[U64, U64]:
         """What a text posts and what it looks up, given its (long) winnowed ``samples``.
 
-        A short text posts and looks up all its short fingerprints with its samples: an
-        edited sentence may share no 5-shingle with its source, but it shares words. A long
-        text posts, besides its samples, the minimum of every window of ``window``
-        consecutive short shingles — so the sentence finds the document it came from — and
-        looks up only its samples: long pairs are found as before.
+        A long text posts, besides its samples, the minimum of every window of ``window``
+        consecutive short shingles (its *word minima*); a short text posts all its short
+        shingles *tagged* (:data:`TAG` mixed in, so that only lookups meant for short texts
+        meet them). A short text looks up its samples, its words as they are (the word minima
+        of the long text it came from) and tagged (the short texts it resembles); a long text
+        looks up its samples and its word minima tagged (a short text inside it: any run of
+        ``window`` of its words holds one of them). So a long text never meets another long
+        text through words, and long pairs are found exactly as before. With ``window`` 0 a
+        long text posts and looks up no words.
         """
+        words = form.fingerprints.values
         if self.is_short(form.tokens):
-            both = distinct(np.concatenate((samples, form.fingerprints.values)))
-            return both, both
+            tagged = words ^ TAG
+            return (
+                distinct(np.concatenate((samples, tagged))),
+                distinct(np.concatenate((samples, tagged, words))),
+            )
         if not self.window:
             return samples, samples
         hashes = shingle_hashes(canonical, self._short_shingles, self.pipeline.family)
-        words = distinct(winnow(np.ascontiguousarray(hashes, dtype=np.uint64), self.window))
-        return distinct(np.concatenate((samples, words))), samples
+        minima = distinct(winnow(np.ascontiguousarray(hashes, dtype=np.uint64), self.window))
+        return (
+            distinct(np.concatenate((samples, minima))),
+            distinct(np.concatenate((samples, minima ^ TAG))),
+        )
 
     def is_short(self, tokens: int) -> bool:
         return tokens < self.below
