@@ -653,9 +653,10 @@ class Collection:
         samples = self.generator.samples(hashes)
         short, probes = None, None
         if self.short is not None:
-            short = self.short.form(canonical)
+            short = self.short.form(canonical, keep_hashes=True)
             if not isinstance(self.generator, NoSamples):
-                samples, probes = self.short.samples(canonical, short, samples)
+                samples, probes = self.short.samples(short, samples)
+            short = replace(short, hashes=None)  # what the batch keeps: not the hashes
         return Analyzed(
             values.astype(np.uint64),
             counts_arr,

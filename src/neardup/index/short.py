@@ -40,7 +40,7 @@ import numpy.typing as npt
 from neardup._kernels.winnow import winnow
 from neardup._sorted import distinct
 from neardup.analysis.analyzer import Canonical
-from neardup.errors import DamagedCollectionError
+from neardup.errors import ConfigurationError, DamagedCollectionError
 from neardup.pipeline import Pipeline
 from neardup.shingles import shingle_hashes
 from neardup.similarity import Fingerprints
@@ -63,10 +63,12 @@ CACHED_FORMS = 4096
 
 @dataclass(frozen=True)
 class ShortForm:
-    """What the rule needs of a text: its canonical token count and its short fingerprints."""
+    """What the rule needs of a text: its canonical token count and its short fingerprints
+    (``hashes``: the same in text order, kept only for the text being analyzed)."""
 
     tokens: int
     fingerprints: Fingerprints
+    hashes: U64 | None = None
 
 
 def fewest_tokens(shingles: ShingleSpec, size: int) -> int:
@@ -91,13 +93,22 @@ class ShortRule:
         self.below = self.shingles.short_below
         self.window = window
         self._short_shingles = self.shingles.fixed(short=True)
+        # what Pipeline.fingerprints_of(…, short=True) stamps its fingerprints with
+        self._short_fingerprint = pipeline.spec.fixed(short=True).fingerprint()
+        self._multiset = pipeline.spec.fingerprint_family.multiset
         self._cache: OrderedDict[int, ShortForm] = OrderedDict()
 
-    def form(self, canonical: Canonical) -> ShortForm:
-        """The short form of an analyzed text."""
-        return ShortForm(len(canonical), self.pipeline.fingerprints_of(canonical, short=True))
+    def form(self, canonical: Canonical, *, keep_hashes: bool = False) -> ShortForm:
+        """The short form of an analyzed text: the fingerprints
+        :meth:`~neardup.pipeline.Pipeline.fingerprints_of` gives (the same hashes, made once
+        when ``keep_hashes`` keeps them for the word minima)."""
+        hashes = shingle_hashes(canonical, self._short_shingles, self.pipeline.family)
+        fingerprints = Fingerprints.from_hashes(
+            hashes, multiset=self._multiset, spec_fingerprint=self._short_fingerprint
+        )
+        return ShortForm(len(canonical), fingerprints, hashes if keep_hashes else None)
 
-    def samples(self, canonical: Canonical, form: ShortForm, samples: U64) -> tuple[U64, U64]:
+    def samples(self, form: ShortForm, samples: U64) -> tuple[U64, U64]:
         """What a text posts and what it looks up, given its (long) winnowed ``samples``.
 
         A long text posts, besides its samples, the minimum of every window of ``window``
@@ -119,8 +130,9 @@ class ShortRule:
             )
         if not self.window:
             return samples, samples
-        hashes = shingle_hashes(canonical, self._short_shingles, self.pipeline.family)
-        minima = distinct(winnow(np.ascontiguousarray(hashes, dtype=np.uint64), self.window))
+        if form.hashes is None:
+            raise ConfigurationError("the word minima need the short form's hashes (keep_hashes)")
+        minima = distinct(winnow(np.ascontiguousarray(form.hashes, dtype=np.uint64), self.window))
         return (
             distinct(np.concatenate((samples, minima))),
             distinct(np.concatenate((samples, minima ^ TAG))),
@@ -160,7 +172,7 @@ class ShortRule:
                         f"document {info.key} ({info.id}) has no stored text, which the "
                         "collection's length-adaptive rule needs"
                     )
-                form = self.form(self.pipeline.canonical(info.text))
+                form = self.form(self.pipeline.canonical(info.text))  # no hashes: kept long
                 out[info.key] = form
                 self._cache[info.key] = form
             while len(self._cache) > CACHED_FORMS:
