@@ -181,9 +181,9 @@ class Query(Protocol):
 
     @property
     def lookups(self) -> U64:
-        """The values a query looks up: its samples, or fewer (a long text under a
-        length-adaptive spec posts its word samples for short texts but does not look them
-        up; :mod:`neardup.index.short`)."""
+        """The values a query looks up: its samples, or — under a length-adaptive spec — its
+        samples and its words arranged so that long texts meet short ones through words but
+        never each other (:meth:`neardup.index.short.ShortRule.samples`)."""
         ...
 
 

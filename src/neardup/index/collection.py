@@ -97,13 +97,14 @@ class Analyzed:
     length: int = 0
     #: Its canonical token count and short fingerprints, under a length-adaptive spec.
     short: ShortForm | None = None
-    #: What it looks up when fewer than its samples (:attr:`lookups`).
+    #: What it looks up, when that is not its samples (:attr:`lookups`).
     probes: U64 | None = None
 
     @property
     def lookups(self) -> U64:
-        """The values looked up for its candidates: its samples, except that a long text
-        does not look up the word samples it posts for short ones (:mod:`neardup.index.short`)."""
+        """The values looked up for its candidates: its samples, or under a length-adaptive
+        spec its samples and its words as :meth:`~neardup.index.short.ShortRule.samples`
+        arranges them (what it posts and what it looks up then differ)."""
         return self.samples if self.probes is None else self.probes
 
     @property
@@ -771,21 +772,22 @@ class Collection:
         """The length-adaptive rule against stored candidates: the long pairs left, the short
         ones' hits. Only candidates of a short text, or whose set size allows a short text,
         are re-analyzed from their stored text; the rest are surely long."""
-        if self.short is None or not len(pairs):
+        rule = self.short
+        if rule is None or not len(pairs):
             return pairs, {}
         union = distinct(pairs.other)
         sizes = self._sizes.lookup(union, self.storage)
         at = np.searchsorted(union, pairs.other)
-        short_query = (batch.tokens >= 0) & (batch.tokens < self.short.below)
-        need = (sizes[at] >= 0) & (short_query[pairs.pos] | self.short.may_be_short(sizes)[at])
-        forms = self.short.stored_forms(distinct(pairs.other[need]).tolist(), self.storage)
+        short_query = (batch.tokens >= 0) & (batch.tokens < rule.below)
+        need = (sizes[at] >= 0) & (short_query[pairs.pos] | rule.may_be_short(sizes)[at])
+        forms = rule.stored_forms(distinct(pairs.other[need]).tolist(), self.storage)
         known = np.isin(pairs.other, np.fromiter(forms, dtype=np.int64, count=len(forms)))
 
         def tokens_of(keys: I64) -> I64:
-            below = self.short.below if self.short is not None else 0
-            return np.array([forms[k].tokens if k in forms else below for k in keys.tolist()])
+            # a candidate not re-analyzed is surely long: any count from short_below up
+            return np.array([forms[k].tokens if k in forms else rule.below for k in keys.tolist()])
 
-        short = known & self.short.split(pairs.pos, pairs.other, batch.tokens, tokens_of)
+        short = known & rule.split(pairs.pos, pairs.other, batch.tokens, tokens_of)
         hits = self._short_hits(batch, pairs.pos[short], pairs.other[short], forms, rules)
         return CandidatePairs(pairs.pos[~short], pairs.other[~short]), hits
 
@@ -1416,7 +1418,10 @@ class Collection:
         for f in stray:
             text = texts.get(f.key)
             if text is None or not np.array_equal(np.sort(f.samples), self.analyze(text).samples):
-                problems.append(f"doc {f.key}: samples not among its fingerprints")
+                problems.append(
+                    f"doc {f.key}: samples not among its fingerprints"
+                    + (" nor what its stored text posts" if self.short is not None else "")
+                )
 
     def _verify_postings(
         self, problems: list[str], keys: list[int], samples: tuple[U64, I64]
