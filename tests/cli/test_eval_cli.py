@@ -159,6 +159,27 @@ def test_pairs_given_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and json.loads(out)["auc"] == 1.0
 
 
+def test_pairs_default_to_the_combined_score(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from neardup.combined import combined_score
+    from neardup.pipeline import default_spec
+
+    a, copy, other = EN[0], EN[0].replace("the", "a"), EN[3]
+    path = tmp_path / "pairs.jsonl"
+    rows = [{"a": a, "b": copy, "label": 1}, {"a": a, "b": other, "label": 0}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    scores = tmp_path / "scores.jsonl"
+    code, out, _ = _run(capsys, "eval", "pairs", str(path), "--json", "--scores-out", str(scores))
+    assert code == 0
+    report = json.loads(out)
+    assert report["method"] == "combined" and report["auc"] == 1.0
+    written = [json.loads(line)["score"] for line in scores.read_text().splitlines()]
+    spec = default_spec()
+    expected = [combined_score(a, copy, spec), combined_score(a, other, spec)]
+    assert written == [round(v, 6) for v in expected] == [0.99989, 0.001972]
+
+
 def test_pairs_msrp_tsv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "msr.txt"
     one_line = [" ".join(t.split()) for t in EN]  # a TSV row holds no line break

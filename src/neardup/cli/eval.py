@@ -89,9 +89,10 @@ method_option = click.option(
     "--method",
     "-m",
     "method",
-    default="resemblance",
+    default="combined",
     show_default=True,
-    help="The scoring method (see `neardup eval methods`); `given` takes the `score` of each pair.",
+    help="The scoring method (see `neardup eval methods`); `given` takes the `score` of each "
+    "pair. The default, combined, is the one `compare` and `matrix` lead with.",
 )
 threshold_option = click.option(
     "--threshold",
