@@ -6,7 +6,8 @@ seed. The features are :func:`neardup.combined.pair_features` under
 :func:`neardup.pipeline.default_spec` (``auto``); the model is scikit-learn's
 ``LogisticRegression`` (L2, C=1, lbfgs), each set weighing the same. The coefficients are
 written to src/neardup/_combined_coefficients.py, rounded to 4 decimals, with ``VERSION`` one
-above the shipped model's (a refit changes every combined score).
+above the shipped model's when they differ from it (a refit changes every combined score; the
+same fit again writes the same file).
 
     NEARDUP_DATA=/work/shared/data .venv/bin/python benchmarks/fit_combined.py
 """
@@ -72,7 +73,8 @@ def main() -> None:
         f"{len(y)} generated training pairs ({int(y.sum())} positive), "
         f"{len(sets)} sets (ru, en × {', '.join(s.split()[1] for s in list(sets)[:6])})"
     )
-    version = MODEL.version + 1
+    unchanged = (tuple(weights), intercept) == (MODEL.weights, MODEL.intercept)
+    version = MODEL.version if unchanged else MODEL.version + 1
     model = CombinedModel(FEATURES, tuple(weights), intercept, trained_on, version)
     score = model.apply(x)
     print(f"training pairs: {len(y)}; AUC on them {metrics.roc_auc(y, score):.4f}")
