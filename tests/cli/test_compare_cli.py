@@ -54,9 +54,11 @@ def test_compare_leads_with_the_combined_score(capsys: pytest.CaptureFixture[str
     out = run_json(capsys, "compare", *pair, "--json")
     assert next(iter(out)) == "combined"  # the default: the first key
     assert out["combined"] == pytest.approx(0.9997049505498976, abs=1e-12)
+    assert out["combined_version"] == 2
     assert out["resemblance"] == pytest.approx(1 / 3)  # the shingle measures still follow
     sets_only = run_json(capsys, "compare", *pair, "--json", "--method", "sets")
-    assert "combined" not in sets_only and sets_only["resemblance"] == out["resemblance"]
+    assert not {"combined", "combined_version"} & set(sets_only)
+    assert sets_only["resemblance"] == out["resemblance"]
     assert main(["compare", *pair]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if "│" in line]
     assert "combined score" in rows[0] and "0.9997" in rows[0]

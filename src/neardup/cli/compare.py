@@ -36,8 +36,13 @@ def compare_to_dict(
 ) -> dict[str, Any]:
     """The JSON of ``compare --json`` (also the web service's ``/api/compare``): the combined
     score first when given, the measures, the spec, and with an alignment of A against B its
-    passages and borrowed shares."""
-    out: dict[str, Any] = {} if combined is None else {"combined": combined}
+    passages and borrowed shares. ``combined_version`` is the combined model's version
+    (:data:`neardup.combined.MODEL`): a refit changes the scores."""
+    out: dict[str, Any] = {}
+    if combined is not None:
+        from neardup.combined import MODEL
+
+        out.update(combined=combined, combined_version=MODEL.version)
     out.update(measures.to_dict())
     out["spec"] = spec.to_dict()
     out["spec_fingerprint"] = spec.fingerprint()
@@ -140,9 +145,9 @@ def compare(
     Sørensen 2|A∩B|/(|A|+|B|), containment_ab |A∩B|/|A| (how much of A is in B) and
     containment_ba |A∩B|/|B|. A text with no shingles gives 0 for every measure.
 
-    --json prints the keys combined, resemblance, sorensen, containment_ab, containment_ba,
-    shingles_a, shingles_b, shared, spec and spec_fingerprint (--method sets: all but
-    combined).
+    --json prints the keys combined, combined_version (the shipped model's: a refit changes the
+    scores), resemblance, sorensen, containment_ab, containment_ba, shingles_a, shingles_b,
+    shared, spec and spec_fingerprint (--method sets: all but the first two).
 
     --fragments also aligns A against B (docs/fragments.md): passages of A copied from B,
     verbatim or with a few words changed, as character spans of both files as given (HTML
