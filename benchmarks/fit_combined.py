@@ -15,6 +15,7 @@ same fit again writes the same file).
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import numpy as np
@@ -92,7 +93,8 @@ def main() -> None:
         f"INTERCEPT = {intercept!r}",
         f"VERSION = {version!r}",
         "TRAINED_ON = (",
-        *[f"    {part!r}" for part in _chunks(trained_on, 80)],
+        # double quotes, as ruff format writes them
+        *[f"    {json.dumps(part, ensure_ascii=False)}" for part in _chunks(trained_on, 80)],
         ")",
         "",
     ]

@@ -15,7 +15,7 @@ WEIGHTS = [-0.0668, -0.019, 3.0679, 8.2109, 4.2727, 6.1101, -4.0387, 1.964, 0.24
 INTERCEPT = -9.7757
 VERSION = 2
 TRAINED_ON = (
-    'benchmarks/fit_combined.py --docs 150 --seed 16: 3728 generated training pairs '
-    '(1789 positive), 12 sets (ru, en × exact, light, inflect, rewrite, paste, '
-    'sentence)'
+    "benchmarks/fit_combined.py --docs 150 --seed 16: 3728 generated training pairs "
+    "(1789 positive), 12 sets (ru, en × exact, light, inflect, rewrite, paste, "
+    "sentence)"
 )
