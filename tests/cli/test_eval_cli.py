@@ -120,6 +120,7 @@ def test_pairs_json(generated: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert 0.5 < report["auc"] <= 1.0
     assert set(report["by_kind"]) == {"mixed", "inflect", "synonym"}
     assert report["method"] == "resemblance" and len(report["spec_fingerprint"]) == 16
+    assert "combined_version" not in report
 
 
 def test_pairs_table_and_plots(
@@ -174,6 +175,7 @@ def test_pairs_default_to_the_combined_score(
     assert code == 0
     report = json.loads(out)
     assert report["method"] == "combined" and report["auc"] == 1.0
+    assert report["combined_version"] == 2
     written = [json.loads(line)["score"] for line in scores.read_text().splitlines()]
     spec = default_spec()
     expected = [combined_score(a, copy, spec), combined_score(a, other, spec)]
