@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 from quality_common import table, update_section
-from quality_sets import DATA, FILES, PairSet, _sentences, build_sets, edit_sentence
+from quality_sets import DATA, FILES, PairSet, _Builder, _no_reuse, _sentences, build_sets
 
 from neardup.eval import generate as gen
 from neardup.eval.metrics import roc_auc
@@ -55,24 +55,24 @@ def index_spec() -> IndexSpec:
 
 
 def sentence_in_doc(lang: str, docs: int, seed: int) -> PairSet:
-    """Edited sentences against their source document (1) and its nearest neighbour (0)."""
-    from quality_sets import _nearest, _no_reuse
-
-    corpus, _ = gen.read_corpus(DATA / FILES[lang], lang, 800, 4000)
-    pool = [d.text for d in corpus[0::2][: docs * 3]]
-    nearest = _nearest(pool)
-    language = gen.Language(lang, None)
-    vocabulary = sorted({t[x:y] for t in pool for x, y in gen.word_spans(t)})
+    """Edited sentences (the ``sentence`` set's edits) against their source document (1) and
+    the document nearest to it (0)."""
+    source = _Builder(lang, "eval", docs, seed)
+    rates = {"inflect": 0.2, "synonym": 0.1, "substitute": 0.1, "delete": 0.05, "insert": 0.05}
+    if not source.language.synonyms:
+        rates["inflect"] += rates.pop("synonym")
     out = PairSet([], [], [])
-    for d in range(min(docs, len(pool))):
-        sentences = _sentences(pool[d])
-        if not sentences:
+    for d in range(source.docs):
+        if not source.sentences[d]:
             continue
         rng = np.random.default_rng([seed, d, 7, len(lang)])
-        edited = edit_sentence(sentences[0], rng, language, vocabulary)
-        out.add(edited, pool[d], 1)
-        if _no_reuse(edited, pool[nearest[d]]):
-            out.add(edited, pool[nearest[d]], 0)
+        edited, _ = gen.edit_words(
+            source.sentences[d][0], rates, rng, source.language, source.vocabulary
+        )
+        out.add(edited, source.pool[d], 1)
+        other = source.pool[source.nearest[d]]
+        if _no_reuse(edited, other):
+            out.add(edited, other, 0)
     return out
 
 

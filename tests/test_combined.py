@@ -38,6 +38,8 @@ def test_the_shipped_coefficients_are_the_model() -> None:
     assert MODEL.intercept == shipped.INTERCEPT
     assert len(MODEL.weights) == 9
     assert "fit_combined.py" in MODEL.trained_on
+    assert MODEL.version == shipped.VERSION == 2  # refit on the harder sets of issue #16
+    assert MODEL.to_dict()["version"] == 2
 
 
 def test_the_model_is_a_logistic_of_its_coefficients() -> None:
