@@ -164,3 +164,20 @@ def test_short_forms_are_remembered_up_to_a_bound() -> None:
         assert col.short is not None
         col.check(SHORT_RU_EDITED)
         assert len(col.short._cache) == 3
+
+
+def test_multiset_short_pairs_score_as_compare() -> None:
+    spec = default_spec(multiset=True)
+    repeated = f"{SHORT_RU} Дождь, дождь и снова дождь."
+    with Collection.create("memory:", spec, IndexSpec(policy="allow", threshold=0.3)) as col:
+        first, second = col.add_many([("a", repeated), ("b", SHORT_RU_EDITED)])
+        match = {m.id: m for m in col.check(SHORT_RU_EDITED).matches}["a"]
+        compared = neardup.compare(SHORT_RU_EDITED, repeated, spec=spec)
+        assert (match.resemblance, match.shared, match.shingles) == (
+            compared.resemblance,
+            compared.shared,
+            compared.shingles_b,
+        )
+        assert compared.shingles_b == 12  # 9 lemmas and "дождь" thrice more ("и", "снова" dropped)
+        # the in-batch pair was decided on the same numbers
+        assert second.matches[0].resemblance == compared.resemblance
