@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 import pytest
 
+from neardup.analysis import learned_cache
 from neardup.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -236,15 +237,14 @@ def test_cli_skips_numba_blas_probe_only_while_numba_loads(tmp_path: Path) -> No
 
 
 def test_compare_json_loads_only_what_its_answer_needs(tmp_path: Path) -> None:
-    """A one-shot ``compare --json`` of two Russian texts whose forms are all in the
-    dictionary: no rich, combined score, reports, SciPy or numba registries are imported,
-    pymorphy3's dictionary is not loaded, and no forms learned earlier are read."""
+    """A one-shot ``compare --json`` (the combined score included) of two Russian texts whose
+    forms are all in the dictionary: no rich, reports, SciPy, scikit-learn or numba registries
+    are imported, and pymorphy3's dictionary is not loaded."""
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text("Городская библиотека открылась после ремонта.", encoding="utf-8")
     b.write_text("Городская библиотека открылась после долгого ремонта.", encoding="utf-8")
     heavy = [
         "rich",
-        "neardup.combined",
         "neardup.report",
         "scipy",
         "sklearn",
@@ -302,7 +302,11 @@ def test_one_shot_process_keeps_the_forms_it_predicted(tmp_path: Path) -> None:
     code += "from neardup.cli.main import main; main()\n"
     env = {**os.environ, "NEARDUP_LEARNED_DIR": str(tmp_path / "learned")}
     subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, env=env)
-    assert len(list((tmp_path / "learned").glob("*/*.bin"))) == 1
+    kept = [
+        learned_cache.decode(path.read_bytes()) for path in (tmp_path / "learned").glob("*/*.bin")
+    ]
+    outputs = {o for forms in kept if forms is not None for o in forms.outputs()}
+    assert {"зубарик".encode(), "крыжополь".encode()} <= outputs
 
 
 def test_analyze_table_is_streamed_lines(capsys: pytest.CaptureFixture[str]) -> None:
