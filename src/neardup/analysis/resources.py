@@ -35,7 +35,9 @@ def canonical_word(word: str) -> str:
     return unicodedata.normalize("NFKC", word).lower().replace("ё", "е")
 
 
+@lru_cache(maxsize=64)
 def package_version(name: str) -> str | None:
+    """The installed version of ``name`` (read once per process: every spec fingerprint asks)."""
     from importlib import metadata  # ~70 ms to import: not on `neardup --version`'s path
 
     try:
