@@ -1,7 +1,8 @@
 """Start-up: a one-shot ``neardup`` process, whole, timed from outside (issue 15).
 
 The goal: ``neardup compare`` of two short files answers in under 0.5 s of wall time, warm,
-with the default preset (``auto``) and with ``--preset plain`` — the median of several runs of
+with the default preset (``auto``) and with ``--preset plain`` (both with compare's default
+method, the combined score and the shingle-set measures) — the median of several runs of
 the whole process. Each command runs ``--runs`` times, each a fresh process, after one untimed
 run that fills the caches; each run's wall time (a monotonic clock around the child) and CPU
 time (user + system of the finished child, the kernel's accounting) are kept, and the median,
@@ -220,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
             "median CPU time (user + system of the finished process). Warm: the caches filled "
             "by a first run (numba's compiled kernels, the Unicode tables, the Russian "
             "word-form table); cold: an empty cache folder for each run, so the analyzer "
-            "builds its Unicode tables. The files are two short Russian sentences each. "
+            "builds its Unicode tables. The files are two short Russian sentences each; "
+            "`compare` gives its default answer (the combined score and the set measures). "
             "Produced by `.venv/bin/python benchmarks/startup.py --update-docs`; load average "
             f"{before:.2f} before and {after:.2f} after (a shared 2-core machine: wall time "
             "above CPU time is time spent waiting for a core).\n\n"
