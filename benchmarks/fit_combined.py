@@ -5,7 +5,9 @@ The pairs are benchmarks/quality_sets.py's six sets in Russian and English, buil
 seed. The features are :func:`neardup.combined.pair_features` under
 :func:`neardup.pipeline.default_spec` (``auto``); the model is scikit-learn's
 ``LogisticRegression`` (L2, C=1, lbfgs), each set weighing the same. The coefficients are
-written to src/neardup/_combined_coefficients.py, rounded to 4 decimals.
+written to src/neardup/_combined_coefficients.py, rounded to 4 decimals, with ``VERSION`` one
+above the shipped model's when they differ from it (a refit changes every combined score; the
+same fit again writes the same file).
 
     NEARDUP_DATA=/work/shared/data .venv/bin/python benchmarks/fit_combined.py
 """
@@ -13,12 +15,13 @@ written to src/neardup/_combined_coefficients.py, rounded to 4 decimals.
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import numpy as np
 from quality_sets import PairSet, all_sets
 
-from neardup.combined import FEATURES, CombinedFeatures, CombinedModel, pair_features
+from neardup.combined import FEATURES, MODEL, CombinedFeatures, CombinedModel, pair_features
 from neardup.eval import metrics
 from neardup.pipeline import default_spec
 
@@ -71,7 +74,9 @@ def main() -> None:
         f"{len(y)} generated training pairs ({int(y.sum())} positive), "
         f"{len(sets)} sets (ru, en × {', '.join(s.split()[1] for s in list(sets)[:6])})"
     )
-    model = CombinedModel(FEATURES, tuple(weights), intercept, trained_on)
+    unchanged = (tuple(weights), intercept) == (MODEL.weights, MODEL.intercept)
+    version = MODEL.version if unchanged else MODEL.version + 1
+    model = CombinedModel(FEATURES, tuple(weights), intercept, trained_on, version)
     score = model.apply(x)
     print(f"training pairs: {len(y)}; AUC on them {metrics.roc_auc(y, score):.4f}")
     for name, w in zip(FEATURES, weights, strict=True):
@@ -86,8 +91,10 @@ def main() -> None:
         "]",
         f"WEIGHTS = {weights!r}",
         f"INTERCEPT = {intercept!r}",
+        f"VERSION = {version!r}",
         "TRAINED_ON = (",
-        *[f"    {part!r}" for part in _chunks(trained_on, 80)],
+        # double quotes, as ruff format writes them
+        *[f"    {json.dumps(part, ensure_ascii=False)}" for part in _chunks(trained_on, 80)],
         ")",
         "",
     ]

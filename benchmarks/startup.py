@@ -1,19 +1,26 @@
-"""Start-up: the wall time of a whole one-shot ``neardup`` process (issue 15).
+"""Start-up: a one-shot ``neardup`` process, whole, timed from outside (issue 15).
 
-Runs, each as a fresh process, several times, and prints the median (and min, max) wall time
-and CPU time (user + system, from the kernel's accounting of the finished child):
+The goal: ``neardup compare`` of two short files answers in under 0.5 s of wall time, warm,
+with the default preset (``auto``) and with ``--preset plain`` (both with compare's default
+method, the combined score and the shingle-set measures) — the median of several runs of
+the whole process. Each command runs ``--runs`` times, each a fresh process, after one untimed
+run that fills the caches; each run's wall time (a monotonic clock around the child) and CPU
+time (user + system of the finished child, the kernel's accounting) are kept, and the median,
+min and max printed with the load average over the runs. On a shared machine wall time above
+CPU time is time spent waiting for a core: compare CPU times when the load is high.
 
-* ``neardup --version``;
-* ``neardup compare A B`` of two short files (two sentences each), with the default preset
-  (``ru``: lemmas) and with ``--preset plain``;
+Warm: the caches as a user has them after a first run — numba's compiled kernels beside the
+code, the Unicode tables and the Russian word-form table in neardup's cache folder
+(``NEARDUP_CACHE_DIR`` as set, else the user's), the forms learned by earlier runs as they are.
+Cold (``--preset plain`` only): an empty cache folder for each run, so the analyzer builds its
+Unicode tables. The Russian form table's first build (about a minute, once per dictionary
+version) is not timed here; the fill run does it if it has never been done.
 
-cold — an empty Unicode table cache (``NEARDUP_CACHE_DIR`` pointed at a new empty directory
-for every run, so the analyzer builds its tables, as the first run after an install does) —
-and warm (the cache filled by a run first). numba's compiled kernels are cached next to the
-code (``cache=True``) from the first use after an install in both cases; removing
-``src/neardup/_kernels/__pycache__`` would add their compilation (tens of seconds) once.
+A last part splits a warm ``compare --preset plain`` process's CPU time, measured inside it:
+the interpreter's start, numpy's and numba's imports, the first cached kernel's load, and the
+rest (neardup's imports, the comparison and the output).
 
-    .venv/bin/python benchmarks/startup.py                  # 7 runs of each
+    .venv/bin/python benchmarks/startup.py                  # 9 runs of each
     .venv/bin/python benchmarks/startup.py --update-docs    # also rewrite docs/benchmarks.md
 """
 
@@ -27,86 +34,110 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NEARDUP = Path(sys.executable).with_name("neardup")
 TEXT_A = "Городская библиотека открылась после ремонта. Читатели пришли в первый же день.\n"
 TEXT_B = "Городская библиотека открылась после долгого ремонта. Читатели пришли в первый день.\n"
-GOAL = 0.5  # seconds, warm, `neardup compare` of two short files
+GOAL = 0.5  # seconds of wall time, warm, `neardup compare` of two short files
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    state: str
+    walls: list[float]
+    cpus: list[float]
+    loads: list[float]
+
+    @property
+    def wall(self) -> float:
+        return statistics.median(self.walls)
+
+    @property
+    def cpu(self) -> float:
+        return statistics.median(self.cpus)
+
+    @property
+    def load(self) -> float:
+        return statistics.median(self.loads)
+
+
+def clean_env(extra: dict[str, str]) -> dict[str, str]:
+    """The environment of a run. Python's bytecode is cached as an installed package has it
+    (``PYTHONDONTWRITEBYTECODE``, set in some shells here, is dropped: it would make every
+    run compile neardup's modules from source)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, **extra}
 
 
 def run_once(command: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one whole process. Python's bytecode is cached as an installed
-    package has it (``PYTHONDONTWRITEBYTECODE``, set in some shells here, is dropped: it would
-    make every run compile neardup's modules from source)."""
-    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    """Wall and CPU seconds of one whole process."""
     start = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
+    assert process.stderr is not None
+    errors = process.stderr.read().decode(errors="replace")
+    process.stderr.close()
     if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {process.stderr.read().decode()[-500:]}")  # type: ignore[union-attr]
-    process.stderr.close()  # type: ignore[union-attr]
+        raise SystemExit(f"{' '.join(command)} failed: {errors[-500:]}")
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def measure(name: str, command: list[str], runs: int, cold: bool, base: Path) -> dict[str, object]:
+def measure(name: str, command: list[str], runs: int, cold_base: Path | None) -> Row:
+    """``runs`` timed runs of ``command``: warm after one untimed run, or cold (a new empty
+    cache folder under ``cold_base`` for each run)."""
+    if cold_base is None:
+        run_once(command, clean_env({}))  # fill the caches
     walls: list[float] = []
     cpus: list[float] = []
     loads: list[float] = []
-    warm_dir = base / "warm"
-    if not cold:
-        run_once(command, {**os.environ, "NEARDUP_CACHE_DIR": str(warm_dir)})  # fill the cache
     for i in range(runs):
-        cache = base / f"cold-{name.replace(' ', '_')}-{i}" if cold else warm_dir
-        wall, cpu = run_once(command, {**os.environ, "NEARDUP_CACHE_DIR": str(cache)})
+        extra = {} if cold_base is None else {"NEARDUP_CACHE_DIR": str(cold_base / f"cold-{i}")}
+        wall, cpu = run_once(command, clean_env(extra))
         walls.append(wall)
         cpus.append(cpu)
         loads.append(os.getloadavg()[0])
-    row = {
-        "name": name,
-        "state": "cold" if cold else "warm",
-        "median": statistics.median(walls),
-        "min": min(walls),
-        "max": max(walls),
-        "cpu": statistics.median(cpus),
-        "load": statistics.median(loads),
-    }
+    row = Row(name, "warm" if cold_base is None else "cold", walls, cpus, loads)
     print(
-        f"  {name:34s} {row['state']}: median {row['median']:.3f} s wall "
-        f"(min {row['min']:.3f}, max {row['max']:.3f}), CPU {row['cpu']:.3f} s, "
-        f"load {row['load']:.2f}",
+        f"  {name:36s} {row.state}: median {row.wall:.3f} s wall "
+        f"(min {min(walls):.3f}, max {max(walls):.3f}), CPU {row.cpu:.3f} s, load {row.load:.2f}",
         flush=True,
     )
     return row
 
 
 BREAKDOWN = """
-import sys, time
+import gc, os, sys, time
 clock = time.process_time
-t0 = clock(); import numpy; t1 = clock(); import numba; t2 = clock()
-from neardup.cli.main import SkipNumbaBlasProbe, main
-sys.meta_path.insert(0, SkipNumbaBlasProbe())
+t0 = clock()
+# as the `neardup compare` program does: no OpenBLAS threads, no cyclic collector, the finder
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+gc.disable()
+from neardup.cli import _numba_startup
+_numba_startup.install()
+t1 = clock(); import numpy; t2 = clock()
+import numba; t3 = clock()
 from neardup._kernels import setops
 a = numpy.arange(3, dtype=numpy.uint64)
-t3 = clock(); setops.intersection_size(a, a); t4 = clock()
-main(["compare", "--preset", "plain", sys.argv[1], sys.argv[2]]); t5 = clock()
-print(f"{t0:.3f} {t1 - t0:.3f} {t2 - t1:.3f} {t4 - t3:.3f} {t5 - t4 + t3 - t2:.3f} {t5:.3f}",
-      file=sys.stderr)
+t4 = clock(); setops.intersection_size(a, a); t5 = clock()
+from neardup.cli.main import main
+main(["compare", "--preset", "plain", sys.argv[1], sys.argv[2]]); t6 = clock()
+print(f"{t0:.4f} {t2 - t1:.4f} {t3 - t2:.4f} {t5 - t4:.4f} {t6 - t5 + t4 - t3 + t1 - t0:.4f} "
+      f"{t6:.4f}", file=sys.stderr)
 """
 
 
-def breakdown(a: Path, b: Path, env: dict[str, str], runs: int) -> str:
-    """Where a warm ``compare --preset plain`` process spends its CPU (medians, in-process
-    ``time.process_time``): the interpreter's start, numpy's import, numba's import, the
-    first cached kernel's load (numba's type registries), and the rest of the command."""
-    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+def breakdown(a: Path, b: Path, runs: int) -> str:
+    """Where a warm ``compare --preset plain`` process spends its CPU (medians of ``runs``)."""
     rows = []
     for _ in range(runs):
         out = subprocess.run(
             [sys.executable, "-c", BREAKDOWN, str(a), str(b)],
-            env=env,
+            env=clean_env({}),
             capture_output=True,
             text=True,
             check=True,
@@ -116,11 +147,11 @@ def breakdown(a: Path, b: Path, env: dict[str, str], runs: int) -> str:
         statistics.median(column) for column in zip(*rows, strict=True)
     )
     line = (
-        f"where a warm `compare --preset plain` spends its CPU (median of {runs}, load "
-        f"{os.getloadavg()[0]:.2f}): interpreter start {start:.3f} s, numpy import {np_s:.3f} s, "
-        f"numba import {numba_s:.3f} s, the first cached kernel's load (numba's registries) "
-        f"{kernel_s:.3f} s, neardup's imports and the comparison {rest_s:.3f} s; total "
-        f"{total:.3f} s"
+        f"where a warm `compare --preset plain` spends its CPU (in process, median of {runs}, "
+        f"load {os.getloadavg()[0]:.2f}): interpreter start {start:.3f} s, numpy import "
+        f"{np_s:.3f} s, numba import {numba_s:.3f} s, the first cached kernel's load "
+        f"{kernel_s:.3f} s, neardup's imports, the comparison and the output {rest_s:.3f} s; "
+        f"total {total:.3f} s"
     )
     print(line, flush=True)
     return line
@@ -139,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--runs", type=int, default=7, help="runs of each (default 7)")
+    parser.add_argument("--runs", type=int, default=9, help="timed runs of each (default 9)")
     parser.add_argument("--update-docs", action="store_true", help="rewrite the docs section")
     args = parser.parse_args(argv)
     before = os.getloadavg()[0]
@@ -148,24 +179,21 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} CPUs, load average {before:.2f}",
         flush=True,
     )
-    rows = []
     with tempfile.TemporaryDirectory(prefix="neardup-startup-") as tmp:
         base = Path(tmp)
         a, b = base / "a.txt", base / "b.txt"
         a.write_text(TEXT_A, encoding="utf-8")
         b.write_text(TEXT_B, encoding="utf-8")
-        commands = [
-            ("neardup --version", [str(NEARDUP), "--version"]),
-            ("neardup compare A B", [str(NEARDUP), "compare", str(a), str(b)]),
-            (
-                "neardup compare --preset plain A B",
-                [str(NEARDUP), "compare", "--preset", "plain", str(a), str(b)],
+        plain = [str(NEARDUP), "compare", "--preset", "plain", str(a), str(b)]
+        rows = [
+            measure("neardup --version", [str(NEARDUP), "--version"], args.runs, None),
+            measure(
+                "neardup compare A B", [str(NEARDUP), "compare", str(a), str(b)], args.runs, None
             ),
+            measure("neardup compare --preset plain A B", plain, args.runs, None),
+            measure("neardup compare --preset plain A B", plain, args.runs, base),
         ]
-        for name, command in commands:
-            for cold in (True, False):
-                rows.append(measure(name, command, args.runs, cold, base))
-        where = breakdown(a, b, {**os.environ, "NEARDUP_CACHE_DIR": str(base / "warm")}, args.runs)
+        where = breakdown(a, b, args.runs)
     after = os.getloadavg()[0]
     lines = [
         "| command | caches | median wall s | min–max s | median CPU s | load avg |",
@@ -173,37 +201,35 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for row in rows:
         lines.append(
-            f"| `{row['name']}` | {row['state']} | {row['median']:.3f} | "
-            f"{row['min']:.3f}–{row['max']:.3f} | {row['cpu']:.3f} | {row['load']:.2f} |"
+            f"| `{row.name}` | {row.state} | {row.wall:.3f} | "
+            f"{min(row.walls):.3f}–{max(row.walls):.3f} | {row.cpu:.3f} | {row.load:.2f} |"
         )
-    warm = next(r for r in rows if r["name"] == "neardup compare A B" and r["state"] == "warm")
-    verdict = (
-        f"`neardup compare` of two short files, warm: median {warm['median']:.3f} s wall "
-        f"(goal < {GOAL} s: {'met' if float(warm['median']) < GOAL else 'not met'}), "  # type: ignore[arg-type]
-        f"{warm['cpu']:.3f} s CPU"
-    )
+    verdicts = [
+        f"`{row.name}`, warm: median {row.wall:.3f} s wall (goal < {GOAL} s: "
+        f"{'met' if row.wall < GOAL else 'not met'}), {row.cpu:.3f} s CPU"
+        for row in rows[1:3]
+    ]
     table = "\n".join(lines)
     print()
     print(table)
-    print(verdict)
+    print("\n".join(verdicts))
     print(f"load average before {before:.2f}, after {after:.2f}")
     if args.update_docs:
         update_docs(
             "## Start-up: a one-shot `neardup` process (issue 15)\n\n"
-            f"Whole processes, {args.runs} runs of each, median (min–max) wall time and median "
-            "CPU time (user + system of the finished process). Cold: an empty Unicode table "
-            "cache (`NEARDUP_CACHE_DIR` a new empty directory each run: the analyzer builds its "
-            "tables); warm: the cache filled. numba's compiled kernels are cached beside the code "
-            "in both. The files are two short Russian sentences each. Produced by "
-            "`.venv/bin/python benchmarks/startup.py --update-docs`; load average "
-            f"{before:.2f} before and {after:.2f} after (a shared 2-core machine: wall time above "
-            "CPU time is time spent waiting for a core).\n\n"
+            f"Whole processes, {args.runs} timed runs of each, median (min–max) wall time and "
+            "median CPU time (user + system of the finished process). Warm: the caches filled "
+            "by a first run (numba's compiled kernels, the Unicode tables, the Russian "
+            "word-form table); cold: an empty cache folder for each run, so the analyzer "
+            "builds its Unicode tables. The files are two short Russian sentences each; "
+            "`compare` gives its default answer (the combined score and the set measures). "
+            "Produced by `.venv/bin/python benchmarks/startup.py --update-docs`; load average "
+            f"{before:.2f} before and {after:.2f} after (a shared 2-core machine: wall time "
+            "above CPU time is time spent waiting for a core).\n\n"
             + table
-            + "\n\n- "
-            + verdict
-            + "\n- "
-            + where
-            + "\n"
+            + "\n\n"
+            + "".join(f"- {v}\n" for v in verdicts)
+            + f"- {where}\n"
         )
         print("docs/benchmarks.md updated (startup)")
     return 0

@@ -38,6 +38,8 @@ def test_the_shipped_coefficients_are_the_model() -> None:
     assert MODEL.intercept == shipped.INTERCEPT
     assert len(MODEL.weights) == 9
     assert "fit_combined.py" in MODEL.trained_on
+    assert MODEL.version == shipped.VERSION == 2  # refit on the harder sets of issue #16
+    assert MODEL.to_dict()["version"] == 2
 
 
 def test_the_model_is_a_logistic_of_its_coefficients() -> None:
@@ -115,7 +117,7 @@ def test_the_collection_scores_its_matches_alike() -> None:
     from neardup.index import Collection, IndexSpec
 
     with Collection.create("memory:", default_spec(), IndexSpec(policy="allow")) as col:
-        assert col.spec == default_spec().fixed()  # one fingerprint set per text: no rule
+        assert col.spec == default_spec()  # the length-adaptive rule is kept (index.short)
         col.add("long", LONG)
         col.add("edited", LONG_EDITED)
         result = col.check(LONG, combined=True)

@@ -82,6 +82,8 @@ class CombinedModel:
     weights: tuple[float, ...]
     intercept: float
     trained_on: str
+    #: Bumped by every refit: a score is reproducible with the same model version.
+    version: int = 1
 
     def __post_init__(self) -> None:
         if self.features != FEATURES or len(self.weights) != len(FEATURES):
@@ -98,6 +100,7 @@ class CombinedModel:
             "weights": list(self.weights),
             "intercept": self.intercept,
             "trained_on": self.trained_on,
+            "version": self.version,
         }
 
 
@@ -107,6 +110,7 @@ MODEL = CombinedModel(
     weights=tuple(coefficients.WEIGHTS),
     intercept=coefficients.INTERCEPT,
     trained_on=coefficients.TRAINED_ON,
+    version=coefficients.VERSION,
 )
 
 

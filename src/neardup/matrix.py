@@ -145,7 +145,13 @@ def similarity_matrix(
         from neardup.combined import MODEL, CombinedFeatures, combined_matrix
 
         table = CombinedFeatures(spec).table(texts, progress)
-        params.update({"preset": spec.analyzer.preset, "model": MODEL.trained_on})
+        params.update(
+            {
+                "preset": spec.analyzer.preset,
+                "model": MODEL.trained_on,
+                "model_version": MODEL.version,
+            }
+        )
         return SimilarityMatrix(names, combined_matrix(table), method, params)
     if method == "tfidf":
         from neardup.tfidf import TfidfModel, cosine_matrix_of_rows

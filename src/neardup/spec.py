@@ -481,6 +481,10 @@ class IndexSpec:
     shingles at false-positive rate ``pmbf_p``, a query's candidates are the documents of its
     ``pmbf_max_rows`` best rows whose count of member shingles stands out from the background
     (0: every such row); ``both`` — the union of the two (docs/bloom.md).
+    ``short_window`` (under a length-adaptive spec, with postings): a long text also posts the
+    minimum of every window of this many consecutive short shingles (word 1-grams), so that a
+    short text — which looks up all its own — finds the document it was taken from; a short
+    text posts all of them (0: long texts post none; docs/collection.md, "Short texts").
     """
 
     policy: str = param("reject", OneOf(INDEX_POLICIES))
@@ -499,6 +503,7 @@ class IndexSpec:
     pmbf_n: int = param(1000, Integer(16, MAX_PMBF_N), label="pmbf_n (shingles a row)")
     pmbf_p: float = param(0.001, Real(0.0, 0.5, low_open=True, high_open=True))
     pmbf_max_rows: int = param(50, Integer(0, MAX_CANDIDATES), label="pmbf_max_rows (0: all)")
+    short_window: int = param(8, Integer(0, MAX_WINDOW), label="short_window (0: off)")
 
     def __post_init__(self) -> None:
         check_fields(self, "index")

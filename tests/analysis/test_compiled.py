@@ -121,6 +121,16 @@ def test_ru_preset_uses_the_dictionary_table_and_learns_the_rest() -> None:
     assert not static_plan(presets.preset("en").chains[0][1])
 
 
+def test_analyzers_of_one_chain_share_its_decisions_over_the_table() -> None:
+    first = Analyzer(presets.preset("ru"))._chains["*"].compiled
+    second = Analyzer(presets.preset("ru"))._chains["*"].compiled
+    other = Analyzer(presets.preset("ru", stop_words=("кот",)))._chains["*"].compiled
+    assert first is not None and second is not None and other is not None
+    assert first is not second and first.static() is second.static()
+    assert other.static() is not first.static()
+    assert other.static().records is first.static().records  # one dictionary table
+
+
 def _tokens(text: str) -> tuple[np.ndarray, ...]:
     words = text.split(" ")
     data = text.encode("utf-8")

@@ -14,8 +14,10 @@ import pytest
 
 from neardup.analysis import learned_cache
 from neardup.analysis.analyzer import Analyzer
+from neardup.analysis.compiled import CompiledFilters
 from neardup.analysis.learned_cache import LearnedForms, LearnedStore
 from neardup.analysis.presets import preset
+from neardup.spec import AnalyzerSpec
 
 pytest.importorskip("pymorphy3")
 
@@ -51,6 +53,18 @@ def test_merge_keeps_each_form_once_and_the_cap() -> None:
         1,
         2,
     ]
+
+
+def test_merge_of_one_distinct_part_is_that_part() -> None:
+    one = _forms([(3, b"c"), (1, b"a"), (2, b"")])
+    assert learned_cache.merge([one]) is one
+    repeated = learned_cache.merge([_forms([(1, b"a"), (2, b"b"), (1, b"a")])])
+    assert repeated.h1.tolist() == [1, 2] and repeated.outputs() == [b"a", b"b"]
+    # the same h1 with another h2 is another form
+    same_h1 = LearnedForms.of(
+        np.array([1, 1], dtype=np.uint64), np.array([5, 6], dtype=np.uint64), [b"a", b"b"]
+    )
+    assert learned_cache.merge([same_h1]).h2.tolist() == [5, 6]
 
 
 def test_processes_write_their_own_files_and_loading_merges_them(tmp_path: Path) -> None:
@@ -132,15 +146,24 @@ TEXTS = [
 ]
 
 
+def _first_ru_analyzer(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, texts: list[str]
+) -> tuple[AnalyzerSpec, CompiledFilters, list[list[str]]]:
+    """The ``ru`` spec, the compiled filters of a first analyzer keeping its forms in
+    ``folder``, and the terms it gave for ``texts``."""
+    monkeypatch.setenv("NEARDUP_LEARNED_DIR", str(folder))
+    spec = preset("ru")
+    first = Analyzer(spec)
+    expected = [first.canonical(t).terms for t in texts]
+    compiled = first._chains["*"].compiled
+    assert compiled is not None
+    return spec, compiled, expected
+
+
 def test_the_ru_chain_writes_its_predicted_forms_and_a_new_chain_reads_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("NEARDUP_LEARNED_DIR", str(tmp_path))
-    spec = preset("ru")
-    first = Analyzer(spec)
-    expected = [first.canonical(t).terms for t in TEXTS]
-    compiled = first._chains["*"].compiled
-    assert compiled is not None
+    spec, compiled, expected = _first_ru_analyzer(tmp_path, monkeypatch, TEXTS)
     assert len(compiled.on_disk()) == 0
     compiled.save_learned()
     (folder,) = tmp_path.iterdir()
@@ -161,6 +184,22 @@ def test_the_ru_chain_writes_its_predicted_forms_and_a_new_chain_reads_them(
     assert [reference.canonical(t).terms for t in TEXTS] == expected
     other = Analyzer(preset("ru", stop_words=("кот",)))._chains["*"].compiled
     assert other is not None and len(other.on_disk()) == 0
+
+
+def test_the_disk_is_read_at_the_first_form_the_dictionary_table_does_not_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec, compiled, (expected,) = _first_ru_analyzer(tmp_path, monkeypatch, TEXTS[:1])
+    compiled.save_learned()
+    second = Analyzer(spec)
+    again = second._chains["*"].compiled
+    assert again is not None
+    known = second.canonical("Городская библиотека открылась после ремонта")
+    assert known.terms == ["городской", "библиотека", "открыться", "ремонт"]
+    assert again._on_disk is None  # every form in the dictionary table: nothing read
+    assert second.canonical(TEXTS[0]).terms == expected
+    assert again._on_disk is not None and len(again.on_disk()) > 0
+    assert again.learned().count == len(again.on_disk())  # nothing predicted again
 
 
 _WRITER = """

@@ -197,3 +197,15 @@ def test_a_cache_that_cannot_be_written_builds_in_memory(tmp_path: Path) -> None
     assert calls == [1]
     assert table.lemma(int(table.find(["стола"])[0])) == "стол"
     assert not path.exists()
+
+
+def test_dictionary_key_reads_the_dictionarys_meta_without_loading_it() -> None:
+    from neardup.analysis import resources
+
+    resources.morph.cache_clear()
+    resources.dictionary_meta.cache_clear()
+    key = morph_table.dictionary_key()
+    assert resources.morph.cache_info().currsize == 0  # pymorphy3's dictionary not loaded
+    loaded = resources.morph().analyzer.dictionary.meta
+    assert resources.dictionary_meta() == dict(loaded)
+    assert f"-rev-{loaded['source_revision']}-{loaded['corpus_revision']}-" in key

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import click
 import pytest
 
+from neardup.analysis import learned_cache
 from neardup.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -47,6 +49,22 @@ def test_compare_json_has_the_stable_keys(capsys: pytest.CaptureFixture[str]) ->
     )
     assert plain["resemblance"] < out["resemblance"]  # type: ignore[operator]
     assert plain["spec"]["analyzer"]["preset"] == "plain"  # type: ignore[index]
+
+
+def test_compare_leads_with_the_combined_score(capsys: pytest.CaptureFixture[str]) -> None:
+    pair = [str(EXAMPLES / "original.txt"), str(EXAMPLES / "rewrite.txt")]
+    out = run_json(capsys, "compare", *pair, "--json")
+    assert next(iter(out)) == "combined"  # the default: the first key
+    assert out["combined"] == pytest.approx(0.9997049505498976, abs=1e-12)
+    assert out["combined_version"] == 2
+    assert out["resemblance"] == pytest.approx(1 / 3)  # the shingle measures still follow
+    sets_only = run_json(capsys, "compare", *pair, "--json", "--method", "sets")
+    assert not {"combined", "combined_version"} & set(sets_only)
+    assert sets_only["resemblance"] == out["resemblance"]
+    assert main(["compare", *pair]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "│" in line]
+    assert "combined score" in rows[0] and "0.9997" in rows[0]
+    assert "resemblance (Jaccard)" in rows[1]
 
 
 def test_compare_options_reach_the_spec(capsys: pytest.CaptureFixture[str]) -> None:
@@ -171,10 +189,27 @@ def test_version_imports_no_command_module() -> None:
     code = (
         "import sys; from neardup.cli.main import main; main(['--version']); "
         "print(sorted(m for m in sys.modules "
-        "if m.startswith('neardup.cli.') and m != 'neardup.cli.main'))"
+        "if m.startswith('neardup.cli.') "
+        "and m not in ('neardup.cli.main', 'neardup.cli._numba_startup')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_cli_and_compare_modules_import_nothing_heavy() -> None:
+    """``import neardup.cli.main`` (all ``neardup --version`` needs) loads neither numpy nor
+    numba; the compare command's module, imported as the CLI imports it, loads none of what
+    only some runs need."""
+    code = (
+        "import sys; import neardup.cli.main; "
+        "print([m for m in ('numpy', 'numba', 'rich', 'importlib.metadata') if m in sys.modules]); "
+        "from neardup.cli import _numba_startup; _numba_startup.install(); "
+        "import neardup.cli.compare; "
+        "print([m for m in ('rich', 'neardup.combined', 'neardup.report', 'scipy', 'sklearn', "
+        "'pandas', 'pymorphy3', 'numba.np.arraymath') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines() == ["[]", "[]"]
 
 
 def test_cli_skips_numba_blas_probe_only_while_numba_loads(tmp_path: Path) -> None:
@@ -199,6 +234,79 @@ def test_cli_skips_numba_blas_probe_only_while_numba_loads(tmp_path: Path) -> No
 
     shown = json.loads("\n".join(lines[:-2]))
     assert shown["resemblance"] == compare(a.read_text(), b.read_text(), preset="plain").resemblance
+
+
+def test_compare_json_loads_only_what_its_answer_needs(tmp_path: Path) -> None:
+    """A one-shot ``compare --json`` (the combined score included) of two Russian texts whose
+    forms are all in the dictionary: no rich, reports, SciPy, scikit-learn or numba registries
+    are imported, and pymorphy3's dictionary is not loaded."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("Городская библиотека открылась после ремонта.", encoding="utf-8")
+    b.write_text("Городская библиотека открылась после долгого ремонта.", encoding="utf-8")
+    heavy = [
+        "rich",
+        "neardup.report",
+        "scipy",
+        "sklearn",
+        "pandas",
+        "numba.np.arraymath",
+    ]
+    code = (
+        "import sys; from neardup.cli.main import main; "
+        f"main(['compare', '--json', {str(a)!r}, {str(b)!r}]); "
+        "from neardup.analysis import resources; "
+        f"print([m for m in {heavy!r} if m in sys.modules], resources.morph.cache_info().currsize)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1] == "[] 0"
+    shown = json.loads(lines[0])
+    assert (shown["shingles_a"], shown["shingles_b"], shown["shared"]) == (4, 5, 4)
+    from neardup import compare
+
+    assert shown["resemblance"] == compare(a.read_text(), b.read_text()).resemblance == 0.8
+
+
+def test_one_shot_process_starts_no_blas_threads_and_no_collector(tmp_path: Path) -> None:
+    """Run as the program, ``compare`` keeps numpy's OpenBLAS from starting its thread pool
+    (the process has one thread when it ends; Linux: /proc/self/task) and runs without the
+    cyclic garbage collector."""
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("needs /proc")
+    a = tmp_path / "a.txt"
+    a.write_text("один два три четыре пять шесть", encoding="utf-8")
+    code = (
+        "import gc, os, sys; exit_now = os._exit\n"
+        "def report(code):\n"
+        "    print(os.environ.get('OPENBLAS_NUM_THREADS'), len(os.listdir('/proc/self/task')),"
+        " gc.isenabled(), flush=True)\n"
+        "    exit_now(code)\n"
+        "os._exit = report\n"
+        f"sys.argv = ['neardup', 'compare', '--json', '--preset', 'plain', {str(a)!r}, "
+        f"{str(a)!r}]\n"
+        "from neardup.cli.main import main; main()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.strip().splitlines()[-1] == "1 1 False"
+
+
+def test_one_shot_process_keeps_the_forms_it_predicted(tmp_path: Path) -> None:
+    """Without the collector and without the interpreter's teardown, the forms a ``compare``
+    predicted still reach the disk (the chain is let go by reference counting)."""
+    a = tmp_path / "a.txt"
+    a.write_text("Зубариков приехал в Крыжополь.", encoding="utf-8")
+    code = f"import sys; sys.argv = ['neardup', 'compare', {str(a)!r}, {str(a)!r}]\n"
+    code += "from neardup.cli.main import main; main()\n"
+    env = {**os.environ, "NEARDUP_LEARNED_DIR": str(tmp_path / "learned")}
+    subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, env=env)
+    kept = [
+        learned_cache.decode(path.read_bytes()) for path in (tmp_path / "learned").glob("*/*.bin")
+    ]
+    outputs = {o for forms in kept if forms is not None for o in forms.outputs()}
+    assert {"зубарик".encode(), "крыжополь".encode()} <= outputs
 
 
 def test_analyze_table_is_streamed_lines(capsys: pytest.CaptureFixture[str]) -> None:

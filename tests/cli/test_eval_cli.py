@@ -120,6 +120,7 @@ def test_pairs_json(generated: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert 0.5 < report["auc"] <= 1.0
     assert set(report["by_kind"]) == {"mixed", "inflect", "synonym"}
     assert report["method"] == "resemblance" and len(report["spec_fingerprint"]) == 16
+    assert "combined_version" not in report
 
 
 def test_pairs_table_and_plots(
@@ -157,6 +158,28 @@ def test_pairs_given_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     )
     code, out, _ = _run(capsys, "eval", "pairs", str(path), "-m", "given", "--json")
     assert code == 0 and json.loads(out)["auc"] == 1.0
+
+
+def test_pairs_default_to_the_combined_score(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from neardup.combined import combined_score
+    from neardup.pipeline import default_spec
+
+    a, copy, other = EN[0], EN[0].replace("the", "a"), EN[3]
+    path = tmp_path / "pairs.jsonl"
+    rows = [{"a": a, "b": copy, "label": 1}, {"a": a, "b": other, "label": 0}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    scores = tmp_path / "scores.jsonl"
+    code, out, _ = _run(capsys, "eval", "pairs", str(path), "--json", "--scores-out", str(scores))
+    assert code == 0
+    report = json.loads(out)
+    assert report["method"] == "combined" and report["auc"] == 1.0
+    assert report["combined_version"] == 2
+    written = [json.loads(line)["score"] for line in scores.read_text().splitlines()]
+    spec = default_spec()
+    expected = [combined_score(a, copy, spec), combined_score(a, other, spec)]
+    assert written == [round(v, 6) for v in expected] == [0.99989, 0.001972]
 
 
 def test_pairs_msrp_tsv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -401,6 +401,46 @@ def test_check_add_remove_the_same_whichever_candidates(
     assert code == 0, out
 
 
+def test_check_and_compare_give_the_same_numbers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The length-adaptive rule of the defaults, applied alike by `index check` and `compare`:
+    word 1-grams for a short pair, the spec's 5-shingles for a long one."""
+    from tests.storage.test_conformance import SHORT_RU, SHORT_RU_EDITED
+
+    files = {
+        "short.txt": SHORT_RU,
+        "edited.txt": SHORT_RU_EDITED,
+        "long.txt": tg.text(300, 61),
+        "long_edited.txt": tg.edit(tg.text(300, 61), 0.05, 62),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    db = str(tmp_path / "c.db")
+    assert run(capsys, "index", "create", db, "--policy", "allow")[0] == 0
+    info = json.loads(run(capsys, "index", "stats", db, "--json")[1])
+    assert "(word 1-grams for pairs below 32 tokens)" in info["spec"]
+    assert info["index_spec"]["short_window"] == 8
+    for name in ("short.txt", "long.txt"):
+        assert run(capsys, "index", "add", db, str(tmp_path / name))[0] == 0
+    for query, stored, unit_size in (
+        ("edited.txt", "short.txt", 9),  # 9 lemmas: word 1-grams
+        ("long_edited.txt", "long.txt", 294),  # 5-shingles of the 298 tokens
+    ):
+        code, out, _ = run(capsys, "index", "check", db, str(tmp_path / query), "--json")
+        assert code == 0
+        match = json.loads(out)["matches"][0]
+        code, out, _ = run(
+            capsys, "compare", str(tmp_path / query), str(tmp_path / stored), "--json"
+        )
+        compared = json.loads(out)
+        assert match["id"].endswith(stored)
+        assert match["resemblance"] == compared["resemblance"]
+        assert match["containment_query_in_doc"] == compared["containment_ab"]
+        assert match["containment_doc_in_query"] == compared["containment_ba"]
+        assert match["shingles"] == compared["shingles_b"] == unit_size
+
+
 def test_add_no_check_stores_every_text_unchecked(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

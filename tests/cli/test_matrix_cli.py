@@ -42,7 +42,8 @@ def jsonl(tmp_path: Path) -> str:
 def test_json_rows_are_text_i_against_text_j(
     jsonl: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["matrix", jsonl, "--json", "-k", "3", "--short-below", "0"]) == 0
+    args = ["matrix", jsonl, "--json", "-m", "containment", "-k", "3", "--short-below", "0"]
+    assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ids"] == ["1", "half", "o"]
     m = out["matrix"]
@@ -51,6 +52,18 @@ def test_json_rows_are_text_i_against_text_j(
     assert 0.3 < m[0][1] < 0.7  # about half of the essay is in the half
     assert m[0][2] == m[2][0] == 0.0
     assert out["method"] == "containment" and out["symmetric"] is False
+
+
+def test_the_default_is_the_combined_score(jsonl: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["matrix", jsonl, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["method"] == "combined" and out["symmetric"] is True
+    assert out["matrix"] == [
+        [1.0, 0.999257, 0.000557],
+        [0.999257, 1.0, 0.000499],
+        [0.000557, 0.000499, 1.0],
+    ]
+    assert out["params"]["model_version"] == 2
 
 
 @pytest.mark.parametrize("method", ["resemblance", "sorensen", "minhash", "tfidf"])
@@ -63,6 +76,9 @@ def test_symmetric_methods(method: str, jsonl: str, capsys: pytest.CaptureFixtur
 
 def test_files_table_and_csv(files: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["matrix", *files]) == 0
+    table = capsys.readouterr().out
+    assert "combined (symmetric)" in table and "0.9993" in table and "0.0005" in table
+    assert main(["matrix", *files, "-m", "containment"]) == 0
     table = capsys.readouterr().out
     assert "containment" in table and "asymmetric" in table and "1.0000" in table
     assert main(["matrix", *files, "--csv", "-m", "tfidf", "--idf", "paper", "--binary"]) == 0

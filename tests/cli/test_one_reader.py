@@ -109,7 +109,8 @@ def test_index_add_reads_the_same_documents(
 
 
 def test_matrix_reads_the_same_documents(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "matrix", str(folder), "--json", "--preset", "plain", "-k", "2")
+    args = ("matrix", str(folder), "--json", "--preset", "plain", "-k", "2", "-m", "containment")
+    code, out, err = run(capsys, *args)
     assert code == 0, err
     result = json.loads(out)
     assert result["ids"] == EXPECTED_IDS

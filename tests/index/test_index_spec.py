@@ -25,7 +25,11 @@ def test_defaults_and_round_trip() -> None:
         "pmbf_n": 1000,
         "pmbf_p": 0.001,
         "pmbf_max_rows": 50,
+        "short_window": 8,
     }
+    # a collection stored before short_window existed reads back with the default
+    old = {k: v for k, v in spec.to_dict().items() if k != "short_window"}
+    assert IndexSpec.from_dict(old) == spec
     other = IndexSpec(policy="group", measure="containment", threshold=1, group_cap=3, window=8)
     assert IndexSpec.from_dict(other.to_dict()) == other
     assert IndexSpec.from_dict(other.to_dict()).threshold == 1.0

@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 
+import neardup
 from neardup.errors import (
     DuplicateIdError,
     NotFoundError,
@@ -18,9 +19,10 @@ from neardup.errors import (
     StorageError,
     TextLengthError,
 )
-from neardup.index import Collection, IndexSpec
-from neardup.pipeline import make_spec
+from neardup.index import Collection, IndexSpec, Match
+from neardup.pipeline import default_spec, make_spec
 from neardup.similarity import compare
+from neardup.spec import Spec
 from neardup.storage import FORMAT_VERSION, Link, NewDoc, Storage
 from tests import _textgen as tg
 from tests.storage.conftest import Backend
@@ -467,3 +469,74 @@ def test_collection_spec_mismatch(backend: Backend) -> None:
     with pytest.raises(SpecMismatchError, match="threshold"):
         Collection.open(backend.target(), index_spec=IndexSpec(threshold=0.9))
     Collection.open(backend.target(), spec=SPEC).close()
+
+
+# --- the length-adaptive rule (issue #16): short pairs verified as `compare` verifies them ---
+
+SHORT_RU = "Вчера в Москве прошёл сильный дождь, и на дорогах образовались огромные пробки."
+SHORT_RU_EDITED = (
+    "Вчера в Москве прошел сильный ливень, поэтому на дорогах образовались большие пробки."
+)
+SHORT_EN = (
+    "The regional committee approved the new transport budget after a long debate about "
+    "rising fuel prices on Tuesday evening."
+)
+#: The same 11 canonical words reordered: no word 5-shingle in common with SHORT_EN.
+SHORT_EN_EDITED = (
+    "After a long debate about rising fuel prices on Tuesday evening, the regional committee "
+    "approved its new transport budget."
+)
+
+
+def _measures(match: Match) -> tuple[float, float, float, int]:
+    return (
+        match.resemblance,
+        match.containment_query_in_doc,
+        match.containment_doc_in_query,
+        match.shared,
+    )
+
+
+def _compared(a: str, b: str, spec: Spec) -> tuple[float, float, float, int]:
+    c = neardup.compare(a, b, spec=spec)
+    return c.resemblance, c.containment_ab, c.containment_ba, c.shared
+
+
+def test_collection_short_pairs_score_as_compare(backend: Backend) -> None:
+    spec = default_spec()
+    long_text = tg.text(400, 41)
+    source = f"{tg.text(200, 42)} {SHORT_EN} {tg.text(200, 43)}"
+    with Collection.create(backend.target(), spec, IndexSpec(policy="allow")) as col:
+        col.add_many([("ru", SHORT_RU), ("en", SHORT_EN), ("long", long_text), ("src", source)])
+    with Collection.open(backend.target()) as col:
+        assert col.spec.shingles == spec.shingles  # the rule is stored, in the fingerprint
+        assert col.spec.fingerprint() == spec.fingerprint()
+        assert col.spec.fingerprint() != spec.fixed().fingerprint()
+        ru = {m.id: m for m in col.check(SHORT_RU_EDITED).matches}
+        assert list(ru) == ["ru"]
+        assert _measures(ru["ru"]) == _compared(SHORT_RU_EDITED, SHORT_RU, spec)
+        assert _measures(ru["ru"]) == (7 / 12, 7 / 10, 7 / 9, 7)  # word 1-grams (lemmas)
+        # a short sentence finds the long document it was taken from: the document posts a
+        # word of every window of 8 words, and the sentence's 11 words are such a run
+        en = {m.id: m for m in col.check(SHORT_EN_EDITED).matches}
+        assert set(en) == {"en", "src"}
+        assert _measures(en["en"]) == _compared(SHORT_EN_EDITED, SHORT_EN, spec) == (1, 1, 1, 11)
+        assert _measures(en["src"]) == _compared(SHORT_EN_EDITED, source, spec)
+        assert en["src"].containment_query_in_doc == 1.0
+        # a long pair keeps the numbers of the spec's own shingles
+        edited = tg.edit(long_text, 0.05, 44)
+        long = {m.id: m for m in col.check(edited).matches}
+        assert _measures(long["long"]) == _compared(edited, long_text, spec)
+        assert _measures(long["long"]) == _compared(edited, long_text, spec.fixed())
+        assert col.verify_integrity() == []
+
+
+def test_collection_short_duplicates_decided_on_the_rule(backend: Backend) -> None:
+    index_spec = IndexSpec(threshold=0.5)
+    with Collection.create(backend.target(), default_spec(), index_spec) as col:
+        first = col.add_many([("a", SHORT_RU), ("b", SHORT_RU_EDITED)])  # one batch
+        assert [d.reason for d in first] == ["new", "duplicate"]
+        assert first[1].matches[0].resemblance == 7 / 12
+        later = col.add("c", SHORT_RU_EDITED)  # against the stored text
+        assert later.reason == "duplicate" and later.matches[0].id == "a"
+        assert col.verify_integrity() == []

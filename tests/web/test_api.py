@@ -84,6 +84,7 @@ def test_compare_and_matrix_are_the_cli_json(
     spec_flags = ("--preset", "ru", "--short-below", "0")
     out_cli = cli_json(capsys, "compare", str(a), str(b), "--json", "--fragments", *spec_flags)
     assert out == out_cli
+    assert next(iter(out)) == "combined"  # the score both lead with by default
     assert out["fragments_summary"]["borrowed_a"] == 0.0  # quoted: cited, not borrowed
     assert out["fragments_summary"]["cited"] == 0.265957
     assert len(out["fragments"]) == 1

@@ -31,6 +31,7 @@ Both give what the filters give, so the output is the same as running them on th
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import multiprocessing.util
 import re
@@ -200,13 +201,27 @@ class CompiledFilters:
         self.learned().clear()
 
     def learned(self) -> _Learned:
+        """This thread's table of forms learned, with those read from disk."""
+        learned = self._table()
+        if not getattr(self._local, "read_disk", False):
+            self._read_disk(learned)
+        return learned
+
+    def _table(self) -> _Learned:
+        """This thread's table as it stands: :meth:`apply` reads the disk's forms into it at
+        the first form the dictionary table does not hold, so a text whose forms it all holds
+        (a short one, often) never reads them."""
         learned: _Learned | None = getattr(self._local, "learned", None)
         if learned is None:
             learned = self._local.learned = _Learned()
-            on_disk = self.on_disk()
-            if len(on_disk):
-                learned.add(on_disk.h1, on_disk.h2, on_disk.outputs())
         return learned
+
+    def _read_disk(self, learned: _Learned) -> bool:
+        """Add the forms on disk to this thread's table (once); ``False`` when the table had to
+        start over first (see :meth:`_Learned.add`)."""
+        self._local.read_disk = True
+        on_disk = self.on_disk()
+        return not len(on_disk) or learned.add(on_disk.h1, on_disk.h2, on_disk.outputs())
 
     def on_disk(self) -> learned_cache.LearnedForms:
         """The forms earlier processes predicted for this chain (loaded once, at first use)."""
@@ -248,11 +263,16 @@ class CompiledFilters:
         ``starts``, ``ends`` in the input): the buffer of terms joined by spaces, the terms'
         byte spans and the kept tokens' spans."""
         static = self.static()
-        learned = self.learned()
+        learned = self._table()
         h1, h2 = kernels.form_hashes(buf, byte_starts, byte_ends)
         codes = np.full(h1.shape[0], kernels.MISS, dtype=np.int64)
         misses = self._resolve(h1, h2, codes, static, learned, buf, byte_starts, byte_ends)
         while misses:
+            if not getattr(self._local, "read_disk", False):
+                if not self._read_disk(learned):
+                    codes[codes < kernels.DROP] = kernels.MISS
+                misses = self._resolve(h1, h2, codes, static, learned, buf, byte_starts, byte_ends)
+                continue
             first = kernels.first_misses(h1, h2, codes)
             data = buf.tobytes()
             forms = [
@@ -332,7 +352,10 @@ class CompiledFilters:
         return out
 
 
+@functools.lru_cache(maxsize=8)
 def _static_of(spec: ChainSpec) -> _Static:
+    """The dictionary table with ``spec``'s decisions, made once per chain spec in a process
+    (the combined score's pipeline and the command's share it: ~15 ms each)."""
     from neardup.analysis import morph_table, token_filters
 
     table = morph_table.dictionary_table()

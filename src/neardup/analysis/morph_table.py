@@ -119,7 +119,9 @@ def _utf8_spans(
     if not words:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros(0, dtype=np.uint8), empty, empty
-    buf = np.frombuffer("\n".join(words).encode("utf-8"), dtype=np.uint8)
+    # writable, as the analyzer's buffers are: the kernels then have one compiled signature
+    # to load, not one per flag (a readonly array is another numba type)
+    buf = np.frombuffer(bytearray("\n".join(words).encode("utf-8")), dtype=np.uint8)
     breaks = np.flatnonzero(buf == 10).astype(np.int64)
     if breaks.shape[0] != len(words) - 1:
         raise ValueError("a word form holds a newline")
@@ -262,7 +264,7 @@ def _parse_table(data: Any, key: str) -> FormTable | None:
 def dictionary_key() -> str:
     """What the Russian table depends on: the dictionary's package version and source
     revision, pymorphy3's version and :data:`TABLE_VERSION`."""
-    meta = resources.morph().analyzer.dictionary.meta
+    meta = resources.dictionary_meta()
     parts = [
         f"dicts-{resources.package_version('pymorphy3-dicts-ru')}",
         f"rev-{meta.get('source_revision')}-{meta.get('corpus_revision')}",
@@ -340,9 +342,11 @@ def dictionary_table() -> FormTable:
     """The Russian dictionary's table, loaded from neardup's cache folder
     (:func:`neardup.table_cache.cache_dir`) or built there; built in memory when the disk
     cache is turned off."""
-    cache = resources.morph()
     key = dictionary_key()
-    facts: Callable[[str], Facts] = lambda word: resources.parse_facts(cache.analyzer, word)  # noqa: E731
+    # pymorphy3's dictionary is loaded only to build the table
+    facts: Callable[[str], Facts] = lambda word: resources.parse_facts(  # noqa: E731
+        resources.morph().analyzer, word
+    )
     root = cache_dir()
     if root is None:
         announce_build(None)

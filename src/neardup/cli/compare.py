@@ -1,40 +1,46 @@
-"""``neardup compare`` and ``neardup analyze``."""
+"""``neardup compare`` and ``neardup analyze``.
+
+A one-shot ``compare`` of two short texts is mostly start-up (issue 15: under 0.5 s), so what
+only some runs need is imported where it is used: the combined score, the aligner (for
+fragments), the reports and rich (for the table; ``--json`` prints without it).
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from neardup.align import CONSTRAINTS as ALIGN_CONSTRAINTS
-from neardup.align import (
-    DEFAULT_GAP,
-    DEFAULT_K,
-    DEFAULT_MIN_TOKENS,
-    Aligner,
-    Alignment,
-    apply_citations,
-)
+from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS
 from neardup.analysis.analyzer import Canonical, IntArray
 from neardup.cli._documents import read_input, read_options, reader_options
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type
-from neardup.combined import combined_score
 from neardup.pipeline import Pipeline
-from neardup.report import check_writable, markup_safe
 from neardup.shingles import Shingles, shingle
 from neardup.similarity import Measures
 from neardup.spec import Spec
 
+if TYPE_CHECKING:
+    from neardup.align import Alignment
 
-def compare_to_dict(measures: Measures, spec: Spec, alignment: Alignment | None) -> dict[str, Any]:
-    """The JSON of ``compare --json`` (also the web service's ``/api/compare``): the measures,
-    the spec, and with an alignment of A against B its passages and borrowed shares."""
-    out: dict[str, Any] = dict(measures.to_dict())
+
+def compare_to_dict(
+    measures: Measures, spec: Spec, alignment: Alignment | None, combined: float | None = None
+) -> dict[str, Any]:
+    """The JSON of ``compare --json`` (also the web service's ``/api/compare``): the combined
+    score first when given, the measures, the spec, and with an alignment of A against B its
+    passages and borrowed shares. ``combined_version`` is the combined model's version
+    (:data:`neardup.combined.MODEL`): a refit changes the scores."""
+    out: dict[str, Any] = {}
+    if combined is not None:
+        from neardup.combined import MODEL
+
+        out.update(combined=combined, combined_version=MODEL.version)
+    out.update(measures.to_dict())
     out["spec"] = spec.to_dict()
     out["spec_fingerprint"] = spec.fingerprint()
     if alignment is not None:
@@ -98,11 +104,13 @@ def compare_to_dict(measures: Measures, spec: Spec, alignment: Alignment | None)
 )
 @click.option(
     "--method",
-    type=click.Choice(["sets", "combined"]),
-    default="sets",
+    type=click.Choice(["combined", "sets"]),
+    default="combined",
     show_default=True,
-    help="sets: the shingle-set measures; combined: also the combined score, a calibrated "
-    "probability-like number from several measures (neardup.combined).",
+    help="combined: the combined score first (a calibrated probability-like number from "
+    "several measures, neardup.combined; the best single ranking on every generated set, "
+    "docs/quality.md), then the shingle-set measures; sets: the shingle-set measures only "
+    "(faster).",
 )
 @click.option(
     "--no-citations",
@@ -123,19 +131,20 @@ def compare(
     no_citations: bool,
     **options: Any,
 ) -> None:
-    """Compare two texts: resemblance, Sørensen and containment both ways.
+    """Compare two texts: the combined score, resemblance, Sørensen and containment both ways.
 
     A and B are text files in any supported encoding (UTF-8, UTF-16, cp1251, koi8-r…), plain
-    text or HTML; `-` reads standard input. Resemblance is |A∩B|/|A∪B| of the shingle
-    fingerprint sets, Sørensen 2|A∩B|/(|A|+|B|), containment_ab |A∩B|/|A| (how much of A is
-    in B) and containment_ba |A∩B|/|B|. A text with no shingles gives 0 for every measure.
+    text or HTML; `-` reads standard input. The combined score (shown first; key "combined")
+    is a logistic model over word and character resemblance and containment, a TF-IDF cosine
+    and the length ratio, fitted on generated pairs, whose 0.5 means "probably a copy" on a
+    sentence as on a page: it is the default because no single measure is right for every
+    pair (docs/quality.md). Resemblance is |A∩B|/|A∪B| of the shingle fingerprint sets,
+    Sørensen 2|A∩B|/(|A|+|B|), containment_ab |A∩B|/|A| (how much of A is in B) and
+    containment_ba |A∩B|/|B|. A text with no shingles gives 0 for every measure.
 
-    --json prints the keys resemblance, sorensen, containment_ab, containment_ba, shingles_a,
-    shingles_b, shared, spec and spec_fingerprint.
-
-    --method combined adds the combined score (key "combined"): a logistic model over word
-    and character resemblance and containment, a TF-IDF cosine and the length ratio, fitted on
-    generated pairs, whose 0.5 means "probably a copy" on a sentence as on a page.
+    --json prints the keys combined, combined_version (the shipped model's: a refit changes the
+    scores), resemblance, sorensen, containment_ab, containment_ba, shingles_a, shingles_b,
+    shared, spec and spec_fingerprint (--method sets: all but the first two).
 
     --fragments also aligns A against B (docs/fragments.md): passages of A copied from B,
     verbatim or with a few words changed, as character spans of both files as given (HTML
@@ -149,15 +158,23 @@ def compare(
     """
     spec = spec_from_options(options)
     if html_report:
+        from neardup.report import check_writable
+
         check_writable(html_report)
     pipeline = Pipeline(spec)
     reading = read_options(options)
     text_a = read_input(file_a, reading).text
     text_b = read_input(file_b, reading).text
     measures = pipeline.compare(text_a, text_b)
-    combined = combined_score(text_a, text_b, spec) if method == "combined" else None
+    combined = None
+    if method == "combined":
+        from neardup.combined import combined_score
+
+        combined = combined_score(text_a, text_b, spec)
     alignment = None
     if fragments or html_report:
+        from neardup.align import Aligner, apply_citations
+
         aligner = Aligner(spec, k=align_k, gap=gap, min_tokens=min_tokens)
         query = aligner.prepare(text_a)
         alignment = aligner.pair(query, text_b, source_id=file_b)
@@ -168,14 +185,19 @@ def compare(
 
             write_html(alignment, html_report, title=f"{file_a} vs {file_b}", query_title=file_a)
     if as_json:
-        out = compare_to_dict(measures, spec, alignment)
-        if combined is not None:
-            out["combined"] = combined
+        out = compare_to_dict(measures, spec, alignment, combined)
         click.echo(json.dumps(out, ensure_ascii=False))
         return
+    from rich.console import Console
+    from rich.table import Table
+
+    from neardup.report import markup_safe
+
     table = Table(title=f"{markup_safe(file_a)} vs {markup_safe(file_b)}", show_header=True)
     table.add_column("measure")
     table.add_column("value", justify="right")
+    if combined is not None:
+        table.add_row("combined score", f"{combined:.4f}")
     for name, value in (
         ("resemblance (Jaccard)", measures.resemblance),
         ("Sørensen–Dice", measures.sorensen),
@@ -183,8 +205,6 @@ def compare(
         ("containment B in A", measures.containment_ba),
     ):
         table.add_row(name, f"{value:.4f}")
-    if combined is not None:
-        table.add_row("combined score", f"{combined:.4f}")
     table.add_row("shingles A", str(measures.shingles_a))
     table.add_row("shingles B", str(measures.shingles_b))
     table.add_row("shared", str(measures.shared))

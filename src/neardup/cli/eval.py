@@ -71,6 +71,15 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+def _model_version(method: str) -> dict[str, int]:
+    """``{"combined_version": …}`` for the combined score (a refit changes its scores)."""
+    if method != "combined":
+        return {}
+    from neardup.combined import MODEL
+
+    return {"combined_version": MODEL.version}
+
+
 def _check_method(name: str) -> None:
     if name != run.GIVEN and name not in methods.METHODS:
         known = ", ".join([*sorted(methods.METHODS), run.GIVEN])
@@ -89,9 +98,10 @@ method_option = click.option(
     "--method",
     "-m",
     "method",
-    default="resemblance",
+    default="combined",
     show_default=True,
-    help="The scoring method (see `neardup eval methods`); `given` takes the `score` of each pair.",
+    help="The scoring method (see `neardup eval methods`); `given` takes the `score` of each "
+    "pair. The default, combined, is the one `compare` and `matrix` lead with.",
 )
 threshold_option = click.option(
     "--threshold",
@@ -458,6 +468,7 @@ def pairs_command(
 
     --json prints at least {"auc", "best_f1", "best_threshold", "n"} and the method, spec
     fingerprint, precision, recall, f1 at the threshold, by_kind, by_level, negatives_by_kind.
+    With --method combined (the default) also "combined_version" (the shipped model's).
     With --method collection also "retrieval": {"recall" (positive pairs its candidates found),
     "negatives_retrieved", "retrieved", "auc_retrieved" (AUC among the retrieved pairs)}, apart
     from "auc", which ranks every pair with the unretrieved ones at 0.
@@ -483,6 +494,7 @@ def pairs_command(
             "positive": sorted(label_map.positive),
         },
         "spec_fingerprint": spec.fingerprint() if scorer is not None else None,
+        **_model_version(method),
         **report,
     }
     if scores_out:
@@ -559,7 +571,13 @@ def clusters_command(
         report, _ = run.evaluate_clusters(
             dataset, scorer, spec, threshold=threshold, progress=advance
         )
-    report = {"method": method, "file": file, "spec_fingerprint": spec.fingerprint(), **report}
+    report = {
+        "method": method,
+        "file": file,
+        "spec_fingerprint": spec.fingerprint(),
+        **_model_version(method),
+        **report,
+    }
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
         return

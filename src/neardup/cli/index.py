@@ -151,7 +151,19 @@ def index() -> None:
     "--pmbf-max-rows",
     help="Best rows whose documents become candidates (pmbf, both); 0: every row that stands out.",
 )
-@click.option("--no-store-text", is_flag=True, help="Keep fingerprints only, not the texts.")
+@field_option(
+    IndexSpec,
+    "short_window",
+    "--short-window",
+    help="Under the length-adaptive rule (--short-below): a long text also posts the minimum of "
+    "every window of this many words, so a short text finds the document it came from; 0: off.",
+)
+@click.option(
+    "--no-store-text",
+    is_flag=True,
+    help="Keep fingerprints only, not the texts (short pairs are then compared on the spec's "
+    "shingles: the length-adaptive rule needs the texts).",
+)
 def create(
     db: str,
     policy: str,
@@ -167,6 +179,7 @@ def create(
     pmbf_n: int,
     pmbf_p: float,
     pmbf_max_rows: int,
+    short_window: int,
     no_store_text: bool,
     **options: Any,
 ) -> None:
@@ -186,6 +199,7 @@ def create(
         pmbf_n=pmbf_n,
         pmbf_p=pmbf_p,
         pmbf_max_rows=pmbf_max_rows,
+        short_window=short_window,
         store_text=not no_store_text,
         min_length=min_length,
         max_length=max_length,

@@ -9,18 +9,15 @@ with code 2, other failures with 1; a message, never a traceback.
 
 from __future__ import annotations
 
+import gc
 import importlib
-import importlib.abc
-import importlib.machinery
 import os
 import sys
-from collections.abc import Sequence
-from types import ModuleType
-from typing import Any
 
 import click
 
 from neardup import __version__
+from neardup.cli import _numba_startup
 from neardup.errors import ConfigurationError, InputError, NeardupError, SpecError
 
 USAGE_ERRORS = (InputError, SpecError, ConfigurationError)
@@ -71,46 +68,16 @@ def cli() -> None:
     """
 
 
-_BLAS = "scipy.linalg.cython_blas"
-
-
-class SkipNumbaBlasProbe(importlib.abc.MetaPathFinder):
-    """When numba's array library (``numba.np.arraymath``) first loads, at the first kernel
-    call, it imports SciPy's BLAS to learn whether ``np.dot`` may use it inside kernels: that
-    import (all of ``scipy.linalg``) is ~0.2 s of every command's start-up, and no neardup
-    kernel uses ``np.dot``. In the ``neardup`` process only (a library user's process is left
-    alone), the import is answered "absent" while that one module loads, so numba takes its
-    own loop for ``np.dot``; SciPy imports normally before and after."""
-
-    def find_spec(
-        self, name: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        if name != "numba.np.arraymath":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return spec
-        run = spec.loader.exec_module
-
-        def exec_module(module: ModuleType) -> Any:
-            blocked = _BLAS not in sys.modules
-            if blocked:
-                sys.modules[_BLAS] = None  # type: ignore[assignment]
-            try:
-                return run(module)
-            finally:
-                if blocked and sys.modules.get(_BLAS, ModuleType(_BLAS)) is None:
-                    del sys.modules[_BLAS]
-
-        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
-        return spec
-
-
 #: One-shot commands that only read their inputs and print (or write a file they close): run
 #: as the ``neardup`` program, their process ends once the output is flushed, without the
 #: interpreter's teardown — freeing numba's and LLVM's objects one by one costs about a third
-#: of a short ``compare``'s CPU time (benchmarks/startup.py).
+#: of a short ``compare``'s CPU time (benchmarks/startup.py). They do no dense linear algebra
+#: either, so numpy's OpenBLAS starts no pool of threads for them (~35 ms of CPU at import;
+#: an ``OPENBLAS_NUM_THREADS`` already set is kept). And they run without the cyclic garbage
+#: collector: its passes over the ~100,000 objects that importing numpy and numba creates are
+#: ~35 ms of a short ``compare``, while the command's own work makes no reference cycles that
+#: grow with its input (the text goes through kernels, not Python objects per token) and the
+#: process ends with its answer.
 FAST_EXIT_COMMANDS = frozenset({"compare", "analyze"})
 
 
@@ -118,8 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code, mapping neardup's errors to 2 or 1. Called with
     no ``argv`` (the ``neardup`` program itself), a command of :data:`FAST_EXIT_COMMANDS`
     ends the process here."""
+    one_shot = argv is None and _first_command(sys.argv[1:]) in FAST_EXIT_COMMANDS
+    if one_shot:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        gc.disable()
     code = _run(argv)
-    if argv is None and _first_command(sys.argv[1:]) in FAST_EXIT_COMMANDS:
+    if one_shot:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
@@ -134,10 +105,7 @@ def _first_command(args: list[str]) -> str | None:
 
 
 def _run(argv: list[str] | None) -> int:
-    if "numba.np.arraymath" not in sys.modules and not any(
-        isinstance(finder, SkipNumbaBlasProbe) for finder in sys.meta_path
-    ):
-        sys.meta_path.insert(0, SkipNumbaBlasProbe())
+    _numba_startup.install()
     try:
         cli.main(args=argv, prog_name="neardup", standalone_mode=False)
     except click.exceptions.Abort:

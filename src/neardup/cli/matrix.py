@@ -58,10 +58,12 @@ def _table(result: SimilarityMatrix) -> Table:
     "--method",
     "-m",
     type=click.Choice(METHODS),
-    default="containment",
+    default="combined",
     show_default=True,
-    help="containment |Si∩Sj|/|Si| (asymmetric), resemblance (Jaccard), sorensen, "
-    "minhash (estimated resemblance) or tfidf (cosine of TF-IDF vectors).",
+    help="combined (the calibrated combined score of neardup.combined: the best single "
+    "ranking on every generated set, docs/quality.md), containment |Si∩Sj|/|Si| "
+    "(asymmetric), resemblance (Jaccard), sorensen, minhash (estimated resemblance) or tfidf "
+    "(cosine of TF-IDF vectors).",
 )
 @spec_options
 @click.option("--csv", "as_csv", is_flag=True, help="Print the matrix as CSV (a header of ids).")
@@ -122,12 +124,15 @@ def matrix(
 
     FILES are text files (any supported encoding, plain text or HTML; the id is the path),
     datasets (.jsonl, .csv, optionally .gz, .parquet) with an id and a text field, or folders
-    of them (docs/guide.md "Inputs"). Row i, column j holds text i measured against text j:
-    for containment, the share of text i's shingles found in text j (so the matrix is not
-    symmetric); the other methods are symmetric. The diagonal is 1 (0 for a text with no shingles).
+    of them (docs/guide.md "Inputs"). Row i, column j holds text i measured against text j.
+    The default, the combined score, is a probability-like number (0.5: probably a copy, on a
+    sentence as on a page) from several measures, chosen as the default because no single
+    measure ranks every kind of pair well (docs/quality.md). For containment, the share of
+    text i's shingles found in text j (so the matrix is not symmetric); the other methods are
+    symmetric. The diagonal is 1 (0 for a text with no shingles).
 
-    Shingles follow the spec flags (-k, --preset, …); tfidf uses only the analyzer. Example,
-    seed 003's Table 1: neardup matrix news.jsonl -k 4 --method containment
+    Shingles follow the spec flags (-k, --preset, …); tfidf and combined use only the analyzer.
+    Example, seed 003's Table 1: neardup matrix news.jsonl -k 4 --method containment
     """
     if as_csv and as_json:
         raise click.UsageError("give --csv or --json, not both")

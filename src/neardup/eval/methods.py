@@ -494,8 +494,9 @@ class CollectionScorer:
         from neardup.index import Collection
         from neardup.spec import IndexSpec
 
+        # texts kept: a length-adaptive spec's short pairs are verified on their stored texts
         index_spec = IndexSpec(
-            policy="allow", window=self.window, max_candidates=self.max_candidates, store_text=False
+            policy="allow", window=self.window, max_candidates=self.max_candidates
         )
         n = len(texts)
         keys: list[int] = []

@@ -179,6 +179,13 @@ class Query(Protocol):
     @property
     def samples(self) -> U64: ...
 
+    @property
+    def lookups(self) -> U64:
+        """The values a query looks up: its samples, or — under a length-adaptive spec — its
+        samples and its words arranged so that long texts meet short ones through words but
+        never each other (:meth:`neardup.index.short.ShortRule.samples`)."""
+        ...
+
 
 @dataclass(frozen=True)
 class CandidatePairs:
@@ -242,13 +249,15 @@ class CandidateSource(Protocol):
         ...
 
 
-def _flat_samples(queries: Sequence[Query]) -> tuple[U64, I64]:
-    """Every query's samples end to end, with the position of the query each belongs to."""
+def _flat_samples(queries: Sequence[Query], *, lookups: bool = False) -> tuple[U64, I64]:
+    """Every query's samples (or ``lookups``) end to end, with the position of the query
+    each belongs to."""
     n = len(queries)
     if not n:
         return np.zeros(0, np.uint64), np.zeros(0, np.int64)
-    lengths = np.array([q.samples.shape[0] for q in queries], dtype=np.int64)
-    values = np.concatenate([q.samples for q in queries]).astype(np.uint64)
+    arrays = [q.lookups if lookups else q.samples for q in queries]
+    lengths = np.array([a.shape[0] for a in arrays], dtype=np.int64)
+    values = np.concatenate(arrays).astype(np.uint64)
     return values, np.repeat(np.arange(n, dtype=np.int64), lengths)
 
 
@@ -301,7 +310,7 @@ class PostingsSource:
         return sorted_postings(pv, pk, cap)
 
     def stored(self, queries: Sequence[Query], storage: Storage) -> CandidatePairs:
-        values, pos = _flat_samples(queries)
+        values, pos = _flat_samples(queries, lookups=True)
         if not values.shape[0]:
             return CandidatePairs.empty()
         pv, pk = self.postings(distinct(values), storage)
@@ -309,9 +318,10 @@ class PostingsSource:
         return CandidatePairs(st_pos, st_key)
 
     def in_batch(self, queries: Sequence[Query]) -> CandidatePairs:
-        values, pos = _flat_samples(queries)
-        order = np.lexsort((pos, values))
-        ib_pos, ib_other, _ = rank_many(values, pos, values[order], pos[order], len(queries))
+        values, pos = _flat_samples(queries, lookups=True)
+        posted, owner = _flat_samples(queries)
+        order = np.lexsort((owner, posted))
+        ib_pos, ib_other, _ = rank_many(values, pos, posted[order], owner[order], len(queries))
         keep = ib_other < ib_pos
         ib_pos, ib_other = limit_per_group(ib_pos[keep], ib_other[keep], self.max_candidates)
         return CandidatePairs(ib_pos, ib_other)

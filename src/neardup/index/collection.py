@@ -14,7 +14,9 @@ How a text is checked:
 2. candidates — documents sharing a sample, ranked by how many they share (at most
    ``max_candidates``);
 3. verification — every candidate is re-scored exactly from its stored fingerprint set; nothing
-   estimated is ever reported;
+   estimated is ever reported. Under a length-adaptive spec a short pair (the shorter text has
+   fewer than ``short_below`` canonical tokens) is scored on the short shingles instead, from
+   the stored text (:mod:`neardup.index.short`), as ``compare`` scores it;
 4. decision — by the policy, on the chosen measure against the threshold.
 
 ``add_many`` works in batches: analysis of a batch outside any lock, then one write transaction
@@ -57,14 +59,17 @@ from neardup.index.candidates import (
     CandidateGenerator,
     CandidatePairs,
     CandidateSource,
+    NoSamples,
     generator_for,
     sources_for,
 )
 from neardup.index.groups import UnionFind, components
 from neardup.index.policy import LENGTH_REASONS, Policy, Reason, Verdict
+from neardup.index.short import ShortForm, ShortRule
 from neardup.index.sizes import KnownSizes
 from neardup.index.verify import set_size, verify
 from neardup.pipeline import Pipeline, TextLike, as_text
+from neardup.shingles import shingle
 from neardup.similarity import Fingerprints, Measures, measures_from_counts
 from neardup.spec import IndexSpec, Spec
 from neardup.storage import FORMAT_VERSION, Link, NewDoc, Storage, open_storage
@@ -74,6 +79,7 @@ U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 DEFAULT_BATCH = 256
+_NONE = np.zeros(0, dtype=np.uint64)
 
 
 # --- records ---------------------------------------------------------------------------------
@@ -89,6 +95,17 @@ class Analyzed:
     text: str | None = None
     #: Characters of the decoded text (what ``IndexSpec.min_length``/``max_length`` limit).
     length: int = 0
+    #: Its canonical token count and short fingerprints, under a length-adaptive spec.
+    short: ShortForm | None = None
+    #: What it looks up, when that is not its samples (:attr:`lookups`).
+    probes: U64 | None = None
+
+    @property
+    def lookups(self) -> U64:
+        """The values looked up for its candidates: its samples, or under a length-adaptive
+        spec its samples and its words as :meth:`~neardup.index.short.ShortRule.samples`
+        arranges them (what it posts and what it looks up then differ)."""
+        return self.samples if self.probes is None else self.probes
 
     @property
     def size(self) -> int:
@@ -352,6 +369,10 @@ class _Batch:
         self.items_with_meta = items
         self.items = [b[1] for b in items]
         self.sizes = np.array([it.size for it in self.items], dtype=np.int64)
+        #: Canonical token counts (-1 without a short form: no length-adaptive rule).
+        self.tokens = np.array(
+            [it.short.tokens if it.short is not None else -1 for it in self.items], dtype=np.int64
+        )
         self.queries = PackedFingerprints.pack(
             range(len(items)), [(it.values, it.counts) for it in self.items]
         )
@@ -391,6 +412,12 @@ class _Hits:
 
     def at(self, pos: int) -> list[_Hit]:
         return self.by_pos.get(pos, [])
+
+    def extended(self, more: dict[int, list[_Hit]]) -> _Hits:
+        """These hits and ``more`` (the short pairs', scored apart)."""
+        for pos, hits in more.items():
+            self.by_pos.setdefault(pos, []).extend(hits)
+        return self
 
     def other_keys(self) -> set[int]:
         return {h.other for hits in self.by_pos.values() for h in hits}
@@ -492,6 +519,14 @@ class Collection:
         self.sources: tuple[CandidateSource, ...] = sources_for(index_spec, self.generator)
         self.multiset = spec.fingerprint_family.multiset
         self._sizes = KnownSizes()
+        self.short: ShortRule | None = None
+        if spec.shingles.adaptive:
+            if not index_spec.store_text:
+                raise ConfigurationError(
+                    "a length-adaptive spec needs a collection that keeps its texts: short "
+                    "pairs are verified on the short shingles of the stored texts"
+                )
+            self.short = ShortRule(self.pipeline, index_spec.short_window)
 
     # --- opening ----------------------------------------------------------------------------
     @classmethod
@@ -505,11 +540,13 @@ class Collection:
     ) -> Collection:
         """Make a new, empty collection at ``location`` under ``spec``.
 
-        A length-adaptive spec (:func:`~neardup.pipeline.default_spec`) is stored without its
-        rule: a collection keeps one fingerprint set per text and verifies pairs from them, so
-        it compares every pair on the spec's own shingles, and its spec says so."""
+        A length-adaptive spec (:func:`~neardup.pipeline.default_spec`) is stored with its rule
+        and applied at verification as ``compare`` applies it (:mod:`neardup.index.short`). A
+        collection that keeps no texts (``store_text=False``) cannot re-shingle its candidates,
+        so it is stored without the rule — it compares every pair on the spec's own shingles,
+        and its spec says so."""
         index_spec = index_spec or IndexSpec()
-        if isinstance(spec, Spec):
+        if isinstance(spec, Spec) and not index_spec.store_text:
             spec = spec.fixed()
         storage = (
             location
@@ -608,22 +645,39 @@ class Collection:
     def analyze(self, text: TextLike) -> Analyzed:
         """The fingerprint set and sample of a text under the collection's spec."""
         decoded = as_text(text)
-        hashes = self.pipeline.shingles(decoded).hashes
+        canonical = self.pipeline.canonical(decoded)
+        hashes = shingle(canonical, self.spec.shingles, self.pipeline.family).hashes
         if self.multiset:
             values, counts = distinct_counts(hashes)
             counts_arr: I64 | None = counts.astype(np.int64)
         else:
             values, counts_arr = distinct(hashes), None
+        samples = self.generator.samples(hashes)
+        short, probes = None, None
+        if self.short is not None:
+            short = self.short.form(canonical, keep_hashes=True)
+            if not isinstance(self.generator, NoSamples):
+                samples, probes = self.short.samples(short, samples)
+            short = replace(short, hashes=None)  # what the batch keeps: not the hashes
         return Analyzed(
             values.astype(np.uint64),
             counts_arr,
-            self.generator.samples(hashes),
+            samples,
             decoded if self.index_spec.store_text else None,
             len(decoded),
+            short,
+            probes,
         )
 
     def _analyzed(self, text: TextLike | Analyzed) -> Analyzed:
-        return text if isinstance(text, Analyzed) else self.analyze(text)
+        if not isinstance(text, Analyzed):
+            return self.analyze(text)
+        if self.short is not None and text.short is None:
+            raise ConfigurationError(
+                "this analysis has no short form, which the collection's length-adaptive rule "
+                "needs: analyze the text with this collection (Collection.analyze)"
+            )
+        return text
 
     # --- candidates and scores --------------------------------------------------------------
     def _stored_pairs(self, queries: Sequence[Analyzed]) -> CandidatePairs:
@@ -648,6 +702,7 @@ class Collection:
     def _batch_scores(self, batch: _Batch, rules: Policy) -> _Hits:
         """Stage 2 inside a batch: pairs of its texts at or above the threshold."""
         pairs = self._in_batch_pairs(batch.items)
+        pairs, short_hits = self._short_in_batch(batch, pairs, rules)
         pos, other = self._could_reach(rules, pairs.pos, pairs.other, batch.sizes, batch.sizes)
         q = batch.queries
         shared = shared_pairs(
@@ -661,7 +716,9 @@ class Collection:
             other,
             self.multiset,
         )
-        return _Hits.of(rules, pos, other, shared, batch.sizes, batch.sizes[other])
+        return _Hits.of(rules, pos, other, shared, batch.sizes, batch.sizes[other]).extended(
+            short_hits
+        )
 
     def _stored_scores(self, batch: _Batch, rules: Policy) -> _Hits:
         """Stage 2: stored candidates scored exactly, the pairs at or above the threshold kept.
@@ -671,6 +728,7 @@ class Collection:
         """
         storage = self.storage
         pairs = self._stored_pairs(batch.items)
+        pairs, short_hits = self._short_stored(batch, pairs, rules)
         union = distinct(pairs.other)
         union_sizes = self._sizes.lookup(union, storage)
         idx = np.searchsorted(union, pairs.other)
@@ -694,20 +752,107 @@ class Collection:
             self.multiset,
         )
         other_sizes = packed.sizes()[slot] if slot.size else slot
-        return _Hits.of(rules, pos, keys, shared, batch.sizes, other_sizes)
+        return _Hits.of(rules, pos, keys, shared, batch.sizes, other_sizes).extended(short_hits)
+
+    def _short_in_batch(
+        self, batch: _Batch, pairs: CandidatePairs, rules: Policy
+    ) -> tuple[CandidatePairs, dict[int, list[_Hit]]]:
+        """The length-adaptive rule inside a batch: the long pairs left, the short ones'
+        hits (both sides' short forms are at hand)."""
+        if self.short is None or not len(pairs):
+            return pairs, {}
+        tokens = batch.tokens
+        short = self.short.split(pairs.pos, pairs.other, tokens, lambda other: tokens[other])
+        forms = {i: it.short for i, it in enumerate(batch.items) if it.short is not None}
+        hits = self._short_hits(batch, pairs.pos[short], pairs.other[short], forms, rules)
+        return CandidatePairs(pairs.pos[~short], pairs.other[~short]), hits
+
+    def _short_stored(
+        self, batch: _Batch, pairs: CandidatePairs, rules: Policy
+    ) -> tuple[CandidatePairs, dict[int, list[_Hit]]]:
+        """The length-adaptive rule against stored candidates: the long pairs left, the short
+        ones' hits. Only candidates of a short text, or whose set size allows a short text,
+        are re-analyzed from their stored text; the rest are surely long."""
+        rule = self.short
+        if rule is None or not len(pairs):
+            return pairs, {}
+        union = distinct(pairs.other)
+        sizes = self._sizes.lookup(union, self.storage)
+        at = np.searchsorted(union, pairs.other)
+        short_query = (batch.tokens >= 0) & (batch.tokens < rule.below)
+        need = (sizes[at] >= 0) & (short_query[pairs.pos] | rule.may_be_short(sizes)[at])
+        forms = rule.stored_forms(distinct(pairs.other[need]).tolist(), self.storage)
+        known = np.isin(pairs.other, np.fromiter(forms, dtype=np.int64, count=len(forms)))
+
+        def tokens_of(keys: I64) -> I64:
+            # a candidate not re-analyzed is surely long: any count from short_below up
+            return np.array([forms[k].tokens if k in forms else rule.below for k in keys.tolist()])
+
+        short = known & rule.split(pairs.pos, pairs.other, batch.tokens, tokens_of)
+        hits = self._short_hits(batch, pairs.pos[short], pairs.other[short], forms, rules)
+        return CandidatePairs(pairs.pos[~short], pairs.other[~short]), hits
+
+    def _short_hits(
+        self, batch: _Batch, pos: I64, other: I64, forms: Mapping[int, ShortForm], rules: Policy
+    ) -> dict[int, list[_Hit]]:
+        """Short pairs ``(batch position, other)`` scored on the short shingles by one kernel
+        call, those that reach the threshold kept (``other`` a key of ``forms``)."""
+        if not pos.shape[0]:
+            return {}
+        sets = [it.short.fingerprints if it.short else Fingerprints(_NONE) for it in batch.items]
+        queries = PackedFingerprints.pack(range(len(sets)), [(f.values, f.counts) for f in sets])
+        keys = sorted(forms)
+        others = PackedFingerprints.pack(
+            keys, [(forms[k].fingerprints.values, forms[k].fingerprints.counts) for k in keys]
+        )
+        slot = np.searchsorted(others.keys, other)
+        shared = shared_pairs(
+            queries.values,
+            queries.kernel_counts(),
+            queries.offsets,
+            others.values,
+            others.kernel_counts(),
+            others.offsets,
+            pos,
+            slot,
+            self.multiset,
+        )
+        return _Hits.of(rules, pos, other, shared, queries.sizes(), others.sizes()[slot]).by_pos
 
     def _verify(
-        self,
-        item: Analyzed,
-        stored: Sequence[StoredFingerprints],
-        extra: Sequence[NewDoc] = (),
-    ) -> tuple[list[tuple[int, Measures]], float]:
-        """Exact measures against stored candidates and in-batch docs; and the uniqueness."""
+        self, item: Analyzed, keys: Sequence[int]
+    ) -> tuple[list[tuple[int, Measures]], float, int]:
+        """Exact measures against the stored candidates ``keys`` (those still stored); the
+        uniqueness and the size of the set it is a share of (the short one for a short text
+        under a length-adaptive spec, whose every pair is short)."""
+        query = item.short
+        if self.short is not None and query is not None and self.short.is_short(query.tokens):
+            forms = self.short.stored_forms(keys, self.storage)
+            return self._verify_short(query, [k for k in keys if k in forms], forms)
+        stored = self.storage.fingerprints(keys)
         cands: list[tuple[U64, I64 | None]] = [(s.values, s.counts) for s in stored]
-        cands += [(d.values, d.counts) for d in extra]
-        keys = [s.key for s in stored] + [d.key for d in extra]
         result = verify(item.values, item.counts, cands)
-        return list(zip(keys, result.measures, strict=True)), result.uniqueness
+        scored = list(zip([s.key for s in stored], result.measures, strict=True))
+        if self.short is None or query is None:
+            return scored, result.uniqueness, item.size
+        # a long text: short pairs only with documents whose set size allows a short text
+        sizes = np.array([set_size(v, c) for v, c in cands], dtype=np.int64)
+        maybe = [s.key for s, m in zip(stored, self.short.may_be_short(sizes).tolist()) if m]
+        forms = self.short.stored_forms(maybe, self.storage)
+        short = [k for k in maybe if k in forms and self.short.is_short(forms[k].tokens)]
+        on_words, _, _ = self._verify_short(query, short, forms)
+        by_key = dict(on_words)
+        return [(k, by_key.get(k, m)) for k, m in scored], result.uniqueness, item.size
+
+    def _verify_short(
+        self, query: ShortForm, keys: Sequence[int], forms: Mapping[int, ShortForm]
+    ) -> tuple[list[tuple[int, Measures]], float, int]:
+        """Measures on the short shingles against ``keys``; the share of the query's short
+        shingles found in none of them, and its short set's size."""
+        own = query.fingerprints
+        sets = [(forms[k].fingerprints.values, forms[k].fingerprints.counts) for k in keys]
+        result = verify(own.values, own.counts, sets)
+        return list(zip(keys, result.measures, strict=True)), result.uniqueness, own.size
 
     # --- adding -----------------------------------------------------------------------------
     def add(
@@ -949,8 +1094,7 @@ class Collection:
         rules = Policy.of(self.index_spec, policy)
         with self.storage.snapshot():
             pairs = self._stored_pairs([item])
-            stored = self.storage.fingerprints(pairs.other.tolist())
-            scored, uniqueness = self._verify(item, stored)
+            scored, uniqueness, shingles = self._verify(item, pairs.other.tolist())
             shared = [(k, m) for k, m in scored if m.shared > 0]
             infos = {d.key: d for d in self.storage.docs([k for k, _ in shared], meta=False)}
             matches = _sort_matches(
@@ -971,7 +1115,7 @@ class Collection:
             matches = matches[:top]
         if combined and matches:
             matches = self._with_combined(item.text or "", matches)
-        return CheckResult(uniqueness, item.size, len(stored), tuple(matches), would)
+        return CheckResult(uniqueness, shingles, len(scored), tuple(matches), would)
 
     def _with_combined(self, text: str, matches: list[Match]) -> list[Match]:
         from dataclasses import replace
@@ -1018,6 +1162,8 @@ class Collection:
                 for source in self.sources:  # before the delete: rows are rebuilt from row-mates
                     source.removing(sorted(keys.values()), self.storage)
                 self.storage.delete(list(keys.values()))
+                if self.short is not None:
+                    self.short.forget(list(keys.values()))
                 self._regroup(groups)
                 removed += len(keys)
         return removed
@@ -1263,6 +1409,7 @@ class Collection:
         owners: list[I64] = []
         keys: list[int] = []
         sizes: dict[int, int] = {}
+        stray: list[StoredFingerprints] = []
         for batch in self.storage.iter_fingerprints():
             for f in batch:
                 keys.append(f.key)
@@ -1271,16 +1418,38 @@ class Collection:
                 if v.shape[0] > 1 and not bool(np.all(v[1:] > v[:-1])):
                     problems.append(f"doc {f.key}: fingerprints not sorted and distinct")
                 if f.samples.shape[0] and not bool(np.all(np.isin(f.samples, v))):
-                    problems.append(f"doc {f.key}: samples not among its fingerprints")
+                    stray.append(f)
                 if (f.counts is None) == self.multiset:
                     problems.append(
                         f"doc {f.key}: counts {'missing' if self.multiset else 'unexpected'}"
                     )
                 values.append(f.samples)
                 owners.append(np.full(f.samples.shape[0], f.key, dtype=np.int64))
+        self._verify_short_samples(problems, stray)
         ev = np.concatenate(values) if values else np.zeros(0, np.uint64)
         ek = np.concatenate(owners) if owners else np.zeros(0, np.int64)
         return keys, sizes, (ev, ek)
+
+    def _verify_short_samples(
+        self, problems: list[str], stray: Sequence[StoredFingerprints]
+    ) -> None:
+        """Samples outside a document's fingerprints are its word samples, posted under a
+        length-adaptive spec (:meth:`~neardup.index.short.ShortRule.samples`): they must be
+        what its stored text posts again. Anything else is damage."""
+        texts: dict[int, str | None] = {}
+        if self.short is not None:
+            for start in range(0, len(stray), 1000):
+                keys = [f.key for f in stray[start : start + 1000]]
+                texts.update(
+                    (d.key, d.text) for d in self.storage.docs(keys, text=True, meta=False)
+                )
+        for f in stray:
+            text = texts.get(f.key)
+            if text is None or not np.array_equal(np.sort(f.samples), self.analyze(text).samples):
+                problems.append(
+                    f"doc {f.key}: samples not among its fingerprints"
+                    + (" nor what its stored text posts" if self.short is not None else "")
+                )
 
     def _verify_postings(
         self, problems: list[str], keys: list[int], samples: tuple[U64, I64]
@@ -1333,7 +1502,12 @@ def describe_spec(spec: Spec) -> str:
     """A one-line human description of a spec."""
     sh = spec.shingles
     fp = spec.fingerprint_family
+    rule = (
+        f" ({sh.short_unit} {sh.short_k}-grams for pairs below {sh.short_below} tokens)"
+        if sh.adaptive
+        else ""
+    )
     return (
-        f"preset {spec.analyzer.preset}, {sh.unit} shingles k={sh.k} step={sh.step}, "
+        f"preset {spec.analyzer.preset}, {sh.unit} shingles k={sh.k} step={sh.step}{rule}, "
         f"{fp.family} {fp.bits} bit{', multiset' if fp.multiset else ''}"
     )

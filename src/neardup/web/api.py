@@ -61,7 +61,7 @@ class CompareIn(_Strict):
 class MatrixIn(_Strict):
     texts: list[str] = Field(min_length=2, max_length=1000)
     ids: list[str] | None = Field(None, description="Default: 1, 2, …")
-    method: Method = "containment"
+    method: Method = "combined"  # as ``neardup matrix``
 
 
 def _service(request: Request) -> Service:

@@ -234,8 +234,9 @@ class Service:
         self, a: str, b: str, *, fragments: bool = True, b_id: str = "B"
     ) -> tuple[dict[str, Any], Any]:
         """Two texts under the collection's spec: the JSON of ``neardup compare --json``
-        (``--fragments``), and the alignment."""
+        (``--fragments``; the combined score first, as the CLI's default), and the alignment."""
         from neardup.cli.compare import compare_to_dict
+        from neardup.combined import combined_score
 
         self.limit_text(a, "text A")
         self.limit_text(b, "text B")
@@ -245,7 +246,8 @@ class Service:
         if fragments:  # quoted passages count as citation, as in the CLI
             query = self.aligner.prepare(a)
             alignment = apply_citations(self.aligner.pair(query, b, source_id=b_id), query)
-        return compare_to_dict(measures, col.spec, alignment), alignment
+        combined = combined_score(a, b, col.spec)
+        return compare_to_dict(measures, col.spec, alignment, combined), alignment
 
     def matrix(self, ids: list[str], texts: list[str], method: str) -> SimilarityMatrix:
         if method not in METHODS:
