@@ -13,7 +13,8 @@ to nothing. Two tables hold that function:
 * for every chain, an in-process table of the forms met before that the first table does not
   hold: a document's unknown forms go, once each and all in one call, through the chain's own
   filters (pymorphy3's predictor, the stemmer in one ``stemWords`` call, …), and what they give
-  joins the table. Each thread has its own, so a kernel never reads one being written.
+  joins the table. The threads share it: a kernel reads a snapshot that stays complete while
+  another thread adds forms (see :class:`_Learned`).
 
 For a chain that reads pymorphy3 (``pos``, ``lemma``), two things spare the predictor (about
 50 µs a form): the forms it predicted are kept on disk
@@ -92,65 +93,102 @@ _NO_STATIC = _Static(
 )
 
 
+@dataclass(frozen=True)
+class LearnedView:
+    """A snapshot of the in-process table for one kernel call: its first ``known`` results are
+    complete in these arrays, whatever other threads add meanwhile."""
+
+    keys1: U64
+    keys2: U64
+    values: I64
+    known: int
+    offsets: I64
+    bytes: U8
+
+
 class _Learned:
     """The forms met that the static table does not hold, with what the filters made of them
-    (UTF-8 bytes; empty when dropped), in an open-addressing table."""
+    (UTF-8 bytes; empty when dropped), in an open-addressing table shared by the threads.
+
+    Threads read it in kernels without a lock, through a :class:`LearnedView` (``view``, one
+    attribute read); :meth:`add` writes under a lock, so that a reader always sees a complete
+    table: results are appended after every view's ``known``, into the arrays in place while
+    they have room (a reader never looks past its ``known``) or into new, longer copies (a
+    reader keeps the old ones); keys go into empty slots of the table in place, after their
+    results are written (a reader ignores a key whose result it does not know), or into a new
+    table when the load would pass one half; starting over makes new arrays."""
 
     def __init__(self) -> None:
-        self.clear()
+        self._lock = threading.Lock()
+        self._reset()
 
-    def clear(self) -> None:
+    def _reset(self) -> None:
         self.count = 0
         self.size = 0
-        self.keys1 = np.zeros(1024, dtype=np.uint64)
-        self.keys2 = np.zeros(1024, dtype=np.uint64)
-        self.values = np.full(1024, kernels.EMPTY_SLOT, dtype=np.int64)
         self.h1 = np.zeros(256, dtype=np.uint64)
         self.h2 = np.zeros(256, dtype=np.uint64)
         self.offsets = np.zeros(257, dtype=np.int64)
         self.bytes = np.zeros(4096, dtype=np.uint8)
+        self._new_keys(1024)
+        self._publish()
+
+    def _new_keys(self, capacity: int) -> None:
+        self.keys1 = np.zeros(capacity, dtype=np.uint64)
+        self.keys2 = np.zeros(capacity, dtype=np.uint64)
+        self.values = np.full(capacity, kernels.EMPTY_SLOT, dtype=np.int64)
+
+    def _publish(self) -> None:
+        self.view = LearnedView(
+            self.keys1, self.keys2, self.values, self.count, self.offsets, self.bytes
+        )
+
+    def clear(self) -> None:
+        with self._lock:
+            self._reset()
 
     def add(self, h1: U64, h2: U64, outputs: list[bytes]) -> bool:
         """Learn the forms hashed ``(h1, h2)``; returns ``False`` when the table had to start
         over first (results numbered before are gone). An empty table takes any number, so a
         caller that learns again what it lost always ends."""
-        new = len(outputs)
-        fresh = self.count > 0 and self.count + new > MAX_LEARNED
-        if fresh:
-            self.clear()
-        first, end = self.count, self.count + new
-        if end > self.h1.shape[0]:
-            grow = max(end, 2 * self.h1.shape[0])
-            self.h1 = np.resize(self.h1, grow)
-            self.h2 = np.resize(self.h2, grow)
-            self.offsets = np.resize(self.offsets, grow + 1)
-        data = b"".join(outputs)
-        if self.size + len(data) > self.bytes.shape[0]:
-            self.bytes = np.resize(self.bytes, max(self.size + len(data), 2 * self.bytes.shape[0]))
-        self.bytes[self.size : self.size + len(data)] = np.frombuffer(data, dtype=np.uint8)
-        lengths = np.fromiter(map(len, outputs), dtype=np.int64, count=new)
-        self.offsets[first + 1 : end + 1] = self.size + np.cumsum(lengths)
-        self.size += len(data)
-        self.h1[first:end] = h1
-        self.h2[first:end] = h2
-        self.count = end
-        if 2 * end > self.keys1.shape[0]:
-            capacity = self.keys1.shape[0]
-            while 2 * end > capacity:
-                capacity *= 2
-            self.keys1 = np.zeros(capacity, dtype=np.uint64)
-            self.keys2 = np.zeros(capacity, dtype=np.uint64)
-            self.values = np.full(capacity, kernels.EMPTY_SLOT, dtype=np.int64)
-            first = 0
-        kernels.overlay_insert(
-            self.keys1,
-            self.keys2,
-            self.values,
-            self.h1[first:end],
-            self.h2[first:end],
-            np.arange(first, end, dtype=np.int64),
-        )
-        return not fresh
+        with self._lock:
+            new = len(outputs)
+            fresh = self.count > 0 and self.count + new > MAX_LEARNED
+            if fresh:
+                self._reset()
+            first, end = self.count, self.count + new
+            if end > self.h1.shape[0]:
+                grow = max(end, 2 * self.h1.shape[0])
+                self.h1 = np.resize(self.h1, grow)
+                self.h2 = np.resize(self.h2, grow)
+                self.offsets = np.resize(self.offsets, grow + 1)
+            data = b"".join(outputs)
+            if self.size + len(data) > self.bytes.shape[0]:
+                self.bytes = np.resize(
+                    self.bytes, max(self.size + len(data), 2 * self.bytes.shape[0])
+                )
+            self.bytes[self.size : self.size + len(data)] = np.frombuffer(data, dtype=np.uint8)
+            lengths = np.fromiter(map(len, outputs), dtype=np.int64, count=new)
+            self.offsets[first + 1 : end + 1] = self.size + np.cumsum(lengths)
+            self.size += len(data)
+            self.h1[first:end] = h1
+            self.h2[first:end] = h2
+            self.count = end
+            if 2 * end > self.keys1.shape[0]:
+                capacity = self.keys1.shape[0]
+                while 2 * end > capacity:
+                    capacity *= 2
+                self._new_keys(capacity)
+                first = 0
+            kernels.overlay_insert(
+                self.keys1,
+                self.keys2,
+                self.values,
+                self.h1[first:end],
+                self.h2[first:end],
+                np.arange(first, end, dtype=np.int64),
+            )
+            self._publish()
+            return not fresh
 
 
 def static_plan(spec: ChainSpec) -> bool:
@@ -172,7 +210,7 @@ class CompiledFilters:
         self.filters = filters
         self._use_static = static_plan(spec)
         self._static: _Static | None = None
-        self._local = threading.local()
+        self._learned: _Learned | None = None
         self._lock = threading.Lock()
         self._uses_morph = any(c.name in _MORPH_FILTERS for c in spec.token_filters)
         self._on_disk: learned_cache.LearnedForms | None = None
@@ -195,17 +233,23 @@ class CompiledFilters:
         return static
 
     def forget(self) -> None:
-        """Empty this thread's table of forms learned, those loaded from disk too (a
-        benchmark's cold pass)."""
+        """Empty the table of forms learned, those loaded from disk too (a benchmark's cold
+        pass)."""
         self.learned().clear()
 
     def learned(self) -> _Learned:
-        learned: _Learned | None = getattr(self._local, "learned", None)
+        """The table of forms learned, shared by the threads (made at first use, with the
+        forms kept on disk)."""
+        learned = self._learned
         if learned is None:
-            learned = self._local.learned = _Learned()
             on_disk = self.on_disk()
-            if len(on_disk):
-                learned.add(on_disk.h1, on_disk.h2, on_disk.outputs())
+            with self._lock:
+                learned = self._learned
+                if learned is None:
+                    learned = _Learned()
+                    if len(on_disk):
+                        learned.add(on_disk.h1, on_disk.h2, on_disk.outputs())
+                    self._learned = learned
         return learned
 
     def on_disk(self) -> learned_cache.LearnedForms:
@@ -250,31 +294,60 @@ class CompiledFilters:
         static = self.static()
         learned = self.learned()
         h1, h2 = kernels.form_hashes(buf, byte_starts, byte_ends)
-        codes = np.full(h1.shape[0], kernels.MISS, dtype=np.int64)
-        misses = self._resolve(h1, h2, codes, static, learned, buf, byte_starts, byte_ends)
-        while misses:
+        while True:
+            # one view for the lookups and the writing (the codes number its results)
+            view = learned.view
+            codes = np.full(h1.shape[0], kernels.MISS, dtype=np.int64)
+            if not self._resolve(h1, h2, codes, static, view, buf, byte_starts, byte_ends):
+                break
             first = kernels.first_misses(h1, h2, codes)
             data = buf.tobytes()
             forms = [
                 data[a:b].decode("utf-8")
                 for a, b in zip(byte_starts[first].tolist(), byte_ends[first].tolist(), strict=True)
             ]
-            if not learned.add(h1[first], h2[first], self._fates(forms, h1[first], h2[first])):
-                # the table started over: the results this document found in it are gone
-                codes[codes < kernels.DROP] = kernels.MISS
-            misses = self._resolve(h1, h2, codes, static, learned, buf, byte_starts, byte_ends)
+            learned.add(h1[first], h2[first], self._fates(forms, h1[first], h2[first]))
         return kernels.emit(
             codes,
             starts,
             ends,
             static.term_offsets,
             static.term_bytes,
-            learned.offsets,
-            learned.bytes,
+            view.offsets,
+            view.bytes,
             buf,
             byte_starts,
             byte_ends,
         )
+
+    def kernel_tables(self, view: LearnedView) -> tuple[Any, ...]:
+        """The tables :func:`~neardup._kernels.sign_batch.sign_filtered_words` takes, from
+        ``use_static`` to ``result_bytes``, with ``view`` of the in-process table."""
+        static = self.static()
+        return (
+            static.use,
+            static.buckets,
+            static.bits,
+            static.records,
+            static.drop_bits,
+            static.term_offsets,
+            static.term_bytes,
+            static.rule_forms,
+            view.keys1,
+            view.keys2,
+            view.values,
+            view.known,
+            view.offsets,
+            view.bytes,
+        )
+
+    def learn(self, h1: U64, h2: U64, forms: U8) -> None:
+        """Learn the forms hashed ``(h1, h2)``, given as their UTF-8 bytes joined by single
+        spaces (what :func:`~neardup._kernels.sign_batch.sign_filtered_words` reports): the
+        filters run once over all of them."""
+        if h1.shape[0]:
+            words = forms.tobytes().decode("utf-8").split(" ")
+            self.learned().add(h1, h2, self._fates(words, h1, h2))
 
     @staticmethod
     def _resolve(
@@ -282,7 +355,7 @@ class CompiledFilters:
         h2: U64,
         codes: I64,
         static: _Static,
-        learned: _Learned,
+        view: LearnedView,
         buf: U8,
         byte_starts: I64,
         byte_ends: I64,
@@ -297,9 +370,10 @@ class CompiledFilters:
                 static.bits,
                 static.records,
                 static.drop_bits,
-                learned.keys1,
-                learned.keys2,
-                learned.values,
+                view.keys1,
+                view.keys2,
+                view.values,
+                view.known,
                 static.rule_forms,
                 buf,
                 byte_starts,
