@@ -20,6 +20,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+# numba's reader of one code point of its native str (the buffer it borrows from Python's str)
+from numba.cpython.unicode import _get_code_point
+
 from neardup.table_cache import disk_cached
 
 # Character classes of the tokenizer table.
@@ -75,6 +78,18 @@ def class_table(limit: int) -> npt.NDArray[np.uint8]:
 def code_points(text: str) -> npt.NDArray[np.uint32]:
     """The code points of ``text`` as a uint32 array (a copy-free view of its UTF-32 bytes)."""
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+@njit(cache=True, nogil=True)
+def str_code_points(text: str) -> npt.NDArray[np.uint32]:
+    """:func:`code_points` without the GIL: numba reads the str's own buffer (one, two or four
+    bytes a character) in place, so a thread copies a batch's text while the others run
+    Python, where ``str.encode`` would hold the GIL for it (and it is faster)."""
+    n = len(text)
+    out = np.empty(n, dtype=np.uint32)
+    for i in range(n):
+        out[i] = _get_code_point(text, i)
+    return out
 
 
 @njit(cache=True, nogil=True)

@@ -362,6 +362,8 @@ class MinHasher:
         )
 
     def _sign_texts_batch(self, texts: list[str | bytes], plan: _SignPlan) -> U64:
+        from neardup._kernels.text import str_code_points
+
         n = len(texts)
         todo = np.empty(n, dtype=np.bool_)
         parts: list[str] = []
@@ -372,7 +374,7 @@ class MinHasher:
         lengths = np.fromiter(map(len, parts), dtype=np.int64, count=n)
         doc_offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(lengths, out=doc_offsets[1:])
-        cps = np.frombuffer("".join(parts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        cps = str_code_points("".join(parts))
         out = np.empty((n, self.num_perm), dtype=np.uint64)
         compiled = plan.analysis.compiled
         if compiled is None:
