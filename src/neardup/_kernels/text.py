@@ -375,6 +375,9 @@ FUSED_CLASS_SHIFT = 35
 FUSED_CYRILLIC = np.uint64(1 << 38)
 FUSED_LATIN = np.uint64(1 << 39)
 FUSED_EXPAND = np.uint64(1 << 62)
+#: A character the filters drop (``strip_marks``: a non-spacing mark that NFKC leaves alone,
+#: as the variation selector of an emoji): no entry, as if it were not in the text.
+FUSED_DROP = np.uint64(1 << 61)
 #: In a FUSED_EXPAND entry: how many more characters than one its sequence has (8 bits).
 FUSED_EXTRA_SHIFT = 40
 FUSED_GENERAL = np.uint64(1 << 63)
@@ -429,8 +432,8 @@ def _fused_entries_of(
     exp_offsets: npt.NDArray[np.int64],
 ) -> tuple[bool, npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
     """The entries of the filtered text, with a zero entry (class OTHER) after the last, and
-    the code point each came from (an empty array when nothing expanded: entry ``i`` came
-    from code point ``i``); false when a code point is FUSED_GENERAL."""
+    the code point each came from (an empty array when nothing expanded or was dropped: entry
+    ``i`` came from code point ``i``); false when a code point is FUSED_GENERAL."""
     n = cps.shape[0]
     empty = np.empty(0, dtype=np.int64)
     ents = np.empty(n + 1, dtype=np.uint64)
@@ -445,7 +448,7 @@ def _fused_entries_of(
         extra += (e >> extra_shift) & byte
         ents[i] = e
     ents[n] = 0
-    if not seen & (FUSED_GENERAL | FUSED_EXPAND):
+    if not seen & (FUSED_GENERAL | FUSED_EXPAND | FUSED_DROP):
         return True, ents, empty
     if seen & FUSED_GENERAL:
         return False, ents[:0], empty
@@ -455,6 +458,8 @@ def _fused_entries_of(
     j = 0
     for i in range(n):
         e = table[cps[i]]
+        if e & FUSED_DROP:
+            continue
         if e & FUSED_EXPAND:
             k = e & _FUSED_INDEX_MASK
             for x in range(exp_offsets[k], exp_offsets[k + 1]):
@@ -465,8 +470,8 @@ def _fused_entries_of(
             ents[j] = e
             src[j] = i
             j += 1
-    ents[total] = 0
-    return True, ents, src
+    ents[j] = 0
+    return True, ents[: j + 1], src[:j]
 
 
 @njit(cache=True, nogil=True)
