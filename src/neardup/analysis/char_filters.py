@@ -480,7 +480,8 @@ def fused_table(filters: tuple[str, ...]) -> FusedTable | None:
     ``lowercase``: no single lowercase, or capital sigma; and surrogates); ``FUSED_DROP`` for
     a non-spacing mark ``strip_marks`` drops that is NFKC-safe (an emoji's variation selector:
     a combining mark is general by ``nfkc`` already). One character becoming several maps
-    each of them back to it, as the filters' offset maps do. Built once (~0.3 s, and ~1 s for the general path's tables) and kept on disk.
+    each of them back to it, as the filters' offset maps do. Built once (~0.3 s, and ~1 s for
+    the general path's tables) and kept on disk.
     """
     if any(name not in FAST_FILTERS for name in filters):
         return None
