@@ -359,9 +359,9 @@ class Analyzer:
         return chain.batch_plan(lang)
 
     def forget_learned(self) -> None:
-        """Empty the current thread's tables of forms learned by the compiled token filters
-        (the dictionary's table stays): the next texts start as a new process with no forms
-        kept on disk does."""
+        """Empty the tables of forms learned by the compiled token filters, which the threads
+        share (the dictionary's table stays): the next texts start as a new process with no
+        forms kept on disk does."""
         for chain in self._chains.values():
             if chain.compiled is not None:
                 chain.compiled.forget()
