@@ -73,14 +73,8 @@ def sign_rabin_words(
     for d in range(n):
         if not todo[d]:
             continue
-        ok, buf, byte_starts, byte_ends, _, _, _, _ = fused_words(
-            cps[doc_offsets[d] : doc_offsets[d + 1]],
-            table,
-            limit,
-            exp_offsets,
-            join_hyphens,
-            keep_numbers,
-            False,
+        ok, buf, byte_starts, byte_ends = _document_tokens(
+            cps, doc_offsets, d, table, limit, exp_offsets, join_hyphens, keep_numbers
         )
         if not ok:
             continue
@@ -102,6 +96,30 @@ def sign_rabin_words(
         out[d, :] = sig
         done[d] = True
     return done
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _document_tokens(
+    cps: npt.NDArray[np.uint32],
+    doc_offsets: I64,
+    d: int,
+    table: U64,
+    limit: int,
+    exp_offsets: I64,
+    join_hyphens: bool,
+    keep_numbers: bool,
+) -> tuple[bool, npt.NDArray[np.uint8], I64, I64]:
+    """The fused kernel's canonical stream of document ``d`` (``ok`` false: the general path's)."""
+    ok, buf, byte_starts, byte_ends, _, _, _, _ = fused_words(
+        cps[doc_offsets[d] : doc_offsets[d + 1]],
+        table,
+        limit,
+        exp_offsets,
+        join_hyphens,
+        keep_numbers,
+        False,
+    )
+    return ok, buf, byte_starts, byte_ends
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -218,14 +236,8 @@ def sign_filtered_words(
     for d in range(n):
         if not todo[d]:
             continue
-        ok, buf, byte_starts, byte_ends, _, _, _, _ = fused_words(
-            cps[doc_offsets[d] : doc_offsets[d + 1]],
-            table,
-            limit,
-            exp_offsets,
-            join_hyphens,
-            keep_numbers,
-            False,
+        ok, buf, byte_starts, byte_ends = _document_tokens(
+            cps, doc_offsets, d, table, limit, exp_offsets, join_hyphens, keep_numbers
         )
         if not ok:
             status[d] = GENERAL
