@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from neardup import make_spec
-from neardup.sketch import MinHasher
+from neardup.sketch import MinHasher, parallel
 from neardup.sketch.parallel import sign_all
 from neardup.spec import SketchSpec
 
@@ -208,3 +208,32 @@ def test_unknown_forms_of_a_batch_are_reported_once_each() -> None:
     assert forms.tobytes().decode() == "кулебякина пыхтелкам"
     assert h1.shape == h2.shape == (2,)
     assert out[0].tolist() == [0] * 8 and out[3].tolist() != [0] * 8
+
+
+def test_threads_learning_at_once_and_starting_over_sign_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two threads share one table of forms learned: each adds forms while the other reads
+    it, and the table starts over often (a small cap); every signature is still the one the
+    per-document path gives."""
+    from neardup.analysis import compiled
+
+    spec = make_spec("en").replace(sketch=SketchSpec(num_perm=16))
+    rng = random.Random(11)
+    syllables = ["ka", "lo", "mi", "ter", "sun", "ed", "ing", "ro", "va", "ness"]
+    texts = [
+        " ".join(
+            "".join(rng.choice(syllables) for _ in range(rng.randrange(1, 4)))
+            for _ in range(rng.randrange(0, 25))
+        )
+        for _ in range(300)
+    ]
+    reference = MinHasher(spec)
+    want = per_document(reference, texts)
+    monkeypatch.setattr(compiled, "MAX_LEARNED", 60)
+    parallel._hashers.clear()
+    try:
+        got = sign_all(spec, texts, jobs=2, batch_size=5, executor="thread")
+    finally:
+        parallel._hashers.clear()
+    assert np.array_equal(got, want)

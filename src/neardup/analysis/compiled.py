@@ -118,7 +118,9 @@ class _Learned:
     results are written (a reader ignores a key whose result it does not know), or into a new
     table when the load would pass one half; starting over makes new arrays."""
 
-    def __init__(self) -> None:
+    def __init__(self, capped: bool = True) -> None:
+        #: whether it starts over at :data:`MAX_LEARNED` forms (not a caller's private table)
+        self.capped = capped
         self._lock = threading.Lock()
         self._reset()
 
@@ -152,7 +154,7 @@ class _Learned:
         caller that learns again what it lost always ends."""
         with self._lock:
             new = len(outputs)
-            fresh = self.count > 0 and self.count + new > MAX_LEARNED
+            fresh = self.capped and self.count > 0 and self.count + new > MAX_LEARNED
             if fresh:
                 self._reset()
             first, end = self.count, self.count + new
@@ -292,11 +294,12 @@ class CompiledFilters:
         ``starts``, ``ends`` in the input): the buffer of terms joined by spaces, the terms'
         byte spans and the kept tokens' spans."""
         static = self.static()
-        learned = self.learned()
+        table = self.learned()
         h1, h2 = kernels.form_hashes(buf, byte_starts, byte_ends)
+        rounds = 0
         while True:
             # one view for the lookups and the writing (the codes number its results)
-            view = learned.view
+            view = table.view
             codes = np.full(h1.shape[0], kernels.MISS, dtype=np.int64)
             if not self._resolve(h1, h2, codes, static, view, buf, byte_starts, byte_ends):
                 break
@@ -306,7 +309,9 @@ class CompiledFilters:
                 data[a:b].decode("utf-8")
                 for a, b in zip(byte_starts[first].tolist(), byte_ends[first].tolist(), strict=True)
             ]
-            learned.add(h1[first], h2[first], self._fates(forms, h1[first], h2[first]))
+            rounds += 1
+            table = self.table_for_round(table, rounds)
+            table.add(h1[first], h2[first], self._fates(forms, h1[first], h2[first]))
         return kernels.emit(
             codes,
             starts,
@@ -341,13 +346,24 @@ class CompiledFilters:
             view.bytes,
         )
 
-    def learn(self, h1: U64, h2: U64, forms: U8) -> None:
-        """Learn the forms hashed ``(h1, h2)``, given as their UTF-8 bytes joined by single
-        spaces (what :func:`~neardup._kernels.sign_batch.sign_filtered_words` reports): the
-        filters run once over all of them."""
+    @staticmethod
+    def table_for_round(table: _Learned, rounds: int) -> _Learned:
+        """Where a caller's ``rounds``-th lot of unknown forms is learned: the shared table
+        first; from the second lot on, a private table that never starts over. A second lot
+        means the shared table started over after the first was learned (another thread
+        filled it), and two threads that kept emptying it for each other would never end;
+        the private table only grows, so every round learns the forms it misses for good."""
+        if rounds == 2:
+            return _Learned(capped=False)
+        return table
+
+    def learn(self, h1: U64, h2: U64, forms: U8, into: _Learned) -> None:
+        """Learn into ``into`` the forms hashed ``(h1, h2)``, given as their UTF-8 bytes joined
+        by single spaces (what :func:`~neardup._kernels.sign_batch.sign_filtered_words`
+        reports): the filters run once over all of them."""
         if h1.shape[0]:
             words = forms.tobytes().decode("utf-8").split(" ")
-            self.learned().add(h1, h2, self._fates(words, h1, h2))
+            into.add(h1, h2, self._fates(words, h1, h2))
 
     @staticmethod
     def _resolve(

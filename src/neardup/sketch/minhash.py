@@ -405,15 +405,16 @@ class MinHasher:
         documents that waited for them). Returns which documents are signed."""
         from neardup._kernels import sign_batch
 
-        learned = compiled.learned()
+        table = compiled.learned()
         done = np.zeros(todo.shape[0], dtype=np.bool_)
+        rounds = 0
         while True:
             status, h1, h2, forms = sign_batch.sign_filtered_words(
                 cps,
                 doc_offsets,
                 todo,
                 *plan.analysis_args(),
-                *compiled.kernel_tables(learned.view),
+                *compiled.kernel_tables(table.view),
                 *plan.signing_args(),
                 out,
             )
@@ -421,7 +422,10 @@ class MinHasher:
             todo = status == sign_batch.UNKNOWN_FORMS
             if not h1.shape[0]:
                 return done
-            compiled.learn(h1, h2, forms)
+            rounds += 1
+            # the shared table, or a private one once it lost this batch's forms
+            table = compiled.table_for_round(table, rounds)
+            compiled.learn(h1, h2, forms, table)
 
     # --- estimates -------------------------------------------------------------------------
 
