@@ -13,8 +13,9 @@ marks, Hangul jamo, astral characters, HTML), and hashes:
   5-grams step 1, word 3-grams step 2, char 5-grams): shingle hashes and spans, the
   fingerprint set (``Fingerprints.from_hashes``) and the multiset (values and counts);
 * ``Pipeline.fingerprints`` of the full pipeline (plain preset, every family), and MinHash
-  signatures (``MinHasher.sign_texts``, plain preset, rabin 64 and xxh3, 128 functions),
-  checked against ``sign_many`` of the fingerprint sets.
+  signatures (``MinHasher.sign_texts``, every preset with rabin 64 and plain with xxh3, 128
+  functions: the batch kernels where the spec takes them), checked against ``sign_many`` of
+  the fingerprint sets.
 
 Run it before a change with ``--save`` and after it with ``--compare``: it prints the digest of
 each section and names the sections that differ.
@@ -202,16 +203,17 @@ def run(texts: dict[str, list[str]], num_perm: int) -> dict[str, str]:
                     fp.counts,
                     fp.spec_fingerprint,
                 )
-        for fam in ("rabin", "xxh3"):
-            spec = make_spec("plain", family=fam).replace(sketch=SketchSpec(num_perm=num_perm))
+        for preset, fam in (*((p, "rabin") for p in PRESETS), ("plain", "xxh3")):
+            spec = make_spec(preset, family=fam).replace(sketch=SketchSpec(num_perm=num_perm))
             hasher = MinHasher(spec)
             sigs = hasher.sign_texts(docs)
             by_sets = hasher.sign_many([hasher.pipeline.fingerprints(t) for t in docs])
             if not np.array_equal(sigs, by_sets):
                 raise SystemExit(
-                    f"{corpus}: sign_texts differs from sign_many of the fingerprint sets ({fam})"
+                    f"{corpus}: sign_texts differs from sign_many of the fingerprint sets "
+                    f"({preset}, {fam})"
                 )
-            d.add(f"{corpus}/minhash/plain/{fam}", sigs)
+            d.add(f"{corpus}/minhash/{preset}/{fam}", sigs)
         print(
             f"  {corpus}: {len(docs)} documents, {time.process_time() - t0:.1f} s CPU",
             file=sys.stderr,

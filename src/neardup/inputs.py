@@ -44,6 +44,7 @@ from __future__ import annotations
 import csv
 import gzip
 import importlib
+import io
 import json
 import os
 import stat
@@ -229,6 +230,9 @@ def check_thesaurus(path: PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES) -> No
 # --- lines of UTF-8 files (JSONL, CSV) -------------------------------------------------------
 
 
+_GUNZIP_BUFFER = 1 << 20
+
+
 def _open_binary(path: Path) -> tuple[BinaryIO, BinaryIO]:
     """The raw file (for progress in on-disk bytes) and the stream to read (gunzipped)."""
     _stat_regular(path)
@@ -237,7 +241,12 @@ def _open_binary(path: Path) -> tuple[BinaryIO, BinaryIO]:
     except OSError as exc:
         raise _Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
     if path.name.lower().endswith(".gz"):
-        return raw, cast(BinaryIO, gzip.GzipFile(fileobj=raw, mode="rb"))
+        # lines are taken from a 1 MB buffer: GzipFile's own refills its 8 KB buffer in Python
+        # and lets the GIL go for each piece it inflates, and a thread that lets the GIL go
+        # while others run waits to get it back (``neardup sign --jobs`` reads in the main
+        # thread while the others sign)
+        gunzipped = gzip.GzipFile(fileobj=raw, mode="rb")
+        return raw, cast(BinaryIO, io.BufferedReader(gunzipped, buffer_size=_GUNZIP_BUFFER))
     return raw, raw
 
 

@@ -71,15 +71,21 @@ def test_overlay_insert_find_and_resolve_order() -> None:
     keys2 = np.zeros(8, dtype=np.uint64)
     values = np.full(8, k.EMPTY_SLOT, dtype=np.int64)
     k.overlay_insert(keys1, keys2, values, h1[:2], h2[:2], np.array([0, 1], dtype=np.int64))
-    assert k.overlay_find(h1[0], h2[0], keys1, keys2, values) == 0
-    assert k.overlay_find(h1[1], h2[1], keys1, keys2, values) == 1
-    assert k.overlay_find(h1[2], h2[2], keys1, keys2, values) == k.MISS
+    assert k.overlay_find(h1[0], h2[0], keys1, keys2, values, 2) == 0
+    assert k.overlay_find(h1[1], h2[1], keys1, keys2, values, 2) == 1
+    assert k.overlay_find(h1[2], h2[2], keys1, keys2, values, 2) == k.MISS
+    # a result from ``known`` on was stored after the reader's snapshot: not known to it
+    assert k.overlay_find(h1[1], h2[1], keys1, keys2, values, 1) == k.MISS
+    # a key learned again keeps its first result (a slot, once written, never changes)
+    k.overlay_insert(keys1, keys2, values, h1[:1], h2[:1], np.array([5], dtype=np.int64))
+    assert k.overlay_find(h1[0], h2[0], keys1, keys2, values, 6) == 0
+    assert int(np.count_nonzero(values != k.EMPTY_SLOT)) == 2
     # static: "w" → term 7, "v" dropped (its bit set); "x", "y" learned; "z" unknown
     buckets, records, order = _static(["w", "v"], [7, 9], 1)
     v_entry = int(np.flatnonzero(order == 1)[0])
     drop_bits = np.array([1 << v_entry], dtype=np.uint8)
     codes = np.full(5, k.MISS, dtype=np.int64)
-    args = (buckets, 1, records, drop_bits, keys1, keys2, values)
+    args = (buckets, 1, records, drop_bits, keys1, keys2, values, 2)
     assert k.resolve(h1, h2, codes, True, *args, False, buf, s, e) == 1
     assert codes.tolist() == [-3, -4, k.MISS, 7, k.DROP]
     codes2 = np.full(5, k.MISS, dtype=np.int64)
@@ -100,7 +106,7 @@ def test_the_rule_takes_only_ascii_lowercase_letters_and_digits() -> None:
     empty_keys = np.zeros(8, dtype=np.uint64)
     empty_values = np.full(8, k.EMPTY_SLOT, dtype=np.int64)
     drop_bits = np.zeros(1, dtype=np.uint8)
-    args = (buckets, 1, records, drop_bits, empty_keys, empty_keys, empty_values)
+    args = (buckets, 1, records, drop_bits, empty_keys, empty_keys, empty_values, 0)
     assert k.resolve(h1, h2, codes, True, *args, True, buf, s, e) == 5
     assert codes.tolist() == [k.SELF] * 3 + [k.MISS] * 5
 

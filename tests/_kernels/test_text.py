@@ -67,3 +67,21 @@ def test_marked_code_points_send_the_text_back() -> None:
             tk.code_points(text), table, cf.FAST_DOMAIN, offsets, True, True, False
         )
         assert not ok and buf.shape == (0,)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "ascii only",
+        "Ёлка и ёж",
+        "ÿ Latin-1 kind",
+        "😀 astral 𝔘",
+        "lone \ud800 surrogate",
+        "\U0010ffff",
+    ],
+)
+def test_str_code_points_reads_every_kind_of_str(text: str) -> None:
+    got = tk.str_code_points(text)
+    assert got.dtype == np.uint32
+    assert got.tolist() == [ord(c) for c in text]

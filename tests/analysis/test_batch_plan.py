@@ -1,4 +1,5 @@
-"""The batch plan analysis gives the sketch: typed, public, and only for chains that fuse."""
+"""The batch plan analysis gives the sketch: typed, public, and only for chains that fuse (and
+whose token filters, if any, are compiled)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,14 @@ def test_a_plain_chain_has_a_plan() -> None:
 
 
 def test_chains_that_cannot_fuse_have_none() -> None:
-    for spec in (make_spec("ru"), make_spec("auto"), make_spec("plain", html="always")):
+    for spec in (make_spec("auto"), make_spec("plain", html="always")):
         assert Analyzer(spec.analyzer).batch_plan() is None
+    # token filters: a plan only when they are compiled into tables
+    ru = make_spec("ru").analyzer
+    plan = Analyzer(ru).batch_plan()
+    assert plan is not None and plan.compiled is not None
+    assert Analyzer(ru, compile_filters=False).batch_plan() is None
+    assert Analyzer(make_spec("plain").analyzer).batch_plan().compiled is None  # type: ignore[union-attr]
 
 
 def test_rabin_tables_only_for_rabin() -> None:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from neardup import make_spec
-from neardup.sketch import MinHasher
+from neardup.sketch import MinHasher, parallel
 from neardup.sketch.parallel import sign_all
 from neardup.spec import SketchSpec
 
@@ -95,7 +95,7 @@ def test_batch_takes_plain_texts_and_returns_the_rest() -> None:
     hasher = MinHasher(make_spec("plain").replace(sketch=SketchSpec(num_perm=16)))
     plan = hasher._batch_plan()
     assert plan is not None and plan.analysis.html_check
-    args = plan.kernel_args()
+    args = (*plan.analysis_args(), *plan.signing_args())
     texts = ["простой текст без особых знаков", "ΣΟΦΟΣ: final sigma sends it back", "", "x"]
     todo = np.array([not might_be_html(t) for t in texts])
     lengths = [len(t) for t in texts]
@@ -139,4 +139,101 @@ def test_the_cli_picks_threads_only_where_the_batch_kernel_applies() -> None:
 
     big = PROCESS_MIN_BYTES
     assert choose_executor(make_spec("plain").replace(sketch=SketchSpec()), big, 2) == "thread"
-    assert choose_executor(make_spec("ru").replace(sketch=SketchSpec()), big, 2) == "process"
+    assert choose_executor(make_spec("ru").replace(sketch=SketchSpec()), big, 2) == "thread"
+    # two chains routed by language: signed document by document, so processes
+    assert choose_executor(make_spec("auto").replace(sketch=SketchSpec()), big, 2) == "process"
+
+
+RU_WORDS = [
+    "читали",
+    "красивые",
+    "книги",
+    "зубарикове",
+    "кулебякина",
+    "в",
+    "и",
+    "году",
+    "2024",
+    "iphone",
+    "Ёлка",
+    "ΣΟΦΟΣ",
+    "пыхтелкам",
+    "он",
+]
+
+
+@pytest.mark.parametrize("preset", ["ru", "en"])
+def test_batch_with_compiled_filters_equals_per_document(preset: str) -> None:
+    spec = make_spec(preset).replace(sketch=SketchSpec(num_perm=32))
+    hasher = MinHasher(spec)
+    plan = hasher._batch_plan()
+    assert plan is not None and plan.analysis.compiled is not None
+    hasher.pipeline.analyzer.forget_learned()  # every unknown form is learned in the batch
+    rng = random.Random(3)
+    texts = TEXTS + [
+        " ".join(rng.choice(RU_WORDS) for _ in range(rng.randrange(0, 30))) for _ in range(200)
+    ]
+    got = hasher.sign_texts(texts)
+    reference = MinHasher(spec)
+    reference.pipeline.analyzer.forget_learned()
+    want = per_document(reference, texts)
+    assert np.array_equal(got, want)
+    assert np.array_equal(sign_all(spec, texts, jobs=2, batch_size=17, executor="thread"), want)
+
+
+def test_unknown_forms_of_a_batch_are_reported_once_each() -> None:
+    from neardup._kernels import sign_batch
+
+    hasher = MinHasher(make_spec("ru").replace(sketch=SketchSpec(num_perm=8)))
+    plan = hasher._batch_plan()
+    assert plan is not None and plan.analysis.compiled is not None
+    compiled = plan.analysis.compiled
+    compiled.forget()
+    texts = ["Кулебякина читала", "ΣΟΦΟΣ", "пыхтелкам кулебякина", "книги"]
+    offsets = np.concatenate([[0], np.cumsum([len(t) for t in texts])]).astype(np.int64)
+    cps = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32)
+    todo = np.array([True, True, True, True])
+    out = np.zeros((4, 8), dtype=np.uint64)
+    status, h1, h2, forms = sign_batch.sign_filtered_words(
+        cps,
+        offsets,
+        todo,
+        *plan.analysis_args(),
+        *compiled.kernel_tables(compiled.learned().view),
+        *plan.signing_args(),
+        out,
+    )
+    unknown, general, signed = sign_batch.UNKNOWN_FORMS, sign_batch.GENERAL, sign_batch.SIGNED
+    assert status.tolist() == [unknown, general, unknown, signed]
+    assert forms.tobytes().decode() == "кулебякина пыхтелкам"
+    assert h1.shape == h2.shape == (2,)
+    assert out[0].tolist() == [0] * 8 and out[3].tolist() != [0] * 8
+
+
+def test_threads_learning_at_once_and_starting_over_sign_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two threads share one table of forms learned: each adds forms while the other reads
+    it, and the table starts over often (a small cap); every signature is still the one the
+    per-document path gives."""
+    from neardup.analysis import compiled
+
+    spec = make_spec("en").replace(sketch=SketchSpec(num_perm=16))
+    rng = random.Random(11)
+    syllables = ["ka", "lo", "mi", "ter", "sun", "ed", "ing", "ro", "va", "ness"]
+    texts = [
+        " ".join(
+            "".join(rng.choice(syllables) for _ in range(rng.randrange(1, 4)))
+            for _ in range(rng.randrange(0, 25))
+        )
+        for _ in range(300)
+    ]
+    reference = MinHasher(spec)
+    want = per_document(reference, texts)
+    monkeypatch.setattr(compiled, "MAX_LEARNED", 60)
+    parallel._hashers.clear()
+    try:
+        got = sign_all(spec, texts, jobs=2, batch_size=5, executor="thread")
+    finally:
+        parallel._hashers.clear()
+    assert np.array_equal(got, want)

@@ -26,6 +26,13 @@ def text(i: int) -> str:
     return " ".join(WORDS[(i * j) % len(WORDS)] for j in range(5 + i % 11)) + f" номер {i}"
 
 
+@pytest.fixture(autouse=True)
+def processes_at_any_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The inputs here are small: the process executor runs on them anyway (the size rule has
+    tests of its own, which put the threshold back)."""
+    monkeypatch.setattr(parallel, "PROCESS_MIN_BYTES", 0)
+
+
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     """A folder of text files and datasets (one gzipped, one with blank lines)."""
@@ -175,11 +182,34 @@ def test_a_workers_error_reaches_the_parent(tmp_path: Path) -> None:
         signed(spec_of("plain"), CorpusReader([path]), jobs=2, executor="process", batch_size=2)
 
 
-def test_auto_rule() -> None:
+def test_auto_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "PROCESS_MIN_BYTES", PROCESS_MIN_BYTES)
     plain, ru, xxh3 = spec_of("plain"), spec_of("ru"), spec_of("plain", "xxh3")
+    routed = spec_of("auto")
     big = PROCESS_MIN_BYTES
     assert choose_executor(plain, 10 * big, 2) == "thread"  # one nogil kernel per batch
-    assert choose_executor(ru, big - 1, 2) == "thread"  # small: a worker's start is not won back
-    assert choose_executor(ru, big, 2) == "process"
+    assert choose_executor(ru, 10 * big, 2) == "thread"  # its filters compiled: the same
+    assert (
+        choose_executor(routed, big - 1, 2) == "thread"
+    )  # small: a worker's start is not won back
+    assert choose_executor(routed, big, 2) == "process"
     assert choose_executor(xxh3, big, 2) == "process"
-    assert choose_executor(ru, 10 * big, 1) == "thread"
+    assert choose_executor(routed, 10 * big, 1) == "thread"
+
+
+def test_processes_asked_for_a_small_input_are_threads(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_workers(*args: Any) -> Any:
+        raise AssertionError("worker processes started")
+
+    monkeypatch.setattr(parallel, "_sign_in_processes", no_workers)
+    spec = spec_of("auto")
+    want_ids, want_rows = one_core(spec, corpus)
+    reader = CorpusReader([corpus])
+    monkeypatch.setattr(parallel, "PROCESS_MIN_BYTES", reader.total_bytes + 1)
+    ids, rows, _ = signed(spec, reader, jobs=2, executor="process", batch_size=4)
+    assert (ids, rows) == (want_ids, want_rows)
+    monkeypatch.setattr(parallel, "PROCESS_MIN_BYTES", reader.total_bytes)
+    with pytest.raises(AssertionError, match="worker processes started"):
+        signed(spec, CorpusReader([corpus]), jobs=2, executor="process", batch_size=4)

@@ -116,8 +116,12 @@ def find_entries(h1: U64, h2: U64, buckets: npt.NDArray[np.int32], bits: int, re
 
 
 @njit(cache=True, nogil=True)
-def overlay_find(h1: np.uint64, h2: np.uint64, keys1: U64, keys2: U64, values: I64) -> int:
-    """The result stored for ``(h1, h2)`` in an open-addressing table, or ``MISS``."""
+def overlay_find(
+    h1: np.uint64, h2: np.uint64, keys1: U64, keys2: U64, values: I64, known: int
+) -> int:
+    """The result stored for ``(h1, h2)`` in an open-addressing table, or ``MISS``; a result
+    numbered ``known`` or above counts as ``MISS`` (stored after the caller's snapshot of the
+    table: a thread may be adding it, see :mod:`neardup.analysis.compiled`)."""
     mask = np.uint64(keys1.shape[0] - 1)
     slot = h1 & mask
     while True:
@@ -125,7 +129,7 @@ def overlay_find(h1: np.uint64, h2: np.uint64, keys1: U64, keys2: U64, values: I
         if value == EMPTY_SLOT:
             return MISS
         if keys1[slot] == h1 and keys2[slot] == h2:
-            return value
+            return value if value < known else MISS
         slot = (slot + np.uint64(1)) & mask
 
 
@@ -133,15 +137,19 @@ def overlay_find(h1: np.uint64, h2: np.uint64, keys1: U64, keys2: U64, values: I
 def overlay_insert(
     keys1: U64, keys2: U64, values: I64, new1: U64, new2: U64, new_values: I64
 ) -> None:
-    """Store ``new_values[i]`` under ``(new1[i], new2[i])`` (the caller keeps the load under
-    one half, so a free slot is always found)."""
+    """Store ``new_values[i]`` under ``(new1[i], new2[i])`` unless that key holds a result
+    already (the same form learned twice gives the same result; a slot, once written, never
+    changes, so a thread reading the table meanwhile sees a key with its result or an empty
+    slot). The caller keeps the load under one half, so a free slot is always found."""
     mask = np.uint64(keys1.shape[0] - 1)
     for i in range(new1.shape[0]):
         slot = new1[i] & mask
-        while values[slot] != EMPTY_SLOT and not (
-            keys1[slot] == new1[i] and keys2[slot] == new2[i]
-        ):
+        while values[slot] != EMPTY_SLOT:
+            if keys1[slot] == new1[i] and keys2[slot] == new2[i]:
+                break
             slot = (slot + np.uint64(1)) & mask
+        if values[slot] != EMPTY_SLOT:
+            continue
         keys1[slot] = new1[i]
         keys2[slot] = new2[i]
         values[slot] = new_values[i]
@@ -160,6 +168,7 @@ def resolve(
     keys1: U64,
     keys2: U64,
     values: I64,
+    known: int,
     rule_forms: bool,
     buf: U8,
     byte_starts: I64,
@@ -168,8 +177,8 @@ def resolve(
     """Fill ``codes`` for every token whose code is ``MISS`` (all of them on the first call):
     the static table first (when ``use_static``; ``drop_bits`` bit ``e`` set drops entry
     ``e``), then (when ``rule_forms``) ``SELF`` for a token ``buf[byte_starts[t]:byte_ends[t]]``
-    of ASCII lowercase letters and digits only, then the in-process table. Returns how many
-    are still ``MISS``."""
+    of ASCII lowercase letters and digits only, then the in-process table's first ``known``
+    results. Returns how many are still ``MISS``."""
     misses = 0
     for t in range(h1.shape[0]):
         if codes[t] != MISS:
@@ -192,7 +201,7 @@ def resolve(
             if ascii_word:
                 code = SELF
         if code == MISS:
-            r = overlay_find(h1[t], h2[t], keys1, keys2, values)
+            r = overlay_find(h1[t], h2[t], keys1, keys2, values, known)
             if r != MISS:
                 code = -3 - r
         if code == MISS:
@@ -238,29 +247,6 @@ def first_misses(h1: U64, h2: U64, codes: I64) -> I64:
     return out[:k]
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _written(
-    c: np.int64,
-    t: int,
-    term_offsets: I64,
-    term_bytes: U8,
-    result_offsets: I64,
-    result_bytes: U8,
-    buf_in: U8,
-    token_starts: I64,
-    token_ends: I64,
-) -> tuple[U8, np.int64, np.int64]:
-    """What code ``c`` of token ``t`` writes: the bytes ``source[a:b]`` (empty for ``DROP``)."""
-    if c >= 0:
-        return term_bytes, term_offsets[c], term_offsets[c + 1]
-    if c == DROP:
-        return term_bytes, np.int64(0), np.int64(0)
-    if c == SELF:
-        return buf_in, token_starts[t], token_ends[t]
-    r = -3 - c
-    return result_bytes, result_offsets[r], result_offsets[r + 1]
-
-
 @njit(cache=True, nogil=True)
 def emit(
     codes: I64,
@@ -279,25 +265,41 @@ def emit(
     ``-3 - r`` is in-process result ``r`` (``result_bytes`` between ``result_offsets[r]``
     and ``[r + 1]``), dropped when empty, ``SELF`` is the token itself (``buf_in`` between
     ``token_starts[t]`` and ``token_ends[t]``). Terms are joined by single spaces; returns the
-    buffer, the terms' byte spans and the kept tokens' character spans."""
+    buffer, the terms' byte spans and the kept tokens' character spans.
+
+    Each token's bytes are located once (no array is passed around per token: a numba array
+    value costs two atomic reference-count updates, which threads sharing the tables would
+    fight over)."""
     n = codes.shape[0]
+    # per token: where its bytes are (0: static terms, 1: the token itself, 2: results;
+    # -1: dropped) and their span there
+    source = np.empty(n, dtype=np.int8)
+    first = np.empty(n, dtype=np.int64)
+    last = np.empty(n, dtype=np.int64)
     size = 0
     kept = 0
     for t in range(n):
-        _, a, b = _written(
-            codes[t],
-            t,
-            term_offsets,
-            term_bytes,
-            result_offsets,
-            result_bytes,
-            buf_in,
-            token_starts,
-            token_ends,
-        )
-        if a == b and codes[t] < 0 and codes[t] != SELF:  # DROP, or an empty result
+        c = codes[t]
+        if c >= 0:
+            source[t] = 0
+            first[t] = term_offsets[c]
+            last[t] = term_offsets[c + 1]
+        elif c == SELF:
+            source[t] = 1
+            first[t] = token_starts[t]
+            last[t] = token_ends[t]
+        elif c == DROP:
+            source[t] = -1
             continue
-        size += b - a
+        else:
+            r = -3 - c
+            first[t] = result_offsets[r]
+            last[t] = result_offsets[r + 1]
+            if first[t] == last[t]:  # the filters dropped it
+                source[t] = -1
+                continue
+            source[t] = 2
+        size += last[t] - first[t]
         kept += 1
     if kept > 0:
         size += kept - 1
@@ -309,26 +311,27 @@ def emit(
     pos = 0
     k = 0
     for t in range(n):
-        source, a, b = _written(
-            codes[t],
-            t,
-            term_offsets,
-            term_bytes,
-            result_offsets,
-            result_bytes,
-            buf_in,
-            token_starts,
-            token_ends,
-        )
-        if a == b and codes[t] < 0 and codes[t] != SELF:  # DROP, or an empty result
+        where = source[t]
+        if where < 0:
             continue
         if k > 0:
             buf[pos] = 32
             pos += 1
         byte_starts[k] = pos
-        for i in range(a, b):
-            buf[pos] = source[i]
-            pos += 1
+        a = first[t]
+        b = last[t]
+        if where == 0:
+            for i in range(a, b):
+                buf[pos] = term_bytes[i]
+                pos += 1
+        elif where == 1:
+            for i in range(a, b):
+                buf[pos] = buf_in[i]
+                pos += 1
+        else:
+            for i in range(a, b):
+                buf[pos] = result_bytes[i]
+                pos += 1
         byte_ends[k] = pos
         out_starts[k] = starts[t]
         out_ends[k] = ends[t]

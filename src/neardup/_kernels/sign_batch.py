@@ -9,9 +9,22 @@ blocks the per-document path calls (:func:`~neardup._kernels.text.fused_words`,
 :func:`~neardup._kernels.minhash.minhash_flat`), so its signatures are the same values. A
 document the fused kernel cannot take (a character its table marks) is flagged and signed by
 the caller on the general path.
+
+:func:`sign_filtered_words` does the same for a chain whose token filters are compiled into
+tables (the ``ru`` preset's lemmas, stop words and parts of speech;
+:mod:`neardup._kernels.morph`): between the tokenizer and the shingles, each form is looked
+up and the canonical stream written, as :meth:`neardup.analysis.compiled.CompiledFilters.apply`
+does. A document with a form neither table knows is left unsigned and the batch's unknown
+forms are returned once each, for the caller to learn in one call of the filters and to call
+again with those documents.
+
+The per-document signing (:func:`_sign_tokens`) is inlined into each kernel: called, it left
+the MinHash update loop unvectorized in one of them (twice the time per shingle).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +32,7 @@ from numba import njit
 
 from neardup._kernels.hashing import rabin_word_shingles_table
 from neardup._kernels.minhash import EMPTY, update_signature, update_signature_affine
+from neardup._kernels.morph import MISS, emit, form_hashes, resolve
 from neardup._kernels.text import fused_words
 
 U64 = npt.NDArray[np.uint64]
@@ -54,44 +68,265 @@ def sign_rabin_words(
         seeds[i])`` (or the affine family when ``mult`` holds its ``a_i`` and ``seeds`` its ``b_i``:
     ``update_signature_affine``); an empty document gets all ``EMPTY``."""
     n = doc_offsets.shape[0] - 1
-    num = seeds.shape[0]
     done = np.zeros(n, dtype=np.bool_)
-    sig = np.empty(num, dtype=np.uint64)
-    affine = mult.shape[0] > 0
+    sig = np.empty(seeds.shape[0], dtype=np.uint64)
     for d in range(n):
         if not todo[d]:
             continue
-        ok, buf, byte_starts, byte_ends, _, _, _, _ = fused_words(
-            cps[doc_offsets[d] : doc_offsets[d + 1]],
-            table,
-            limit,
-            exp_offsets,
-            join_hyphens,
-            keep_numbers,
-            False,
+        ok, buf, byte_starts, byte_ends = _document_tokens(
+            cps, doc_offsets, d, table, limit, exp_offsets, join_hyphens, keep_numbers
         )
         if not ok:
             continue
-        n_tokens = byte_starts.shape[0]
-        if n_tokens == 0:
-            first = np.zeros(0, dtype=np.int64)
-        elif n_tokens <= k:
-            first = np.zeros(1, dtype=np.int64)
-        else:
-            first = np.arange(0, n_tokens - k + 1, step).astype(np.int64)
-        hashes = rabin_word_shingles_table(
-            buf, byte_starts, byte_ends, first, k, rk_table, power, space_power, bits, c
+        _sign_tokens(
+            buf,
+            byte_starts,
+            byte_ends,
+            k,
+            step,
+            rk_table,
+            power,
+            space_power,
+            bits,
+            c,
+            seeds,
+            mult,
+            sig,
         )
-        for i in range(num):
-            sig[i] = EMPTY
-        # the family is chosen once per document, so the default loop stays the plain one
-        if affine:
-            for e in range(hashes.shape[0]):
-                update_signature_affine(sig, hashes[e], mult, seeds)
-        else:
-            for e in range(hashes.shape[0]):
-                update_signature(sig, hashes[e], seeds)
-        for i in range(num):
-            out[d, i] = sig[i]
+        out[d, :] = sig
         done[d] = True
     return done
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _document_tokens(
+    cps: npt.NDArray[np.uint32],
+    doc_offsets: I64,
+    d: int,
+    table: U64,
+    limit: int,
+    exp_offsets: I64,
+    join_hyphens: bool,
+    keep_numbers: bool,
+) -> tuple[bool, npt.NDArray[np.uint8], I64, I64]:
+    """The fused kernel's canonical stream of document ``d`` (``ok`` false: the general path's)."""
+    ok, buf, byte_starts, byte_ends, _, _, _, _ = fused_words(
+        cps[doc_offsets[d] : doc_offsets[d + 1]],
+        table,
+        limit,
+        exp_offsets,
+        join_hyphens,
+        keep_numbers,
+        False,
+    )
+    return ok, buf, byte_starts, byte_ends
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sign_tokens(
+    buf: npt.NDArray[np.uint8],
+    byte_starts: I64,
+    byte_ends: I64,
+    k: int,
+    step: int,
+    rk_table: U64,
+    power: U64,
+    space_power: U64,
+    bits: int,
+    c: np.uint64,
+    seeds: U64,
+    mult: U64,
+    sig: U64,
+) -> None:
+    """The signature of one canonical stream into ``sig``: word shingles of ``k`` tokens every
+    ``step`` (one of all tokens when there are at most ``k``, none when there are none), Rabin
+    fingerprints, then the MinHash family (affine when ``mult`` is not empty)."""
+    n_tokens = byte_starts.shape[0]
+    if n_tokens == 0:
+        first = np.zeros(0, dtype=np.int64)
+    elif n_tokens <= k:
+        first = np.zeros(1, dtype=np.int64)
+    else:
+        first = np.arange(0, n_tokens - k + 1, step).astype(np.int64)
+    hashes = rabin_word_shingles_table(
+        buf, byte_starts, byte_ends, first, k, rk_table, power, space_power, bits, c
+    )
+    for i in range(seeds.shape[0]):
+        sig[i] = EMPTY
+    # the family is chosen once per document, so the default loop stays the plain one
+    if mult.shape[0] > 0:
+        for e in range(hashes.shape[0]):
+            update_signature_affine(sig, hashes[e], mult, seeds)
+    else:
+        for e in range(hashes.shape[0]):
+            update_signature(sig, hashes[e], seeds)
+
+
+#: What :func:`sign_filtered_words` did with a document.
+SKIPPED, SIGNED, GENERAL, UNKNOWN_FORMS = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True)
+def _grown(arr: npt.NDArray[Any], need: int) -> npt.NDArray[Any]:
+    """``arr``, or a copy at least twice as long when it holds fewer than ``need`` items."""
+    if need <= arr.shape[0]:
+        return arr
+    out = np.empty(max(need, 2 * arr.shape[0]), dtype=arr.dtype)
+    out[: arr.shape[0]] = arr
+    return out
+
+
+@njit(cache=True, nogil=True)
+def sign_filtered_words(
+    cps: npt.NDArray[np.uint32],
+    doc_offsets: I64,
+    todo: npt.NDArray[np.bool_],
+    table: U64,
+    limit: int,
+    exp_offsets: I64,
+    join_hyphens: bool,
+    keep_numbers: bool,
+    use_static: bool,
+    buckets: npt.NDArray[np.int32],
+    static_bits: int,
+    records: U64,
+    drop_bits: npt.NDArray[np.uint8],
+    term_offsets: I64,
+    term_bytes: npt.NDArray[np.uint8],
+    rule_forms: bool,
+    keys1: U64,
+    keys2: U64,
+    values: I64,
+    known: int,
+    result_offsets: I64,
+    result_bytes: npt.NDArray[np.uint8],
+    k: int,
+    step: int,
+    rk_table: U64,
+    power: U64,
+    space_power: U64,
+    bits: int,
+    c: np.uint64,
+    seeds: U64,
+    mult: U64,
+    out: U64,
+) -> tuple[npt.NDArray[np.int8], U64, U64, npt.NDArray[np.uint8]]:
+    """:func:`sign_rabin_words` for a chain with token filters compiled into tables
+    (:mod:`neardup._kernels.morph`): each token of document ``d`` (with ``todo[d]``) is looked
+    up (:func:`~neardup._kernels.morph.resolve`: the static table, the rule for ASCII forms,
+    the first ``known`` results of the in-process table), the canonical stream written
+    (:func:`~neardup._kernels.morph.emit`) and signed into ``out[d]``.
+
+    Returns each document's status (``SIGNED``; ``GENERAL``: the fused kernel sent it to the
+    general path; ``UNKNOWN_FORMS``: a form is in neither table, so it is left for the caller
+    to learn the forms and call again; ``SKIPPED``: not ``todo``), and the batch's unknown
+    forms, once each in order of first appearance: their hashes ``h1``, ``h2`` and their
+    UTF-8 bytes joined by single spaces."""
+    n = doc_offsets.shape[0] - 1
+    status = np.zeros(n, dtype=np.int8)
+    sig = np.empty(seeds.shape[0], dtype=np.uint64)
+    # the set of unknown forms met (open addressing on h1, load under one half)
+    capacity = 256
+    seen = np.full(capacity, -1, dtype=np.int64)
+    miss1 = np.empty(64, dtype=np.uint64)
+    miss2 = np.empty(64, dtype=np.uint64)
+    miss_bytes = np.empty(1024, dtype=np.uint8)
+    n_miss = 0
+    size = 0
+    for d in range(n):
+        if not todo[d]:
+            continue
+        ok, buf, byte_starts, byte_ends = _document_tokens(
+            cps, doc_offsets, d, table, limit, exp_offsets, join_hyphens, keep_numbers
+        )
+        if not ok:
+            status[d] = GENERAL
+            continue
+        h1, h2 = form_hashes(buf, byte_starts, byte_ends)
+        codes = np.full(h1.shape[0], MISS, dtype=np.int64)
+        misses = resolve(
+            h1,
+            h2,
+            codes,
+            use_static,
+            buckets,
+            static_bits,
+            records,
+            drop_bits,
+            keys1,
+            keys2,
+            values,
+            known,
+            rule_forms,
+            buf,
+            byte_starts,
+            byte_ends,
+        )
+        if misses > 0:
+            status[d] = UNKNOWN_FORMS
+            for t in range(codes.shape[0]):
+                if codes[t] != MISS:
+                    continue
+                if 2 * (n_miss + 1) > capacity:
+                    capacity *= 2
+                    seen = np.full(capacity, -1, dtype=np.int64)
+                    for m in range(n_miss):
+                        slot = miss1[m] & np.uint64(capacity - 1)
+                        while seen[slot] >= 0:
+                            slot = (slot + np.uint64(1)) & np.uint64(capacity - 1)
+                        seen[slot] = m
+                mask = np.uint64(capacity - 1)
+                slot = h1[t] & mask
+                fresh = True
+                while seen[slot] >= 0:
+                    m = seen[slot]
+                    if miss1[m] == h1[t] and miss2[m] == h2[t]:
+                        fresh = False
+                        break
+                    slot = (slot + np.uint64(1)) & mask
+                if not fresh:
+                    continue
+                seen[slot] = n_miss
+                miss1 = _grown(miss1, n_miss + 1)
+                miss2 = _grown(miss2, n_miss + 1)
+                miss1[n_miss] = h1[t]
+                miss2[n_miss] = h2[t]
+                n_miss += 1
+                length = byte_ends[t] - byte_starts[t]
+                miss_bytes = _grown(miss_bytes, size + length + 1)
+                if size > 0:
+                    miss_bytes[size] = 32
+                    size += 1
+                miss_bytes[size : size + length] = buf[byte_starts[t] : byte_ends[t]]
+                size += length
+            continue
+        terms, term_starts, term_ends, _, _ = emit(
+            codes,
+            byte_starts,
+            byte_ends,
+            term_offsets,
+            term_bytes,
+            result_offsets,
+            result_bytes,
+            buf,
+            byte_starts,
+            byte_ends,
+        )
+        _sign_tokens(
+            terms,
+            term_starts,
+            term_ends,
+            k,
+            step,
+            rk_table,
+            power,
+            space_power,
+            bits,
+            c,
+            seeds,
+            mult,
+            sig,
+        )
+        out[d, :] = sig
+        status[d] = SIGNED
+    return status, miss1[:n_miss].copy(), miss2[:n_miss].copy(), miss_bytes[:size].copy()

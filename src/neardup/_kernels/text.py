@@ -20,6 +20,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+# numba's reader of one code point of its native str (the buffer it borrows from Python's str)
+from numba.cpython.unicode import _get_code_point
+
 from neardup.table_cache import disk_cached
 
 # Character classes of the tokenizer table.
@@ -75,6 +78,18 @@ def class_table(limit: int) -> npt.NDArray[np.uint8]:
 def code_points(text: str) -> npt.NDArray[np.uint32]:
     """The code points of ``text`` as a uint32 array (a copy-free view of its UTF-32 bytes)."""
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+@njit(cache=True, nogil=True)
+def str_code_points(text: str) -> npt.NDArray[np.uint32]:
+    """:func:`code_points` without the GIL: numba reads the str's own buffer (one, two or four
+    bytes a character) in place, so a thread copies a batch's text while the others run
+    Python, where ``str.encode`` would hold the GIL for it (and it is faster)."""
+    n = len(text)
+    out = np.empty(n, dtype=np.uint32)
+    for i in range(n):
+        out[i] = _get_code_point(text, i)
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -360,6 +375,9 @@ FUSED_CLASS_SHIFT = 35
 FUSED_CYRILLIC = np.uint64(1 << 38)
 FUSED_LATIN = np.uint64(1 << 39)
 FUSED_EXPAND = np.uint64(1 << 62)
+#: A character the filters drop (``strip_marks``: a non-spacing mark that NFKC leaves alone,
+#: as the variation selector of an emoji): no entry, as if it were not in the text.
+FUSED_DROP = np.uint64(1 << 61)
 #: In a FUSED_EXPAND entry: how many more characters than one its sequence has (8 bits).
 FUSED_EXTRA_SHIFT = 40
 FUSED_GENERAL = np.uint64(1 << 63)
@@ -414,8 +432,8 @@ def _fused_entries_of(
     exp_offsets: npt.NDArray[np.int64],
 ) -> tuple[bool, npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
     """The entries of the filtered text, with a zero entry (class OTHER) after the last, and
-    the code point each came from (an empty array when nothing expanded: entry ``i`` came
-    from code point ``i``); false when a code point is FUSED_GENERAL."""
+    the code point each came from (an empty array when nothing expanded or was dropped: entry
+    ``i`` came from code point ``i``); false when a code point is FUSED_GENERAL."""
     n = cps.shape[0]
     empty = np.empty(0, dtype=np.int64)
     ents = np.empty(n + 1, dtype=np.uint64)
@@ -430,7 +448,7 @@ def _fused_entries_of(
         extra += (e >> extra_shift) & byte
         ents[i] = e
     ents[n] = 0
-    if not seen & (FUSED_GENERAL | FUSED_EXPAND):
+    if not seen & (FUSED_GENERAL | FUSED_EXPAND | FUSED_DROP):
         return True, ents, empty
     if seen & FUSED_GENERAL:
         return False, ents[:0], empty
@@ -440,6 +458,8 @@ def _fused_entries_of(
     j = 0
     for i in range(n):
         e = table[cps[i]]
+        if e & FUSED_DROP:
+            continue
         if e & FUSED_EXPAND:
             k = e & _FUSED_INDEX_MASK
             for x in range(exp_offsets[k], exp_offsets[k + 1]):
@@ -450,8 +470,8 @@ def _fused_entries_of(
             ents[j] = e
             src[j] = i
             j += 1
-    ents[total] = 0
-    return True, ents, src
+    ents[j] = 0
+    return True, ents[: j + 1], src[:j]
 
 
 @njit(cache=True, nogil=True)

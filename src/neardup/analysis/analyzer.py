@@ -126,8 +126,9 @@ class _Chain:
         return tables
 
     def batch_plan(self, language: str) -> BatchPlan | None:
-        """The :class:`BatchPlan` of this chain, or ``None`` (token filters, or no fusion)."""
-        if self.token_filters:
+        """The :class:`BatchPlan` of this chain, or ``None`` (token filters not compiled, or no
+        fusion)."""
+        if self.token_filters and self.compiled is None:
             return None
         tables = self.fused_tables()
         if tables is None:
@@ -141,6 +142,7 @@ class _Chain:
             join_hyphens=self.join_hyphens,
             keep_numbers=self.keep_numbers,
             language=language,
+            compiled=self.compiled,
         )
 
     def finish(self, scan: _Scan, language: str) -> Canonical:
@@ -209,7 +211,8 @@ class BatchPlan:
     """What a batch kernel needs to run an analyzer's whole chain (char filters, tokenizer,
     UTF-8 encoder) over the code points of many documents in one call: the fused path of
     :func:`~neardup._kernels.text.fused_words`, for an analyzer of one chain whose char filters
-    can all be fused and that has no token filters (the ``plain``-like presets).
+    can all be fused and whose token filters, if any, are ``compiled`` into tables (the
+    ``plain``-like presets, and ``ru``).
 
     ``table``, ``domain`` and ``exp_offsets`` are the fused lookup table
     (:func:`~neardup.analysis.char_filters.fused_table`); a document the kernel reports as not
@@ -225,6 +228,7 @@ class BatchPlan:
     join_hyphens: bool
     keep_numbers: bool
     language: str
+    compiled: CompiledFilters | None = None
 
     def takes(self, text: object) -> bool:
         """Whether the batch kernel may try ``text`` (a str that is not HTML to strip)."""
@@ -355,9 +359,9 @@ class Analyzer:
         return chain.batch_plan(lang)
 
     def forget_learned(self) -> None:
-        """Empty the current thread's tables of forms learned by the compiled token filters
-        (the dictionary's table stays): the next texts start as a new process with no forms
-        kept on disk does."""
+        """Empty the tables of forms learned by the compiled token filters, which the threads
+        share (the dictionary's table stays): the next texts start as a new process with no
+        forms kept on disk does."""
         for chain in self._chains.values():
             if chain.compiled is not None:
                 chain.compiled.forget()

@@ -477,9 +477,11 @@ def fused_table(filters: tuple[str, ...]) -> FusedTable | None:
     (``FUSED_EXPAND``: ``nfkc`` makes "…" into "..."), or ``FUSED_GENERAL`` where a filter
     might not map it on its own, without looking at its neighbours (``nfkc``: a combining mark,
     or a character whose text might not stay normalized — see :func:`_nfkc_safe`;
-    ``lowercase``: no single lowercase, or capital sigma; ``strip_marks``: a mark; and
-    surrogates). One character becoming several maps each of them back to it, as the filters'
-    offset maps do. Built once (~0.3 s, and ~1 s for the general path's tables) and kept on disk.
+    ``lowercase``: no single lowercase, or capital sigma; and surrogates); ``FUSED_DROP`` for
+    a non-spacing mark ``strip_marks`` drops that is NFKC-safe (an emoji's variation selector:
+    a combining mark is general by ``nfkc`` already). One character becoming several maps
+    each of them back to it, as the filters' offset maps do. Built once (~0.3 s, and ~1 s for
+    the general path's tables) and kept on disk.
     """
     if any(name not in FAST_FILTERS for name in filters):
         return None
@@ -506,6 +508,7 @@ def _build_fused_table(filters: tuple[str, ...]) -> FusedTable:
     general = np.zeros(FAST_DOMAIN, dtype=np.bool_)
     general[0xD800:0xE000] = True
     expand = np.zeros(FAST_DOMAIN, dtype=np.bool_)
+    drop = np.zeros(FAST_DOMAIN, dtype=np.bool_)
     # every character through the filters at once, one to one; those that become several
     # characters are marked and redone one by one below
     for name in filters:
@@ -526,7 +529,9 @@ def _build_fused_table(filters: tuple[str, ...]) -> FusedTable:
             general |= (lowered == _NO_MAP) & ~expand
             mapped = np.where(general | expand, mapped, lowered)
         elif name == "strip_marks":
-            general |= _nonspacing_domain()[index] & ~expand
+            # a mark left in a fused text is NFKC-safe (combining class 0, composing with
+            # nothing), so dropping it changes nothing around it: a dropped entry
+            drop |= _nonspacing_domain()[index] & ~expand & ~general
         else:  # yo
             mapped = np.where(mapped == ord("ё"), np.uint32(ord("е")), mapped)
             mapped = np.where(mapped == ord("Ё"), np.uint32(ord("Е")), mapped)
@@ -549,6 +554,7 @@ def _build_fused_table(filters: tuple[str, ...]) -> FusedTable:
         table[cp] = text_kernels.FUSED_EXPAND | extra | np.uint64(len(offsets) - 1)
         sequences.extend(chars)
         offsets.append(len(sequences))
+    table[drop & ~general] = text_kernels.FUSED_DROP
     table[general] = text_kernels.FUSED_GENERAL
     seq = np.array(sequences, dtype=np.uint32)
     # the sequences' entries follow the code points' in the same table

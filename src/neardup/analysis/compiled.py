@@ -13,12 +13,14 @@ to nothing. Two tables hold that function:
 * for every chain, an in-process table of the forms met before that the first table does not
   hold: a document's unknown forms go, once each and all in one call, through the chain's own
   filters (pymorphy3's predictor, the stemmer in one ``stemWords`` call, …), and what they give
-  joins the table. Each thread has its own, so a kernel never reads one being written.
+  joins the table. The threads share it: a kernel reads a snapshot that stays complete while
+  another thread adds forms (see :class:`_Learned`).
 
 For a chain that reads pymorphy3 (``pos``, ``lemma``), two things spare the predictor (about
 50 µs a form): the forms it predicted are kept on disk
 (:mod:`neardup.analysis.learned_cache`, keyed by the dictionary and the chain's spec) and
-loaded into each thread's table, so a new process starts with what earlier ones learned; and
+read into the shared table at the first form the dictionary table lacks, so a new process
+starts with what earlier ones learned (and a text of dictionary forms never reads them); and
 under the dictionary table's plan, a form of ASCII lowercase letters and digits only (a Latin
 word, a number, a Roman numeral) is its own term unless the ``stop`` filter drops it, which is
 what pymorphy3 gives such a form (its Latin, number and Roman-numeral analysers: the form as
@@ -93,65 +95,104 @@ _NO_STATIC = _Static(
 )
 
 
+@dataclass(frozen=True)
+class LearnedView:
+    """A snapshot of the in-process table for one kernel call: its first ``known`` results are
+    complete in these arrays, whatever other threads add meanwhile."""
+
+    keys1: U64
+    keys2: U64
+    values: I64
+    known: int
+    offsets: I64
+    bytes: U8
+
+
 class _Learned:
     """The forms met that the static table does not hold, with what the filters made of them
-    (UTF-8 bytes; empty when dropped), in an open-addressing table."""
+    (UTF-8 bytes; empty when dropped), in an open-addressing table shared by the threads.
 
-    def __init__(self) -> None:
-        self.clear()
+    Threads read it in kernels without a lock, through a :class:`LearnedView` (``view``, one
+    attribute read); :meth:`add` writes under a lock, so that a reader always sees a complete
+    table: results are appended after every view's ``known``, into the arrays in place while
+    they have room (a reader never looks past its ``known``) or into new, longer copies (a
+    reader keeps the old ones); keys go into empty slots of the table in place, after their
+    results are written (a reader ignores a key whose result it does not know), or into a new
+    table when the load would pass one half; starting over makes new arrays."""
 
-    def clear(self) -> None:
+    def __init__(self, capped: bool = True) -> None:
+        #: whether it starts over at :data:`MAX_LEARNED` forms (not a caller's private table)
+        self.capped = capped
+        self._lock = threading.Lock()
+        self._reset()
+
+    def _reset(self) -> None:
         self.count = 0
         self.size = 0
-        self.keys1 = np.zeros(1024, dtype=np.uint64)
-        self.keys2 = np.zeros(1024, dtype=np.uint64)
-        self.values = np.full(1024, kernels.EMPTY_SLOT, dtype=np.int64)
         self.h1 = np.zeros(256, dtype=np.uint64)
         self.h2 = np.zeros(256, dtype=np.uint64)
         self.offsets = np.zeros(257, dtype=np.int64)
         self.bytes = np.zeros(4096, dtype=np.uint8)
+        self._new_keys(1024)
+        self._publish()
+
+    def _new_keys(self, capacity: int) -> None:
+        self.keys1 = np.zeros(capacity, dtype=np.uint64)
+        self.keys2 = np.zeros(capacity, dtype=np.uint64)
+        self.values = np.full(capacity, kernels.EMPTY_SLOT, dtype=np.int64)
+
+    def _publish(self) -> None:
+        self.view = LearnedView(
+            self.keys1, self.keys2, self.values, self.count, self.offsets, self.bytes
+        )
+
+    def clear(self) -> None:
+        with self._lock:
+            self._reset()
 
     def add(self, h1: U64, h2: U64, outputs: list[bytes]) -> bool:
         """Learn the forms hashed ``(h1, h2)``; returns ``False`` when the table had to start
         over first (results numbered before are gone). An empty table takes any number, so a
         caller that learns again what it lost always ends."""
-        new = len(outputs)
-        fresh = self.count > 0 and self.count + new > MAX_LEARNED
-        if fresh:
-            self.clear()
-        first, end = self.count, self.count + new
-        if end > self.h1.shape[0]:
-            grow = max(end, 2 * self.h1.shape[0])
-            self.h1 = np.resize(self.h1, grow)
-            self.h2 = np.resize(self.h2, grow)
-            self.offsets = np.resize(self.offsets, grow + 1)
-        data = b"".join(outputs)
-        if self.size + len(data) > self.bytes.shape[0]:
-            self.bytes = np.resize(self.bytes, max(self.size + len(data), 2 * self.bytes.shape[0]))
-        self.bytes[self.size : self.size + len(data)] = np.frombuffer(data, dtype=np.uint8)
-        lengths = np.fromiter(map(len, outputs), dtype=np.int64, count=new)
-        self.offsets[first + 1 : end + 1] = self.size + np.cumsum(lengths)
-        self.size += len(data)
-        self.h1[first:end] = h1
-        self.h2[first:end] = h2
-        self.count = end
-        if 2 * end > self.keys1.shape[0]:
-            capacity = self.keys1.shape[0]
-            while 2 * end > capacity:
-                capacity *= 2
-            self.keys1 = np.zeros(capacity, dtype=np.uint64)
-            self.keys2 = np.zeros(capacity, dtype=np.uint64)
-            self.values = np.full(capacity, kernels.EMPTY_SLOT, dtype=np.int64)
-            first = 0
-        kernels.overlay_insert(
-            self.keys1,
-            self.keys2,
-            self.values,
-            self.h1[first:end],
-            self.h2[first:end],
-            np.arange(first, end, dtype=np.int64),
-        )
-        return not fresh
+        with self._lock:
+            new = len(outputs)
+            fresh = self.capped and self.count > 0 and self.count + new > MAX_LEARNED
+            if fresh:
+                self._reset()
+            first, end = self.count, self.count + new
+            if end > self.h1.shape[0]:
+                grow = max(end, 2 * self.h1.shape[0])
+                self.h1 = np.resize(self.h1, grow)
+                self.h2 = np.resize(self.h2, grow)
+                self.offsets = np.resize(self.offsets, grow + 1)
+            data = b"".join(outputs)
+            if self.size + len(data) > self.bytes.shape[0]:
+                self.bytes = np.resize(
+                    self.bytes, max(self.size + len(data), 2 * self.bytes.shape[0])
+                )
+            self.bytes[self.size : self.size + len(data)] = np.frombuffer(data, dtype=np.uint8)
+            lengths = np.fromiter(map(len, outputs), dtype=np.int64, count=new)
+            self.offsets[first + 1 : end + 1] = self.size + np.cumsum(lengths)
+            self.size += len(data)
+            self.h1[first:end] = h1
+            self.h2[first:end] = h2
+            self.count = end
+            if 2 * end > self.keys1.shape[0]:
+                capacity = self.keys1.shape[0]
+                while 2 * end > capacity:
+                    capacity *= 2
+                self._new_keys(capacity)
+                first = 0
+            kernels.overlay_insert(
+                self.keys1,
+                self.keys2,
+                self.values,
+                self.h1[first:end],
+                self.h2[first:end],
+                np.arange(first, end, dtype=np.int64),
+            )
+            self._publish()
+            return not fresh
 
 
 def static_plan(spec: ChainSpec) -> bool:
@@ -173,8 +214,10 @@ class CompiledFilters:
         self.filters = filters
         self._use_static = static_plan(spec)
         self._static: _Static | None = None
-        self._local = threading.local()
+        self._learned: _Learned | None = None
         self._lock = threading.Lock()
+        #: whether the forms on disk were read into the shared table (at the first miss)
+        self._disk_read = False
         self._uses_morph = any(c.name in _MORPH_FILTERS for c in spec.token_filters)
         self._on_disk: learned_cache.LearnedForms | None = None
         self._saver: _Saver | None = None
@@ -196,32 +239,38 @@ class CompiledFilters:
         return static
 
     def forget(self) -> None:
-        """Empty this thread's table of forms learned, those loaded from disk too (a
-        benchmark's cold pass)."""
+        """Empty the table of forms learned, those loaded from disk too (a benchmark's cold
+        pass)."""
         self.learned().clear()
 
     def learned(self) -> _Learned:
-        """This thread's table of forms learned, with those read from disk."""
+        """The table of forms learned, shared by the threads, with the forms kept on disk
+        read into it."""
         learned = self._table()
-        if not getattr(self._local, "read_disk", False):
+        if not self._disk_read:
             self._read_disk(learned)
         return learned
 
     def _table(self) -> _Learned:
-        """This thread's table as it stands: :meth:`apply` reads the disk's forms into it at
-        the first form the dictionary table does not hold, so a text whose forms it all holds
-        (a short one, often) never reads them."""
-        learned: _Learned | None = getattr(self._local, "learned", None)
+        """The shared table as it stands (made at first use): :meth:`apply` reads the disk's
+        forms into it at the first form the dictionary table does not hold, so a text whose
+        forms it all holds (a short one, often) never reads them."""
+        learned = self._learned
         if learned is None:
-            learned = self._local.learned = _Learned()
+            with self._lock:
+                learned = self._learned
+                if learned is None:
+                    learned = self._learned = _Learned()
         return learned
 
-    def _read_disk(self, learned: _Learned) -> bool:
-        """Add the forms on disk to this thread's table (once); ``False`` when the table had to
-        start over first (see :meth:`_Learned.add`)."""
-        self._local.read_disk = True
+    def _read_disk(self, learned: _Learned) -> None:
+        """Add the forms on disk to the shared table, once a process."""
         on_disk = self.on_disk()
-        return not len(on_disk) or learned.add(on_disk.h1, on_disk.h2, on_disk.outputs())
+        with self._lock:
+            if not self._disk_read:
+                if len(on_disk):
+                    learned.add(on_disk.h1, on_disk.h2, on_disk.outputs())
+                self._disk_read = True
 
     def on_disk(self) -> learned_cache.LearnedForms:
         """The forms earlier processes predicted for this chain (loaded once, at first use)."""
@@ -263,15 +312,18 @@ class CompiledFilters:
         ``starts``, ``ends`` in the input): the buffer of terms joined by spaces, the terms'
         byte spans and the kept tokens' spans."""
         static = self.static()
-        learned = self._table()
+        table = self._table()
         h1, h2 = kernels.form_hashes(buf, byte_starts, byte_ends)
-        codes = np.full(h1.shape[0], kernels.MISS, dtype=np.int64)
-        misses = self._resolve(h1, h2, codes, static, learned, buf, byte_starts, byte_ends)
-        while misses:
-            if not getattr(self._local, "read_disk", False):
-                if not self._read_disk(learned):
-                    codes[codes < kernels.DROP] = kernels.MISS
-                misses = self._resolve(h1, h2, codes, static, learned, buf, byte_starts, byte_ends)
+        rounds = 0
+        while True:
+            # one view for the lookups and the writing (the codes number its results)
+            view = table.view
+            codes = np.full(h1.shape[0], kernels.MISS, dtype=np.int64)
+            if not self._resolve(h1, h2, codes, static, view, buf, byte_starts, byte_ends):
+                break
+            if not self._disk_read:
+                # the forms earlier processes predicted may hold these: look again
+                self._read_disk(self._table())
                 continue
             first = kernels.first_misses(h1, h2, codes)
             data = buf.tobytes()
@@ -279,22 +331,61 @@ class CompiledFilters:
                 data[a:b].decode("utf-8")
                 for a, b in zip(byte_starts[first].tolist(), byte_ends[first].tolist(), strict=True)
             ]
-            if not learned.add(h1[first], h2[first], self._fates(forms, h1[first], h2[first])):
-                # the table started over: the results this document found in it are gone
-                codes[codes < kernels.DROP] = kernels.MISS
-            misses = self._resolve(h1, h2, codes, static, learned, buf, byte_starts, byte_ends)
+            rounds += 1
+            table = self.table_for_round(table, rounds)
+            table.add(h1[first], h2[first], self._fates(forms, h1[first], h2[first]))
         return kernels.emit(
             codes,
             starts,
             ends,
             static.term_offsets,
             static.term_bytes,
-            learned.offsets,
-            learned.bytes,
+            view.offsets,
+            view.bytes,
             buf,
             byte_starts,
             byte_ends,
         )
+
+    def kernel_tables(self, view: LearnedView) -> tuple[Any, ...]:
+        """The tables :func:`~neardup._kernels.sign_batch.sign_filtered_words` takes, from
+        ``use_static`` to ``result_bytes``, with ``view`` of the in-process table."""
+        static = self.static()
+        return (
+            static.use,
+            static.buckets,
+            static.bits,
+            static.records,
+            static.drop_bits,
+            static.term_offsets,
+            static.term_bytes,
+            static.rule_forms,
+            view.keys1,
+            view.keys2,
+            view.values,
+            view.known,
+            view.offsets,
+            view.bytes,
+        )
+
+    @staticmethod
+    def table_for_round(table: _Learned, rounds: int) -> _Learned:
+        """Where a caller's ``rounds``-th lot of unknown forms is learned: the shared table
+        first; from the second lot on, a private table that never starts over. A second lot
+        means the shared table started over after the first was learned (another thread
+        filled it), and two threads that kept emptying it for each other would never end;
+        the private table only grows, so every round learns the forms it misses for good."""
+        if rounds == 2:
+            return _Learned(capped=False)
+        return table
+
+    def learn(self, h1: U64, h2: U64, forms: U8, into: _Learned) -> None:
+        """Learn into ``into`` the forms hashed ``(h1, h2)``, given as their UTF-8 bytes joined
+        by single spaces (what :func:`~neardup._kernels.sign_batch.sign_filtered_words`
+        reports): the filters run once over all of them."""
+        if h1.shape[0]:
+            words = forms.tobytes().decode("utf-8").split(" ")
+            into.add(h1, h2, self._fates(words, h1, h2))
 
     @staticmethod
     def _resolve(
@@ -302,7 +393,7 @@ class CompiledFilters:
         h2: U64,
         codes: I64,
         static: _Static,
-        learned: _Learned,
+        view: LearnedView,
         buf: U8,
         byte_starts: I64,
         byte_ends: I64,
@@ -317,9 +408,10 @@ class CompiledFilters:
                 static.bits,
                 static.records,
                 static.drop_bits,
-                learned.keys1,
-                learned.keys2,
-                learned.values,
+                view.keys1,
+                view.keys2,
+                view.values,
+                view.known,
                 static.rule_forms,
                 buf,
                 byte_starts,

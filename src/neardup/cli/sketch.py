@@ -114,10 +114,11 @@ def _sketch_from_options(
     type=click.Choice(["auto", "thread", "process"]),
     default="auto",
     show_default=True,
-    help="How --jobs > 1 runs: threads (they scale when the whole analysis runs in one "
-    "kernel: plain-like presets with rabin word shingles), processes (each reads its own "
-    "share of the input; for presets whose token filters run in Python: ru, en, auto); auto: "
-    "threads where they scale or the input is under 4 MB, else processes.",
+    help="How --jobs > 1 runs: threads (they scale when the whole analysis runs in "
+    "kernels: plain, ru and en with rabin word shingles), processes (each reads its own "
+    "share of the input; for auto, routed by language, and specs signed document by "
+    "document; on an input under 4 MB, threads instead); auto: threads where they scale or "
+    "the input is under 4 MB, else processes.",
 )
 @click.option(
     "--batch-size",

@@ -141,15 +141,15 @@ class _SignPlan:
     seeds: U64
     mult: U64
 
-    def kernel_args(self) -> tuple[Any, ...]:
-        """The arguments between ``todo`` and ``out``, in the kernel's order."""
-        a, r = self.analysis, self.rabin
+    def analysis_args(self) -> tuple[Any, ...]:
+        """The fused analyzer's arguments, between ``todo`` and the shingling."""
+        a = self.analysis
+        return (a.table, a.domain, a.exp_offsets, a.join_hyphens, a.keep_numbers)
+
+    def signing_args(self) -> tuple[Any, ...]:
+        """The shingling, fingerprint and MinHash arguments, before ``out``."""
+        r = self.rabin
         return (
-            a.table,
-            a.domain,
-            a.exp_offsets,
-            a.join_hyphens,
-            a.keep_numbers,
             self.k,
             self.step,
             r.table,
@@ -304,9 +304,11 @@ class MinHasher:
         repeats; multiset specs go through the fingerprint counts).
 
         Under a spec the fused analyzer path can run (one chain of only fusable char filters,
-        no token filters, word shingles, ``rabin`` sets), the batch goes through
-        :func:`~neardup._kernels.sign_batch.sign_rabin_words`: one nogil call from raw code
-        points to signatures. The documents it cannot take (HTML, a character the fused table
+        token filters only if compiled into tables, word shingles, ``rabin`` sets), the batch
+        goes through :func:`~neardup._kernels.sign_batch.sign_rabin_words` (no token filters)
+        or :func:`~neardup._kernels.sign_batch.sign_filtered_words`: one nogil call from raw
+        code points to signatures (two when the batch holds forms no table knows: they are
+        learned in between). The documents it cannot take (HTML, a character the fused table
         marks, bytes) are signed here one by one, as before; the values are the same."""
         texts = _as_list(texts)
         plan = self._batch_plan()
@@ -330,8 +332,9 @@ class MinHasher:
 
     @property
     def signs_in_batches(self) -> bool:
-        """Whether texts are signed by one ``nogil`` kernel call per batch (the ``plain``-like
-        chains with Rabin–Karp word shingles): threads then scale across cores."""
+        """Whether texts are signed by ``nogil`` kernel calls per batch (the ``plain``-like
+        chains, and those whose token filters are compiled, such as ``ru``, with Rabin–Karp
+        word shingles): threads then scale across cores."""
         return self._batch_plan() is not None
 
     def _batch_plan(self) -> _SignPlan | None:
@@ -340,7 +343,12 @@ class MinHasher:
         Rabin–Karp tables, the shingling and the MinHash seeds."""
         if self._plan is not False:
             return self._plan  # type: ignore[return-value]
-        self._plan = None
+        # built whole, then stored once: threads share a hasher (sketch.parallel)
+        plan = self._build_plan()
+        self._plan = plan
+        return plan
+
+    def _build_plan(self) -> _SignPlan | None:
         pipeline = self.pipeline
         spec = pipeline.spec
         if spec.fingerprint_family.multiset or spec.shingles.unit != "word":
@@ -349,13 +357,12 @@ class MinHasher:
         analysis = pipeline.analyzer.batch_plan()
         if rabin is None or analysis is None:
             return None
-        self._plan = _SignPlan(
+        return _SignPlan(
             analysis, rabin, spec.shingles.k, spec.shingles.step, self.seeds, self.mult
         )
-        return self._plan
 
     def _sign_texts_batch(self, texts: list[str | bytes], plan: _SignPlan) -> U64:
-        from neardup._kernels.sign_batch import sign_rabin_words
+        from neardup._kernels.text import str_code_points
 
         n = len(texts)
         todo = np.empty(n, dtype=np.bool_)
@@ -367,13 +374,58 @@ class MinHasher:
         lengths = np.fromiter(map(len, parts), dtype=np.int64, count=n)
         doc_offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(lengths, out=doc_offsets[1:])
-        cps = np.frombuffer("".join(parts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        cps = str_code_points("".join(parts))
         out = np.empty((n, self.num_perm), dtype=np.uint64)
-        done = sign_rabin_words(cps, doc_offsets, todo, *plan.kernel_args(), out)
+        compiled = plan.analysis.compiled
+        if compiled is None:
+            from neardup._kernels.sign_batch import sign_rabin_words
+
+            done = sign_rabin_words(
+                cps, doc_offsets, todo, *plan.analysis_args(), *plan.signing_args(), out
+            )
+        else:
+            done = self._sign_filtered_batch(cps, doc_offsets, todo, plan, compiled, out)
         rest = np.flatnonzero(~done)
         if rest.shape[0]:
             out[rest] = self._sign_texts_each([texts[d] for d in rest.tolist()])
         return out
+
+    @staticmethod
+    def _sign_filtered_batch(
+        cps: npt.NDArray[np.uint32],
+        doc_offsets: I64,
+        todo: npt.NDArray[np.bool_],
+        plan: _SignPlan,
+        compiled: Any,
+        out: U64,
+    ) -> npt.NDArray[np.bool_]:
+        """:func:`~neardup._kernels.sign_batch.sign_filtered_words` until every document is
+        signed or sent to the general path: the forms no table knows, of the whole batch, are
+        learned in one call of the filters between two kernel calls (the second signs only the
+        documents that waited for them). Returns which documents are signed."""
+        from neardup._kernels import sign_batch
+
+        table = compiled.learned()
+        done = np.zeros(todo.shape[0], dtype=np.bool_)
+        rounds = 0
+        while True:
+            status, h1, h2, forms = sign_batch.sign_filtered_words(
+                cps,
+                doc_offsets,
+                todo,
+                *plan.analysis_args(),
+                *compiled.kernel_tables(table.view),
+                *plan.signing_args(),
+                out,
+            )
+            done |= status == sign_batch.SIGNED
+            todo = status == sign_batch.UNKNOWN_FORMS
+            if not h1.shape[0]:
+                return done
+            rounds += 1
+            # the shared table, or a private one once it lost this batch's forms
+            table = compiled.table_for_round(table, rounds)
+            compiled.learn(h1, h2, forms, table)
 
     # --- estimates -------------------------------------------------------------------------
 

@@ -3,13 +3,16 @@
 Texts arrive as an iterator and leave as ``(ids, (n, N) array)`` chunks in input order; at most
 ``2 · jobs`` chunks are in flight, so memory does not grow with the corpus.
 
-Threads or processes? Every numba kernel releases the GIL (``nogil=True``), but the analyzer's
-Python parts (char filters outside the fused table, token filters such as pymorphy3's lemmas)
-and the per-document glue hold it. Under a spec the fused analyzer can run (``plain`` with word
-shingles and ``rabin`` sets), ``MinHasher.sign_texts`` signs a whole chunk in ONE nogil kernel
-call (:mod:`neardup._kernels.sign_batch`), so threads scale: a thread holds the GIL only to
-join and encode its chunk. Other specs are capped by the GIL under threads, and use processes
-on large inputs.
+Threads or processes? Every numba kernel releases the GIL (``nogil=True``). Under a spec the
+batch kernels can run (one chain of fusable char filters whose token filters, if any, are
+compiled into tables, as ``plain``, ``ru`` and ``en`` are; word shingles; ``rabin`` sets),
+``MinHasher.sign_texts`` signs a whole chunk in one or two nogil kernel calls
+(:mod:`neardup._kernels.sign_batch`), so threads scale: a thread holds the GIL only to join
+and encode its chunk, and to learn the forms no table knows. The threads share one
+:class:`~neardup.sketch.minhash.MinHasher` (one analyzer, one dictionary table, one table of
+the forms learned). Other specs (``auto``, routed by language; char shingles; multisets) are
+signed document by document, capped by the GIL under threads, and use processes on large
+inputs.
 
 Processes read their own texts (:func:`sign_reader`): each worker opens the same input through
 the one reader (:meth:`neardup.inputs.CorpusReader.shard`) and signs the blocks of its share,
@@ -43,22 +46,32 @@ if TYPE_CHECKING:
 
 Chunk = tuple[list[str], npt.NDArray[Any]]
 
-#: Inputs of at least this many bytes are signed by worker processes under ``auto`` when
-#: threads would be capped by the GIL: below it a worker's start and its reading the input
-#: through cost more than they save (benchmarks/sign_speed.py tries the sizes around it).
+#: Inputs of at least this many bytes (on disk, compressed or not) may be signed by worker
+#: processes: under ``auto`` when threads would be capped by the GIL, and under ``process``.
+#: Below it a worker's start and its reading the input through cost more than they save, and
+#: :func:`sign_reader` signs with threads instead (benchmarks/sign_speed.py tries the sizes
+#: around it).
 PROCESS_MIN_BYTES = 4_000_000
 
-_local = threading.local()
+_hashers: dict[str, Any] = {}
+_hashers_lock = threading.Lock()
 
 
 def _hasher(spec_json: str) -> Any:
-    from neardup.sketch.minhash import MinHasher
+    """The process's :class:`~neardup.sketch.minhash.MinHasher` of a spec, shared by its
+    threads: one analyzer, one dictionary table and one table of the forms learned, read by
+    every thread's kernels (a thread of its own would build and fill them again)."""
+    hasher = _hashers.get(spec_json)
+    if hasher is None:
+        from neardup.sketch.minhash import MinHasher
 
-    cached = getattr(_local, "hasher", None)
-    if cached is None or cached[0] != spec_json:
-        cached = (spec_json, MinHasher(Spec.from_json(spec_json)))
-        _local.hasher = cached
-    return cached[1]
+        with _hashers_lock:
+            hasher = _hashers.get(spec_json)
+            if hasher is None:
+                if len(_hashers) >= 8:  # a long-lived process signing under many specs
+                    _hashers.clear()
+                hasher = _hashers[spec_json] = MinHasher(Spec.from_json(spec_json))
+    return hasher
 
 
 def _sign_chunk(spec_json: str, texts: list[str]) -> npt.NDArray[Any]:
@@ -229,9 +242,16 @@ def sign_reader(
     """Sign every document of ``reader``; yield ``(ids, signatures)`` in input order. With
     threads (or one job) the texts are read here and signed as :func:`sign_stream` does; with
     processes each worker reads its own share of the input and only ids and signatures come
-    back. ``reader`` counts what was read either way (``documents``, ``bytes_read``)."""
+    back. ``reader`` counts what was read either way (``documents``, ``bytes_read``).
+
+    Processes run only on an input of at least :data:`PROCESS_MIN_BYTES` (on disk), whether
+    chosen by ``auto`` or asked for: a smaller one is signed by threads here."""
     if executor == "auto":
         executor = choose_executor(spec, reader.total_bytes, jobs)
+    elif executor == "process" and reader.total_bytes < PROCESS_MIN_BYTES:
+        # below it, workers' start and their reading the input through cost more than they
+        # save: processes would be slower than one core
+        executor = "thread"
     if jobs <= 1 or executor == "thread":
         yield from sign_stream(
             spec,
