@@ -49,6 +49,7 @@ quotation or furniture are dropped (real reuse).
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -153,6 +154,11 @@ def _closest_near_length(sentence: str, others: list[str]) -> str | None:
 def _synonyms(lang: str) -> dict[str, tuple[str, ...]] | None:
     path = THESAURI[lang]
     if not path.exists():
+        print(
+            f"quality_sets: {path} is missing, so the {lang} sets have no synonym edits and "
+            "differ from the documented ones (apt-get install mythes-ru mythes-en-us)",
+            file=sys.stderr,
+        )
         return None
     table = gen.load_synonyms(path)
     if lang == "en":
