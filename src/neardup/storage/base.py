@@ -243,6 +243,20 @@ def rows_to_bytes(state: FilterState) -> list[tuple[int, bytes, int]]:
     ]
 
 
+#: The SQL backends' reads of a stored filter, whose records :func:`filter_from_records` takes.
+PMBF_ROWS_QUERY = "SELECT row, bits, free FROM pmbf_rows"
+PMBF_PARTS_QUERY = "SELECT key, row, start, stop FROM pmbf_parts ORDER BY key, start"
+
+
+def filter_from_records(
+    rows: Sequence[tuple[int, bytes | memoryview, int]], parts: Sequence[tuple[int, ...]]
+) -> FilterState:
+    """The filter stored as ``(row, words, free)`` and ``(key, row, start, stop)`` records (the
+    parts ordered by ``(key, start)``)."""
+    row_numbers, bits, free = rows_from_bytes(rows)
+    return FilterState(row_numbers, bits, free, np.array(parts, dtype=np.int64).reshape(-1, 4))
+
+
 def rows_from_bytes(rows: Sequence[tuple[int, bytes | memoryview, int]]) -> tuple[I64, U64, I64]:
     """Stored ``(row, words, free)`` records as arrays (rows ascending); unequal rows are damage."""
     rows = sorted(rows, key=lambda r: int(r[0]))

@@ -63,6 +63,8 @@ from neardup._sorted import distinct, distinct_counts
 from neardup.errors import DamagedCollectionError, DuplicateIdError, InputError, StorageError
 from neardup.storage.base import (
     I64,
+    PMBF_PARTS_QUERY,
+    PMBF_ROWS_QUERY,
     U64,
     DocInfo,
     FilterState,
@@ -74,10 +76,10 @@ from neardup.storage.base import (
     as_signed,
     as_unsigned,
     dump_meta,
+    filter_from_records,
     i64_from_bytes,
     i64_to_bytes,
     load_meta,
-    rows_from_bytes,
     rows_to_bytes,
     sorted_parts,
     u64_from_bytes,
@@ -731,9 +733,7 @@ class SQLiteStorage(PagedScans):
         with self.snapshot():
             if not self._has_pmbf():
                 return FilterState.empty()
-            rows, bits, free = rows_from_bytes(self._q("SELECT row, bits, free FROM pmbf_rows"))
-            parts = self._q("SELECT key, row, start, stop FROM pmbf_parts ORDER BY key, start")
-        return FilterState(rows, bits, free, np.array(parts, dtype=np.int64).reshape(-1, 4))
+            return filter_from_records(self._q(PMBF_ROWS_QUERY), self._q(PMBF_PARTS_QUERY))
 
     # --- writes -----------------------------------------------------------------------------
     def write_pmbf(self, changes: FilterState, *, drop_keys: Sequence[int] = ()) -> None:
