@@ -40,6 +40,8 @@ for _data in (ROOT.parent / "shared" / "data", ROOT.parent.parent / "shared" / "
         cd.DATA = _data
         break
 
+from doc_sections import rewrite_section  # noqa: E402
+
 from neardup.dedup import DedupOptions, dedup  # noqa: E402
 from neardup.pipeline import make_spec  # noqa: E402
 
@@ -224,12 +226,12 @@ def markdown(r: dict[str, Any], command: str) -> str:
 
 
 def update_docs(section: str) -> None:
-    doc = ROOT / "docs" / "benchmarks.md"
-    text = doc.read_text(encoding="utf-8")
-    start, end = "<!-- section: dedup-local -->", "<!-- end: dedup-local -->"
-    a = text.index(start) + len(start)
-    b = text.index(end)
-    doc.write_text(text[:a] + "\n" + section.strip() + "\n" + text[b:], encoding="utf-8")
+    rewrite_section(
+        ROOT / "docs" / "benchmarks.md",
+        "<!-- section: dedup-local -->",
+        "<!-- end: dedup-local -->",
+        section,
+    )
 
 
 def main() -> None:

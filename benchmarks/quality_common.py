@@ -36,6 +36,8 @@ MYTHES_RU = Path("/usr/share/mythes/th_ru_RU_v2.dat")
 
 sys.path.insert(0, str(ROOT / "src"))
 
+from doc_sections import rewrite_section
+
 from neardup.eval import generate as gen
 from neardup.eval import methods
 from neardup.pipeline import make_spec
@@ -259,16 +261,7 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
 
 def update_section(name: str, body: str, path: Path = DOCS) -> None:
     """Replace the text between ``<!-- results: name -->`` and ``<!-- end: name -->``."""
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    start = f"<!-- results: {name} -->"
-    end = f"<!-- end: {name} -->"
-    if start in text and end in text:
-        head, rest = text.split(start, 1)
-        _, tail = rest.split(end, 1)
-        text = f"{head}{start}\n{body.rstrip()}\n{end}{tail}"
-    else:
-        text = f"{text.rstrip()}\n\n{start}\n{body.rstrip()}\n{end}\n"
-    path.write_text(text, encoding="utf-8")
+    rewrite_section(path, f"<!-- results: {name} -->", f"<!-- end: {name} -->", body)
 
 
 def fmt(value: Any, digits: int = 3) -> str:

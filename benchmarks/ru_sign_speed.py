@@ -42,6 +42,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from doc_sections import rewrite_section
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "ru_news.jsonl.gz"
 NUM_PERM = 128
@@ -250,15 +252,13 @@ def markdown(cold: dict[str, Any], warm: dict[str, Any], disk: dict[str, Any], c
 
 
 def update_docs(text_md: str) -> None:
-    doc = ROOT / "docs" / "benchmarks.md"
-    text = doc.read_text(encoding="utf-8")
-    start, end = "<!-- section: ru-sign -->", "<!-- end: ru-sign -->"
-    a = text.index(start) + len(start)
-    b = text.index(end)
-    keep = "<!-- ru-sign: notes -->"
-    notes = text[text.index(keep, a, b) : b] if keep in text[a:b] else ""
-    head = "\n## The `ru` preset with the dictionary in the kernels (issue 15)\n\n"
-    doc.write_text(text[:a] + head + text_md.strip() + "\n\n" + notes + text[b:], encoding="utf-8")
+    rewrite_section(
+        ROOT / "docs" / "benchmarks.md",
+        "<!-- section: ru-sign -->",
+        "<!-- end: ru-sign -->",
+        "## The `ru` preset with the dictionary in the kernels (issue 15)\n\n" + text_md.strip(),
+        keep="<!-- ru-sign: notes -->",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

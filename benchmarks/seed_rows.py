@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from doc_sections import rewrite_section
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "ru_news.jsonl.gz"
@@ -118,19 +119,13 @@ def md5_rows(texts: list[str], repeat: int) -> tuple[str, dict[str, float]]:
 
 
 def update_docs(markdown: str) -> None:
-    doc = ROOT / "docs" / "benchmarks.md"
-    text = doc.read_text(encoding="utf-8")
-    start = f"<!-- section: {SECTION} -->"
-    end = f"<!-- end: {SECTION} -->"
-    block = f"{start}\n{markdown.strip()}\n{end}\n"
-    if start in text:
-        a = text.index(start)
-        b = text.index(end) + len(end) + 1
-        text = text[:a] + block + text[b:]
-    else:
-        at = text.index("## History")
-        text = text[:at] + block + "\n" + text[at:]
-    doc.write_text(text, encoding="utf-8")
+    rewrite_section(
+        ROOT / "docs" / "benchmarks.md",
+        f"<!-- section: {SECTION} -->",
+        f"<!-- end: {SECTION} -->",
+        markdown,
+        missing_before="## History",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

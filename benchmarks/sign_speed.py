@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from doc_sections import rewrite_section
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "ru_news.jsonl.gz"
@@ -437,16 +438,14 @@ def chart(results: list[Result], path: Path) -> None:
 
 
 def update_docs(markdown: str, section: str = "signing") -> None:
-    doc = ROOT / "docs" / "benchmarks.md"
-    text = doc.read_text(encoding="utf-8")
-    start = f"<!-- section: {section} -->"
-    end = f"<!-- end: {section} -->"
-    a = text.index(start) + len(start)
-    b = text.index(end)
-    # keep hand-written notes (the memory run, conclusions) that follow this marker
-    keep = "<!-- signing: notes -->"
-    notes = text[text.index(keep, a, b) : b] if keep in text[a:b] else ""
-    doc.write_text(text[:a] + "\n" + markdown.strip() + "\n\n" + notes + text[b:], encoding="utf-8")
+    # hand-written notes (the memory run, conclusions) that follow the notes marker stay
+    rewrite_section(
+        ROOT / "docs" / "benchmarks.md",
+        f"<!-- section: {section} -->",
+        f"<!-- end: {section} -->",
+        markdown,
+        keep="<!-- signing: notes -->",
+    )
 
 
 def both_cores(args: argparse.Namespace) -> None:

@@ -37,6 +37,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from doc_sections import rewrite_section
+
 ROOT = Path(__file__).resolve().parent.parent
 NEARDUP = Path(sys.executable).with_name("neardup")
 TEXT_A = "Городская библиотека открылась после ремонта. Читатели пришли в первый же день.\n"
@@ -158,12 +160,12 @@ def breakdown(a: Path, b: Path, runs: int) -> str:
 
 
 def update_docs(markdown: str) -> None:
-    doc = ROOT / "docs" / "benchmarks.md"
-    text = doc.read_text(encoding="utf-8")
-    start, end = "<!-- section: startup -->", "<!-- end: startup -->"
-    a = text.index(start) + len(start)
-    b = text.index(end)
-    doc.write_text(text[:a] + "\n" + markdown.strip() + "\n" + text[b:], encoding="utf-8")
+    rewrite_section(
+        ROOT / "docs" / "benchmarks.md",
+        "<!-- section: startup -->",
+        "<!-- end: startup -->",
+        markdown,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
