@@ -6,21 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from neardup._kernels import morph as k
-
-
-def _spans(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    data = " ".join(words).encode("utf-8")
-    starts, ends, pos = [], [], 0
-    for w in words:
-        starts.append(pos)
-        pos += len(w.encode("utf-8"))
-        ends.append(pos)
-        pos += 1
-    return (
-        np.frombuffer(data, dtype=np.uint8),
-        np.array(starts, dtype=np.int64),
-        np.array(ends, dtype=np.int64),
-    )
+from tests._tokens import word_spans
 
 
 def test_hash_pair_pins_its_values_and_depends_on_every_byte() -> None:
@@ -33,14 +19,14 @@ def test_hash_pair_pins_its_values_and_depends_on_every_byte() -> None:
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) % 2**64
     assert int(h1) == x ^ (x >> 31)
-    buf2, s, e = _spans(["стол", "стола", "стол", "", "а"])
+    buf2, s, e = word_spans(["стол", "стола", "стол", "", "а"])
     a, b = k.form_hashes(buf2, s, e)
     assert a[0] == a[2] == h1 and b[0] == b[2] == h2
     assert len(set(a.tolist())) == 4 and len(set(b.tolist())) == 4
 
 
 def _static(words: list[str], lemma_ids: list[int], bits: int) -> tuple[np.ndarray, ...]:
-    buf, s, e = _spans(words)
+    buf, s, e = word_spans(words)
     h1, h2 = k.form_hashes(buf, s, e)
     order = np.argsort(h1)
     records = np.zeros(2 * len(words), dtype=np.uint64)
@@ -52,7 +38,7 @@ def _static(words: list[str], lemma_ids: list[int], bits: int) -> tuple[np.ndarr
 
 def test_static_find_in_buckets() -> None:
     words = ["a", "b", "c", "d", "e", "f"]
-    buf, s, e = _spans(words)
+    buf, s, e = word_spans(words)
     h1, h2 = k.form_hashes(buf, s, e)
     buckets, records, order = _static(words, [0, 1, 2, 3, 4, 5], 2)
     assert buckets.shape[0] == 5 and buckets[0] == 0 and buckets[-1] == 6
@@ -65,7 +51,7 @@ def test_static_find_in_buckets() -> None:
 
 
 def test_overlay_insert_find_and_resolve_order() -> None:
-    buf, s, e = _spans(["x", "y", "z", "w", "v"])
+    buf, s, e = word_spans(["x", "y", "z", "w", "v"])
     h1, h2 = k.form_hashes(buf, s, e)
     keys1 = np.zeros(8, dtype=np.uint64)
     keys2 = np.zeros(8, dtype=np.uint64)
@@ -99,7 +85,7 @@ def test_overlay_insert_find_and_resolve_order() -> None:
 
 def test_the_rule_takes_only_ascii_lowercase_letters_and_digits() -> None:
     words = ["abc", "x9", "2024", "Abc", "кот", "a-b", "é", "a_b"]
-    buf, s, e = _spans(words)
+    buf, s, e = word_spans(words)
     h1, h2 = k.form_hashes(buf, s, e)
     codes = np.full(len(words), k.MISS, dtype=np.int64)
     buckets, records, _ = _static(["zzz"], [0], 1)
@@ -112,7 +98,7 @@ def test_the_rule_takes_only_ascii_lowercase_letters_and_digits() -> None:
 
 
 def test_first_misses_one_token_per_unknown_form() -> None:
-    buf, s, e = _spans(["a", "b", "a", "c", "b", "d"])
+    buf, s, e = word_spans(["a", "b", "a", "c", "b", "d"])
     h1, h2 = k.form_hashes(buf, s, e)
     codes = np.array([k.MISS, k.MISS, k.MISS, 5, k.MISS, k.MISS], dtype=np.int64)
     assert k.first_misses(h1, h2, codes).tolist() == [0, 1, 5]

@@ -12,6 +12,7 @@ import pytest
 from neardup.analysis import compiled, presets
 from neardup.analysis.analyzer import Analyzer, Canonical
 from neardup.analysis.compiled import CompiledFilters, static_plan
+from tests._tokens import word_spans
 
 _SYLLABLES = [c + v for c in "бвгдзклмнпрстх" for v in "аеиоуыя"]
 _COMMON = (
@@ -132,17 +133,8 @@ def test_analyzers_of_one_chain_share_its_decisions_over_the_table() -> None:
 
 
 def _tokens(text: str) -> tuple[np.ndarray, ...]:
-    words = text.split(" ")
-    data = text.encode("utf-8")
-    starts, ends, pos = [], [], 0
-    for w in words:
-        starts.append(pos)
-        pos += len(w.encode("utf-8"))
-        ends.append(pos)
-        pos += 1
-    s = np.array(starts, dtype=np.int64)
-    e = np.array(ends, dtype=np.int64)
-    return np.frombuffer(data, dtype=np.uint8), s, e, s, e
+    buf, s, e = word_spans(text.split(" "))
+    return buf, s, e, s, e
 
 
 def test_learned_forms_are_shared_by_threads_and_dropped_when_full(
