@@ -283,17 +283,12 @@ def run_reader(preset: str, path: Path, jobs: int, executor: str) -> tuple[float
     ``neardup sign`` does; the documents signed and the executor that ran."""
     from neardup.inputs import CorpusReader
     from neardup.pipeline import make_spec
-    from neardup.sketch import parallel
-    from neardup.sketch.parallel import choose_executor, sign_reader
+    from neardup.sketch.parallel import executor_that_runs, sign_reader
     from neardup.spec import SketchSpec
 
     spec = make_spec(preset, k=K).replace(sketch=SketchSpec(num_perm=NUM_PERM))
     reader = CorpusReader([path])
-    ran = executor
-    if executor == "auto":
-        ran = choose_executor(spec, reader.total_bytes, jobs)
-    elif executor == "process" and reader.total_bytes < parallel.PROCESS_MIN_BYTES:
-        ran = "thread"  # the size rule of sign_reader
+    ran = executor_that_runs(spec, reader.total_bytes, jobs, executor)  # type: ignore[arg-type]
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = time.process_time()
     start = time.perf_counter()

@@ -182,6 +182,20 @@ def choose_executor(spec: Spec, total_bytes: int, jobs: int) -> Literal["thread"
     return "process"
 
 
+def executor_that_runs(
+    spec: Spec, total_bytes: int, jobs: int, executor: Literal["process", "thread", "auto"]
+) -> Literal["thread", "process"]:
+    """What :func:`sign_reader` signs an input of ``total_bytes`` with when asked for
+    ``executor``: ``auto`` as :func:`choose_executor` decides; ``process`` only from
+    :data:`PROCESS_MIN_BYTES` (below it, workers' start and their reading the input through
+    cost more than they save: processes would be slower than one core), threads otherwise."""
+    if executor == "auto":
+        return choose_executor(spec, total_bytes, jobs)
+    if executor == "process" and total_bytes < PROCESS_MIN_BYTES:
+        return "thread"
+    return executor
+
+
 def _sign_share(
     spec_json: str,
     reader: CorpusReader,
@@ -246,12 +260,7 @@ def sign_reader(
 
     Processes run only on an input of at least :data:`PROCESS_MIN_BYTES` (on disk), whether
     chosen by ``auto`` or asked for: a smaller one is signed by threads here."""
-    if executor == "auto":
-        executor = choose_executor(spec, reader.total_bytes, jobs)
-    elif executor == "process" and reader.total_bytes < PROCESS_MIN_BYTES:
-        # below it, workers' start and their reading the input through cost more than they
-        # save: processes would be slower than one core
-        executor = "thread"
+    executor = executor_that_runs(spec, reader.total_bytes, jobs, executor)
     if jobs <= 1 or executor == "thread":
         yield from sign_stream(
             spec,
