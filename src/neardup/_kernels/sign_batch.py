@@ -123,6 +123,16 @@ def _document_tokens(
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _word_starts(n_tokens: int, k: int, step: int) -> I64:
+    """The first token of each word shingle (:func:`neardup.shingles.word_shingle_starts`)."""
+    if n_tokens == 0:
+        return np.zeros(0, dtype=np.int64)
+    if n_tokens <= k:
+        return np.zeros(1, dtype=np.int64)
+    return np.arange(0, n_tokens - k + 1, step).astype(np.int64)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _sign_tokens(
     buf: npt.NDArray[np.uint8],
     byte_starts: I64,
@@ -141,13 +151,7 @@ def _sign_tokens(
     """The signature of one canonical stream into ``sig``: word shingles of ``k`` tokens every
     ``step`` (one of all tokens when there are at most ``k``, none when there are none), Rabin
     fingerprints, then the MinHash family (affine when ``mult`` is not empty)."""
-    n_tokens = byte_starts.shape[0]
-    if n_tokens == 0:
-        first = np.zeros(0, dtype=np.int64)
-    elif n_tokens <= k:
-        first = np.zeros(1, dtype=np.int64)
-    else:
-        first = np.arange(0, n_tokens - k + 1, step).astype(np.int64)
+    first = _word_starts(byte_starts.shape[0], k, step)
     hashes = rabin_word_shingles_table(
         buf, byte_starts, byte_ends, first, k, rk_table, power, space_power, bits, c
     )
@@ -174,6 +178,138 @@ def _grown(arr: npt.NDArray[Any], need: int) -> npt.NDArray[Any]:
     out = np.empty(max(need, 2 * arr.shape[0]), dtype=arr.dtype)
     out[: arr.shape[0]] = arr
     return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _no_unknown_forms() -> tuple[I64, U64, U64, npt.NDArray[np.uint8]]:
+    """An empty set of unknown forms (:func:`_note_unknown`): its slots, hashes and bytes."""
+    return (
+        np.full(256, -1, dtype=np.int64),
+        np.empty(64, dtype=np.uint64),
+        np.empty(64, dtype=np.uint64),
+        np.empty(1024, dtype=np.uint8),
+    )
+
+
+@njit(cache=True, nogil=True)
+def _note_unknown(
+    codes: I64,
+    h1: U64,
+    h2: U64,
+    buf: npt.NDArray[np.uint8],
+    byte_starts: I64,
+    byte_ends: I64,
+    seen: I64,
+    miss1: U64,
+    miss2: U64,
+    miss_bytes: npt.NDArray[np.uint8],
+    n_miss: int,
+    size: int,
+) -> tuple[I64, U64, U64, npt.NDArray[np.uint8], int, int]:
+    """Add a document's unresolved forms (``codes[t] == MISS``) to the batch's set of unknown
+    forms, once each in order of first appearance: ``seen`` (open addressing on ``h1``, load
+    under one half) indexes the first ``n_miss`` hashes, whose bytes fill ``miss_bytes[:size]``
+    joined by single spaces. Returns the set, grown as needed."""
+    capacity = seen.shape[0]
+    for t in range(codes.shape[0]):
+        if codes[t] != MISS:
+            continue
+        if 2 * (n_miss + 1) > capacity:
+            capacity *= 2
+            seen = np.full(capacity, -1, dtype=np.int64)
+            for m in range(n_miss):
+                slot = miss1[m] & np.uint64(capacity - 1)
+                while seen[slot] >= 0:
+                    slot = (slot + np.uint64(1)) & np.uint64(capacity - 1)
+                seen[slot] = m
+        mask = np.uint64(capacity - 1)
+        slot = h1[t] & mask
+        fresh = True
+        while seen[slot] >= 0:
+            m = seen[slot]
+            if miss1[m] == h1[t] and miss2[m] == h2[t]:
+                fresh = False
+                break
+            slot = (slot + np.uint64(1)) & mask
+        if not fresh:
+            continue
+        seen[slot] = n_miss
+        miss1 = _grown(miss1, n_miss + 1)
+        miss2 = _grown(miss2, n_miss + 1)
+        miss1[n_miss] = h1[t]
+        miss2[n_miss] = h2[t]
+        n_miss += 1
+        length = byte_ends[t] - byte_starts[t]
+        miss_bytes = _grown(miss_bytes, size + length + 1)
+        if size > 0:
+            miss_bytes[size] = 32
+            size += 1
+        miss_bytes[size : size + length] = buf[byte_starts[t] : byte_ends[t]]
+        size += length
+    return seen, miss1, miss2, miss_bytes, n_miss, size
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _filtered_terms(
+    buf: npt.NDArray[np.uint8],
+    byte_starts: I64,
+    byte_ends: I64,
+    use_static: bool,
+    buckets: npt.NDArray[np.int32],
+    static_bits: int,
+    records: U64,
+    drop_bits: npt.NDArray[np.uint8],
+    term_offsets: I64,
+    term_bytes: npt.NDArray[np.uint8],
+    rule_forms: bool,
+    keys1: U64,
+    keys2: U64,
+    values: I64,
+    known: int,
+    result_offsets: I64,
+    result_bytes: npt.NDArray[np.uint8],
+) -> tuple[int, I64, U64, U64, npt.NDArray[np.uint8], I64, I64]:
+    """A token stream through the compiled filters: each form looked up
+    (:func:`~neardup._kernels.morph.resolve`) and, when every form is known, the canonical
+    stream written (:func:`~neardup._kernels.morph.emit`). Returns the number of unknown
+    forms, the codes and form hashes (which :func:`_note_unknown` takes), and the terms with
+    their byte spans (empty when a form is unknown)."""
+    h1, h2 = form_hashes(buf, byte_starts, byte_ends)
+    codes = np.full(h1.shape[0], MISS, dtype=np.int64)
+    misses = resolve(
+        h1,
+        h2,
+        codes,
+        use_static,
+        buckets,
+        static_bits,
+        records,
+        drop_bits,
+        keys1,
+        keys2,
+        values,
+        known,
+        rule_forms,
+        buf,
+        byte_starts,
+        byte_ends,
+    )
+    if misses > 0:
+        none = np.zeros(0, dtype=np.int64)
+        return misses, codes, h1, h2, np.zeros(0, dtype=np.uint8), none, none
+    terms, term_starts, term_ends, _, _ = emit(
+        codes,
+        byte_starts,
+        byte_ends,
+        term_offsets,
+        term_bytes,
+        result_offsets,
+        result_bytes,
+        buf,
+        byte_starts,
+        byte_ends,
+    )
+    return 0, codes, h1, h2, terms, term_starts, term_ends
 
 
 @njit(cache=True, nogil=True)
@@ -225,12 +361,7 @@ def sign_filtered_words(
     n = doc_offsets.shape[0] - 1
     status = np.zeros(n, dtype=np.int8)
     sig = np.empty(seeds.shape[0], dtype=np.uint64)
-    # the set of unknown forms met (open addressing on h1, load under one half)
-    capacity = 256
-    seen = np.full(capacity, -1, dtype=np.int64)
-    miss1 = np.empty(64, dtype=np.uint64)
-    miss2 = np.empty(64, dtype=np.uint64)
-    miss_bytes = np.empty(1024, dtype=np.uint8)
+    seen, miss1, miss2, miss_bytes = _no_unknown_forms()
     n_miss = 0
     size = 0
     for d in range(n):
@@ -242,76 +373,42 @@ def sign_filtered_words(
         if not ok:
             status[d] = GENERAL
             continue
-        h1, h2 = form_hashes(buf, byte_starts, byte_ends)
-        codes = np.full(h1.shape[0], MISS, dtype=np.int64)
-        misses = resolve(
-            h1,
-            h2,
-            codes,
+        misses, codes, h1, h2, terms, term_starts, term_ends = _filtered_terms(
+            buf,
+            byte_starts,
+            byte_ends,
             use_static,
             buckets,
             static_bits,
             records,
             drop_bits,
+            term_offsets,
+            term_bytes,
+            rule_forms,
             keys1,
             keys2,
             values,
             known,
-            rule_forms,
-            buf,
-            byte_starts,
-            byte_ends,
+            result_offsets,
+            result_bytes,
         )
         if misses > 0:
             status[d] = UNKNOWN_FORMS
-            for t in range(codes.shape[0]):
-                if codes[t] != MISS:
-                    continue
-                if 2 * (n_miss + 1) > capacity:
-                    capacity *= 2
-                    seen = np.full(capacity, -1, dtype=np.int64)
-                    for m in range(n_miss):
-                        slot = miss1[m] & np.uint64(capacity - 1)
-                        while seen[slot] >= 0:
-                            slot = (slot + np.uint64(1)) & np.uint64(capacity - 1)
-                        seen[slot] = m
-                mask = np.uint64(capacity - 1)
-                slot = h1[t] & mask
-                fresh = True
-                while seen[slot] >= 0:
-                    m = seen[slot]
-                    if miss1[m] == h1[t] and miss2[m] == h2[t]:
-                        fresh = False
-                        break
-                    slot = (slot + np.uint64(1)) & mask
-                if not fresh:
-                    continue
-                seen[slot] = n_miss
-                miss1 = _grown(miss1, n_miss + 1)
-                miss2 = _grown(miss2, n_miss + 1)
-                miss1[n_miss] = h1[t]
-                miss2[n_miss] = h2[t]
-                n_miss += 1
-                length = byte_ends[t] - byte_starts[t]
-                miss_bytes = _grown(miss_bytes, size + length + 1)
-                if size > 0:
-                    miss_bytes[size] = 32
-                    size += 1
-                miss_bytes[size : size + length] = buf[byte_starts[t] : byte_ends[t]]
-                size += length
+            seen, miss1, miss2, miss_bytes, n_miss, size = _note_unknown(
+                codes,
+                h1,
+                h2,
+                buf,
+                byte_starts,
+                byte_ends,
+                seen,
+                miss1,
+                miss2,
+                miss_bytes,
+                n_miss,
+                size,
+            )
             continue
-        terms, term_starts, term_ends, _, _ = emit(
-            codes,
-            byte_starts,
-            byte_ends,
-            term_offsets,
-            term_bytes,
-            result_offsets,
-            result_bytes,
-            buf,
-            byte_starts,
-            byte_ends,
-        )
         _sign_tokens(
             terms,
             term_starts,
@@ -330,3 +427,145 @@ def sign_filtered_words(
         out[d, :] = sig
         status[d] = SIGNED
     return status, miss1[:n_miss].copy(), miss2[:n_miss].copy(), miss_bytes[:size].copy()
+
+
+@njit(cache=True, nogil=True)
+def shingle_words_batch(
+    cps: npt.NDArray[np.uint32],
+    doc_offsets: I64,
+    todo: npt.NDArray[np.bool_],
+    table: U64,
+    limit: int,
+    exp_offsets: I64,
+    join_hyphens: bool,
+    keep_numbers: bool,
+    filtered: bool,
+    use_static: bool,
+    buckets: npt.NDArray[np.int32],
+    static_bits: int,
+    records: U64,
+    drop_bits: npt.NDArray[np.uint8],
+    term_offsets: I64,
+    term_bytes: npt.NDArray[np.uint8],
+    rule_forms: bool,
+    keys1: U64,
+    keys2: U64,
+    values: I64,
+    known: int,
+    result_offsets: I64,
+    result_bytes: npt.NDArray[np.uint8],
+    k: int,
+    step: int,
+    short_k: int,
+    rk_table: U64,
+    power: U64,
+    space_power: U64,
+    bits: int,
+    c: np.uint64,
+) -> tuple[npt.NDArray[np.int8], I64, U64, I64, U64, I64, U64, U64, npt.NDArray[np.uint8]]:
+    """The word shingle hashes of each document ``d`` with ``todo[d]``, in text order, as the
+    per-document path gives them (:func:`neardup.shingles.shingle_hashes` of the analyzer's
+    canonical stream): what a collection stores and samples, where
+    :func:`sign_filtered_words` goes on to MinHash. ``filtered``: the chain's token filters are
+    the compiled tables (``use_static`` … ``result_bytes``, as there); otherwise those are
+    ignored and the tokenizer's stream is the canonical one.
+
+    Shingles of ``k`` tokens every ``step``, and with ``short_k > 0`` also of ``short_k``
+    tokens every token (the length-adaptive rule's short shingles). Returns each document's
+    status (as :func:`sign_filtered_words`'s, ``SIGNED`` meaning hashed), its canonical token
+    count, the hashes joined with their offsets (document ``d``: ``hashes[offsets[d]:
+    offsets[d + 1]]``, empty unless hashed), the short ones likewise, and the batch's unknown
+    forms."""
+    n = doc_offsets.shape[0] - 1
+    status = np.zeros(n, dtype=np.int8)
+    tokens = np.zeros(n, dtype=np.int64)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    short_offsets = np.zeros(n + 1, dtype=np.int64)
+    hashes = np.empty(1024, dtype=np.uint64)
+    short = np.empty(1024 if short_k > 0 else 0, dtype=np.uint64)
+    n_hashes = 0
+    n_short = 0
+    seen, miss1, miss2, miss_bytes = _no_unknown_forms()
+    n_miss = 0
+    size = 0
+    for d in range(n):
+        offsets[d] = n_hashes
+        short_offsets[d] = n_short
+        if not todo[d]:
+            continue
+        ok, buf, byte_starts, byte_ends = _document_tokens(
+            cps, doc_offsets, d, table, limit, exp_offsets, join_hyphens, keep_numbers
+        )
+        if not ok:
+            status[d] = GENERAL
+            continue
+        if filtered:
+            misses, codes, h1, h2, terms, term_starts, term_ends = _filtered_terms(
+                buf,
+                byte_starts,
+                byte_ends,
+                use_static,
+                buckets,
+                static_bits,
+                records,
+                drop_bits,
+                term_offsets,
+                term_bytes,
+                rule_forms,
+                keys1,
+                keys2,
+                values,
+                known,
+                result_offsets,
+                result_bytes,
+            )
+            if misses > 0:
+                status[d] = UNKNOWN_FORMS
+                seen, miss1, miss2, miss_bytes, n_miss, size = _note_unknown(
+                    codes,
+                    h1,
+                    h2,
+                    buf,
+                    byte_starts,
+                    byte_ends,
+                    seen,
+                    miss1,
+                    miss2,
+                    miss_bytes,
+                    n_miss,
+                    size,
+                )
+                continue
+        else:
+            terms, term_starts, term_ends = buf, byte_starts, byte_ends
+        n_tokens = term_starts.shape[0]
+        first = _word_starts(n_tokens, k, step)
+        found = rabin_word_shingles_table(
+            terms, term_starts, term_ends, first, k, rk_table, power, space_power, bits, c
+        )
+        hashes = _grown(hashes, n_hashes + found.shape[0])
+        hashes[n_hashes : n_hashes + found.shape[0]] = found
+        n_hashes += found.shape[0]
+        if short_k > 0:
+            first = _word_starts(n_tokens, short_k, 1)
+            found = rabin_word_shingles_table(
+                terms, term_starts, term_ends, first, short_k, rk_table, power, space_power, bits, c
+            )
+            short = _grown(short, n_short + found.shape[0])
+            short[n_short : n_short + found.shape[0]] = found
+            n_short += found.shape[0]
+        tokens[d] = n_tokens
+        status[d] = SIGNED
+    offsets[n] = n_hashes
+    short_offsets[n] = n_short
+    return (
+        status,
+        tokens,
+        hashes[:n_hashes].copy(),
+        offsets,
+        short[:n_short].copy(),
+        short_offsets,
+        miss1[:n_miss].copy(),
+        miss2[:n_miss].copy(),
+        miss_bytes[:size].copy(),
+    )

@@ -15,7 +15,7 @@ the same either way; the tests and ``benchmarks/identity_check.py`` compare the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -233,6 +233,28 @@ class BatchPlan:
     def takes(self, text: object) -> bool:
         """Whether the batch kernel may try ``text`` (a str that is not HTML to strip)."""
         return isinstance(text, str) and not (self.html_check and char_filters.might_be_html(text))
+
+    def kernel_args(self) -> tuple[Any, ...]:
+        """The fused analyzer's arguments of the batch kernels, after ``todo``."""
+        return (self.table, self.domain, self.exp_offsets, self.join_hyphens, self.keep_numbers)
+
+    def code_points(
+        self, texts: Sequence[object]
+    ) -> tuple[npt.NDArray[np.uint32], IntArray, npt.NDArray[np.bool_]]:
+        """What a batch kernel reads of ``texts``: their code points joined, each one's start
+        (``n + 1`` offsets), and which ones it may try (:meth:`takes`; the others are left
+        empty)."""
+        n = len(texts)
+        todo = np.empty(n, dtype=np.bool_)
+        parts: list[str] = []
+        for d, text in enumerate(texts):
+            ok = self.takes(text)
+            todo[d] = ok
+            parts.append(text if ok else "")  # type: ignore[arg-type]
+        lengths = np.fromiter(map(len, parts), dtype=np.int64, count=n)
+        doc_offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(lengths, out=doc_offsets[1:])
+        return text_kernels.str_code_points("".join(parts)), doc_offsets, todo
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ import multiprocessing.util
 import re
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,9 @@ U8 = npt.NDArray[np.uint8]
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 Stream = tuple[U8, I64, I64, I64, I64]
+#: What a batch kernel's call gives :meth:`CompiledFilters.until_known`: each document's
+#: status, and the unknown forms' hashes and bytes.
+KernelRound = tuple[npt.NDArray[np.int8], U64, U64, U8]
 
 #: The in-process table starts over when it holds this many forms (as the lemma cache did).
 MAX_LEARNED = 1_000_000
@@ -386,6 +389,31 @@ class CompiledFilters:
         if h1.shape[0]:
             words = forms.tobytes().decode("utf-8").split(" ")
             into.add(h1, h2, self._fates(words, h1, h2))
+
+    def until_known(
+        self, todo: npt.NDArray[np.bool_], call: Callable[[tuple[Any, ...], Any], KernelRound]
+    ) -> Iterator[npt.NDArray[np.int8]]:
+        """Run a batch kernel until every document it took is done: ``call(tables, todo)``
+        runs it on the documents ``todo`` marks with :meth:`kernel_tables` and returns their
+        statuses and the unknown forms, as
+        :func:`~neardup._kernels.sign_batch.sign_filtered_words` does. The forms no table
+        knows, of the whole batch, are learned in one call of the filters between two calls
+        (the second runs only the documents that waited for them). Yields each call's
+        statuses."""
+        from neardup._kernels.sign_batch import UNKNOWN_FORMS
+
+        table = self.learned()
+        rounds = 0
+        while True:
+            status, h1, h2, forms = call(self.kernel_tables(table.view), todo)
+            yield status
+            if not h1.shape[0]:
+                return
+            todo = status == UNKNOWN_FORMS
+            rounds += 1
+            # the shared table, or a private one once it lost this batch's forms
+            table = self.table_for_round(table, rounds)
+            self.learn(h1, h2, forms, table)
 
     @staticmethod
     def _resolve(

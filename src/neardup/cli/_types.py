@@ -18,6 +18,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 MAX_COUNT = 1_000_000_000
 #: A count of at least 1 / 0, bounded.
 COUNT = click.IntRange(1, MAX_COUNT)
+#: The most workers a command's ``--jobs`` takes.
+MAX_JOBS = 1024
 #: A share or similarity in [0, 1].
 SHARE = Real(0.0, 1.0)
 

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli._types import COUNT, field_default, field_option
+from neardup.cli._types import COUNT, MAX_JOBS, field_default, field_option
 from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
 from neardup.report import check_writable, markup_safe, printable
 from neardup.spec import CANDIDATE_METHODS, INDEX_MEASURES, INDEX_POLICIES, IndexSpec
@@ -260,6 +260,16 @@ def create(
     "apply). Much faster, above all with --candidates pmbf; later checks see the texts.",
 )
 @click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(0, MAX_JOBS),
+    default=0,
+    show_default=True,
+    help="Threads analyzing the texts ahead while the collection checks and stores the "
+    "earlier ones (0: one per CPU; 1: no thread). The decisions and what is stored do not "
+    "depend on it.",
+)
+@click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object: counts and every decision."
 )
 @reader_options
@@ -273,6 +283,7 @@ def add(
     batch_size: int,
     skip_existing: bool,
     no_check: bool,
+    jobs: int,
     as_json: bool,
     **reading: Any,
 ) -> None:
@@ -288,6 +299,7 @@ def add(
     """
     from neardup.index.collection import check_id
     from neardup.inputs import CorpusReader
+    from neardup.sketch.parallel import default_jobs
 
     reader = CorpusReader(
         inputs, id_field=id_field, text_field=text_field, fmt=fmt, **read_options(reading)
@@ -325,6 +337,7 @@ def add(
             policy,
             batch_size,
             not no_check,
+            jobs or default_jobs(),
         )
         total = len(col)
     report_skipped(reader)
@@ -358,10 +371,11 @@ def _add_all(
     policy: str | None,
     batch_size: int,
     check: bool,
+    jobs: int,
 ) -> None:
     """Add the items with a progress bar; a failure or Ctrl-C first says what was committed."""
     try:
-        _add_with_progress(col, items, counts, decisions, total, policy, batch_size, check)
+        _add_with_progress(col, items, counts, decisions, total, policy, batch_size, check, jobs)
     except (NeardupError, KeyboardInterrupt) as exc:
         done = counts["accepted"] + counts["rejected"]
         what = "interrupted" if isinstance(exc, KeyboardInterrupt) else "stopped by an error"
@@ -383,6 +397,7 @@ def _add_with_progress(
     policy: str | None,
     batch_size: int,
     check: bool,
+    jobs: int,
 ) -> None:
     console = Console(stderr=True)
     progress = Progress(
@@ -397,7 +412,9 @@ def _add_with_progress(
     )
     with progress:
         task = progress.add_task("add", total=total, status="")
-        for dec in col.iter_add(items, policy=policy, batch_size=batch_size, check=check):
+        for dec in col.iter_add(
+            items, policy=policy, batch_size=batch_size, check=check, jobs=jobs
+        ):
             counts["accepted" if dec.accepted else "rejected"] += 1
             counts[str(dec.reason)] += 1
             if decisions is not None:

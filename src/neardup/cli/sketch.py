@@ -13,7 +13,7 @@ from rich.table import Table
 from neardup._constraints import Integer, Real
 from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli._types import constraint_type, field_default, field_option
+from neardup.cli._types import MAX_JOBS, constraint_type, field_default, field_option
 from neardup.errors import InputError, SpecError
 from neardup.spec import SketchSpec
 
@@ -21,7 +21,6 @@ from neardup.spec import SketchSpec
 POSITIVE_BANDS = constraint_type(Integer(1, SketchSpec.MAX_NUM_PERM))
 #: A chooser weight: a finite number, zero or more.
 WEIGHT = Real(0.0, 1e6)
-MAX_JOBS = 1024
 MAX_BATCH_SIZE = 1_000_000
 DEFAULT_AT = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
 

@@ -33,7 +33,9 @@ import gzip
 import json
 import os
 import sys
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import IO, Any, Self
 
@@ -43,6 +45,7 @@ import numpy.typing as npt
 from neardup import __version__
 from neardup._kernels.winnow import shared_pairs
 from neardup._sorted import distinct, distinct_counts
+from neardup.batch_shingles import BatchShingler
 from neardup.errors import (
     ConfigurationError,
     DamagedCollectionError,
@@ -503,6 +506,27 @@ class _Pending:
         return out
 
 
+_Item = tuple[str, "TextLike | Analyzed", Mapping[str, Any]]
+
+
+def _read_batches(items: Iterable[Any], batch_size: int) -> Iterator[list[_Item]]:
+    """``(id, text[, meta])`` items, checked (id, meta, a storable text), in lists of
+    ``batch_size``."""
+    batch: list[_Item] = []
+    for obj in items:
+        doc_id, text, meta = _item(obj)
+        doc_id = check_id(doc_id)
+        _check_meta(doc_id, meta)
+        if isinstance(text, str):
+            _check_text(doc_id, text)
+        batch.append((doc_id, text, meta))
+        if len(batch) >= batch_size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
 class Collection:
     """A store of texts that checks every new text for near-duplicates before it goes in.
 
@@ -527,6 +551,7 @@ class Collection:
                     "pairs are verified on the short shingles of the stored texts"
                 )
             self.short = ShortRule(self.pipeline, index_spec.short_window)
+        self._batch_shingler = BatchShingler.of(self.pipeline, short=self.short is not None)
 
     # --- opening ----------------------------------------------------------------------------
     @classmethod
@@ -647,17 +672,43 @@ class Collection:
         decoded = as_text(text)
         canonical = self.pipeline.canonical(decoded)
         hashes = shingle(canonical, self.spec.shingles, self.pipeline.family).hashes
+        if self.short is None:
+            return self._analysis(decoded, hashes, None)
+        return self._analysis(decoded, hashes, self.short.form(canonical, keep_hashes=True))
+
+    def analyze_many(self, texts: Sequence[TextLike]) -> list[Analyzed]:
+        """:meth:`analyze` of each text; under a spec the batch kernels take, in one nogil
+        kernel call for all of them (:class:`~neardup.batch_shingles.BatchShingler`), so
+        threads analyzing batches use every core. The analyses are the same."""
+        shingled = (
+            [None] * len(texts)
+            if self._batch_shingler is None
+            else self._batch_shingler.shingle(texts)
+        )
+        out = []
+        for text, found in zip(texts, shingled, strict=True):
+            if found is None:
+                out.append(self.analyze(text))
+                continue
+            short = None
+            if self.short is not None:
+                assert found.short is not None  # the shingler was made with short shingles
+                short = self.short.form_of(found.tokens, found.short, keep_hashes=True)
+            out.append(self._analysis(text, found.hashes, short))  # type: ignore[arg-type]
+        return out
+
+    def _analysis(self, decoded: str, hashes: U64, short: ShortForm | None) -> Analyzed:
+        """What a text's shingle hashes (text order) and short form give the index."""
         if self.multiset:
             values, counts = distinct_counts(hashes)
             counts_arr: I64 | None = counts.astype(np.int64)
         else:
             values, counts_arr = distinct(hashes), None
         samples = self.generator.samples(hashes)
-        short, probes = None, None
-        if self.short is not None:
-            short = self.short.form(canonical, keep_hashes=True)
+        probes = None
+        if short is not None:
             if not isinstance(self.generator, NoSamples):
-                samples, probes = self.short.samples(short, samples)
+                samples, probes = self.short.samples(short, samples)  # type: ignore[union-attr]
             short = replace(short, hashes=None)  # what the batch keeps: not the hashes
         return Analyzed(
             values.astype(np.uint64),
@@ -881,9 +932,12 @@ class Collection:
         policy: str | None = None,
         batch_size: int = DEFAULT_BATCH,
         check: bool = True,
+        jobs: int = 1,
     ) -> list[Decision]:
         """Add ``(id, text[, meta])`` items in batches; one decision per item, in order."""
-        return list(self.iter_add(items, policy=policy, batch_size=batch_size, check=check))
+        return list(
+            self.iter_add(items, policy=policy, batch_size=batch_size, check=check, jobs=jobs)
+        )
 
     def iter_add(
         self,
@@ -892,6 +946,7 @@ class Collection:
         policy: str | None = None,
         batch_size: int = DEFAULT_BATCH,
         check: bool = True,
+        jobs: int = 1,
     ) -> Iterator[Decision]:
         """Like :meth:`add_many`, yielding each batch's decisions once the batch is committed.
 
@@ -909,19 +964,55 @@ class Collection:
         rules = Policy.of(self.index_spec, policy)
         if batch_size < 1:
             raise InputError(f"batch_size must be at least 1, got {batch_size}")
-        batch: list[tuple[str, Analyzed, Mapping[str, Any]]] = []
-        for obj in items:
-            doc_id, text, meta = _item(obj)
-            doc_id = check_id(doc_id)
-            _check_meta(doc_id, meta)
-            if isinstance(text, str):
-                _check_text(doc_id, text)
-            batch.append((doc_id, self._analyzed(text), meta))
-            if len(batch) >= batch_size:
-                yield from self._add_batch(batch, rules, check)
-                batch = []
-        if batch:
+        if jobs < 1:
+            raise InputError(f"jobs must be at least 1, got {jobs}")
+        batches = _read_batches(items, batch_size)
+        analyzed = (
+            map(self._analyzed_batch, batches) if jobs == 1 else self._analyzed_ahead(batches, jobs)
+        )
+        for batch in analyzed:
             yield from self._add_batch(batch, rules, check)
+
+    def _analyzed_batch(self, items: list[_Item]) -> list[tuple[str, Analyzed, Mapping[str, Any]]]:
+        """A batch of items with every text analyzed (the raw texts in one
+        :meth:`analyze_many`)."""
+        raw: dict[int, TextLike] = {
+            i: text for i, (_, text, _) in enumerate(items) if not isinstance(text, Analyzed)
+        }
+        analyzed = dict(zip(raw, self.analyze_many(list(raw.values())), strict=True))
+        return [
+            (doc_id, analyzed[i] if i in analyzed else self._analyzed(text), meta)
+            for i, (doc_id, text, meta) in enumerate(items)
+        ]
+
+    def _analyzed_ahead(
+        self, batches: Iterator[list[_Item]], jobs: int
+    ) -> Iterator[list[tuple[str, Analyzed, Mapping[str, Any]]]]:
+        """The batches analyzed by ``jobs`` threads while the caller checks and writes the
+        earlier ones (the kernels release the GIL), in input order, at most ``jobs + 1``
+        ahead. An item that stops the reading (a bad id) stops the run after the batches
+        before its own, as on one thread."""
+        ahead: deque[Future[list[tuple[str, Analyzed, Mapping[str, Any]]]]] = deque()
+        failure: Exception | None = None
+        read_all = False
+        with ThreadPoolExecutor(jobs, thread_name_prefix="neardup-analyze") as pool:
+            try:
+                while True:
+                    while not read_all and failure is None and len(ahead) <= jobs:
+                        try:
+                            ahead.append(pool.submit(self._analyzed_batch, next(batches)))
+                        except StopIteration:
+                            read_all = True
+                        except Exception as exc:  # raised once the batches before are in
+                            failure = exc
+                    if not ahead:
+                        break
+                    yield ahead.popleft().result()
+            finally:
+                for future in ahead:
+                    future.cancel()
+        if failure is not None:
+            raise failure
 
     def _add_batch(
         self, items: list[tuple[str, Analyzed, Mapping[str, Any]]], rules: Policy, check: bool

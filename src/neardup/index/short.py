@@ -103,10 +103,15 @@ class ShortRule:
         :meth:`~neardup.pipeline.Pipeline.fingerprints_of` gives (the same hashes, made once
         when ``keep_hashes`` keeps them for the word minima)."""
         hashes = shingle_hashes(canonical, self._short_shingles, self.pipeline.family)
+        return self.form_of(len(canonical), hashes, keep_hashes=keep_hashes)
+
+    def form_of(self, tokens: int, hashes: U64, *, keep_hashes: bool = False) -> ShortForm:
+        """The short form of a text of ``tokens`` canonical tokens whose short shingles hash
+        to ``hashes`` (text order)."""
         fingerprints = Fingerprints.from_hashes(
             hashes, multiset=self._multiset, spec_fingerprint=self._short_fingerprint
         )
-        return ShortForm(len(canonical), fingerprints, hashes if keep_hashes else None)
+        return ShortForm(tokens, fingerprints, hashes if keep_hashes else None)
 
     def samples(self, form: ShortForm, samples: U64) -> tuple[U64, U64]:
         """What a text posts and what it looks up, given its (long) winnowed ``samples``.

@@ -143,8 +143,7 @@ class _SignPlan:
 
     def analysis_args(self) -> tuple[Any, ...]:
         """The fused analyzer's arguments, between ``todo`` and the shingling."""
-        a = self.analysis
-        return (a.table, a.domain, a.exp_offsets, a.join_hyphens, a.keep_numbers)
+        return self.analysis.kernel_args()
 
     def signing_args(self) -> tuple[Any, ...]:
         """The shingling, fingerprint and MinHash arguments, before ``out``."""
@@ -362,19 +361,8 @@ class MinHasher:
         )
 
     def _sign_texts_batch(self, texts: list[str | bytes], plan: _SignPlan) -> U64:
-        from neardup._kernels.text import str_code_points
-
         n = len(texts)
-        todo = np.empty(n, dtype=np.bool_)
-        parts: list[str] = []
-        for d, t in enumerate(texts):
-            ok = plan.analysis.takes(t)
-            todo[d] = ok
-            parts.append(t if ok else "")  # type: ignore[arg-type]
-        lengths = np.fromiter(map(len, parts), dtype=np.int64, count=n)
-        doc_offsets = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(lengths, out=doc_offsets[1:])
-        cps = str_code_points("".join(parts))
+        cps, doc_offsets, todo = plan.analysis.code_points(texts)
         out = np.empty((n, self.num_perm), dtype=np.uint64)
         compiled = plan.analysis.compiled
         if compiled is None:
@@ -405,27 +393,15 @@ class MinHasher:
         documents that waited for them). Returns which documents are signed."""
         from neardup._kernels import sign_batch
 
-        table = compiled.learned()
-        done = np.zeros(todo.shape[0], dtype=np.bool_)
-        rounds = 0
-        while True:
-            status, h1, h2, forms = sign_batch.sign_filtered_words(
-                cps,
-                doc_offsets,
-                todo,
-                *plan.analysis_args(),
-                *compiled.kernel_tables(table.view),
-                *plan.signing_args(),
-                out,
+        def call(tables: tuple[Any, ...], todo: npt.NDArray[np.bool_]) -> Any:
+            return sign_batch.sign_filtered_words(
+                cps, doc_offsets, todo, *plan.analysis_args(), *tables, *plan.signing_args(), out
             )
+
+        done = np.zeros(todo.shape[0], dtype=np.bool_)
+        for status in compiled.until_known(todo, call):
             done |= status == sign_batch.SIGNED
-            todo = status == sign_batch.UNKNOWN_FORMS
-            if not h1.shape[0]:
-                return done
-            rounds += 1
-            # the shared table, or a private one once it lost this batch's forms
-            table = compiled.table_for_round(table, rounds)
-            compiled.learn(h1, h2, forms, table)
+        return done
 
     # --- estimates -------------------------------------------------------------------------
 
