@@ -18,7 +18,7 @@ caller's per-document path. The hashes are the per-document path's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +52,9 @@ _NO_FILTERS: tuple[Any, ...] = (
 )
 
 
+_NONE = np.zeros(0, dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class TextShingles:
     """A text's canonical token count and its shingle hashes in text order: the spec's
@@ -63,21 +66,59 @@ class TextShingles:
 
 
 @dataclass(frozen=True)
+class ShingledBatch:
+    """The shingles of a batch's texts, joined: text ``d`` (where ``done[d]``) has
+    ``tokens[d]`` canonical tokens and the hashes ``hashes[starts[d]:ends[d]]`` (short ones:
+    ``short[short_starts[d]:short_ends[d]]``, empty when not asked for); the others are the
+    per-document path's."""
+
+    done: npt.NDArray[np.bool_]
+    tokens: I64
+    hashes: U64
+    starts: I64
+    ends: I64
+    short: U64
+    short_starts: I64
+    short_ends: I64
+
+    def __len__(self) -> int:
+        return int(self.done.shape[0])
+
+    def __iter__(self) -> Iterator[TextShingles | None]:
+        return (self[d] for d in range(len(self)))
+
+    def __getitem__(self, d: int) -> TextShingles | None:
+        if not self.done[d]:
+            return None
+        return TextShingles(
+            int(self.tokens[d]),
+            self.hashes[self.starts[d] : self.ends[d]],
+            self.short[self.short_starts[d] : self.short_ends[d]]
+            if self.short_starts.shape[0]
+            else None,
+        )
+
+
+@dataclass(frozen=True)
 class BatchShingler:
     """The batch path of one pipeline (:meth:`of`)."""
 
     analysis: BatchPlan
     rabin: RabinTables
+    #: Tokens per shingle (0: none made), taken every ``step`` tokens.
     k: int
     step: int
     #: Tokens per short shingle (step 1), or 0 for none.
     short_k: int
 
     @classmethod
-    def of(cls, pipeline: Pipeline, *, short: bool = False) -> BatchShingler | None:
+    def of(
+        cls, pipeline: Pipeline, *, short: bool = False, long: bool = True
+    ) -> BatchShingler | None:
         """The batch path of ``pipeline``'s spec, or ``None`` when the spec cannot take it.
         ``short``: also the short shingles of its length-adaptive rule (``None`` when they
-        are not word shingles)."""
+        are not word shingles); ``long=False``: not the spec's own shingles (their hashes
+        are left empty)."""
         spec = pipeline.spec
         shingles = spec.shingles
         if shingles.unit != "word":
@@ -92,14 +133,16 @@ class BatchShingler:
         analysis = pipeline.analyzer.batch_plan()
         if rabin is None or analysis is None:
             return None
-        return cls(analysis, rabin, shingles.k, shingles.step, short_k)
+        return cls(analysis, rabin, shingles.k if long else 0, shingles.step, short_k)
 
-    def shingle(self, texts: Sequence[object]) -> list[TextShingles | None]:
-        """Each text's shingles, or ``None`` for a text the per-document path must take."""
+    def shingle(self, texts: Sequence[object]) -> ShingledBatch:
+        """The shingles of the texts the kernel takes (``done``; the others are left for the
+        per-document path)."""
         from neardup._kernels.sign_batch import SIGNED, shingle_words_batch
 
         cps, doc_offsets, todo = self.analysis.code_points(texts)
         r = self.rabin
+        compiled = self.analysis.compiled
         rounds: list[tuple[Any, ...]] = []
 
         def call(tables: tuple[Any, ...], todo: npt.NDArray[np.bool_]) -> Any:
@@ -122,18 +165,53 @@ class BatchShingler:
             rounds.append(result[:6])
             return result[0], *result[6:]
 
-        compiled = self.analysis.compiled
         if compiled is None:
             call(_NO_FILTERS, todo)
         else:
             for _ in compiled.until_known(todo, call):
                 pass
-        out: list[TextShingles | None] = [None] * len(texts)
-        for status, tokens, hashes, offsets, short, short_offsets in rounds:
-            for d in np.flatnonzero(status == SIGNED).tolist():
-                out[d] = TextShingles(
-                    int(tokens[d]),
-                    hashes[offsets[d] : offsets[d + 1]],
-                    short[short_offsets[d] : short_offsets[d + 1]] if self.short_k else None,
-                )
-        return out
+        if len(rounds) == 1:
+            status, tokens, hashes, offsets, short, short_offsets = rounds[0]
+            return ShingledBatch(
+                status == SIGNED,
+                tokens,
+                hashes,
+                offsets[:-1],
+                offsets[1:],
+                short,
+                short_offsets[:-1] if self.short_k else _NONE,
+                short_offsets[1:] if self.short_k else _NONE,
+            )
+        return self._joined(rounds, len(texts))
+
+    def _joined(self, rounds: list[tuple[Any, ...]], n: int) -> ShingledBatch:
+        """One batch of the kernel's rounds: each text from the round that shingled it."""
+        from neardup._kernels.sign_batch import SIGNED
+
+        done = np.zeros(n, dtype=np.bool_)
+        tokens = np.zeros(n, dtype=np.int64)
+        starts = np.zeros(n, dtype=np.int64)
+        ends = np.zeros(n, dtype=np.int64)
+        short_starts = np.zeros(n, dtype=np.int64)
+        short_ends = np.zeros(n, dtype=np.int64)
+        base = short_base = 0
+        for status, round_tokens, hashes, offsets, short, short_offsets in rounds:
+            took = status == SIGNED
+            done |= took
+            tokens[took] = round_tokens[took]
+            starts[took] = base + offsets[:-1][took]
+            ends[took] = base + offsets[1:][took]
+            short_starts[took] = short_base + short_offsets[:-1][took]
+            short_ends[took] = short_base + short_offsets[1:][took]
+            base += hashes.shape[0]
+            short_base += short.shape[0]
+        return ShingledBatch(
+            done,
+            tokens,
+            np.concatenate([r[2] for r in rounds]),
+            starts,
+            ends,
+            np.concatenate([r[4] for r in rounds]),
+            short_starts if self.short_k else _NONE,
+            short_ends if self.short_k else _NONE,
+        )

@@ -230,23 +230,24 @@ def check_thesaurus(path: PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES) -> No
 # --- lines of UTF-8 files (JSONL, CSV) -------------------------------------------------------
 
 
-_GUNZIP_BUFFER = 1 << 20
+_READ_BUFFER = 1 << 20
 
 
 def _open_binary(path: Path) -> tuple[BinaryIO, BinaryIO]:
     """The raw file (for progress in on-disk bytes) and the stream to read (gunzipped)."""
     _stat_regular(path)
     try:
-        raw = open(path, "rb")  # noqa: SIM115 - the caller closes it
+        # lines are taken from a 1 MB buffer (not 8 KB): a dataset's lines are long, and each
+        # refill lets the GIL go, which a thread reading while others analyze waits to get back
+        raw = open(path, "rb", buffering=_READ_BUFFER)  # noqa: SIM115 - the caller closes it
     except OSError as exc:
         raise _Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
     if path.name.lower().endswith(".gz"):
-        # lines are taken from a 1 MB buffer: GzipFile's own refills its 8 KB buffer in Python
-        # and lets the GIL go for each piece it inflates, and a thread that lets the GIL go
-        # while others run waits to get it back (``neardup sign --jobs`` reads in the main
+        # so are the gunzipped ones: GzipFile's own refills its 8 KB buffer in Python and lets
+        # the GIL go for each piece it inflates (``neardup sign --jobs`` reads in the main
         # thread while the others sign)
         gunzipped = gzip.GzipFile(fileobj=raw, mode="rb")
-        return raw, cast(BinaryIO, io.BufferedReader(gunzipped, buffer_size=_GUNZIP_BUFFER))
+        return raw, cast(BinaryIO, io.BufferedReader(gunzipped, buffer_size=_READ_BUFFER))
     return raw, raw
 
 

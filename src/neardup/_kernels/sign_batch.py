@@ -171,7 +171,7 @@ SKIPPED, SIGNED, GENERAL, UNKNOWN_FORMS = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
-def _grown(arr: npt.NDArray[Any], need: int) -> npt.NDArray[Any]:
+def grown(arr: npt.NDArray[Any], need: int) -> npt.NDArray[Any]:
     """``arr``, or a copy at least twice as long when it holds fewer than ``need`` items."""
     if need <= arr.shape[0]:
         return arr
@@ -234,13 +234,13 @@ def _note_unknown(
         if not fresh:
             continue
         seen[slot] = n_miss
-        miss1 = _grown(miss1, n_miss + 1)
-        miss2 = _grown(miss2, n_miss + 1)
+        miss1 = grown(miss1, n_miss + 1)
+        miss2 = grown(miss2, n_miss + 1)
         miss1[n_miss] = h1[t]
         miss2[n_miss] = h2[t]
         n_miss += 1
         length = byte_ends[t] - byte_starts[t]
-        miss_bytes = _grown(miss_bytes, size + length + 1)
+        miss_bytes = grown(miss_bytes, size + length + 1)
         if size > 0:
             miss_bytes[size] = 32
             size += 1
@@ -470,12 +470,12 @@ def shingle_words_batch(
     the compiled tables (``use_static`` … ``result_bytes``, as there); otherwise those are
     ignored and the tokenizer's stream is the canonical one.
 
-    Shingles of ``k`` tokens every ``step``, and with ``short_k > 0`` also of ``short_k``
-    tokens every token (the length-adaptive rule's short shingles). Returns each document's
-    status (as :func:`sign_filtered_words`'s, ``SIGNED`` meaning hashed), its canonical token
-    count, the hashes joined with their offsets (document ``d``: ``hashes[offsets[d]:
-    offsets[d + 1]]``, empty unless hashed), the short ones likewise, and the batch's unknown
-    forms."""
+    Shingles of ``k`` tokens every ``step`` (none with ``k`` 0), and with ``short_k > 0`` also
+    of ``short_k`` tokens every token (the length-adaptive rule's short shingles). Returns
+    each document's status (as :func:`sign_filtered_words`'s, ``SIGNED`` meaning hashed), its
+    canonical token count, the hashes joined with their offsets (document ``d``:
+    ``hashes[offsets[d]:offsets[d + 1]]``, empty unless hashed), the short ones likewise, and
+    the batch's unknown forms."""
     n = doc_offsets.shape[0] - 1
     status = np.zeros(n, dtype=np.int8)
     tokens = np.zeros(n, dtype=np.int64)
@@ -539,19 +539,20 @@ def shingle_words_batch(
         else:
             terms, term_starts, term_ends = buf, byte_starts, byte_ends
         n_tokens = term_starts.shape[0]
-        first = _word_starts(n_tokens, k, step)
-        found = rabin_word_shingles_table(
-            terms, term_starts, term_ends, first, k, rk_table, power, space_power, bits, c
-        )
-        hashes = _grown(hashes, n_hashes + found.shape[0])
-        hashes[n_hashes : n_hashes + found.shape[0]] = found
-        n_hashes += found.shape[0]
+        if k > 0:
+            first = _word_starts(n_tokens, k, step)
+            found = rabin_word_shingles_table(
+                terms, term_starts, term_ends, first, k, rk_table, power, space_power, bits, c
+            )
+            hashes = grown(hashes, n_hashes + found.shape[0])
+            hashes[n_hashes : n_hashes + found.shape[0]] = found
+            n_hashes += found.shape[0]
         if short_k > 0:
             first = _word_starts(n_tokens, short_k, 1)
             found = rabin_word_shingles_table(
                 terms, term_starts, term_ends, first, short_k, rk_table, power, space_power, bits, c
             )
-            short = _grown(short, n_short + found.shape[0])
+            short = grown(short, n_short + found.shape[0])
             short[n_short : n_short + found.shape[0]] = found
             n_short += found.shape[0]
         tokens[d] = n_tokens

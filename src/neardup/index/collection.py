@@ -45,7 +45,7 @@ import numpy.typing as npt
 from neardup import __version__
 from neardup._kernels.winnow import shared_pairs
 from neardup._sorted import distinct, distinct_counts
-from neardup.batch_shingles import BatchShingler
+from neardup.batch_shingles import BatchShingler, ShingledBatch
 from neardup.errors import (
     ConfigurationError,
     DamagedCollectionError,
@@ -63,12 +63,13 @@ from neardup.index.candidates import (
     CandidatePairs,
     CandidateSource,
     NoSamples,
+    Winnowing,
     generator_for,
     sources_for,
 )
 from neardup.index.groups import UnionFind, components
 from neardup.index.policy import LENGTH_REASONS, Policy, Reason, Verdict
-from neardup.index.short import ShortForm, ShortRule
+from neardup.index.short import TAG, ShortForm, ShortRule
 from neardup.index.sizes import KnownSizes
 from neardup.index.verify import set_size, verify
 from neardup.pipeline import Pipeline, TextLike, as_text
@@ -506,6 +507,38 @@ class _Pending:
         return out
 
 
+@dataclass(frozen=True)
+class _Parts:
+    """What :func:`~neardup._kernels.index_batch.index_parts` made of a batch, per text."""
+
+    values: list[U64]
+    counts: list[I64 | None]
+    samples: list[U64]
+    probes: list[U64 | None]
+    short_values: list[U64]
+    short_counts: list[I64 | None]
+
+    @classmethod
+    def of(cls, result: tuple[Any, ...], multiset: bool, probes: bool) -> _Parts:
+        """Split the kernel's joined arrays (``probes``: the rule gave probes)."""
+        values, counts, value_offsets, samples, sample_offsets = result[:5]
+        probe_values, probe_offsets, short_values, short_counts, short_offsets = result[5:]
+        n = value_offsets.shape[0] - 1
+
+        def split(flat: Any, offsets: I64) -> list[Any]:
+            return np.split(flat, offsets[1:-1])
+
+        none: list[Any] = [None] * n
+        return cls(
+            split(values, value_offsets),
+            split(counts, value_offsets) if multiset else none,
+            split(samples, sample_offsets),
+            split(probe_values, probe_offsets) if probes else none,
+            split(short_values, short_offsets),
+            split(short_counts, short_offsets) if multiset else none,
+        )
+
+
 _Item = tuple[str, "TextLike | Analyzed", Mapping[str, Any]]
 
 
@@ -677,25 +710,58 @@ class Collection:
         return self._analysis(decoded, hashes, self.short.form(canonical, keep_hashes=True))
 
     def analyze_many(self, texts: Sequence[TextLike]) -> list[Analyzed]:
-        """:meth:`analyze` of each text; under a spec the batch kernels take, in one nogil
-        kernel call for all of them (:class:`~neardup.batch_shingles.BatchShingler`), so
-        threads analyzing batches use every core. The analyses are the same."""
-        shingled = (
-            [None] * len(texts)
-            if self._batch_shingler is None
-            else self._batch_shingler.shingle(texts)
-        )
+        """:meth:`analyze` of each text; under a spec the batch kernels take, the whole batch
+        in two nogil kernel calls (:class:`~neardup.batch_shingles.BatchShingler`, then
+        :func:`~neardup._kernels.index_batch.index_parts`), so threads analyzing batches use
+        every core. The analyses are the same."""
+        if self._batch_shingler is None:
+            return [self.analyze(text) for text in texts]
+        batch = self._batch_shingler.shingle(texts)
+        parts = self._index_parts(batch)
         out = []
-        for text, found in zip(texts, shingled, strict=True):
-            if found is None:
+        for d, text in enumerate(texts):
+            if not batch.done[d] or not isinstance(text, str):  # done only for str
                 out.append(self.analyze(text))
                 continue
             short = None
             if self.short is not None:
-                assert found.short is not None  # the shingler was made with short shingles
-                short = self.short.form_of(found.tokens, found.short, keep_hashes=True)
-            out.append(self._analysis(text, found.hashes, short))  # type: ignore[arg-type]
+                short = self.short.form_of_set(
+                    int(batch.tokens[d]), parts.short_values[d], parts.short_counts[d]
+                )
+            out.append(
+                Analyzed(
+                    parts.values[d],
+                    parts.counts[d],
+                    parts.samples[d],
+                    text if self.index_spec.store_text else None,
+                    len(text),
+                    short,
+                    parts.probes[d],
+                )
+            )
         return out
+
+    def _index_parts(self, batch: ShingledBatch) -> _Parts:
+        from neardup._kernels.index_batch import index_parts
+
+        window = self.generator.window if isinstance(self.generator, Winnowing) else 0
+        short = self.short
+        result = index_parts(
+            batch.hashes,
+            batch.starts,
+            batch.ends,
+            self.multiset,
+            window,
+            batch.short,
+            batch.short_starts,
+            batch.short_ends,
+            batch.tokens,
+            short is not None,
+            0 if short is None else short.below,
+            0 if short is None else short.window,
+            TAG,
+        )
+        return _Parts.of(result, self.multiset, short is not None and window > 0)
 
     def _analysis(self, decoded: str, hashes: U64, short: ShortForm | None) -> Analyzed:
         """What a text's shingle hashes (text order) and short form give the index."""
@@ -988,14 +1054,14 @@ class Collection:
     def _analyzed_ahead(
         self, batches: Iterator[list[_Item]], jobs: int
     ) -> Iterator[list[tuple[str, Analyzed, Mapping[str, Any]]]]:
-        """The batches analyzed by ``jobs`` threads while the caller checks and writes the
-        earlier ones (the kernels release the GIL), in input order, at most ``jobs + 1``
-        ahead. An item that stops the reading (a bad id) stops the run after the batches
-        before its own, as on one thread."""
+        """The batches analyzed by ``jobs - 1`` threads while the caller's thread checks and
+        writes the earlier ones (the analysis kernels release the GIL), in input order, at
+        most ``jobs + 1`` ahead. An item that stops the reading (a bad id) stops the run after
+        the batches before its own, as on one thread."""
         ahead: deque[Future[list[tuple[str, Analyzed, Mapping[str, Any]]]]] = deque()
         failure: Exception | None = None
         read_all = False
-        with ThreadPoolExecutor(jobs, thread_name_prefix="neardup-analyze") as pool:
+        with ThreadPoolExecutor(jobs - 1, thread_name_prefix="neardup-analyze") as pool:
             try:
                 while True:
                     while not read_all and failure is None and len(ahead) <= jobs:

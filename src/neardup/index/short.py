@@ -40,6 +40,7 @@ import numpy.typing as npt
 from neardup._kernels.winnow import winnow
 from neardup._sorted import distinct
 from neardup.analysis.analyzer import Canonical
+from neardup.batch_shingles import BatchShingler
 from neardup.errors import ConfigurationError, DamagedCollectionError
 from neardup.pipeline import Pipeline
 from neardup.shingles import shingle_hashes
@@ -97,21 +98,39 @@ class ShortRule:
         self._short_fingerprint = pipeline.spec.fixed(short=True).fingerprint()
         self._multiset = pipeline.spec.fingerprint_family.multiset
         self._cache: OrderedDict[int, ShortForm] = OrderedDict()
+        self._shingler = BatchShingler.of(pipeline, short=True, long=False)
 
     def form(self, canonical: Canonical, *, keep_hashes: bool = False) -> ShortForm:
         """The short form of an analyzed text: the fingerprints
         :meth:`~neardup.pipeline.Pipeline.fingerprints_of` gives (the same hashes, made once
         when ``keep_hashes`` keeps them for the word minima)."""
         hashes = shingle_hashes(canonical, self._short_shingles, self.pipeline.family)
-        return self.form_of(len(canonical), hashes, keep_hashes=keep_hashes)
-
-    def form_of(self, tokens: int, hashes: U64, *, keep_hashes: bool = False) -> ShortForm:
-        """The short form of a text of ``tokens`` canonical tokens whose short shingles hash
-        to ``hashes`` (text order)."""
         fingerprints = Fingerprints.from_hashes(
             hashes, multiset=self._multiset, spec_fingerprint=self._short_fingerprint
         )
-        return ShortForm(tokens, fingerprints, hashes if keep_hashes else None)
+        return ShortForm(len(canonical), fingerprints, hashes if keep_hashes else None)
+
+    def _forms(self, texts: list[str]) -> list[ShortForm]:
+        """The short forms of stored texts (no hashes: they are kept long), those the batch
+        kernel takes in one call."""
+        batch = None if self._shingler is None else self._shingler.shingle(texts)
+        forms = []
+        for d, text in enumerate(texts):
+            if batch is None or not batch.done[d]:
+                forms.append(self.form(self.pipeline.canonical(text)))
+                continue
+            fingerprints = Fingerprints.from_hashes(
+                batch.short[batch.short_starts[d] : batch.short_ends[d]],
+                multiset=self._multiset,
+                spec_fingerprint=self._short_fingerprint,
+            )
+            forms.append(ShortForm(int(batch.tokens[d]), fingerprints))
+        return forms
+
+    def form_of_set(self, tokens: int, values: U64, counts: I64 | None) -> ShortForm:
+        """The short form of a text of ``tokens`` canonical tokens whose short fingerprint
+        set is ``values`` (sorted distinct, with ``counts`` under a multiset spec)."""
+        return ShortForm(tokens, Fingerprints(values, counts, self._short_fingerprint))
 
     def samples(self, form: ShortForm, samples: U64) -> tuple[U64, U64]:
         """What a text posts and what it looks up, given its (long) winnowed ``samples``.
@@ -171,13 +190,16 @@ class ShortRule:
                 self._cache.move_to_end(key)
                 out[key] = form
         if missing:
-            for info in storage.docs(sorted(set(missing)), text=True, meta=False):
+            infos = list(storage.docs(sorted(set(missing)), text=True, meta=False))
+            texts = []
+            for info in infos:
                 if info.text is None:
                     raise DamagedCollectionError(
                         f"document {info.key} ({info.id}) has no stored text, which the "
                         "collection's length-adaptive rule needs"
                     )
-                form = self.form(self.pipeline.canonical(info.text))  # no hashes: kept long
+                texts.append(info.text)
+            for info, form in zip(infos, self._forms(texts), strict=True):
                 out[info.key] = form
                 self._cache[info.key] = form
             while len(self._cache) > CACHED_FORMS:
