@@ -196,12 +196,23 @@ def nfkc(text: str) -> CharFilterResult:
 
 
 @lru_cache(maxsize=1)
+@disk_cached("lower_expanding")
+def _lower_expanding_codes() -> npt.NDArray[np.uint32]:
+    """The code points whose lowercase is not one character (a scan of all of Unicode, 0.5 s,
+    so kept on disk)."""
+    return np.array(
+        [
+            cp
+            for cp in _all_code_points()
+            if not 0xD800 <= cp < 0xE000 and len(chr(cp).lower()) != 1
+        ],
+        dtype=np.uint32,
+    )
+
+
+@lru_cache(maxsize=1)
 def _lower_expanding() -> re.Pattern[str]:
-    chars = [
-        chr(cp)
-        for cp in range(sys.maxunicode + 1)
-        if not 0xD800 <= cp < 0xE000 and len(chr(cp).lower()) != 1
-    ]
+    chars = [chr(cp) for cp in _lower_expanding_codes().tolist()]
     return re.compile("[" + "".join(re.escape(c) for c in chars) + "]")
 
 
