@@ -103,7 +103,10 @@ class ShingledBatch:
 class BatchShingler:
     """The batch path of one pipeline (:meth:`of`)."""
 
-    analysis: BatchPlan
+    #: The chains' batch plans by language; the first decides the language of a text under a
+    #: spec with several (``auto``), as :meth:`~neardup.analysis.analyzer.Analyzer.canonical`
+    #: does: by the Cyrillic and Latin letters of its filtered text.
+    plans: tuple[tuple[str, BatchPlan], ...]
     rabin: RabinTables
     #: Tokens per shingle (0: none made), taken every ``step`` tokens.
     k: int
@@ -130,19 +133,50 @@ class BatchShingler:
                 return None
             short_k = short_spec.k
         rabin = pipeline.family.rabin_tables
-        analysis = pipeline.analyzer.batch_plan()
-        if rabin is None or analysis is None:
+        plans = pipeline.analyzer.batch_plans()
+        if rabin is None or plans is None:
             return None
-        return cls(analysis, rabin, shingles.k if long else 0, shingles.step, short_k)
+        return cls(plans, rabin, shingles.k if long else 0, shingles.step, short_k)
 
     def shingle(self, texts: Sequence[object]) -> ShingledBatch:
         """The shingles of the texts the kernel takes (``done``; the others are left for the
         per-document path)."""
-        from neardup._kernels.sign_batch import SIGNED, shingle_words_batch
+        first = self.plans[0][1]
+        cps, doc_offsets, todo = first.code_points(texts)
+        if len(self.plans) == 1:
+            return self._joined(self._rounds(first, cps, doc_offsets, todo), len(texts))
+        from neardup._kernels.sign_batch import letter_counts_batch
 
-        cps, doc_offsets, todo = self.analysis.code_points(texts)
+        counted, cyrillic, latin = letter_counts_batch(cps, doc_offsets, todo, *first.kernel_args())
+        # each text's chain: the one named for its language, else the first
+        names = [language for language, _ in self.plans]
+        chosen = np.where(
+            cyrillic > latin,
+            names.index("ru") if "ru" in names else 0,
+            names.index("en") if "en" in names else 0,
+        )
+        rounds: list[tuple[Any, ...]] = []
+        for i, (_, plan) in enumerate(self.plans):
+            mine = counted & (chosen == i)
+            if plan.html_check != first.html_check:
+                mine &= np.fromiter(map(plan.takes, texts), dtype=np.bool_, count=len(texts))
+            if mine.any():
+                rounds += self._rounds(plan, cps, doc_offsets, mine)
+        return self._joined(rounds, len(texts))
+
+    def _rounds(
+        self,
+        plan: BatchPlan,
+        cps: npt.NDArray[np.uint32],
+        doc_offsets: I64,
+        todo: npt.NDArray[np.bool_],
+    ) -> list[tuple[Any, ...]]:
+        """The kernel's calls over the texts ``todo`` marks, under one chain's plan: each
+        one's statuses, token counts, hashes and short hashes with their offsets."""
+        from neardup._kernels.sign_batch import shingle_words_batch
+
         r = self.rabin
-        compiled = self.analysis.compiled
+        compiled = plan.compiled
         rounds: list[tuple[Any, ...]] = []
 
         def call(tables: tuple[Any, ...], todo: npt.NDArray[np.bool_]) -> Any:
@@ -150,7 +184,7 @@ class BatchShingler:
                 cps,
                 doc_offsets,
                 todo,
-                *self.analysis.kernel_args(),
+                *plan.kernel_args(),
                 compiled is not None,
                 *tables,
                 self.k,
@@ -170,6 +204,12 @@ class BatchShingler:
         else:
             for _ in compiled.until_known(todo, call):
                 pass
+        return rounds
+
+    def _joined(self, rounds: list[tuple[Any, ...]], n: int) -> ShingledBatch:
+        """One batch of the kernel's rounds: each text from the round that shingled it."""
+        from neardup._kernels.sign_batch import SIGNED
+
         if len(rounds) == 1:
             status, tokens, hashes, offsets, short, short_offsets = rounds[0]
             return ShingledBatch(
@@ -182,11 +222,6 @@ class BatchShingler:
                 short_offsets[:-1] if self.short_k else _NONE,
                 short_offsets[1:] if self.short_k else _NONE,
             )
-        return self._joined(rounds, len(texts))
-
-    def _joined(self, rounds: list[tuple[Any, ...]], n: int) -> ShingledBatch:
-        """One batch of the kernel's rounds: each text from the round that shingled it."""
-        from neardup._kernels.sign_batch import SIGNED
 
         done = np.zeros(n, dtype=np.bool_)
         tokens = np.zeros(n, dtype=np.int64)
@@ -208,10 +243,10 @@ class BatchShingler:
         return ShingledBatch(
             done,
             tokens,
-            np.concatenate([r[2] for r in rounds]),
+            np.concatenate([r[2] for r in rounds]) if rounds else np.zeros(0, dtype=np.uint64),
             starts,
             ends,
-            np.concatenate([r[4] for r in rounds]),
+            np.concatenate([r[4] for r in rounds]) if rounds else np.zeros(0, dtype=np.uint64),
             short_starts if self.short_k else _NONE,
             short_ends if self.short_k else _NONE,
         )

@@ -570,3 +570,39 @@ def shingle_words_batch(
         miss2[:n_miss].copy(),
         miss_bytes[:size].copy(),
     )
+
+
+@njit(cache=True, nogil=True)
+def letter_counts_batch(
+    cps: npt.NDArray[np.uint32],
+    doc_offsets: I64,
+    todo: npt.NDArray[np.bool_],
+    table: U64,
+    limit: int,
+    exp_offsets: I64,
+    join_hyphens: bool,
+    keep_numbers: bool,
+) -> tuple[npt.NDArray[np.bool_], I64, I64]:
+    """The Cyrillic and Latin letters of each document's filtered text (what decides its
+    chain under a spec with one per language), for each ``d`` with ``todo[d]`` that the fused
+    kernel takes (``counted``; the others go the per-document way)."""
+    n = doc_offsets.shape[0] - 1
+    counted = np.zeros(n, dtype=np.bool_)
+    cyrillic = np.zeros(n, dtype=np.int64)
+    latin = np.zeros(n, dtype=np.int64)
+    for d in range(n):
+        if not todo[d]:
+            continue
+        ok, _, _, _, _, _, cyr, lat = fused_words(
+            cps[doc_offsets[d] : doc_offsets[d + 1]],
+            table,
+            limit,
+            exp_offsets,
+            join_hyphens,
+            keep_numbers,
+            True,
+        )
+        counted[d] = ok
+        cyrillic[d] = cyr
+        latin[d] = lat
+    return counted, cyrillic, latin

@@ -380,6 +380,15 @@ class Analyzer:
         lang, chain = next(iter(self._chains.items()))
         return chain.batch_plan(lang)
 
+    def batch_plans(self) -> tuple[tuple[str, BatchPlan], ...] | None:
+        """The :class:`BatchPlan` of every chain by language, the first chain's first (it
+        decides a text's language when there are several), or ``None`` when a chain cannot be
+        run by the batch kernels."""
+        plans = tuple((lang, chain.batch_plan(lang)) for lang, chain in self._chains.items())
+        if any(plan is None for _, plan in plans):
+            return None
+        return plans  # type: ignore[return-value]
+
     def forget_learned(self) -> None:
         """Empty the tables of forms learned by the compiled token filters, which the threads
         share (the dictionary's table stays): the next texts start as a new process with no
