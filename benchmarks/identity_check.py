@@ -32,6 +32,13 @@ and every document that differs (none, so far).
     .venv/bin/python benchmarks/identity_check.py --compare /tmp/identity_before.json
     .venv/bin/python benchmarks/identity_check.py --docs 100 --ruslit 5   # a quick check
     .venv/bin/python benchmarks/identity_check.py --compiled-vs-python --docs 0 --ruslit 0
+    .venv/bin/python benchmarks/identity_check.py --collection-batches
+
+``--collection-batches`` checks a collection's analysis of a batch of texts in two kernel calls
+(``Collection.analyze_many``, what ``neardup index add --jobs`` runs in threads) against its
+analysis of one text at a time, field by field (fingerprint set, samples, probes, short form),
+for every preset and several collection specs; it prints, per corpus, preset and spec, the
+documents that differ (none, so far).
 """
 
 from __future__ import annotations
@@ -264,6 +271,74 @@ def compiled_vs_python(texts: dict[str, list[str]], show: int = 20) -> int:
     return differing
 
 
+def _analyses_equal(a: Any, b: Any) -> bool:
+    """Two :class:`neardup.index.collection.Analyzed` hold the same values."""
+
+    def same(x: Any, y: Any) -> bool:
+        if x is None or y is None:
+            return x is None and y is None
+        return bool(np.array_equal(x, y)) and np.asarray(x).dtype == np.asarray(y).dtype
+
+    if (a.short is None) != (b.short is None):
+        return False
+    short_same = a.short is None or (
+        a.short.tokens == b.short.tokens
+        and same(a.short.fingerprints.values, b.short.fingerprints.values)
+        and same(a.short.fingerprints.counts, b.short.fingerprints.counts)
+        and a.short.fingerprints.spec_fingerprint == b.short.fingerprints.spec_fingerprint
+    )
+    return bool(
+        short_same
+        and same(a.values, b.values)
+        and same(a.counts, b.counts)
+        and same(a.samples, b.samples)
+        and same(a.probes, b.probes)
+        and a.text == b.text
+        and a.length == b.length
+    )
+
+
+def collection_batches(texts: dict[str, list[str]], batch: int = 256) -> int:
+    """Compare a collection's batch analysis (``Collection.analyze_many``: the nogil kernels
+    that ``index add --jobs`` runs in threads) with its analysis of one text at a time, for
+    every preset, the default collection spec (length-adaptive, winnowing) and variations
+    (word 3-shingles every 2 tokens, multisets, the pseudo-matrix filter's collection with no
+    samples); returns the number of documents that differ."""
+    from neardup.index import Collection, IndexSpec
+    from neardup.pipeline import make_spec
+    from neardup.spec import FingerprintSpec, ShingleSpec
+
+    variations: dict[str, tuple[dict[str, Any], IndexSpec]] = {
+        "default": ({}, IndexSpec()),
+        "k3s2": ({"shingles": ShingleSpec(k=3, step=2, short_below=32)}, IndexSpec()),
+        "multiset": ({"fingerprint_family": FingerprintSpec(multiset=True)}, IndexSpec()),
+        "pmbf": ({}, IndexSpec(candidates="pmbf")),
+    }
+    differing = 0
+    for name in PRESETS:
+        for variation, (changes, index_spec) in variations.items():
+            spec = make_spec(name).replace(**changes) if changes else make_spec(name)
+            col = Collection.create("memory:", spec, index_spec)
+            for corpus, docs in texts.items():
+                bad = 0
+                t0 = time.process_time()
+                for start in range(0, len(docs), batch):
+                    part = docs[start : start + batch]
+                    many = col.analyze_many(part)
+                    for i, (text, got) in enumerate(zip(part, many, strict=True)):
+                        if not _analyses_equal(got, col.analyze(text)):
+                            bad += 1
+                            if bad <= 5:
+                                print(f"    {name} {variation} {corpus} #{start + i} differs")
+                differing += bad
+                print(
+                    f"  {name:5s} {variation:8s} {corpus:13s} {len(docs):6,d} documents: "
+                    f"{bad} differ ({time.process_time() - t0:.1f} s CPU)",
+                    flush=True,
+                )
+    return differing
+
+
 def total(sections: dict[str, str]) -> str:
     return hashlib.sha256(json.dumps(sections, sort_keys=True).encode()).hexdigest()
 
@@ -287,11 +362,21 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="compare the compiled token filters with the filters on lists, then stop",
     )
+    parser.add_argument(
+        "--collection-batches",
+        action="store_true",
+        help="compare a collection's batch analysis with its analysis of one text at a time, "
+        "then stop",
+    )
     args = parser.parse_args(argv)
     if not DATA.exists():
         print(f"no data directory {DATA}", file=sys.stderr)
         return 2
     texts = corpora(args.docs, args.ruslit, args.generated)
+    if args.collection_batches:
+        differing = collection_batches(texts)
+        print("IDENTICAL" if not differing else f"DIFFERENT: {differing} documents")
+        return 1 if differing else 0
     if args.compiled_vs_python:
         differing = compiled_vs_python(texts)
         print("IDENTICAL" if not differing else f"DIFFERENT: {differing} documents")
