@@ -11,9 +11,10 @@ when the batch holds forms no table knows: they are learned in between, as signi
 It takes the specs :class:`~neardup.sketch.minhash.MinHasher` signs in batches (one chain of
 fusable char filters whose token filters, if any, are compiled into tables; word shingles;
 ``rabin``); :meth:`BatchShingler.of` is ``None`` for the others. A text the kernel cannot take
-(bytes, HTML to strip, a character the fused table marks) comes back as ``None`` for the
-caller's per-document path. The hashes are the per-document path's
-(``tests/test_batch_shingles.py``).
+(bytes, HTML to strip, a character the fused table marks, a text longer than
+:data:`~neardup.analysis.chunked.CHUNK_CHARS` characters, which that path analyses a piece at a
+time in bounded memory) comes back as ``None`` for the caller's per-document path. The hashes
+are the per-document path's (``tests/test_batch_shingles.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup.analysis.analyzer import BatchPlan
+from neardup.analysis.chunked import CHUNK_CHARS
 from neardup.fingerprint import RabinTables
 from neardup.pipeline import Pipeline
 
@@ -142,7 +144,11 @@ class BatchShingler:
         """The shingles of the texts the kernel takes (``done``; the others are left for the
         per-document path)."""
         first = self.plans[0][1]
-        cps, doc_offsets, todo = first.code_points(texts)
+        # a text longer than a piece goes the per-document way, a piece at a time, so a huge
+        # one is analysed in bounded memory (docs/benchmarks.md, "Huge single texts")
+        cps, doc_offsets, todo = first.code_points(
+            [t if not isinstance(t, str) or len(t) <= CHUNK_CHARS else None for t in texts]
+        )
         if len(self.plans) == 1:
             return self._joined(self._rounds(first, cps, doc_offsets, todo), len(texts))
         from neardup._kernels.sign_batch import letter_counts_batch
