@@ -167,14 +167,28 @@ def test_unknown_forms_are_learned_between_two_kernel_calls(
     assert calls == [len(texts)]
 
 
-def test_a_text_longer_than_a_chunk_equals_the_chunked_path() -> None:
-    """The per-document path analyzes a text above ``CHUNK_CHARS`` a piece at a time; the
-    batch kernel takes it whole. The tokens are the same."""
+def test_a_text_longer_than_a_chunk_is_left_to_the_chunked_path() -> None:
+    """The per-document path analyzes a text above ``CHUNK_CHARS`` a piece at a time, in
+    bounded memory; the batch kernel leaves it to that path and takes the texts around it."""
     long_text = " ".join(bt.russian(1600, seed=2, most=60))
     assert len(long_text) > CHUNK_CHARS
     assert chunked.canonical(Pipeline(default_spec("ru")).analyzer, long_text) is not None
-    check_batch(default_spec("ru"), ["город", long_text, "конец"])
-    check_batch(make_spec("plain", k=3, step=2), [long_text])
+    check_batch(default_spec("ru"), ["город", long_text, "конец"], left={1})
+    check_batch(make_spec("plain", k=3, step=2), [long_text[:CHUNK_CHARS], long_text], left={1})
+
+
+def test_auto_routes_each_text_to_its_languages_chain() -> None:
+    """Under ``auto`` (a chain per language) each text goes through the chain its letters
+    choose, as the per-document path decides: Russian and English texts mixed in one batch,
+    and texts with both alphabets."""
+    russian = bt.russian(30, seed=21, invented=True)
+    english = bt.english(30, seed=22)
+    mixed = [f"{r} {e}" for r, e in zip(russian[:10], english[:10], strict=True)]
+    texts = [t for pair in zip(russian, english, strict=True) for t in pair] + mixed
+    for spec in (default_spec(), make_spec("auto"), make_spec("auto", k=3, step=2)):
+        check_batch(spec, texts)
+    edge, left = edge_cases()
+    check_batch(default_spec(), edge, left)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -214,8 +228,7 @@ def test_short_shingles_only_when_asked(preset: str) -> None:
         (make_spec("plain", family="xxh3"), False),
         (make_spec("ru", family="crc32"), False),
         (make_spec("en", family="crc64"), True),
-        (make_spec("auto"), False),
-        (default_spec(), True),
+        (make_spec("auto", family="xxh3"), False),
         (make_spec("plain", html="always"), False),
         # the rule's short shingles are char n-grams: not the kernel's when asked for
         (
@@ -231,8 +244,7 @@ def test_short_shingles_only_when_asked(preset: str) -> None:
         "xxh3",
         "crc32",
         "crc64",
-        "auto",
-        "default",
+        "auto-xxh3",
         "html-always",
         "char-short-shingles",
     ],

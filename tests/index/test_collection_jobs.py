@@ -25,8 +25,8 @@ from tests import _batch_texts as bt
 
 #: name → (spec, index spec, whether the batch kernel analyzes its texts)
 SETUPS: dict[str, tuple[Spec, IndexSpec, bool]] = {
-    # ``auto`` routes each text by its script: every text takes the per-document path
-    "default": (default_spec(), IndexSpec(), False),
+    # ``auto`` routes each text by its script to its language's chain
+    "default": (default_spec(), IndexSpec(), True),
     "ru": (default_spec("ru"), IndexSpec(), True),
     "ru-fixed-k3-step2": (make_spec("ru", k=3, step=2), IndexSpec(), True),
     "en": (default_spec("en"), IndexSpec(), True),
