@@ -130,9 +130,17 @@ class Pipeline:
     def compare(self, a: TextLike, b: TextLike) -> Measures:
         """The measures of a pair, under the short shingling when the spec's length-adaptive
         rule says so."""
+        return self.compare_shingled(a, b)[0]
+
+    def compare_shingled(self, a: TextLike, b: TextLike) -> tuple[Measures, ShingleSpec]:
+        """:meth:`compare`, and the shingling the pair was compared on (the short one when
+        the length-adaptive rule applied)."""
         ca, cb = self.canonical(a), self.canonical(b)
         short = self.spec.shingles.short_pairs(len(ca), len(cb))
-        return compare(self.fingerprints_of(ca, short=short), self.fingerprints_of(cb, short=short))
+        measures = compare(
+            self.fingerprints_of(ca, short=short), self.fingerprints_of(cb, short=short)
+        )
+        return measures, self.spec.shingles.fixed(short=short)
 
     def fingerprints_of_file(self, path: str | os.PathLike[str]) -> Fingerprints:
         return self.fingerprints(read_text(path).text)

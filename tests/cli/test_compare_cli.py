@@ -67,6 +67,24 @@ def test_compare_leads_with_the_combined_score(capsys: pytest.CaptureFixture[str
     assert "resemblance (Jaccard)" in rows[1]
 
 
+def test_compare_footer_names_the_shingling_the_pair_took(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pair whose shorter text is under the length rule is compared on word 1-grams, and the
+    footer says so; a long pair on the spec's own shingles."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("Кошка спит на тёплом окне.", encoding="utf-8")
+    b.write_text("Кошка спала на тёплом окне днём.", encoding="utf-8")
+    assert main(["compare", str(a), str(b)]) == 0
+    footer = " ".join(capsys.readouterr().out.split())
+    assert "word shingles k=1 step=1 (the shorter text has fewer than 32 tokens)" in footer
+    pair = [str(EXAMPLES / "original.txt"), str(EXAMPLES / "rewrite.txt")]
+    assert main(["compare", *pair]) == 0
+    footer = " ".join(capsys.readouterr().out.split())
+    assert "word shingles k=5 step=1, rabin 64 bit" in footer
+    assert "fewer than" not in footer
+
+
 def test_compare_options_reach_the_spec(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(
         capsys,

@@ -165,7 +165,7 @@ def compare(
     reading = read_options(options)
     text_a = read_input(file_a, reading).text
     text_b = read_input(file_b, reading).text
-    measures = pipeline.compare(text_a, text_b)
+    measures, shingling = pipeline.compare_shingled(text_a, text_b)
     combined = None
     if method == "combined":
         from neardup.combined import combined_score
@@ -210,12 +210,17 @@ def compare(
     table.add_row("shared", str(measures.shared))
     console = Console()
     console.print(table)
-    shingles = spec.shingles
+    # the shingling this pair was compared on: the short one when the length rule applied
+    short_pair = shingling != spec.shingles.fixed()
+    rule = (
+        f" (the shorter text has fewer than {spec.shingles.short_below} tokens)"
+        if short_pair
+        else ""
+    )
     console.print(
         f"spec {pipeline.spec_fingerprint}: preset {spec.analyzer.preset}, "
-        f"{shingles.unit} shingles "
-        f"k={shingles.k} step={shingles.step}, {spec.fingerprint_family.family} "
-        f"{spec.fingerprint_family.bits} bit"
+        f"{shingling.unit} shingles k={shingling.k} step={shingling.step}{rule}, "
+        f"{spec.fingerprint_family.family} {spec.fingerprint_family.bits} bit"
     )
     if alignment is not None and fragments:
         from neardup.report import print_terminal
