@@ -76,10 +76,12 @@ def test_check_page_upload_and_errors(client: TestClient, essay: str) -> None:
 def test_compare_page(client: TestClient, essay: str, park: str) -> None:
     r = client.post("/compare?lang=en", data={"text_a": essay, "text_b": park + SCRIPT})
     assert r.status_code == 200
-    assert (
+    summary = r.text.split('id="compare-summary">')[1].split("</p>")[0]
+    assert summary == (
         "Of text A, 0.0 % comes from B; 32.9 % of text B is used in A. "
-        "Resemblance (Jaccard of shingles) 0.149, A in B 0.233, B in A 0.292."
-    ) in r.text
+        "Combined score 0.433 (0.5 and above: probably a copy); resemblance (Jaccard of "
+        "shingles) 0.149, A in B 0.233, B in A 0.292."
+    )
     assert SCRIPT not in r.text
     assert r.text.count('<a class="frag') == 2
 

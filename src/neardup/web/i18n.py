@@ -71,9 +71,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "text_b": {"ru": "Текст B", "en": "Text B"},
     "compare_summary": {
         "ru": "Из текста A взято из B: {a} %; текста B использовано в A: {b} %. "
-        "Сходство (Жаккар по шинглам) {r}, A в B {cab}, B в A {cba}.",
+        "Комбинированная оценка {c} (от 0,5 — вероятно, копия); сходство (Жаккар по "
+        "шинглам) {r}, A в B {cab}, B в A {cba}.",
         "en": "Of text A, {a} % comes from B; {b} % of text B is used in A. "
-        "Resemblance (Jaccard of shingles) {r}, A in B {cab}, B in A {cba}.",
+        "Combined score {c} (0.5 and above: probably a copy); resemblance (Jaccard of "
+        "shingles) {r}, A in B {cab}, B in A {cba}.",
     },
     "collection": {"ru": "Коллекция", "en": "Collection"},
     "documents": {"ru": "документов", "en": "documents"},
