@@ -377,6 +377,10 @@ def pair(rows: list[Row], preset: str, docs: int) -> tuple[Row, Row]:
     return one, two
 
 
+def number(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
 def summary(
     rows: list[Row], counts: dict[tuple[str, int], dict[str, object]], runs: int, same: bool
 ) -> list[str]:
@@ -384,19 +388,20 @@ def summary(
     for preset, docs in dict.fromkeys((r.preset, r.docs) for r in rows):
         one, two = pair(rows, preset, docs)
         of = counts[(preset, docs)]
+        # CPU over wall: the cores the process had on average (at most 1 with -j 1)
         lines.append(
             f"{preset}, {docs:,} documents: `-j 2` {one.wall / two.wall:.2f}× `-j 1` by median "
-            f"wall time ({one.wall:.2f} → {two.wall:.2f} s; CPU {one.cpu:.2f} → {two.cpu:.2f} s); "
-            f"{of.get('accepted')} accepted, {of.get('rejected')} rejected"
+            f"wall time ({one.wall:.2f} → {two.wall:.2f} s; CPU {one.cpu:.2f} → {two.cpu:.2f} s; "
+            f"cores busy, median CPU over median wall, {one.cpu / one.wall:.2f} → "
+            f"{two.cpu / two.wall:.2f}); {number(of.get('accepted'))} accepted, "
+            f"{number(of.get('rejected'))} rejected"
         )
     slower = [
         f"{p} {d:,}"
         for p, d in dict.fromkeys((r.preset, r.docs) for r in rows)
         if pair(rows, p, d)[1].wall >= pair(rows, p, d)[0].wall
     ]
-    lines.append(
-        "`-j 2` not faster than `-j 1` at: " + (", ".join(slower) if slower else "no size tried")
-    )
+    lines.append("`-j 2` no faster than `-j 1` (median wall) at: " + (", ".join(slower) or "none"))
     lines.append(
         "answers: every run's `--json` output, `neardup index export` and SQLite tables "
         + ("identical" if same else "NOT ALL identical")
@@ -512,7 +517,7 @@ def main(argv: list[str] | None = None) -> int:
             largest = inputs[-1]
             wall, cpu = warm_up(runner, preset, largest[0])
             warmups.append(
-                f"{preset} warm-up (untimed, -j 2, {largest[1]:,} docs): {wall:.1f} s wall, "
+                f"{preset} warm-up (untimed, `-j 2`, {largest[1]:,} docs): {wall:.1f} s wall, "
                 f"{cpu:.1f} s CPU"
             )
             print(f"  {warmups[-1]}", flush=True)
