@@ -2,11 +2,13 @@
 
 ``neardup index add DB FILE --json -j J``, timed from outside as a whole process, on the first
 3,000 and on all 9,277 documents of ../shared/data/ru_news.jsonl.gz (their records written
-once as JSONL under ``--cache``, or in a temporary folder), for the presets ``plain`` and
-``ru``. Each run adds to a fresh SQLite collection made by ``neardup index create DB --preset
-P`` (not timed) in a temporary folder. With ``-j 2`` one thread analyzes the coming batches of
-texts (nogil kernels) while the main thread checks candidates and stores each batch; with
-``-j 1`` one thread does both in turn.
+once as JSONL under ``--cache``, or in a temporary folder), for the presets ``plain``,
+``ru`` and ``auto`` (the default: a chain per language). Each run adds to a fresh SQLite
+collection made by ``neardup index create DB --preset P`` (not timed) in a temporary folder.
+With ``-j 2`` one thread analyzes the coming batches of texts (nogil kernels) while the main
+thread checks candidates and stores each batch; with ``-j 1`` one thread does both in turn.
+Then, in this process, the analysis alone (``Collection.analyze_many`` over the same texts) on
+one thread and on two: what the analysis gains from the second core.
 
 Runs are interleaved (``-j 1``, ``-j 2``, ``-j 1``, …) so a change of the machine's load hits
 both; each row gives the median (min–max) wall time of ``--runs`` runs, the median CPU time
@@ -57,7 +59,7 @@ DATA = ROOT.parent / "shared" / "data" / "ru_news.jsonl.gz"
 NEARDUP = ROOT / ".venv" / "bin" / "neardup"
 DOCS_PAGE = ROOT / "docs" / "benchmarks.md"
 SECTION = "index-cores"
-PRESETS = ("plain", "ru")
+PRESETS = ("plain", "ru", "auto")
 SIZES = (3000, 9277)
 JOBS = (1, 2)
 # the "Current figures" row this script owns: found by its leading text, placed after the
@@ -310,6 +312,39 @@ class Runner:
                 )
 
 
+def analysis_scaling(path: Path, preset: str, runs: int) -> str:
+    """The analysis alone, in this process: ``Collection.analyze_many`` over the texts of
+    ``path`` in batches of 256, on one thread and on two (what ``-j 2`` could give if checking
+    and writing took no time); median wall of ``runs`` runs of each, interleaved."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from neardup.index import Collection
+    from neardup.pipeline import default_spec
+
+    with path.open(encoding="utf-8") as fh:
+        texts = [json.loads(line)["text"] for line in fh]
+    batches = [texts[i : i + 256] for i in range(0, len(texts), 256)]
+    col = Collection.create("memory:", default_spec(preset))
+    for batch in batches:  # warm: kernels loaded, forms learned
+        col.analyze_many(batch)
+    one, two = [], []
+    with ThreadPoolExecutor(2) as pool:
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            for batch in batches:
+                col.analyze_many(batch)
+            one.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            list(pool.map(col.analyze_many, batches))
+            two.append(time.perf_counter() - t0)
+    a, b = statistics.median(one), statistics.median(two)
+    return (
+        f"{preset}, the analysis alone (`Collection.analyze_many`, {len(texts):,} documents in "
+        f"batches of 256, in one process, median of {runs}): two threads {a / b:.2f}× one "
+        f"({a:.2f} → {b:.2f} s wall)"
+    )
+
+
 def warm_up(runner: Runner, preset: str, path: Path) -> tuple[float, float]:
     """One untimed run over the largest input: kernels compiled or loaded, for ``ru`` the
     word-form table built (once per cache folder) and the forms the runs meet learned."""
@@ -460,6 +495,7 @@ def update_docs(markdown: str, row: str) -> None:
         f"<!-- section: {SECTION} -->",
         f"<!-- end: {SECTION} -->",
         markdown,
+        keep=f"<!-- {SECTION}: notes -->",
         missing_before="<!-- section: startup -->",
     )
     set_figure_row(row)
@@ -524,6 +560,8 @@ def main(argv: list[str] | None = None) -> int:
             for path, docs, mb in inputs:
                 measured, counts[(preset, docs)] = measure(runner, preset, path, docs, mb, runs)
                 rows += measured
+            warmups.append(analysis_scaling(largest[0], preset, runs))
+            print(f"  {warmups[-1]}", flush=True)
     after = os.getloadavg()[0]
     markdown = table(rows)
     lines = summary(rows, counts, runs, not runner.problems)
