@@ -711,9 +711,10 @@ class Collection:
 
     def analyze_many(self, texts: Sequence[TextLike]) -> list[Analyzed]:
         """:meth:`analyze` of each text; under a spec the batch kernels take, the whole batch
-        in two nogil kernel calls (:class:`~neardup.batch_shingles.BatchShingler`, then
+        in a few nogil kernel calls (:class:`~neardup.batch_shingles.BatchShingler`, then
         :func:`~neardup._kernels.index_batch.index_parts`), so threads analyzing batches use
-        every core. The analyses are the same."""
+        every core. The analyses are the same (``benchmarks/identity_check.py
+        --collection-batches``)."""
         if self._batch_shingler is None:
             return [self.analyze(text) for text in texts]
         batch = self._batch_shingler.shingle(texts)
@@ -772,9 +773,10 @@ class Collection:
             values, counts_arr = distinct(hashes), None
         samples = self.generator.samples(hashes)
         probes = None
-        if short is not None:
+        rule = self.short
+        if short is not None and rule is not None:
             if not isinstance(self.generator, NoSamples):
-                samples, probes = self.short.samples(short, samples)  # type: ignore[union-attr]
+                samples, probes = rule.samples(short, samples)
             short = replace(short, hashes=None)  # what the batch keeps: not the hashes
         return Analyzed(
             values.astype(np.uint64),
