@@ -6,7 +6,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -181,6 +183,33 @@ def test_help_on_every_command(capsys: pytest.CaptureFixture[str]) -> None:
         assert command is not None and command.help, name
         assert main([name, "--help"]) == 0
         capsys.readouterr()
+
+
+def test_every_option_of_every_command_has_help() -> None:
+    """Each option (and subcommand, in groups such as ``index``) says what it does in
+    ``--help``."""
+    from neardup.cli.main import cli
+
+    def commands(group: click.Group, ctx: click.Context, prefix: str) -> Iterator[Any]:
+        for name in group.list_commands(ctx):
+            command = group.get_command(ctx, name)
+            assert command is not None, name
+            yield f"{prefix}{name}", command
+            if isinstance(command, click.Group):
+                yield from commands(command, click.Context(command, parent=ctx), f"{name} ")
+
+    silent = [
+        f"{name} {'/'.join(param.opts)}"
+        for name, command in commands(cli, click.Context(cli), "")
+        for param in command.params
+        if isinstance(param, click.Option) and not param.hidden and not param.help
+    ]
+    undocumented = [
+        name
+        for name, command in commands(cli, click.Context(cli), "")
+        if not (command.help or command.short_help)
+    ]
+    assert silent == [] and undocumented == []
 
 
 def test_every_command_module_is_in_the_lazy_table() -> None:

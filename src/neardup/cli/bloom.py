@@ -258,7 +258,13 @@ def build(
     help="Row score (default: as built).",
 )
 @click.option("--max-rows", type=click.IntRange(min=1), default=None, help="Best rows only.")
-@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Show at most this many documents, strongest first (after the exact check).",
+)
 @click.option(
     "--fragments",
     "corpus",

@@ -110,7 +110,16 @@ OPTION_NAMES = tuple(DedupOptions.__dataclass_fields__)
     default=None,
     help="Read every input file so (default: by its name).",
 )
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes signing the corpus, each reading its own byte ranges of the input "
+    "files (local engine); the Spark master's local[JOBS] (--engine spark). The result does "
+    "not depend on it.",
+)
 @click.option(
     "--engine",
     type=click.Choice(["local", "spark"]),

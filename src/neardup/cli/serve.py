@@ -12,7 +12,13 @@ from neardup.errors import ConfigurationError, require
 @click.command()
 @click.argument("db", metavar="DB")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (0: any free port).",
+)
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
@@ -60,6 +66,7 @@ from neardup.errors import ConfigurationError, require
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
     default="info",
     show_default=True,
+    help="The least severe server log messages printed (to standard error).",
 )
 def serve(
     db: str,
