@@ -52,6 +52,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from child_runs import Medians, child_env, timed_child
 from doc_sections import rewrite_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,29 +95,6 @@ def corpus_slice(size: int, folder: Path) -> tuple[Path, int, float]:
 
 
 # --- one process ----------------------------------------------------------------------------
-
-
-def child_env() -> dict[str, str]:
-    """This process's environment (``NEARDUP_CACHE_DIR`` included), with Python's bytecode
-    cached as an installed package has it: ``PYTHONDONTWRITEBYTECODE``, set in some shells
-    here, would make every run compile neardup's modules from source."""
-    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
-
-def run_child(command: list[str], stdout: Path) -> tuple[float, float]:
-    """Wall and CPU seconds (user + system) of one whole process, its standard output written
-    to ``stdout`` (a file, not a pipe: the child never waits for this process to read)."""
-    with stdout.open("wb") as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        process = subprocess.Popen(command, env=child_env(), stdout=out, stderr=err)
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
-        if process.returncode != 0:
-            err.seek(0)
-            message = err.read().decode(errors="replace")[-2000:]
-            raise SystemExit(f"{' '.join(command)} exited with {process.returncode}:\n{message}")
-    return wall, usage.ru_utime + usage.ru_stime
 
 
 def create(db: Path, preset: str) -> None:
@@ -221,7 +199,7 @@ def export_difference(reference: Path, other: Path) -> str:
 
 
 @dataclass
-class Row:
+class Row(Medians):
     preset: str
     docs: int
     mb: float
@@ -229,18 +207,6 @@ class Row:
     walls: list[float] = field(default_factory=list)
     cpus: list[float] = field(default_factory=list)
     loads: list[float] = field(default_factory=list)
-
-    @property
-    def wall(self) -> float:
-        return statistics.median(self.walls)
-
-    @property
-    def cpu(self) -> float:
-        return statistics.median(self.cpus)
-
-    @property
-    def load(self) -> float:
-        return statistics.median(self.loads)
 
 
 @dataclass
@@ -268,7 +234,7 @@ class Runner:
         out = self.work / f"run{self.count}.json"
         create(db, preset)
         command = [str(NEARDUP), "index", "add", str(db), str(path), "--json", "-j", str(jobs)]
-        wall, cpu = run_child(command, out)
+        wall, cpu = timed_child(command, stdout=out)
         return wall, cpu, db, out
 
     def export(self, db: Path) -> Path:

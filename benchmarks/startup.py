@@ -33,10 +33,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from child_runs import Medians, child_env, timed_child
 from doc_sections import rewrite_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,59 +47,25 @@ GOAL = 0.5  # seconds of wall time, warm, `neardup compare` of two short files
 
 
 @dataclass(frozen=True)
-class Row:
+class Row(Medians):
     name: str
     state: str
     walls: list[float]
     cpus: list[float]
     loads: list[float]
 
-    @property
-    def wall(self) -> float:
-        return statistics.median(self.walls)
-
-    @property
-    def cpu(self) -> float:
-        return statistics.median(self.cpus)
-
-    @property
-    def load(self) -> float:
-        return statistics.median(self.loads)
-
-
-def clean_env(extra: dict[str, str]) -> dict[str, str]:
-    """The environment of a run. Python's bytecode is cached as an installed package has it
-    (``PYTHONDONTWRITEBYTECODE``, set in some shells here, is dropped: it would make every
-    run compile neardup's modules from source)."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return {**env, **extra}
-
-
-def run_once(command: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one whole process."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    assert process.stderr is not None
-    errors = process.stderr.read().decode(errors="replace")
-    process.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {errors[-500:]}")
-    return wall, usage.ru_utime + usage.ru_stime
-
 
 def measure(name: str, command: list[str], runs: int, cold_base: Path | None) -> Row:
     """``runs`` timed runs of ``command``: warm after one untimed run, or cold (a new empty
     cache folder under ``cold_base`` for each run)."""
     if cold_base is None:
-        run_once(command, clean_env({}))  # fill the caches
+        timed_child(command)  # fill the caches
     walls: list[float] = []
     cpus: list[float] = []
     loads: list[float] = []
     for i in range(runs):
         extra = {} if cold_base is None else {"NEARDUP_CACHE_DIR": str(cold_base / f"cold-{i}")}
-        wall, cpu = run_once(command, clean_env(extra))
+        wall, cpu = timed_child(command, child_env(extra))
         walls.append(wall)
         cpus.append(cpu)
         loads.append(os.getloadavg()[0])
@@ -139,7 +105,7 @@ def breakdown(a: Path, b: Path, runs: int) -> str:
     for _ in range(runs):
         out = subprocess.run(
             [sys.executable, "-c", BREAKDOWN, str(a), str(b)],
-            env=clean_env({}),
+            env=child_env(),
             capture_output=True,
             text=True,
             check=True,
