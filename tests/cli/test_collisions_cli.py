@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from neardup.cli.main import main
+from tests.cli._run import run
 
 ROW_KEYS = {"bits", "range", "likely_at", "shingles_for_probability", "paper"}
 REPORT_KEYS = {
@@ -46,12 +46,6 @@ SENTENCES = [
     "И стоит берёза в сонной тишине, и горят снежинки в золотом огне.",
     "А заря, лениво обходя кругом, обсыпает ветки новым серебром.",
 ]
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture()

@@ -9,17 +9,10 @@ from typing import Any
 
 import pytest
 
-from neardup.cli.main import main
 from neardup.index import Collection
 from neardup.sketch import parallel
 from tests import _batch_texts as bt
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli._run import run
 
 
 @pytest.fixture

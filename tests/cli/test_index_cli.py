@@ -9,16 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from neardup.cli.main import main
 from tests import _textgen as tg
+from tests.cli._run import run
 from tests.storage._postgres import PG_URL, postgres_or_fail, unique_schema
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -10,16 +10,9 @@ from typing import Any
 
 import pytest
 
-from neardup.cli.main import main
 from neardup.index import Collection
 from tests import _textgen as tg
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli._run import run
 
 
 def _jsonl(path: Path, records: list[dict[str, Any]]) -> Path:

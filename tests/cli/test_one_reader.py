@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from neardup.cli._documents import ByteSize
-from neardup.cli.main import main
 from neardup.collisions import DEFAULT_FAMILIES, CollisionCounter, parse_families
 from neardup.errors import DatasetError
 from neardup.eval import formats
@@ -23,6 +22,7 @@ from neardup.matrix import similarity_matrix
 from neardup.pipeline import default_spec, make_spec
 from neardup.sketch import read_signatures
 from neardup.sketch.parallel import sign_stream
+from tests.cli._run import run
 
 TEXTS = {
     "a.txt": "Лиса пробежала по первому снегу и оставила цепочку следов у старого забора.",
@@ -51,13 +51,6 @@ def folder(tmp_path: Path) -> Path:
     (root / ".hidden.txt").write_text("Скрытый файл не читается никем.", encoding="utf-8")
     (root / "notes.xyz").write_text("Файл с чужим суффиксом пропускается.", encoding="utf-8")
     return root
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_the_reader_itself(folder: Path) -> None:
