@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from neardup.analysis.analyzer import BatchPlan
+from neardup.analysis.analyzer import BatchPlan, route_batch
 from neardup.analysis.chunked import CHUNK_CHARS
 from neardup.fingerprint import RabinTables
 from neardup.pipeline import Pipeline
@@ -143,31 +143,15 @@ class BatchShingler:
     def shingle(self, texts: Sequence[object]) -> ShingledBatch:
         """The shingles of the texts the kernel takes (``done``; the others are left for the
         per-document path)."""
-        first = self.plans[0][1]
         # a text longer than a piece goes the per-document way, a piece at a time, so a huge
         # one is analysed in bounded memory (docs/benchmarks.md, "Huge single texts")
-        cps, doc_offsets, todo = first.code_points(
-            [t if not isinstance(t, str) or len(t) <= CHUNK_CHARS else None for t in texts]
-        )
-        if len(self.plans) == 1:
-            return self._joined(self._rounds(first, cps, doc_offsets, todo), len(texts))
-        from neardup._kernels.sign_batch import letter_counts_batch
-
-        counted, cyrillic, latin = letter_counts_batch(cps, doc_offsets, todo, *first.kernel_args())
-        # each text's chain: the one named for its language, else the first
-        names = [language for language, _ in self.plans]
-        chosen = np.where(
-            cyrillic > latin,
-            names.index("ru") if "ru" in names else 0,
-            names.index("en") if "en" in names else 0,
+        cps, doc_offsets, groups = route_batch(
+            self.plans,
+            [t if not isinstance(t, str) or len(t) <= CHUNK_CHARS else None for t in texts],
         )
         rounds: list[tuple[Any, ...]] = []
-        for i, (_, plan) in enumerate(self.plans):
-            mine = counted & (chosen == i)
-            if plan.html_check != first.html_check:
-                mine &= np.fromiter(map(plan.takes, texts), dtype=np.bool_, count=len(texts))
-            if mine.any():
-                rounds += self._rounds(plan, cps, doc_offsets, mine)
+        for plan, todo in groups:
+            rounds += self._rounds(plan, cps, doc_offsets, todo)
         return self._joined(rounds, len(texts))
 
     def _rounds(

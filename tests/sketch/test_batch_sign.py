@@ -140,8 +140,30 @@ def test_the_cli_picks_threads_only_where_the_batch_kernel_applies() -> None:
     big = PROCESS_MIN_BYTES
     assert choose_executor(make_spec("plain").replace(sketch=SketchSpec()), big, 2) == "thread"
     assert choose_executor(make_spec("ru").replace(sketch=SketchSpec()), big, 2) == "thread"
-    # two chains routed by language: signed document by document, so processes
-    assert choose_executor(make_spec("auto").replace(sketch=SketchSpec()), big, 2) == "process"
+    # two chains routed by language: one kernel call per chain, so threads
+    assert choose_executor(make_spec("auto").replace(sketch=SketchSpec()), big, 2) == "thread"
+    # char shingles: signed document by document, so processes
+    char = make_spec("auto", unit="char").replace(sketch=SketchSpec())
+    assert choose_executor(char, big, 2) == "process"
+
+
+def test_auto_signs_each_text_through_its_languages_chain() -> None:
+    """Under ``auto`` the batch goes to each chain's kernel with the texts its letters choose;
+    the signatures are the per-document path's, on one thread and on two."""
+    spec = make_spec("auto").replace(sketch=SketchSpec(num_perm=32))
+    hasher = MinHasher(spec)
+    plan = hasher._batch_plan()
+    assert plan is not None and [language for language, _ in plan.plans] == ["ru", "en"]
+    rng = random.Random(5)
+    english = ["reading", "books", "the", "river", "bridges", "quickly", "2024", "Zubarikov"]
+    texts = TEXTS + [
+        " ".join(rng.choice(RU_WORDS if i % 2 else english) for _ in range(rng.randrange(0, 30)))
+        for i in range(200)
+    ]
+    texts += [f"{a} {b}" for a, b in zip(texts[-20:-10], texts[-10:], strict=True)]
+    want = per_document(MinHasher(spec), texts)
+    assert np.array_equal(hasher.sign_texts(texts), want)
+    assert np.array_equal(sign_all(spec, texts, jobs=2, batch_size=17, executor="thread"), want)
 
 
 RU_WORDS = [

@@ -185,16 +185,15 @@ def test_a_workers_error_reaches_the_parent(tmp_path: Path) -> None:
 def test_auto_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "PROCESS_MIN_BYTES", PROCESS_MIN_BYTES)
     plain, ru, xxh3 = spec_of("plain"), spec_of("ru"), spec_of("plain", "xxh3")
-    routed = spec_of("auto")
+    routed, each = spec_of("auto"), spec_of("auto", "xxh3")
     big = PROCESS_MIN_BYTES
     assert choose_executor(plain, 10 * big, 2) == "thread"  # one nogil kernel per batch
     assert choose_executor(ru, 10 * big, 2) == "thread"  # its filters compiled: the same
-    assert (
-        choose_executor(routed, big - 1, 2) == "thread"
-    )  # small: a worker's start is not won back
-    assert choose_executor(routed, big, 2) == "process"
+    assert choose_executor(routed, 10 * big, 2) == "thread"  # one kernel call per chain
+    assert choose_executor(each, big - 1, 2) == "thread"  # small: a worker's start is not won back
+    assert choose_executor(each, big, 2) == "process"  # signed document by document
     assert choose_executor(xxh3, big, 2) == "process"
-    assert choose_executor(routed, 10 * big, 1) == "thread"
+    assert choose_executor(each, 10 * big, 1) == "thread"
 
 
 def test_processes_asked_for_a_small_input_are_threads(

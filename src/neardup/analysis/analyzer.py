@@ -257,6 +257,39 @@ class BatchPlan:
         return text_kernels.str_code_points("".join(parts)), doc_offsets, todo
 
 
+def route_batch(
+    plans: Sequence[tuple[str, BatchPlan]], texts: Sequence[object]
+) -> tuple[npt.NDArray[np.uint32], IntArray, list[tuple[BatchPlan, npt.NDArray[np.bool_]]]]:
+    """What the batch kernels read of ``texts`` (their code points joined, and ``n + 1``
+    offsets), and which texts each chain's plan takes: under one chain, every text its plan
+    :meth:`~BatchPlan.takes`; under a chain per language (``auto``), each text goes to the
+    chain :meth:`Analyzer.canonical` would choose, by the Cyrillic and Latin letters of its
+    text filtered by the first chain (counted in one nogil call for the batch), or to none
+    (the per-document path) when the first chain's fused kernel cannot take it."""
+    first = plans[0][1]
+    cps, doc_offsets, todo = first.code_points(texts)
+    if len(plans) == 1:
+        return cps, doc_offsets, [(first, todo)]
+    from neardup._kernels.sign_batch import letter_counts_batch
+
+    counted, cyrillic, latin = letter_counts_batch(cps, doc_offsets, todo, *first.kernel_args())
+    # each text's chain: the one named for its language, else the first
+    names = [language for language, _ in plans]
+    chosen = np.where(
+        cyrillic > latin,
+        names.index("ru") if "ru" in names else 0,
+        names.index("en") if "en" in names else 0,
+    )
+    groups = []
+    for i, (_, plan) in enumerate(plans):
+        mine = counted & (chosen == i)
+        if plan.html_check != first.html_check:
+            mine &= np.fromiter(map(plan.takes, texts), dtype=np.bool_, count=len(texts))
+        if mine.any():
+            groups.append((plan, mine))
+    return cps, doc_offsets, groups
+
+
 @dataclass(frozen=True)
 class _Scan:
     """What :func:`~neardup._kernels.text.fused_words` made of a text."""
@@ -370,15 +403,6 @@ class Analyzer:
         return chain.canonical(
             filtered, offsets, language if language in self._chains else first_lang
         )
-
-    def batch_plan(self) -> BatchPlan | None:
-        """The :class:`BatchPlan` of this analyzer, or ``None`` when its chain cannot be run by
-        the batch kernels (several chains routed by language, token filters, char filters that
-        cannot be fused)."""
-        if self._routed:
-            return None
-        lang, chain = next(iter(self._chains.items()))
-        return chain.batch_plan(lang)
 
     def batch_plans(self) -> tuple[tuple[str, BatchPlan], ...] | None:
         """The :class:`BatchPlan` of every chain by language, the first chain's first (it

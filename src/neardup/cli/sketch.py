@@ -114,9 +114,9 @@ def _sketch_from_options(
     default="auto",
     show_default=True,
     help="How --jobs > 1 runs: threads (they scale when the whole analysis runs in "
-    "kernels: plain, ru and en with rabin word shingles), processes (each reads its own "
-    "share of the input; for auto, routed by language, and specs signed document by "
-    "document; on an input under 4 MB, threads instead); auto: threads where they scale or "
+    "kernels: the presets with rabin word shingles), processes (each reads its own share of "
+    "the input; for specs signed document by document: char shingles, multisets, other hash "
+    "families; on an input under 4 MB, threads instead); auto: threads where they scale or "
     "the input is under 4 MB, else processes.",
 )
 @click.option(

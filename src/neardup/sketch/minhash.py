@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from neardup._constraints import Real, check, constraint_of
 from neardup._kernels import minhash as kernels
-from neardup.analysis.analyzer import BatchPlan
+from neardup.analysis.analyzer import BatchPlan, route_batch
 from neardup.errors import InputError, SpecError, SpecMismatchError
 from neardup.fingerprint import RabinTables, splitmix64
 from neardup.similarity import Fingerprints
@@ -134,15 +134,23 @@ def pack(
 class _SignPlan:
     """The constant arguments of :func:`~neardup._kernels.sign_batch.sign_rabin_words`."""
 
-    analysis: BatchPlan
+    #: The chains' batch plans by language (:meth:`~neardup.analysis.analyzer.Analyzer.
+    #: batch_plans`; one, or one per language under ``auto``).
+    plans: tuple[tuple[str, BatchPlan], ...]
     rabin: RabinTables
     k: int
     step: int
     seeds: U64
     mult: U64
 
+    @property
+    def analysis(self) -> BatchPlan:
+        """The first chain's plan (the only one, but under a chain per language)."""
+        return self.plans[0][1]
+
     def analysis_args(self) -> tuple[Any, ...]:
-        """The fused analyzer's arguments, between ``todo`` and the shingling."""
+        """The fused analyzer's arguments of the first chain, between ``todo`` and the
+        shingling."""
         return self.analysis.kernel_args()
 
     def signing_args(self) -> tuple[Any, ...]:
@@ -302,13 +310,15 @@ class MinHasher:
         then ONE kernel call for the batch (sets need no sort or dedup: the minimum ignores
         repeats; multiset specs go through the fingerprint counts).
 
-        Under a spec the fused analyzer path can run (one chain of only fusable char filters,
+        Under a spec the fused analyzer path can run (chains of only fusable char filters,
         token filters only if compiled into tables, word shingles, ``rabin`` sets), the batch
         goes through :func:`~neardup._kernels.sign_batch.sign_rabin_words` (no token filters)
         or :func:`~neardup._kernels.sign_batch.sign_filtered_words`: one nogil call from raw
         code points to signatures (two when the batch holds forms no table knows: they are
-        learned in between). The documents it cannot take (HTML, a character the fused table
-        marks, bytes) are signed here one by one, as before; the values are the same."""
+        learned in between); under a chain per language (``auto``) one call per chain, each
+        for the texts :func:`~neardup.analysis.analyzer.route_batch` gives it. The documents
+        it cannot take (HTML, a character the fused table marks, bytes) are signed here one by
+        one, as before; the values are the same."""
         texts = _as_list(texts)
         plan = self._batch_plan()
         if plan is not None and texts:
@@ -332,8 +342,8 @@ class MinHasher:
     @property
     def signs_in_batches(self) -> bool:
         """Whether texts are signed by ``nogil`` kernel calls per batch (the ``plain``-like
-        chains, and those whose token filters are compiled, such as ``ru``, with Rabin–Karp
-        word shingles): threads then scale across cores."""
+        chains, and those whose token filters are compiled, such as ``ru``, ``en`` and
+        ``auto``'s two, with Rabin–Karp word shingles): threads then scale across cores."""
         return self._batch_plan() is not None
 
     def _batch_plan(self) -> _SignPlan | None:
@@ -353,26 +363,25 @@ class MinHasher:
         if spec.fingerprint_family.multiset or spec.shingles.unit != "word":
             return None
         rabin = pipeline.family.rabin_tables
-        analysis = pipeline.analyzer.batch_plan()
-        if rabin is None or analysis is None:
+        plans = pipeline.analyzer.batch_plans()
+        if rabin is None or plans is None:
             return None
-        return _SignPlan(
-            analysis, rabin, spec.shingles.k, spec.shingles.step, self.seeds, self.mult
-        )
+        return _SignPlan(plans, rabin, spec.shingles.k, spec.shingles.step, self.seeds, self.mult)
 
     def _sign_texts_batch(self, texts: list[str | bytes], plan: _SignPlan) -> U64:
         n = len(texts)
-        cps, doc_offsets, todo = plan.analysis.code_points(texts)
+        cps, doc_offsets, groups = route_batch(plan.plans, texts)
         out = np.empty((n, self.num_perm), dtype=np.uint64)
-        compiled = plan.analysis.compiled
-        if compiled is None:
-            from neardup._kernels.sign_batch import sign_rabin_words
+        done = np.zeros(n, dtype=np.bool_)
+        for chain, todo in groups:
+            if chain.compiled is None:
+                from neardup._kernels.sign_batch import sign_rabin_words
 
-            done = sign_rabin_words(
-                cps, doc_offsets, todo, *plan.analysis_args(), *plan.signing_args(), out
-            )
-        else:
-            done = self._sign_filtered_batch(cps, doc_offsets, todo, plan, compiled, out)
+                done |= sign_rabin_words(
+                    cps, doc_offsets, todo, *chain.kernel_args(), *plan.signing_args(), out
+                )
+            else:
+                done |= self._sign_filtered_batch(cps, doc_offsets, todo, plan, chain, out)
         rest = np.flatnonzero(~done)
         if rest.shape[0]:
             out[rest] = self._sign_texts_each([texts[d] for d in rest.tolist()])
@@ -384,7 +393,7 @@ class MinHasher:
         doc_offsets: I64,
         todo: npt.NDArray[np.bool_],
         plan: _SignPlan,
-        compiled: Any,
+        chain: BatchPlan,
         out: U64,
     ) -> npt.NDArray[np.bool_]:
         """:func:`~neardup._kernels.sign_batch.sign_filtered_words` until every document is
@@ -395,9 +404,11 @@ class MinHasher:
 
         def call(tables: tuple[Any, ...], todo: npt.NDArray[np.bool_]) -> Any:
             return sign_batch.sign_filtered_words(
-                cps, doc_offsets, todo, *plan.analysis_args(), *tables, *plan.signing_args(), out
+                cps, doc_offsets, todo, *chain.kernel_args(), *tables, *plan.signing_args(), out
             )
 
+        compiled = chain.compiled
+        assert compiled is not None  # the caller's choice of this path
         done = np.zeros(todo.shape[0], dtype=np.bool_)
         for status in compiled.until_known(todo, call):
             done |= status == sign_batch.SIGNED

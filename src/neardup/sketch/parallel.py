@@ -4,15 +4,15 @@ Texts arrive as an iterator and leave as ``(ids, (n, N) array)`` chunks in input
 ``2 · jobs`` chunks are in flight, so memory does not grow with the corpus.
 
 Threads or processes? Every numba kernel releases the GIL (``nogil=True``). Under a spec the
-batch kernels can run (one chain of fusable char filters whose token filters, if any, are
-compiled into tables, as ``plain``, ``ru`` and ``en`` are; word shingles; ``rabin`` sets),
-``MinHasher.sign_texts`` signs a whole chunk in one or two nogil kernel calls
-(:mod:`neardup._kernels.sign_batch`), so threads scale: a thread holds the GIL only to join
-and encode its chunk, and to learn the forms no table knows. The threads share one
+batch kernels can run (chains of fusable char filters whose token filters, if any, are
+compiled into tables, as ``plain``, ``ru``, ``en`` and ``auto``'s two are; word shingles;
+``rabin`` sets), ``MinHasher.sign_texts`` signs a whole chunk in a few nogil kernel calls
+(:mod:`neardup._kernels.sign_batch`; under ``auto``, one per chain after one that counts each
+text's letters), so threads scale: a thread holds the GIL only to join and encode its chunk,
+and to learn the forms no table knows. The threads share one
 :class:`~neardup.sketch.minhash.MinHasher` (one analyzer, one dictionary table, one table of
-the forms learned). Other specs (``auto``, routed by language; char shingles; multisets) are
-signed document by document, capped by the GIL under threads, and use processes on large
-inputs.
+the forms learned). Other specs (char shingles, multisets, other hash families) are signed
+document by document, capped by the GIL under threads, and use processes on large inputs.
 
 Processes read their own texts (:func:`sign_reader`): each worker opens the same input through
 the one reader (:meth:`neardup.inputs.CorpusReader.shard`) and signs the blocks of its share,
