@@ -251,6 +251,8 @@ def datasketch_runs(texts: list[str]) -> list[Result]:
 
 CACHE = Path("/work/bench_cache")
 CORE_SIZES = (100, 1000, 3000, None)
+#: The presets of the both-cores runs: every one signs in batches of nogil kernel calls.
+CORE_PRESETS = ("plain", "ru", "auto")
 MODES = (("1 core", 1, "thread"), ("2 threads", 2, "thread"), ("2 processes", 2, "process"))
 
 
@@ -308,7 +310,7 @@ def cores_runs(limit: int | None) -> list[CoreRun]:
     sizes = [n for n in CORE_SIZES if n is None or limit is None or n < limit]
     if limit is not None and limit not in sizes:
         sizes = [n for n in sizes if n is not None] + [limit]
-    for preset in ("plain", "ru"):
+    for preset in CORE_PRESETS:
         # warm-up on the largest input: kernels, tables, and every word form the runs meet
         # learned, so no run (the first, one core) pays for predicting them
         run_reader(preset, corpus_file(sizes[-1]), 1, "thread")
@@ -351,7 +353,7 @@ def cores_table(runs: list[CoreRun]) -> tuple[str, list[str]]:
             f"{run.cpu:.2f} | {run.mb / run.wall:.1f} | {ratio:.2f} | {run.load:.2f} |"
         )
     largest = max(r.size for r in runs)
-    for preset in ("plain", "ru"):
+    for preset in CORE_PRESETS:
         of = {r.mode.split(" (")[0]: r for r in runs if r.preset == preset and r.size == largest}
         one = of["1 core"]
         summary.append(
@@ -472,7 +474,8 @@ def both_cores(args: argparse.Namespace) -> None:
             "processes (`--executor process`), each reading its own share of the file (the "
             "parent holds no text; below 4 MB of input on disk it signs with threads, and the "
             "table says so); and `--executor auto`, which picks threads where nogil kernels "
-            "sign a batch (`plain`, `ru`) or the input is under 4 MB, processes otherwise. "
+            "sign a batch (`plain`, `ru`, `auto`: every preset) or the input is under 4 MB, "
+            "processes otherwise. "
             "ru_news and its first 100, 1,000 and 3,000 documents. Best of "
             f"{REPEAT} runs by wall time; CPU s counts the workers; every run starts with the "
             "word forms learned (as a process with them on disk). Produced by "
