@@ -42,3 +42,26 @@ def test_bad_options() -> None:
     with pytest.raises(InputError):
         list(sign_stream(spec, [("a", "b")], jobs=2, executor="gpu"))  # type: ignore[arg-type]
     assert sign_all(spec, []).shape == (0, 128)
+
+
+@pytest.mark.parametrize("executor", ["thread", "process"])
+def test_one_chunk_starts_no_workers(executor: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An input of one chunk has nothing to share between workers: it is signed here, with
+    the rows every other way gives; two chunks start the workers."""
+    from neardup.sketch import parallel
+
+    started: list[int] = []
+    make_pool = parallel._pool
+
+    def counting_pool(spec_json: str, jobs: int, kind: str) -> object:
+        started.append(jobs)
+        return make_pool(spec_json, jobs, kind)
+
+    monkeypatch.setattr(parallel, "_pool", counting_pool)
+    spec = make_spec("plain", k=3).replace(sketch=SketchSpec(num_perm=16))
+    expected = MinHasher(spec).sign_texts(TEXTS)
+    one = sign_all(spec, TEXTS, jobs=2, batch_size=len(TEXTS), executor=executor)
+    assert one.tolist() == expected.tolist() and started == []
+    two = sign_all(spec, TEXTS, jobs=2, batch_size=len(TEXTS) - 1, executor=executor)
+    assert two.tolist() == expected.tolist() and started == [2]
+    assert sign_all(spec, [], jobs=2, executor=executor).shape == (0, 16)

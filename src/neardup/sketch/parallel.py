@@ -24,6 +24,7 @@ on Linux (the Unicode tables and kernels come from their disk caches elsewhere).
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import threading
@@ -121,30 +122,25 @@ def sign_stream(
         raise InputError(f"--jobs must be at least 1, got {jobs}")
     if batch_size < 1:
         raise InputError(f"the batch size must be at least 1, got {batch_size}")
+    if executor not in ("process", "thread"):
+        raise InputError(f"executor must be 'process' or 'thread', got {executor!r}")
     spec_json = spec.to_json()
+    chunks = _chunks(docs, batch_size, max_chars)
+    if jobs > 1:
+        # an input of one chunk has nothing to share: workers would only add their start
+        first = list(itertools.islice(chunks, 2))
+        if len(first) == 2:
+            chunks = itertools.chain(first, chunks)
+        else:
+            jobs, chunks = 1, iter(first)
     if jobs == 1:
-        for ids, texts in _chunks(docs, batch_size, max_chars):
+        for ids, texts in chunks:
             yield ids, _sign_chunk(spec_json, texts)
         return
-    pool: Executor
-    if executor == "process":
-        import multiprocessing
-
-        # On Linux, fork: a worker starts in milliseconds with the parent's loaded kernels and
-        # analyzer (built and warmed here first: the analyzer builds its Unicode tables on first
-        # use, which would otherwise cost every worker a second or more); spawn and forkserver
-        # re-import numpy, numba and the analyzer in every worker. Workers touch no lock the
-        # parent's threads use.
-        _hasher(spec_json).sign_texts(["Warm-up: тёплый текст, <b>html</b> ﬁ №1."])
-        method = "fork" if sys.platform.startswith("linux") else "spawn"
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
-    elif executor == "thread":
-        pool = ThreadPoolExecutor(max_workers=jobs)
-    else:
-        raise InputError(f"executor must be 'process' or 'thread', got {executor!r}")
+    pool = _pool(spec_json, jobs, executor)
     pending: deque[tuple[list[str], Future[npt.NDArray[Any]]]] = deque()
     try:
-        for ids, texts in _chunks(docs, batch_size, max_chars):
+        for ids, texts in chunks:
             pending.append((ids, pool.submit(_sign_chunk, spec_json, texts)))
             if len(pending) >= 2 * jobs:
                 done_ids, future = pending.popleft()
@@ -156,6 +152,22 @@ def sign_stream(
         for _, future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pool(spec_json: str, jobs: int, executor: str) -> Executor:
+    """``jobs`` workers of ``executor``'s kind for :func:`sign_stream`."""
+    if executor == "process":
+        import multiprocessing
+
+        # On Linux, fork: a worker starts in milliseconds with the parent's loaded kernels and
+        # analyzer (built and warmed here first: the analyzer builds its Unicode tables on first
+        # use, which would otherwise cost every worker a second or more); spawn and forkserver
+        # re-import numpy, numba and the analyzer in every worker. Workers touch no lock the
+        # parent's threads use.
+        _hasher(spec_json).sign_texts(["Warm-up: тёплый текст, <b>html</b> ﬁ №1."])
+        method = "fork" if sys.platform.startswith("linux") else "spawn"
+        return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
+    return ThreadPoolExecutor(max_workers=jobs)
 
 
 def sign_all(spec: Spec, texts: Iterable[str], **options: Any) -> npt.NDArray[Any]:
