@@ -304,6 +304,10 @@ def run_reader(preset: str, path: Path, jobs: int, executor: str) -> tuple[float
     return wall, cpu, docs, ran
 
 
+#: An input of one batch (100 documents) is signed by the same code in one thread under every
+#: mode (``sign_stream``), yet the best times of the modes differ by up to about 1 %: a mode is
+#: called slower than one core only beyond this share.
+SAME_CODE_SPREAD = 0.02
 #: Inputs of at most this many documents sign in a tenth of a second: their best wall time is
 #: taken of SMALL_REPEAT runs, so a ratio is not a millisecond of noise.
 SMALL_DOCS = 1000
@@ -379,13 +383,14 @@ def cores_table(runs: list[CoreRun]) -> tuple[str, list[str]]:
                 if r.preset == preset
                 and r.mode.startswith(prefix)
                 and r.wall
-                > next(
+                > (1 + SAME_CODE_SPREAD)
+                * next(
                     b.wall for b in runs if (b.preset, b.size, b.mode) == (preset, r.size, "1 core")
                 )
             ]
             summary.append(
-                f"{preset}: {label} slower than one core at "
-                + (", ".join(slower) if slower else "no size tried")
+                f"{preset}: {label} slower than one core (by more than "
+                f"{SAME_CODE_SPREAD:.0%}) at " + (", ".join(slower) if slower else "no size tried")
             )
     return "\n".join(lines), summary
 
