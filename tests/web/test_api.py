@@ -184,6 +184,38 @@ def test_add_json_with_policy_and_remove(
     }
 
 
+def test_add_unchecked_stores_a_copy_as_its_own_group(
+    client: TestClient, auth: dict[str, str], park: str
+) -> None:
+    """``"check": false`` is the bulk load: a copy of a stored text is not refused or grouped
+    but stored as a group of its own (reason ``unchecked``); checked, the same copy is refused;
+    an id already taken is still refused."""
+    checked = client.post(
+        "/api/documents",
+        json={"documents": [{"id": "copy", "text": park}], "policy": "reject"},
+        headers=auth,
+    )
+    assert checked.json()["reasons"] == {"duplicate": 1}
+    r = client.post(
+        "/api/documents",
+        json={"documents": [{"id": "copy", "text": park}], "check": False},
+        headers=auth,
+    )
+    assert r.status_code == 200
+    out = r.json()
+    assert out["reasons"] == {"unchecked": 1} and out["accepted"] == 1
+    (decision,) = out["decisions"]
+    assert decision["matches"] == []
+    stored = client.get("/api/documents/park.txt").json()
+    assert client.get("/api/documents/copy").json()["group"] != stored["group"]
+    again = client.post(
+        "/api/documents",
+        json={"documents": [{"id": "copy", "text": park}], "check": False},
+        headers=auth,
+    )
+    assert again.status_code == 409
+
+
 # --- bad requests: a clear 4xx, nothing changed --------------------------------------------
 
 

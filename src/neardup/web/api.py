@@ -45,6 +45,12 @@ class DocumentIn(_Strict):
 class AddIn(_Strict):
     documents: list[DocumentIn] = Field(min_length=1, max_length=1000)
     policy: Policy | None = Field(None, description="Override the collection's policy.")
+    check: bool = Field(
+        True,
+        description="False: a bulk load, as `neardup index add --no-check`: every document is "
+        "stored without comparing it with the collection or the others (reason `unchecked`; "
+        "ids and length limits still apply).",
+    )
 
 
 class RemoveIn(_Strict):
@@ -115,7 +121,7 @@ def add(body: AddIn, request: Request) -> dict[str, Any]:
     """The JSON of ``neardup index add --json``: counts and one decision per document."""
     service = _write(request)
     docs = [(d.id, d.text, d.meta) for d in body.documents]
-    return service.add(docs, policy=body.policy)
+    return service.add(docs, policy=body.policy, check=body.check)
 
 
 @router.post("/documents/file", summary="Check and add an uploaded file as one document")

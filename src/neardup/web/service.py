@@ -178,9 +178,15 @@ class Service:
         return Checked(text, result, alignment)
 
     def add(
-        self, documents: list[tuple[str, str, dict[str, Any]]], *, policy: str | None = None
+        self,
+        documents: list[tuple[str, str, dict[str, Any]]],
+        *,
+        policy: str | None = None,
+        check: bool = True,
     ) -> dict[str, Any]:
-        """Check and add documents; the JSON of ``neardup index add --json``."""
+        """Check and add documents (``check=False``: store them unchecked, a bulk load); the
+        JSON of ``neardup index add --json``. The texts are analysed in one batch before the
+        collection's lock is taken, so other requests go on meanwhile."""
         if policy is not None and policy not in INDEX_POLICIES:
             raise InputError(f"policy must be one of {', '.join(INDEX_POLICIES)}, got {policy!r}")
         col = self.collection
@@ -192,9 +198,13 @@ class Service:
             if not doc_id or not doc_id.strip():
                 raise InputError("a document id must not be empty")
             self.limit_text(text, f"the text of {doc_id!r}")
-        analyzed = [(doc_id, col.analyze(text), meta) for doc_id, text, meta in documents]
+        analyses = col.analyze_many([text for _, text, _ in documents])
+        analyzed = [
+            (doc_id, analysis, meta)
+            for (doc_id, _, meta), analysis in zip(documents, analyses, strict=True)
+        ]
         with self.lock:
-            decisions = col.add_many(analyzed, policy=policy)
+            decisions = col.add_many(analyzed, policy=policy, check=check)
             total = len(col)
         counts: Counter[str] = Counter()
         for dec in decisions:
