@@ -94,8 +94,8 @@ def test_batch_takes_plain_texts_and_returns_the_rest() -> None:
 
     hasher = MinHasher(make_spec("plain").replace(sketch=SketchSpec(num_perm=16)))
     plan = hasher._batch_plan()
-    assert plan is not None and plan.analysis.html_check
-    args = (*plan.analysis_args(), *plan.signing_args())
+    assert plan is not None and plan.plans[0][1].html_check
+    args = (*plan.plans[0][1].kernel_args(), *plan.signing_args())
     texts = ["простой текст без особых знаков", "ΣΟΦΟΣ: final sigma sends it back", "", "x"]
     todo = np.array([not might_be_html(t) for t in texts])
     lengths = [len(t) for t in texts]
@@ -189,7 +189,7 @@ def test_batch_with_compiled_filters_equals_per_document(preset: str) -> None:
     spec = make_spec(preset).replace(sketch=SketchSpec(num_perm=32))
     hasher = MinHasher(spec)
     plan = hasher._batch_plan()
-    assert plan is not None and plan.analysis.compiled is not None
+    assert plan is not None and plan.plans[0][1].compiled is not None
     hasher.pipeline.analyzer.forget_learned()  # every unknown form is learned in the batch
     rng = random.Random(3)
     texts = TEXTS + [
@@ -208,8 +208,8 @@ def test_unknown_forms_of_a_batch_are_reported_once_each() -> None:
 
     hasher = MinHasher(make_spec("ru").replace(sketch=SketchSpec(num_perm=8)))
     plan = hasher._batch_plan()
-    assert plan is not None and plan.analysis.compiled is not None
-    compiled = plan.analysis.compiled
+    assert plan is not None and plan.plans[0][1].compiled is not None
+    compiled = plan.plans[0][1].compiled
     compiled.forget()
     texts = ["Кулебякина читала", "ΣΟΦΟΣ", "пыхтелкам кулебякина", "книги"]
     offsets = np.concatenate([[0], np.cumsum([len(t) for t in texts])]).astype(np.int64)
@@ -220,7 +220,7 @@ def test_unknown_forms_of_a_batch_are_reported_once_each() -> None:
         cps,
         offsets,
         todo,
-        *plan.analysis_args(),
+        *plan.plans[0][1].kernel_args(),
         *compiled.kernel_tables(compiled.learned().view),
         *plan.signing_args(),
         out,

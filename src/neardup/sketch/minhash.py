@@ -143,16 +143,6 @@ class _SignPlan:
     seeds: U64
     mult: U64
 
-    @property
-    def analysis(self) -> BatchPlan:
-        """The first chain's plan (the only one, but under a chain per language)."""
-        return self.plans[0][1]
-
-    def analysis_args(self) -> tuple[Any, ...]:
-        """The fused analyzer's arguments of the first chain, between ``todo`` and the
-        shingling."""
-        return self.analysis.kernel_args()
-
     def signing_args(self) -> tuple[Any, ...]:
         """The shingling, fingerprint and MinHash arguments, before ``out``."""
         r = self.rabin
