@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from neardup import Comparison, ConfigurationError, SpecError, compare, make_spec
+from neardup import Comparison, ConfigurationError, InputError, SpecError, compare, make_spec
 from neardup.pipeline import Pipeline, default_spec
 
 A = "Мэр города открыл новый мост через реку. Движение по мосту начнётся в понедельник утром."
@@ -50,5 +50,19 @@ def test_bad_options_are_named() -> None:
         compare(A, B, fragments=1)  # type: ignore[arg-type]
     with pytest.raises(SpecError, match="spec must be a Spec, got str"):
         compare(A, B, spec="plain")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="expected str or bytes, got int"):
-        compare(A, 5)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="method must be one of"):
+        compare(A, B, method="magic")
+
+
+@pytest.mark.parametrize("bad", [5, 1.5, None, bytearray(b"x"), memoryview(b"x"), ["x"]])
+def test_a_text_that_is_not_str_or_bytes_is_an_input_error(bad: object) -> None:
+    with pytest.raises(InputError, match=f"a text must be str or bytes, got {type(bad).__name__}"):
+        compare(A, bad)  # type: ignore[arg-type]
+
+
+def test_the_library_gives_the_clis_default_answer() -> None:
+    """The defaults of neardup.defaults: the combined score first, as the CLI prints it."""
+    result = compare(A, B)
+    assert result.combined is not None and 0.0 <= result.combined <= 1.0
+    assert compare(A, B, method="sets").combined is None
+    assert result.to_dict()["combined"] == result.combined

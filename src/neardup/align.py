@@ -34,8 +34,8 @@ writer marks as quoted or referenced (:mod:`neardup.citations`) are counted as *
 borrowed. A query token is inside a citation when its first character is. Then ``borrowed``
 is the share of tokens in a passage and outside every citation, ``cited`` the share in a
 passage and inside a citation, ``quoted`` the share inside a citation whether or not a source
-matched it; ``uniqueness = 1 - borrowed`` and ``uniqueness_counting_citations = 1 - borrowed -
-cited`` (the uniqueness had citations been counted as borrowing).
+matched it; ``uniqueness = 1 - borrowed - cited``: the one uniqueness figure, the share of
+the query's words found in no source, cited words counted apart (the three add up to 1).
 """
 
 from __future__ import annotations
@@ -50,21 +50,29 @@ import numpy.typing as npt
 from neardup._constraints import Integer, check
 from neardup._kernels import align as kernels
 from neardup.analysis.analyzer import Canonical
+from neardup.analyzed import AnalyzedText
 from neardup.citations import Citation, find_citations
+from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError
-from neardup.pipeline import Pipeline, TextLike, as_text, default_spec
+from neardup.pipeline import Analyzable, Pipeline, TextLike, default_spec
 from neardup.shingles import shingle
 from neardup.spec import MAX_SHINGLE_LENGTH, FingerprintSpec, ShingleSpec, Spec
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
-#: Defaults, chosen on the generated partial copies of benchmarks/quality_fragments.py
-#: (docs/fragments.md has the figures).
-DEFAULT_K = 3
-DEFAULT_GAP = 8
-DEFAULT_MIN_TOKENS = 8
-DEFAULT_MAX_OCCURRENCES = 50
+#: Defaults, from the one table (:mod:`neardup.defaults`).
+DEFAULT_K = DEFAULTS.align_k
+DEFAULT_GAP = DEFAULTS.gap
+DEFAULT_MIN_TOKENS = DEFAULTS.min_tokens
+DEFAULT_MAX_OCCURRENCES = DEFAULTS.max_occurrences
+
+#: The one sentence that says what the uniqueness figure means (reports print it beside it).
+UNIQUENESS_MEANING = (
+    "Uniqueness is the share of the text's words found in no source; borrowed, the share "
+    "copied from a source; cited, the share copied inside a quotation or a sentence with its "
+    "own reference. The three add up to 100 %."
+)
 
 #: What each alignment setting accepts (the CLI's --align-k, --gap, --min-tokens use them too).
 CONSTRAINTS: dict[str, Integer] = {
@@ -172,14 +180,16 @@ class SourceMatch:
 
 @dataclass(frozen=True)
 class Alignment:
-    """A query text against its sources: passages per source and the borrowed share.
+    """A query text against its sources: passages per source and the shares of the query.
 
-    ``borrowed`` is the share of the query's canonical tokens inside some passage of some
-    source; ``uniqueness = 1 - borrowed``. Sources appear in the order given.
-    ``citations`` is None unless :func:`apply_citations` looked for quoted passages; then
-    ``borrowed`` leaves out the passages' tokens inside citations, counted in ``cited``
-    (``quoted``: every token inside a citation). A source's own ``borrowed`` stays its whole
-    share of the query.
+    The query's canonical words fall in three parts that add up to one: ``borrowed`` (inside
+    some passage of some source, outside every citation), ``cited`` (inside a passage and
+    inside a citation: quoted, or a sentence carrying its own reference; 0 unless
+    :func:`apply_citations` looked for them) and ``uniqueness`` (found in no source). This is
+    the one uniqueness figure every entry point prints. ``quoted`` is the share inside a
+    citation whether or not a source matched it. A source's own ``borrowed`` is its whole
+    share of the query (cited words included). Sources appear in the order given;
+    :attr:`found` are those with at least one passage (the only ones reports list).
     """
 
     text: str
@@ -193,12 +203,13 @@ class Alignment:
 
     @property
     def uniqueness(self) -> float:
-        return 1.0 - self.borrowed
+        """The share of the query's words found in no source: ``1 - borrowed - cited``."""
+        return max(0.0, 1.0 - self.borrowed - self.cited)
 
     @property
-    def uniqueness_counting_citations(self) -> float:
-        """The uniqueness had the cited passages been counted as borrowing."""
-        return 1.0 - self.borrowed - self.cited
+    def found(self) -> tuple[SourceMatch, ...]:
+        """The sources with at least one passage."""
+        return tuple(s for s in self.sources if s.passages)
 
     @property
     def passages(self) -> list[Passage]:
@@ -215,16 +226,16 @@ class Alignment:
 
     def to_dict(self, *, with_text: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "tokens": self.tokens,
-            "borrowed": round(self.borrowed, 6),
             "uniqueness": round(self.uniqueness, 6),
+            "borrowed": round(self.borrowed, 6),
+            "cited": round(self.cited, 6),
+            "tokens": self.tokens,
+            "citations_counted": self.citations is not None,
             "params": dict(self.params),
-            "sources": [s.to_dict(with_text=with_text) for s in self.sources],
+            "sources": [s.to_dict(with_text=with_text) for s in self.found],
         }
         if self.citations is not None:
-            out["cited"] = round(self.cited, 6)
             out["quoted"] = round(self.quoted, 6)
-            out["uniqueness_counting_citations"] = round(self.uniqueness_counting_citations, 6)
             out["citations"] = [
                 {"start": c.start, "end": c.end, "kind": str(c.kind)} for c in self.citations
             ]
@@ -268,13 +279,15 @@ def _unmatched_spans(
 
 
 def _source_items(
-    sources: Mapping[str, TextLike | Prepared] | Iterable[tuple[str, TextLike | Prepared]],
-) -> list[tuple[str, TextLike | Prepared]]:
+    sources: Mapping[str, Analyzable | Prepared] | Iterable[tuple[str, Analyzable | Prepared]],
+) -> list[tuple[str, Analyzable | Prepared]]:
     """The ``(id, text)`` pairs of a mapping or an iterable of pairs (a lone text is refused,
     not read as a sequence of characters)."""
     if isinstance(sources, Mapping):
         return list(sources.items())
-    if isinstance(sources, str | bytes | Prepared) or not isinstance(sources, Iterable):
+    if isinstance(sources, str | bytes | Prepared | AnalyzedText) or not isinstance(
+        sources, Iterable
+    ):
         raise TypeError(
             f"sources must be a mapping id → text or (id, text) pairs, got {type(sources).__name__}"
         )
@@ -336,20 +349,31 @@ class Aligner:
         """The pipeline alignment analyzes with (the spec's analyzer, ``k``-word shingles)."""
         return self._pipeline
 
-    def prepare(self, text: TextLike | Prepared) -> Prepared:
-        """Analyze ``text`` once for alignment (a :class:`Prepared` passes through)."""
+    def prepare(self, text: Analyzable | Prepared) -> Prepared:
+        """Analyze ``text`` once for alignment (a :class:`Prepared` passes through; an
+        :class:`~neardup.analyzed.AnalyzedText` of the same analyzer is not analysed again,
+        and keeps what is made of it here for the next stage that asks)."""
         if isinstance(text, Prepared):
             if text.spec_fingerprint != self._pipeline.spec_fingerprint:
                 raise ConfigurationError(
                     "this text was prepared by an aligner with another analyzer or k"
                 )
             return text
-        source = as_text(text)
-        canonical = self._pipeline.canonical(source)
+        analyzed = self._pipeline.analyze(text)
+        key = ("align", self._pipeline.spec_fingerprint)
+        return analyzed.derived(key, lambda: self._prepared(analyzed))
+
+    def _prepared(self, analyzed: AnalyzedText) -> Prepared:
+        canonical = analyzed.canonical
         hashes = shingle(canonical, self._align_spec.shingles, self._pipeline.family).hashes
         order = np.argsort(hashes, kind="stable").astype(np.int64)
         return Prepared(
-            source, canonical, hashes, hashes[order], order, self._pipeline.spec_fingerprint
+            analyzed.text,
+            canonical,
+            hashes,
+            hashes[order],
+            order,
+            self._pipeline.spec_fingerprint,
         )
 
     def _passages(self, a: Prepared, b: Prepared, source_id: str) -> tuple[Passage, ...]:
@@ -408,8 +432,8 @@ class Aligner:
 
     def align(
         self,
-        query: TextLike | Prepared,
-        sources: Mapping[str, TextLike | Prepared] | Iterable[tuple[str, TextLike | Prepared]],
+        query: Analyzable | Prepared,
+        sources: Mapping[str, Analyzable | Prepared] | Iterable[tuple[str, Analyzable | Prepared]],
     ) -> Alignment:
         """Align ``query`` against each source (a mapping id → text, or ``(id, text)`` pairs).
 
@@ -459,7 +483,7 @@ class Aligner:
         )
 
     def pair(
-        self, a: TextLike | Prepared, b: TextLike | Prepared, *, source_id: str = "B"
+        self, a: Analyzable | Prepared, b: Analyzable | Prepared, *, source_id: str = "B"
     ) -> Alignment:
         """Align text ``a`` against one source ``b`` (``neardup compare --fragments``)."""
         return self.align(a, [(source_id, b)])

@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from neardup import _combined_coefficients as coefficients
 from neardup._kernels.pairs import pair_overlaps, pair_term_products
-from neardup.pipeline import Pipeline, TextLike, make_spec
+from neardup.pipeline import Analyzable, Pipeline, make_spec
 from neardup.shingles import shingle
 from neardup.similarity import Fingerprints
 from neardup.spec import ShingleSpec, Spec
@@ -162,7 +162,7 @@ class CombinedFeatures:
         mode = html[0].param("mode", "auto") if html and html[0].name == "html" else "never"
         self.plain = Pipeline(make_spec("plain", html=mode))
 
-    def table(self, texts: Sequence[TextLike], progress: Progress = None) -> CombinedTable:
+    def table(self, texts: Sequence[Analyzable], progress: Progress = None) -> CombinedTable:
         tokens = np.zeros(len(texts), dtype=np.int64)
         word5: list[Fingerprints] = []
         terms: list[Fingerprints] = []
@@ -246,7 +246,8 @@ def combined_matrix(table: CombinedTable, model: CombinedModel = MODEL) -> F64:
     return matrix
 
 
-def combined_score(a: TextLike, b: TextLike, spec: Spec) -> float:
-    """The combined score of one pair under ``spec``'s analyzer."""
+def combined_score(a: Analyzable, b: Analyzable, spec: Spec) -> float:
+    """The combined score of one pair under ``spec``'s analyzer (texts analysed for the request
+    already, :class:`~neardup.analyzed.AnalyzedText`, are not analysed again)."""
     table = CombinedFeatures(spec).table([a, b])
     return float(combined_scores(table, np.array([0]), np.array([1]))[0])

@@ -1,8 +1,11 @@
-"""``neardup.compare``: how alike two texts are, in one call.
+"""``neardup.compare``: how alike two texts are, in one call — the one answer of every door.
 
-The measures come from :meth:`~neardup.pipeline.Pipeline.compare` under a preset's spec (or a
-given one); the matched fragments, on request, from :class:`~neardup.align.Aligner` with its
-defaults. Pipelines are cached per spec, so comparing many pairs sets the analyzer up once.
+The library's :func:`compare`, ``neardup compare`` and the service's ``/api/compare`` all call
+:func:`compare` and print :meth:`Comparison.to_dict`, with the defaults of
+:mod:`neardup.defaults`, so a pair gets the same numbers everywhere. Each text is analysed
+once (:class:`~neardup.analyzed.AnalyzedText`): the shingle measures, the combined score, the
+aligner and the citations all take that one analysis. Pipelines are cached per spec, so
+comparing many pairs sets the analyzer up once.
 """
 
 from __future__ import annotations
@@ -13,12 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from neardup._constraints import Boolean, OneOf, check
 from neardup.analysis.presets import PRESETS
+from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, SpecError
-from neardup.spec import Spec
+from neardup.spec import ShingleSpec, Spec
 
 if TYPE_CHECKING:
-    from neardup.align import Aligner, Passage
-    from neardup.pipeline import Pipeline, TextLike
+    from neardup.align import Aligner, Alignment, Passage
+    from neardup.pipeline import Analyzable, Pipeline
+
+#: How a pair is scored: ``combined`` (the combined score first, then the shingle-set
+#: measures) or ``sets`` (the shingle-set measures only).
+SCORE_METHODS = ("combined", "sets")
 
 
 @dataclass(frozen=True)
@@ -28,9 +36,10 @@ class Comparison:
     ``resemblance`` is Jaccard ``|A ∩ B| / |A ∪ B|``; ``containment_ab`` how much of ``a`` is
     in ``b`` (``|A ∩ B| / |A|``) and ``containment_ba`` the other way; ``sorensen`` is
     ``2|A ∩ B| / (|A| + |B|)``. ``shingles_a``, ``shingles_b`` and ``shared`` are the counts they
-    come from. ``fragments`` holds the matched passages (character spans of both texts) when
-    they were asked for, and is empty otherwise. ``combined`` is the combined score
-    (:mod:`neardup.combined`) when it was asked for, else ``None``.
+    come from, under ``shingling`` (the spec's shingles, or word 1-grams when the length rule
+    applied to this pair). ``combined`` is the combined score (:mod:`neardup.combined`) under
+    the ``combined`` method, else ``None``. ``alignment`` holds the passages ``a`` shares with
+    ``b`` and the uniqueness of ``a`` when fragments were asked for.
     """
 
     resemblance: float
@@ -40,26 +49,62 @@ class Comparison:
     shingles_a: int
     shingles_b: int
     shared: int
-    fragments: tuple[Passage, ...] = ()
+    spec: Spec
+    shingling: ShingleSpec
     combined: float | None = None
+    alignment: Alignment | None = None
+
+    @property
+    def fragments(self) -> tuple[Passage, ...]:
+        """The matched passages (empty unless fragments were asked for)."""
+        return tuple(self.alignment.passages) if self.alignment is not None else ()
+
+    @property
+    def short_pair(self) -> bool:
+        """Whether the length rule compared this pair on the short shingling."""
+        return self.shingling != self.spec.shingles.fixed()
 
     def to_dict(self) -> dict[str, Any]:
-        extra = {"combined": self.combined} if self.combined is not None else {}
-        return {
-            **extra,
-            "resemblance": self.resemblance,
-            "containment_ab": self.containment_ab,
-            "containment_ba": self.containment_ba,
-            "sorensen": self.sorensen,
-            "shingles_a": self.shingles_a,
-            "shingles_b": self.shingles_b,
-            "shared": self.shared,
-            "fragments": [p.to_dict() for p in self.fragments],
-        }
+        """The JSON of ``neardup compare --json`` and of ``/api/compare``: the combined score
+        first when computed (with its model's version: a refit changes the scores), the
+        measures, the shingling the pair was compared on, the spec, and with fragments the
+        passages and ``fragments_summary`` (the uniqueness of A, its borrowed and cited shares,
+        the share of B used)."""
+        out: dict[str, Any] = {}
+        if self.combined is not None:
+            from neardup.combined import MODEL
+
+            out.update(combined=self.combined, combined_version=MODEL.version)
+        out.update(
+            resemblance=self.resemblance,
+            sorensen=self.sorensen,
+            containment_ab=self.containment_ab,
+            containment_ba=self.containment_ba,
+            shingles_a=self.shingles_a,
+            shingles_b=self.shingles_b,
+            shared=self.shared,
+            shingling={
+                "unit": self.shingling.unit,
+                "k": self.shingling.k,
+                "step": self.shingling.step,
+                "short_pair": self.short_pair,
+            },
+            spec=self.spec.to_dict(),
+            spec_fingerprint=self.spec.fingerprint(),
+        )
+        if self.alignment is not None:
+            summary = self.alignment.to_dict()
+            summary.pop("sources")
+            used = self.alignment.sources[0].source_used if self.alignment.sources else 0.0
+            summary["source_used"] = round(used, 6)
+            out["fragments"] = [p.to_dict() for p in self.alignment.passages]
+            out["fragments_summary"] = summary
+        return out
 
 
 @lru_cache(maxsize=16)
-def _pipeline(spec: Spec) -> Pipeline:
+def pipeline_of(spec: Spec) -> Pipeline:
+    """One pipeline per spec in a process (the analyzer is set up once)."""
     from neardup.pipeline import Pipeline
 
     return Pipeline(spec)
@@ -72,6 +117,14 @@ def _aligner(spec: Spec) -> Aligner:
     return Aligner(spec)
 
 
+def release_pipelines() -> None:
+    """Let the cached pipelines and aligners go. A one-shot process that ends without the
+    interpreter's teardown (the CLI) calls it, so that the forms its analyzers learned are
+    written to disk when the last reference to them goes."""
+    pipeline_of.cache_clear()
+    _aligner.cache_clear()
+
+
 @lru_cache(maxsize=8)
 def _preset_spec(preset: str) -> Spec:
     from neardup.pipeline import default_spec
@@ -80,49 +133,66 @@ def _preset_spec(preset: str) -> Spec:
 
 
 def compare(
-    a: TextLike,
-    b: TextLike,
+    a: Analyzable,
+    b: Analyzable,
     *,
-    preset: str = "auto",
+    preset: str = DEFAULTS.preset,
     spec: Spec | None = None,
-    fragments: bool = False,
-    combined: bool = False,
+    method: str = DEFAULTS.score,
+    fragments: bool = DEFAULTS.fragments,
+    citations: bool = DEFAULTS.citations,
+    aligner: Aligner | None = None,
+    b_id: str = "B",
 ) -> Comparison:
-    """Resemblance, containment both ways and Sørensen of texts ``a`` and ``b``.
+    """The combined score, resemblance, containment both ways and Sørensen of ``a`` and ``b``.
 
-    ``a`` and ``b`` are ``str``, or ``bytes`` decoded with charset detection (anything else is a
-    ``TypeError``). ``preset`` names the analyzer (``auto``: ``ru`` or ``en`` per text by
-    its script; ``ru``, ``en``, ``plain``) with 5-word shingles, and word 1-grams when the shorter
-    text has fewer than 32 canonical tokens (:func:`~neardup.pipeline.default_spec`);
-    ``spec`` (a :class:`~neardup.spec.Spec`, e.g. from :func:`~neardup.pipeline.make_spec`)
-    replaces it. With ``fragments=True`` the result also
-    lists the passages ``a`` shares with ``b``; with ``combined=True`` it also holds the
-    combined score (:func:`neardup.combined.combined_score`, the function every entry point
-    applies).
+    ``a`` and ``b`` are ``str``, or ``bytes`` decoded with charset detection (anything else is
+    an :class:`~neardup.errors.InputError`). ``preset`` names the analyzer (``auto``: ``ru`` or
+    ``en`` per text by its script; ``ru``, ``en``, ``plain``) with the spec of the defaults
+    (:func:`~neardup.pipeline.default_spec`: 5-word shingles, word 1-grams when the shorter
+    text has fewer than 32 canonical tokens); ``spec`` (a :class:`~neardup.spec.Spec`, e.g.
+    from :func:`~neardup.pipeline.make_spec`) replaces it. ``method`` is ``combined`` (the
+    default: the combined score too) or ``sets``. With ``fragments=True`` the result also
+    holds the passages ``a`` shares with ``b`` (``aligner``: an
+    :class:`~neardup.align.Aligner` with other settings) and the uniqueness of ``a``; quoted
+    and referenced passages count as cited unless ``citations=False``. The defaults are those
+    of :mod:`neardup.defaults`, as in the CLI and the service.
     """
+    check("method", method, OneOf(SCORE_METHODS), ConfigurationError)
     check("fragments", fragments, Boolean(), ConfigurationError)
-    check("combined", combined, Boolean(), ConfigurationError)
+    check("citations", citations, Boolean(), ConfigurationError)
     if spec is None:
         check("preset", preset, OneOf(PRESETS), ConfigurationError)
         spec = _preset_spec(preset)
     elif not isinstance(spec, Spec):
         raise SpecError(f"spec must be a Spec, got {type(spec).__name__}")
-    m = _pipeline(spec).compare(a, b)
-    passages = _aligner(spec).pair(a, b).passages if fragments else []
+    pipeline = pipeline_of(spec)
+    text_a, text_b = pipeline.analyze(a), pipeline.analyze(b)
+    measures, shingling = pipeline.compare_shingled(text_a, text_b)
+    combined = None
+    if method == "combined":
+        from neardup.combined import combined_score
+
+        combined = combined_score(text_a, text_b, spec)
+    alignment = None
+    if fragments:
+        from neardup.align import apply_citations
+
+        aligner = aligner if aligner is not None else _aligner(spec)
+        query = aligner.prepare(text_a)
+        alignment = aligner.pair(query, text_b, source_id=b_id)
+        if citations:
+            alignment = apply_citations(alignment, query)
     return Comparison(
-        resemblance=m.resemblance,
-        containment_ab=m.containment_ab,
-        containment_ba=m.containment_ba,
-        sorensen=m.sorensen,
-        shingles_a=m.shingles_a,
-        shingles_b=m.shingles_b,
-        shared=m.shared,
-        fragments=tuple(passages),
-        combined=_combined_score(a, b, spec) if combined else None,
+        resemblance=measures.resemblance,
+        containment_ab=measures.containment_ab,
+        containment_ba=measures.containment_ba,
+        sorensen=measures.sorensen,
+        shingles_a=measures.shingles_a,
+        shingles_b=measures.shingles_b,
+        shared=measures.shared,
+        spec=spec,
+        shingling=shingling,
+        combined=combined,
+        alignment=alignment,
     )
-
-
-def _combined_score(a: TextLike, b: TextLike, spec: Spec) -> float:
-    from neardup.combined import combined_score
-
-    return combined_score(a, b, spec)

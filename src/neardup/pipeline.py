@@ -13,24 +13,29 @@ from typing import Any
 from neardup.analysis.analyzer import Analyzer, Canonical
 from neardup.analysis.decode import decode, read_text
 from neardup.analysis.presets import preset
+from neardup.analyzed import AnalyzedText
+from neardup.defaults import DEFAULTS
+from neardup.errors import InputError
 from neardup.fingerprint import HashFamily
 from neardup.shingles import Shingles, shingle
 from neardup.similarity import Fingerprints, Measures, compare
-from neardup.spec import DEFAULT_SHORT_BELOW, FingerprintSpec, ShingleSpec, Spec, default_bits
+from neardup.spec import FingerprintSpec, ShingleSpec, Spec, default_bits
 
 TextLike = str | bytes
+#: A text, or a text already analysed for this request (:class:`AnalyzedText`).
+Analyzable = str | bytes | AnalyzedText
 
 
 #: The preset of the defaults: Russian or English chain chosen per document by its script.
-DEFAULT_PRESET = "auto"
+DEFAULT_PRESET = DEFAULTS.preset
 
 
 def make_spec(
     preset_name: str = DEFAULT_PRESET,
     *,
-    k: int = 5,
+    k: int = DEFAULTS.k,
     step: int = 1,
-    unit: str = "word",
+    unit: str = DEFAULTS.unit,
     short_below: int = 0,
     family: str = "rabin",
     bits: int | None = None,
@@ -54,20 +59,30 @@ def make_spec(
 
 
 def default_spec(preset_name: str = DEFAULT_PRESET, **options: Any) -> Spec:
-    """The spec of the defaults (the CLI's and the library's): ``auto`` language per document,
-    word 5-shingles, and word 1-grams for pairs whose shorter text has fewer than
-    :data:`~neardup.spec.DEFAULT_SHORT_BELOW` canonical tokens."""
-    options.setdefault("short_below", DEFAULT_SHORT_BELOW)
+    """The spec of the defaults (the CLI's, the library's and the service's; :mod:`neardup.
+    defaults`): ``auto`` language per document, word 5-shingles, and word 1-grams for pairs
+    whose shorter text has fewer than ``DEFAULTS.short_below`` canonical tokens. An explicit
+    ``unit`` or ``k`` turns that rule off unless ``short_below`` is given too: an option the
+    caller gives wins over a default rule."""
+    explicit = ("unit" in options and options["unit"] != DEFAULTS.unit) or (
+        "k" in options and options["k"] != DEFAULTS.k
+    )
+    options.setdefault("short_below", 0 if explicit else DEFAULTS.short_below)
     return make_spec(preset_name, **options)
 
 
-def as_text(value: TextLike) -> str:
-    """A str as it is; bytes decoded with charset detection."""
-    if isinstance(value, bytes):
-        return decode(value).text
+def as_text(value: Analyzable) -> str:
+    """A str as it is; bytes decoded with charset detection; an analysed text's text."""
     if isinstance(value, str):
         return value
-    raise TypeError(f"expected str or bytes, got {type(value).__name__}")
+    if isinstance(value, bytes):
+        return decode(value).text
+    if isinstance(value, AnalyzedText):
+        return value.text
+    raise InputError(
+        f"a text must be str or bytes, got {type(value).__name__}"
+        + ("; decode it to str or bytes first" if isinstance(value, bytearray | memoryview) else "")
+    )
 
 
 class Pipeline:
@@ -84,14 +99,28 @@ class Pipeline:
         self._short_spec = spec.fixed(short=True) if spec.shingles.adaptive else None
         self._short_fingerprint = self._short_spec.fingerprint() if self._short_spec else ""
 
-    def canonical(self, text: TextLike) -> Canonical:
-        return self.analyzer.canonical(as_text(text))
+    def analyze(self, text: Analyzable) -> AnalyzedText:
+        """``text`` analysed once, for every stage of a request to take: an
+        :class:`AnalyzedText` made under this pipeline's analyzer passes through as it is, and
+        one made under another analyzer keeps this pipeline's analysis of its text."""
+        if isinstance(text, AnalyzedText):
+            if text.analyzer == self.spec.analyzer:
+                return text
+            # another stage's analyzer (the combined score's plain words): once per text too
+            return text.derived(("analysis", self.spec.analyzer), lambda: self._analyze(text.text))
+        return self._analyze(as_text(text))
 
-    def shingles(self, text: TextLike) -> Shingles:
+    def _analyze(self, decoded: str) -> AnalyzedText:
+        return AnalyzedText(decoded, self.analyzer.canonical(decoded), self.spec.analyzer)
+
+    def canonical(self, text: Analyzable) -> Canonical:
+        return self.analyze(text).canonical
+
+    def shingles(self, text: Analyzable) -> Shingles:
         """Shingles in text order with their spans in the (decoded) input."""
         return shingle(self.canonical(text), self.spec.shingles, self.family)
 
-    def fingerprints(self, text: TextLike) -> Fingerprints:
+    def fingerprints(self, text: Analyzable) -> Fingerprints:
         """The sorted distinct fingerprints (with counts under a multiset spec)."""
         return Fingerprints.from_hashes(
             self.shingles(text).hashes,
@@ -119,7 +148,7 @@ class Pipeline:
             spec_fingerprint=self.spec_fingerprint,
         )
 
-    def variants(self, text: TextLike) -> tuple[int, Fingerprints, Fingerprints | None]:
+    def variants(self, text: Analyzable) -> tuple[int, Fingerprints, Fingerprints | None]:
         """A text's canonical token count, its fingerprints for long pairs, and for short pairs
         (``None`` unless the spec is length-adaptive): what pairwise entry points need to apply
         :meth:`~neardup.spec.ShingleSpec.short_pairs` per pair."""
@@ -127,12 +156,12 @@ class Pipeline:
         short = self.fingerprints_of(canonical, short=True) if self._short_spec else None
         return len(canonical), self.fingerprints_of(canonical), short
 
-    def compare(self, a: TextLike, b: TextLike) -> Measures:
+    def compare(self, a: Analyzable, b: Analyzable) -> Measures:
         """The measures of a pair, under the short shingling when the spec's length-adaptive
         rule says so."""
         return self.compare_shingled(a, b)[0]
 
-    def compare_shingled(self, a: TextLike, b: TextLike) -> tuple[Measures, ShingleSpec]:
+    def compare_shingled(self, a: Analyzable, b: Analyzable) -> tuple[Measures, ShingleSpec]:
         """:meth:`compare`, and the shingling the pair was compared on (the short one when
         the length-adaptive rule applied)."""
         ca, cb = self.canonical(a), self.canonical(b)

@@ -29,7 +29,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from neardup.align import Alignment, Passage
+from neardup.align import UNIQUENESS_MEANING, Alignment, Passage
 from neardup.errors import InputError
 
 #: Background colours of the sources' passages (HTML), cycled.
@@ -111,7 +111,7 @@ def passages_table(alignment: Alignment, *, title: str | None = None) -> Table:
         ("similarity", "right"),
     ):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
-    for index, match in enumerate(alignment.sources):
+    for index, match in enumerate(alignment.found):
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         for p in match.passages:
             table.add_row(
@@ -130,28 +130,24 @@ def _count(n: int, noun: str) -> str:
 
 
 def summary_line(alignment: Alignment) -> str:
-    n = sum(len(s.passages) for s in alignment.sources)
+    """The one uniqueness figure first, then the shares it leaves (they add up to 100 %)."""
+    found = alignment.found
+    n = sum(len(s.passages) for s in found)
     details = (
-        f"({_count(n, 'passage')} from {_count(len(alignment.sources), 'source')}; "
-        f"{alignment.tokens} query tokens)"
+        f"({_count(n, 'passage')} from {_count(len(found), 'source')}; "
+        f"{_count(alignment.tokens, 'word')} counted)"
     )
-    if alignment.citations is None:
-        return (
-            f"borrowed {100 * alignment.borrowed:.1f} %, "
-            f"uniqueness {100 * alignment.uniqueness:.1f} % {details}"
-        )
+    cited = "" if alignment.citations is None else f", cited {100 * alignment.cited:.1f} %"
     return (
-        f"borrowed {100 * alignment.borrowed:.1f} %, cited {100 * alignment.cited:.1f} % "
-        f"(quoted {100 * alignment.quoted:.1f} %), uniqueness {100 * alignment.uniqueness:.1f} % "
-        f"({100 * alignment.uniqueness_counting_citations:.1f} % counting citations as "
-        f"borrowing) {details}"
+        f"uniqueness {100 * alignment.uniqueness:.1f} %: borrowed "
+        f"{100 * alignment.borrowed:.1f} %{cited} {details}"
     )
 
 
 def _cited_parts(alignment: Alignment) -> list[tuple[int, int]]:
     """The character spans of the query's passages that lie inside a citation."""
     parts: list[tuple[int, int]] = []
-    for match in alignment.sources:
+    for match in alignment.found:
         for p in match.passages:
             for c in alignment.citations or ():
                 start, end = max(p.a_start, c.start), min(p.a_end, c.end)
@@ -214,7 +210,7 @@ def print_terminal(
     """Print the query (and each source) with passages coloured, then a table of passages."""
     console = console or Console()
     query_spans: list[tuple[int, int, str]] = []
-    for index, match in enumerate(alignment.sources):
+    for index, match in enumerate(alignment.found):
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         query_spans.extend((p.a_start, p.a_end, style) for p in match.passages)
         query_spans.extend((s, e, CHANGED_STYLE) for p in match.passages for s, e in p.a_changed)
@@ -222,7 +218,7 @@ def print_terminal(
     query_spans.extend((c.start, c.end, QUOTED_STYLE) for c in alignment.citations or ())
     _print_text(console, alignment.text, query_spans, Text(printable(query_title)))
     if show_sources:
-        for index, match in enumerate(alignment.sources):
+        for index, match in enumerate(alignment.found):
             style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
             spans = [(p.b_start, p.b_end, style) for p in match.passages]
             spans += [(s, e, CHANGED_STYLE) for p in match.passages for s, e in p.b_changed]
@@ -233,6 +229,7 @@ def print_terminal(
             _print_text(console, match.text, spans, title)
     console.print(passages_table(alignment))
     console.print(Text(summary_line(alignment)))
+    console.print(Text(UNIQUENESS_MEANING, style="dim"))
 
 
 # --- HTML ----------------------------------------------------------------------------------
@@ -358,7 +355,7 @@ def render_html(
     source_sections: list[str] = []
     rows: list[str] = []
     legend: list[str] = []
-    for si, match in enumerate(alignment.sources):
+    for si, match in enumerate(alignment.found):
         colour = HTML_COLOURS[si % len(HTML_COLOURS)]
         legend.append(f'<span style="background:{colour}">{esc(match.id)}</span>')
         source_marks: list[Mark] = []
@@ -397,17 +394,13 @@ def render_html(
             f'<pre class="text">{marked_text(match.text, source_marks)}</pre></section>'
         )
     query_marks.sort(key=lambda m: (m.start, m.end))
-    n_passages = sum(len(s.passages) for s in alignment.sources)
+    n_passages = sum(len(s.passages) for s in alignment.found)
     cited = [(c.start, c.end) for c in alignment.citations or ()]
     citation_summary = ""
     if alignment.citations is not None:
         legend.append(f'<span class="cite" style="background:{CITATION_COLOUR}">citation</span>')
-        citation_summary = (
-            f', cited <b id="cited">{100 * alignment.cited:.1f} %</b> (quoted '
-            f"{100 * alignment.quoted:.1f} %; uniqueness "
-            f"{100 * alignment.uniqueness_counting_citations:.1f} % counting citations as "
-            "borrowing)"
-        )
+        citation_summary = f', cited <b id="cited">{100 * alignment.cited:.1f} %</b>'
+
     table = ""
     if rows:
         table = (
@@ -428,10 +421,11 @@ def render_html(
         f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>"
         f"<header><h1>{esc(title)}</h1>"
         '<p class="summary" id="summary">'
-        f"Borrowed <b>{100 * alignment.borrowed:.1f} %</b>, uniqueness "
-        f"<b>{100 * alignment.uniqueness:.1f} %</b>{citation_summary} — "
+        f"Uniqueness <b>{100 * alignment.uniqueness:.1f} %</b>: borrowed "
+        f"<b>{100 * alignment.borrowed:.1f} %</b>{citation_summary} — "
         f"{_count(n_passages, 'passage')} from "
-        f"{_count(len(alignment.sources), 'source')}; {alignment.tokens} query tokens; {params}</p>"
+        f"{_count(len(alignment.found), 'source')}; {_count(alignment.tokens, 'word')} counted; "
+        f'{params}</p><p class="meaning">{esc(UNIQUENESS_MEANING)}</p>'
         f'<p class="legend">{"".join(legend)}</p>{table}</header>'
         '<main class="cols">'
         f'<section class="pane" id="query"><h2>{esc(query_title)}</h2>'

@@ -25,6 +25,7 @@ from neardup._constraints import (
     refuse_unknown,
 )
 from neardup.analysis.resources import TOKEN_FILTER_PACKAGES, package_version
+from neardup.defaults import SHORT_BELOW
 from neardup.errors import ConfigurationError, SpecError, SpecMismatchError
 
 #: Bumped whenever a change in neardup itself changes tokens or fingerprints.
@@ -175,8 +176,8 @@ class AnalyzerSpec:
 #: (``benchmarks/quality_lengths.py``); above, word 1-grams start losing to them on hard
 #: negatives (the same story from another outlet; a sweep over 0/16/24/32/48/64 on
 #: the *training* half of benchmarks/quality_sets.py, where the paste set's resemblance falls
-#: from 0.950 at 24 to 0.937 at 48–64).
-DEFAULT_SHORT_BELOW = 32
+#: from 0.950 at 24 to 0.937 at 48–64). It lives in the one table of defaults.
+DEFAULT_SHORT_BELOW = SHORT_BELOW
 
 
 @dataclass(frozen=True)

@@ -102,14 +102,8 @@ def test_compare_options_reach_the_spec(capsys: pytest.CaptureFixture[str]) -> N
         "crc32",
     )
     assert out["resemblance"] == 1.0
-    assert out["spec"]["shingles"] == {  # type: ignore[index]
-        "unit": "word",
-        "k": 3,
-        "step": 3,
-        "short_below": 32,  # the CLI's default: word 1-grams for a pair with a short text
-        "short_unit": "word",
-        "short_k": 1,
-    }
+    # an explicit -k turns the default length rule off: the option the user gives wins
+    assert out["spec"]["shingles"] == {"unit": "word", "k": 3, "step": 3}  # type: ignore[index]
     assert out["spec"]["fingerprints"]["family"] == "crc32"  # type: ignore[index]
     assert out["spec"]["fingerprints"]["bits"] == 32  # type: ignore[index]
 

@@ -31,7 +31,9 @@ def test_json_has_the_fragments(pair: tuple[str, str], capsys: pytest.CaptureFix
     assert text_a[frag["a_start"] : frag["a_end"]] == frag["a_text"] == FRAGMENT.rstrip(".")
     assert ESSAY[frag["b_start"] : frag["b_end"]] == frag["b_text"]
     assert frag["similarity"] == 1.0
-    assert 0 < out["fragments_summary"]["borrowed_a"] < 1
+    summary = out["fragments_summary"]
+    assert 0 < summary["borrowed"] < 1 and summary["cited"] == 0.0
+    assert summary["uniqueness"] == round(1 - summary["borrowed"], 6)
     assert out["fragments_summary"]["params"]["k"] == 3
     # without --fragments the JSON stays as it was
     assert main(["compare", *pair, "--json"]) == 0

@@ -79,13 +79,14 @@ def test_compare_and_matrix_are_the_cli_json(
     client: TestClient, essay: str, park: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     a, b = EXAMPLES / "essay_with_quote.txt", EXAMPLES / "collection" / "park.txt"
-    out = client.post("/api/compare", json={"a": essay, "b": park, "b_id": str(b)}).json()
+    body = {"a": essay, "b": park, "b_id": str(b), "fragments": True}
+    out = client.post("/api/compare", json=body).json()
     # the service compares under its collection's spec (conftest: ru, no length-adaptive rule)
     spec_flags = ("--preset", "ru", "--short-below", "0")
     out_cli = cli_json(capsys, "compare", str(a), str(b), "--json", "--fragments", *spec_flags)
     assert out == out_cli
     assert next(iter(out)) == "combined"  # the score both lead with by default
-    assert out["fragments_summary"]["borrowed_a"] == 0.0  # quoted: cited, not borrowed
+    assert out["fragments_summary"]["borrowed"] == 0.0  # quoted: cited, not borrowed
     assert out["fragments_summary"]["cited"] == 0.265957
     assert len(out["fragments"]) == 1
     passage = out["fragments"][0]

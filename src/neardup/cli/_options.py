@@ -10,10 +10,11 @@ import click
 
 from neardup.analysis.presets import PRESETS
 from neardup.cli._types import field_default, field_type
+from neardup.defaults import DEFAULTS
 from neardup.errors import InputError
 from neardup.inputs import check_thesaurus, read_text_input
 from neardup.pipeline import DEFAULT_PRESET, make_spec
-from neardup.spec import DEFAULT_SHORT_BELOW, FAMILY_WIDTHS, FingerprintSpec, ShingleSpec, Spec
+from neardup.spec import FAMILY_WIDTHS, FingerprintSpec, ShingleSpec, Spec
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,7 +35,7 @@ def spec_options(func: F) -> F:
             "-k",
             "k",
             type=field_type(ShingleSpec, "k"),
-            default=field_default(ShingleSpec, "k"),
+            default=DEFAULTS.k,
             show_default=True,
             help="Shingle length: words per shingle (characters with --unit char).",
         ),
@@ -49,15 +50,16 @@ def spec_options(func: F) -> F:
             "--short-below",
             "short_below",
             type=field_type(ShingleSpec, "short_below"),
-            default=DEFAULT_SHORT_BELOW,
+            default=DEFAULTS.short_below,
             show_default=True,
             help="Compare a pair on word 1-grams when its shorter text has fewer canonical "
-            "tokens than this (word shingles cannot work on a sentence); 0: never.",
+            "tokens than this (word shingles cannot work on a sentence); 0: never. An explicit "
+            "-k or --unit turns this rule off unless --short-below is given too.",
         ),
         click.option(
             "--unit",
             type=click.Choice(["word", "char"]),
-            default="word",
+            default=DEFAULTS.unit,
             show_default=True,
             help="Shingles of words or of characters of the canonical text.",
         ),
@@ -132,6 +134,19 @@ def spec_options(func: F) -> F:
     return func
 
 
+def _given(name: str) -> bool:
+    """Whether the user gave the option ``name`` on the command line (or in the environment),
+    rather than taking its default."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return False
+    source = ctx.get_parameter_source(name)
+    return source is not None and source not in (
+        click.core.ParameterSource.DEFAULT,
+        click.core.ParameterSource.DEFAULT_MAP,
+    )
+
+
 def spec_from_options(options: dict[str, Any]) -> Spec:
     """Pop the spec flags out of a command's keyword arguments and build the spec."""
     stop_words: list[str] = []
@@ -145,12 +160,15 @@ def spec_from_options(options: dict[str, Any]) -> Spec:
         check_thesaurus(synonyms)
     family = options.pop("family")
     bits = options.pop("bits")
+    short_below = options.pop("short_below")
+    if not _given("short_below") and (_given("k") or _given("unit")):
+        short_below = 0  # an option the user gives wins over the default length rule
     return make_spec(
         options.pop("preset"),
         k=options.pop("k"),
         step=options.pop("step"),
         unit=options.pop("unit"),
-        short_below=options.pop("short_below"),
+        short_below=short_below,
         family=family,
         bits=bits,
         seed=options.pop("seed"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -19,43 +19,11 @@ from neardup.analysis.analyzer import Canonical, IntArray
 from neardup.cli._documents import read_input, read_options, reader_options
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type
+from neardup.comparison import SCORE_METHODS, release_pipelines
+from neardup.comparison import compare as compare_texts
+from neardup.defaults import DEFAULTS
 from neardup.pipeline import Pipeline
 from neardup.shingles import Shingles, shingle
-from neardup.similarity import Measures
-from neardup.spec import Spec
-
-if TYPE_CHECKING:
-    from neardup.align import Alignment
-
-
-def compare_to_dict(
-    measures: Measures, spec: Spec, alignment: Alignment | None, combined: float | None = None
-) -> dict[str, Any]:
-    """The JSON of ``compare --json`` (also the web service's ``/api/compare``): the combined
-    score first when given, the measures, the spec, and with an alignment of A against B its
-    passages and borrowed shares. ``combined_version`` is the combined model's version
-    (:data:`neardup.combined.MODEL`): a refit changes the scores."""
-    out: dict[str, Any] = {}
-    if combined is not None:
-        from neardup.combined import MODEL
-
-        out.update(combined=combined, combined_version=MODEL.version)
-    out.update(measures.to_dict())
-    out["spec"] = spec.to_dict()
-    out["spec_fingerprint"] = spec.fingerprint()
-    if alignment is not None:
-        match = alignment.sources[0]
-        out["fragments"] = [p.to_dict() for p in match.passages]
-        out["fragments_summary"] = {
-            "borrowed_a": round(alignment.borrowed, 6),
-            "borrowed_b": round(match.source_used, 6),
-            "params": alignment.params,
-        }
-        if alignment.citations is not None:
-            citations = alignment.to_dict()
-            for key in ("cited", "quoted", "uniqueness_counting_citations", "citations"):
-                out["fragments_summary"][key] = citations[key]
-    return out
 
 
 @click.command()
@@ -104,8 +72,8 @@ def compare_to_dict(
 )
 @click.option(
     "--method",
-    type=click.Choice(["combined", "sets"]),
-    default="combined",
+    type=click.Choice(SCORE_METHODS),
+    default=DEFAULTS.score,
     show_default=True,
     help="combined: the combined score first (a calibrated probability-like number from "
     "several measures, neardup.combined; the best single ranking on every generated set, "
@@ -144,49 +112,51 @@ def compare(
 
     --json prints the keys combined, combined_version (the shipped model's: a refit changes the
     scores), resemblance, sorensen, containment_ab, containment_ba, shingles_a, shingles_b,
-    shared, spec and spec_fingerprint (--method sets: all but the first two).
+    shared, shingling (the shingles the pair was compared on), spec and spec_fingerprint
+    (--method sets: all but the first two) — the same object as neardup.compare(a, b).to_dict()
+    and the service's /api/compare.
 
     --fragments also aligns A against B (docs/fragments.md): passages of A copied from B,
     verbatim or with a few words changed, as character spans of both files as given (HTML
     included), each with its similarity, and the share of A they cover (borrowed %). The
     terminal shows both texts with the passages coloured; --json adds "fragments" (one object
     per passage: a_start, a_end, b_start, b_end, a_text, b_text, tokens, similarity) and
-    "fragments_summary"; --html FILE writes a report to open in a browser. Passages of A
-    inside quotes or followed by a reference count as citation, not borrowing (their own
-    colour; "cited", "quoted" and "uniqueness_counting_citations" in "fragments_summary"),
-    unless --no-citations.
+    "fragments_summary" (uniqueness, borrowed, cited: the shares of A's words found in no
+    source, copied, and copied inside a citation — they add up to 1); --html FILE writes a
+    report to open in a browser. Passages of A inside quotes, or in a sentence carrying its
+    own reference, count as cited, not borrowed (their own colour), unless --no-citations.
     """
     spec = spec_from_options(options)
     if html_report:
         from neardup.report import check_writable
 
         check_writable(html_report)
-    pipeline = Pipeline(spec)
     reading = read_options(options)
     text_a = read_input(file_a, reading).text
     text_b = read_input(file_b, reading).text
-    measures, shingling = pipeline.compare_shingled(text_a, text_b)
-    combined = None
-    if method == "combined":
-        from neardup.combined import combined_score
-
-        combined = combined_score(text_a, text_b, spec)
-    alignment = None
+    aligner = None
     if fragments or html_report:
-        from neardup.align import Aligner, apply_citations
+        from neardup.align import Aligner
 
         aligner = Aligner(spec, k=align_k, gap=gap, min_tokens=min_tokens)
-        query = aligner.prepare(text_a)
-        alignment = aligner.pair(query, text_b, source_id=file_b)
-        if not no_citations:
-            alignment = apply_citations(alignment, query)
-        if html_report:
-            from neardup.report import write_html
+    result = compare_texts(
+        text_a,
+        text_b,
+        spec=spec,
+        method=method,
+        fragments=aligner is not None,
+        citations=not no_citations,
+        aligner=aligner,
+        b_id=file_b,
+    )
+    release_pipelines()  # the analyzers' learned forms reach the disk as this process ends
+    measures, alignment, combined = result, result.alignment, result.combined
+    if html_report and alignment is not None:
+        from neardup.report import write_html
 
-            write_html(alignment, html_report, title=f"{file_a} vs {file_b}", query_title=file_a)
+        write_html(alignment, html_report, title=f"{file_a} vs {file_b}", query_title=file_a)
     if as_json:
-        out = compare_to_dict(measures, spec, alignment, combined)
-        click.echo(json.dumps(out, ensure_ascii=False))
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
     from rich.console import Console
     from rich.table import Table
@@ -211,14 +181,14 @@ def compare(
     console = Console()
     console.print(table)
     # the shingling this pair was compared on: the short one when the length rule applied
-    short_pair = shingling != spec.shingles.fixed()
+    shingling = result.shingling
     rule = (
         f" (the shorter text has fewer than {spec.shingles.short_below} tokens)"
-        if short_pair
+        if result.short_pair
         else ""
     )
     console.print(
-        f"spec {pipeline.spec_fingerprint}: preset {spec.analyzer.preset}, "
+        f"spec {spec.fingerprint()}: preset {spec.analyzer.preset}, "
         f"{shingling.unit} shingles k={shingling.k} step={shingling.step}{rule}, "
         f"{spec.fingerprint_family.family} {spec.fingerprint_family.bits} bit"
     )

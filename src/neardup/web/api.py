@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
+from neardup.defaults import DEFAULTS
 from neardup.matrix import METHODS
 from neardup.web.app import require_read, require_write, token_of
 from neardup.web.service import Service, upload_text
@@ -30,9 +31,9 @@ class _Strict(BaseModel):
 
 class CheckIn(_Strict):
     text: str = Field(description="The text to check (plain text or HTML).")
-    top: int = Field(10, ge=1, le=100, description="Matches reported (and aligned).")
+    top: int = Field(DEFAULTS.top, ge=1, le=100, description="Matches reported (and aligned).")
     fragments: bool = Field(
-        False, description="Also align the text against its matches' stored texts."
+        DEFAULTS.fragments, description="Also list the passages copied from its matches."
     )
 
 
@@ -60,14 +61,14 @@ class RemoveIn(_Strict):
 class CompareIn(_Strict):
     a: str
     b: str
-    fragments: bool = True
+    fragments: bool = Field(DEFAULTS.fragments, description="Also list A's passages from B.")
     b_id: str = Field("B", description="B's name in the passages (the CLI: its path).")
 
 
 class MatrixIn(_Strict):
     texts: list[str] = Field(min_length=2, max_length=1000)
     ids: list[str] | None = Field(None, description="Default: 1, 2, …")
-    method: Method = "combined"  # as ``neardup matrix``
+    method: Method = DEFAULTS.matrix  # type: ignore[assignment]  # as ``neardup matrix``
 
 
 def _service(request: Request) -> Service:
@@ -103,8 +104,8 @@ def check(body: CheckIn, request: Request) -> dict[str, Any]:
 async def check_file(
     request: Request,
     file: Annotated[UploadFile, File()],
-    top: Annotated[int, Form(ge=1, le=100)] = 10,
-    fragments: Annotated[bool, Form()] = True,
+    top: Annotated[int, Form(ge=1, le=100)] = DEFAULTS.top,
+    fragments: Annotated[bool, Form()] = DEFAULTS.fragments,
 ) -> dict[str, Any]:
     """As ``/api/check``, plus ``"text"``: the text extracted from the file, which the
     passages' offsets refer to."""

@@ -70,12 +70,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "text_a": {"ru": "Текст A", "en": "Text A"},
     "text_b": {"ru": "Текст B", "en": "Text B"},
     "compare_summary": {
-        "ru": "Из текста A взято из B: {a} %; текста B использовано в A: {b} %. "
-        "Комбинированная оценка {c} (от 0,5 — вероятно, копия); сходство (Жаккар по "
-        "шинглам) {r}, A в B {cab}, B в A {cba}.",
-        "en": "Of text A, {a} % comes from B; {b} % of text B is used in A. "
-        "Combined score {c} (0.5 and above: probably a copy); resemblance (Jaccard of "
-        "shingles) {r}, A in B {cab}, B in A {cba}.",
+        "ru": "Уникальность текста A относительно B: {u} % (заимствовано {a} %, цитируется "
+        "{q} %); текста B использовано в A: {b} %. Комбинированная оценка {c} (от 0,5 — "
+        "вероятно, копия); сходство (Жаккар по шинглам) {r}, A в B {cab}, B в A {cba}.",
+        "en": "Uniqueness of text A against B: {u} % (borrowed {a} %, cited {q} %); {b} % of "
+        "text B is used in A. Combined score {c} (0.5 and above: probably a copy); "
+        "resemblance (Jaccard of shingles) {r}, A in B {cab}, B in A {cba}.",
     },
     "collection": {"ru": "Коллекция", "en": "Collection"},
     "documents": {"ru": "документов", "en": "documents"},

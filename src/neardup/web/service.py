@@ -17,6 +17,8 @@ from typing import Any
 
 from neardup import inputs
 from neardup.align import Aligner, Alignment, apply_citations
+from neardup.comparison import compare as compare_texts
+from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, InputError
 from neardup.index import CheckResult, Collection
 from neardup.matrix import METHODS, SimilarityMatrix, similarity_matrix
@@ -241,23 +243,16 @@ class Service:
             return self.collection.stats()
 
     def compare(
-        self, a: str, b: str, *, fragments: bool = True, b_id: str = "B"
-    ) -> tuple[dict[str, Any], Any]:
+        self, a: str, b: str, *, fragments: bool = DEFAULTS.fragments, b_id: str = "B"
+    ) -> tuple[dict[str, Any], Alignment | None]:
         """Two texts under the collection's spec: the JSON of ``neardup compare --json``
-        (``--fragments``; the combined score first, as the CLI's default), and the alignment."""
-        from neardup.cli.compare import compare_to_dict
-        from neardup.combined import combined_score
-
+        (:func:`neardup.compare`, the same call with the same defaults), and the alignment."""
         self.limit_text(a, "text A")
         self.limit_text(b, "text B")
-        col = self.collection
-        measures = col.pipeline.compare(a, b)
-        alignment = None
-        if fragments:  # quoted passages count as citation, as in the CLI
-            query = self.aligner.prepare(a)
-            alignment = apply_citations(self.aligner.pair(query, b, source_id=b_id), query)
-        combined = combined_score(a, b, col.spec)
-        return compare_to_dict(measures, col.spec, alignment, combined), alignment
+        result = compare_texts(
+            a, b, spec=self.collection.spec, fragments=fragments, aligner=self.aligner, b_id=b_id
+        )
+        return result.to_dict(), result.alignment
 
     def matrix(self, ids: list[str], texts: list[str], method: str) -> SimilarityMatrix:
         if method not in METHODS:

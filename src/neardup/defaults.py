@@ -1,0 +1,70 @@
+"""The one table of defaults: the library, the CLI and the web API all read it.
+
+A default that one entry point sets apart from the others gives one text several answers
+(issue 22), so every default a user can meet lives here, once, with the reason for it; the
+CLI's options and the API's fields take their defaults from :data:`DEFAULTS`, and
+``tests/test_defaults.py`` checks that they do.
+
+This module imports nothing heavy: the CLI reads it at start-up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+#: Texts whose shorter side has fewer canonical tokens than this are compared on word 1-grams
+#: (5-word shingles cannot tell a sentence from a rewrite of it); ``spec.DEFAULT_SHORT_BELOW``.
+SHORT_BELOW = 32
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """Every default an entry point applies (see each field)."""
+
+    #: The analyzer: ``ru`` (lemmas) or ``en`` (stems) per text by its script.
+    preset: str = "auto"
+    #: Shingles: words, ``k`` per shingle, and the length rule :data:`SHORT_BELOW` (0: off).
+    #: An explicit ``--unit``/``-k`` turns the rule off unless ``--short-below`` is given too:
+    #: an option the user gives wins over a default rule.
+    unit: str = "word"
+    k: int = 5
+    short_below: int = SHORT_BELOW
+    #: How two texts are scored (``compare``, ``eval``): ``combined`` (the calibrated score of
+    #: :mod:`neardup.combined`, first) or ``sets`` (the shingle-set measures only).
+    score: str = "combined"
+    #: How a matrix of texts is scored (``matrix``, ``similarity_matrix``, ``/api/matrix``).
+    matrix: str = "combined"
+    #: Whether the copied passages are listed (``compare``, ``index check``, the API): off, as
+    #: they make the answer long; the page asks for them.
+    fragments: bool = False
+    #: Quoted and referenced passages count as cited, apart from borrowed.
+    citations: bool = True
+    #: Matches reported by ``index check`` (and the sources its passages are looked for in).
+    top: int = 10
+    #: Workers a command may keep busy: 0 means one per CPU, 1 only the caller's.
+    jobs: int = 0
+    #: The second stage (:mod:`neardup.align`): words per alignment shingle, unmatched words
+    #: allowed inside one passage, the fewest matched words a passage must have, and how often
+    #: a shingle may repeat in a source and still make seeds. Chosen on the generated partial
+    #: copies of ``benchmarks/quality_fragments.py`` (docs/fragments.md).
+    align_k: int = 3
+    gap: int = 8
+    min_tokens: int = 8
+    max_occurrences: int = 50
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+#: The defaults in force.
+DEFAULTS = Defaults()
+
+
+def resolve_jobs(jobs: int) -> int:
+    """The workers ``jobs`` means: itself, or one per CPU for 0."""
+    import os
+
+    if jobs < 0:
+        raise ValueError(f"jobs must be 0 (one per CPU) or more, got {jobs}")
+    return jobs or (os.cpu_count() or 1)
