@@ -12,6 +12,7 @@ def test_all_is_pinned() -> None:
     assert sorted(neardup.__all__) == [
         "Aligner",
         "Alignment",
+        "AnalyzedText",
         "AnalyzerSpec",
         "Banding",
         "ChainSpec",
@@ -20,9 +21,12 @@ def test_all_is_pinned() -> None:
         "Comparison",
         "Component",
         "ConfigurationError",
+        "DEFAULTS",
+        "DamagedCollectionError",
         "DatasetError",
         "Decision",
         "DecodeError",
+        "Defaults",
         "Document",
         "DuplicateIdError",
         "FingerprintSpec",
@@ -30,6 +34,7 @@ def test_all_is_pinned() -> None:
         "Group",
         "IndexSpec",
         "InputError",
+        "InputTooLargeError",
         "Match",
         "Measures",
         "MinHasher",
@@ -40,15 +45,21 @@ def test_all_is_pinned() -> None:
         "Passage",
         "Pipeline",
         "ShingleSpec",
+        "SimilarityMatrix",
         "SketchSpec",
         "Spec",
         "SpecError",
         "SpecMismatchError",
         "StorageError",
         "TextLengthError",
+        "TooLargeError",
+        "UnsupportedTypeError",
         "__version__",
         "compare",
+        "dedup",
+        "default_spec",
         "make_spec",
+        "similarity_matrix",
     ]
     for name in neardup.__all__:
         assert hasattr(neardup, name), name
@@ -104,3 +115,24 @@ def test_one_document_class() -> None:
     assert "Document" not in neardup.eval.__all__
     assert not hasattr(neardup.eval.formats, "Document")
     assert neardup.eval.LabelledText.__name__ == "LabelledText"
+
+
+def test_every_error_class_is_public() -> None:
+    """Every class of the one exception tree, wherever it is raised, is a public name."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.walk_packages(neardup.__path__, "neardup."):
+        if info.name.startswith(("neardup.spark", "neardup.web")) or ".cli" in info.name:
+            continue  # optional extras: imported below when present
+        importlib.import_module(info.name)
+    importlib.import_module("neardup.web.app")
+    seen: set[type] = set()
+    todo: list[type] = [neardup.NeardupError]
+    while todo:
+        cls = todo.pop()
+        seen.add(cls)
+        todo.extend(c for c in cls.__subclasses__() if c not in seen)
+    private = sorted(c.__name__ for c in seen if c.__name__.startswith("_"))
+    public = {c.__name__ for c in seen} - set(private)
+    assert public <= set(neardup.__all__), public - set(neardup.__all__)

@@ -15,12 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+from neardup.defaults import DEFAULTS, Defaults
 from neardup.errors import (
     ConfigurationError,
+    DamagedCollectionError,
     DatasetError,
     DecodeError,
     DuplicateIdError,
     InputError,
+    InputTooLargeError,
     MissingDependencyError,
     NeardupError,
     NotFoundError,
@@ -29,6 +32,8 @@ from neardup.errors import (
     SpecMismatchError,
     StorageError,
     TextLengthError,
+    TooLargeError,
+    UnsupportedTypeError,
 )
 from neardup.spec import (
     AnalyzerSpec,
@@ -43,9 +48,12 @@ from neardup.spec import (
 
 if TYPE_CHECKING:
     from neardup.align import Aligner, Alignment, Passage
+    from neardup.analyzed import AnalyzedText
     from neardup.comparison import Comparison, compare
+    from neardup.dedup import dedup
     from neardup.index import CheckResult, Collection, Decision, Document, Group, Match
-    from neardup.pipeline import Pipeline, make_spec
+    from neardup.matrix import SimilarityMatrix, similarity_matrix
+    from neardup.pipeline import Pipeline, default_spec, make_spec
     from neardup.similarity import Fingerprints, Measures
     from neardup.sketch import Banding, MinHasher
 
@@ -53,6 +61,11 @@ if TYPE_CHECKING:
 _LAZY = {
     "Aligner": "neardup.align",
     "Alignment": "neardup.align",
+    "AnalyzedText": "neardup.analyzed",
+    "SimilarityMatrix": "neardup.matrix",
+    "dedup": "neardup.dedup",
+    "default_spec": "neardup.pipeline",
+    "similarity_matrix": "neardup.matrix",
     "Banding": "neardup.sketch",
     "Passage": "neardup.align",
     "CheckResult": "neardup.index",
@@ -85,8 +98,10 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "DEFAULTS",
     "Aligner",
     "Alignment",
+    "AnalyzedText",
     "AnalyzerSpec",
     "Banding",
     "ChainSpec",
@@ -95,7 +110,9 @@ __all__ = [
     "Comparison",
     "Component",
     "ConfigurationError",
+    "DamagedCollectionError",
     "DatasetError",
+    "Defaults",
     "Decision",
     "DecodeError",
     "Document",
@@ -105,6 +122,7 @@ __all__ = [
     "Group",
     "IndexSpec",
     "InputError",
+    "InputTooLargeError",
     "Match",
     "Measures",
     "MinHasher",
@@ -115,13 +133,19 @@ __all__ = [
     "Passage",
     "Pipeline",
     "ShingleSpec",
+    "SimilarityMatrix",
     "SketchSpec",
     "Spec",
     "SpecError",
     "SpecMismatchError",
     "StorageError",
     "TextLengthError",
+    "TooLargeError",
+    "UnsupportedTypeError",
     "__version__",
     "compare",
+    "dedup",
+    "default_spec",
     "make_spec",
+    "similarity_matrix",
 ]

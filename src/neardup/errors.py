@@ -5,6 +5,8 @@
     │   ├── DecodeError       bytes that no supported encoding can decode
     │   ├── DatasetError      a malformed dataset file (says which file and line)
     │   ├── InputTooLargeError a text or file over the size limit (--max-bytes)
+    │   ├── TooLargeError     a request or a text over a service's limit (HTTP 413)
+    │   ├── UnsupportedTypeError  a file of a kind that is not read (HTTP 415)
     │   └── TextLengthError   a text outside the length range a collection admits
     ├── SpecError             an invalid spec, or one that does not match what was stored
     │   └── SpecMismatchError data made under one spec compared with data of another
@@ -79,6 +81,14 @@ class NotFoundError(StorageError, KeyError):
 
 class DuplicateIdError(StorageError):
     """An id that is already in the collection."""
+
+
+class TooLargeError(InputError):
+    """A request body or a text over the service's limit (HTTP 413)."""
+
+
+class UnsupportedTypeError(InputError):
+    """A file of a kind neardup does not read (HTTP 415)."""
 
 
 class DamagedCollectionError(StorageError):

@@ -34,6 +34,7 @@ import numpy.typing as npt
 
 from neardup._constraints import Boolean, OneOf, check, constraint_of
 from neardup._kernels.matrix import pairwise_intersections
+from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, InputError, require
 from neardup.pipeline import Pipeline, TextLike, default_spec
 from neardup.similarity import Fingerprints
@@ -119,7 +120,7 @@ def similarity_matrix(
     texts: Sequence[TextLike],
     *,
     ids: Sequence[str] | None = None,
-    method: str = "containment",
+    method: str = DEFAULTS.matrix,
     spec: Spec | None = None,
     idf: str = "smooth",
     binary: bool = False,

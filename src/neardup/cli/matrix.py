@@ -14,6 +14,7 @@ from rich.table import Table
 from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import field_type
+from neardup.defaults import DEFAULTS
 from neardup.errors import InputError
 from neardup.matrix import METHODS, SimilarityMatrix, plot_heatmap, similarity_matrix
 from neardup.spec import SketchSpec
@@ -58,7 +59,7 @@ def _table(result: SimilarityMatrix) -> Table:
     "--method",
     "-m",
     type=click.Choice(METHODS),
-    default="combined",
+    default=DEFAULTS.matrix,
     show_default=True,
     help="combined (the calibrated combined score of neardup.combined: the best single "
     "ranking on every generated set, docs/quality.md), containment |Si∩Sj|/|Si| "

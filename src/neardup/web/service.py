@@ -19,7 +19,7 @@ from neardup import inputs
 from neardup.align import Aligner, Alignment, apply_citations
 from neardup.comparison import compare as compare_texts
 from neardup.defaults import DEFAULTS
-from neardup.errors import ConfigurationError, InputError
+from neardup.errors import ConfigurationError, InputError, TooLargeError, UnsupportedTypeError
 from neardup.index import CheckResult, Collection
 from neardup.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
@@ -30,14 +30,6 @@ UPLOAD_SUFFIXES = tuple(s for s, f in inputs.SUFFIXES.items() if not f.records)
 _UPLOAD_READING = inputs.ReadOptions(on_warning=lambda _: None)
 
 MiB = 1 << 20
-
-
-class TooLargeError(InputError):
-    """A body or a text over the service's limit (HTTP 413)."""
-
-
-class UnsupportedTypeError(InputError):
-    """An upload of a kind the service does not read (HTTP 415)."""
 
 
 @dataclass(frozen=True)
