@@ -206,8 +206,11 @@ def print_terminal(
     *,
     query_title: str = "query",
     show_sources: bool = True,
+    summary: bool = True,
 ) -> None:
-    """Print the query (and each source) with passages coloured, then a table of passages."""
+    """Print the query (and each source) with passages coloured, then a table of passages and
+    (``summary``) the uniqueness figure with what it means — a caller that printed the figure
+    already says ``summary=False``, so that it is printed once."""
     console = console or Console()
     query_spans: list[tuple[int, int, str]] = []
     for index, match in enumerate(alignment.found):
@@ -228,8 +231,9 @@ def print_terminal(
             )
             _print_text(console, match.text, spans, title)
     console.print(passages_table(alignment))
-    console.print(Text(summary_line(alignment)))
-    console.print(Text(UNIQUENESS_MEANING, style="dim"))
+    if summary:
+        console.print(Text(summary_line(alignment)))
+        console.print(Text(UNIQUENESS_MEANING, style="dim"))
 
 
 # --- HTML ----------------------------------------------------------------------------------

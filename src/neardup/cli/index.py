@@ -20,7 +20,10 @@ from rich.table import Table
 
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
+from neardup.align import UNIQUENESS_MEANING
 from neardup.cli._types import COUNT, MAX_JOBS, field_default, field_option
+from neardup.comparison import SCORE_METHODS
+from neardup.defaults import DEFAULTS
 from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
 from neardup.report import check_writable, markup_safe, printable
 from neardup.spec import CANDIDATE_METHODS, INDEX_MEASURES, INDEX_POLICIES, IndexSpec
@@ -432,9 +435,9 @@ def _add_with_progress(
 @click.option(
     "--top",
     type=COUNT,
-    default=10,
+    default=DEFAULTS.top,
     show_default=True,
-    help="Show at most this many matches.",
+    help="Show at most this many matches (and look for passages in them).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
@@ -460,11 +463,11 @@ def _add_with_progress(
 )
 @click.option(
     "--method",
-    type=click.Choice(["sets", "combined"]),
+    type=click.Choice(SCORE_METHODS),
     default="sets",
     show_default=True,
     help="combined: also score each match shown with the combined score (neardup.combined), "
-    "from the stored texts.",
+    "from the stored texts (sets: the shingle-set measures only).",
 )
 @reader_options
 def check(
@@ -480,45 +483,44 @@ def check(
 ) -> None:
     """How unique FILE is against the collection, and which documents it matches (stores nothing).
 
-    Uniqueness is the share of the text's shingles found in no document of the collection.
-    Matches are sorted by the strongest evidence first: the largest of resemblance,
-    containment of the text in the document and of the document in the text; then by
-    resemblance, then by id. --json prints uniqueness (0…1), uniqueness_percent, shingles,
-    candidates, decision (what add would do) and matches (id, resemblance,
-    containment_query_in_doc, containment_doc_in_query, shared, shingles, group).
+    Uniqueness is the share of FILE's words found in no document of the collection; borrowed,
+    the share copied from one (passages found by aligning FILE with the stored texts of its
+    matches, edited words inside a passage included); cited, the share copied inside a
+    quotation or a sentence carrying its own reference (unless --no-citations). The three add
+    up to 100 %. (A collection made with --no-store-text has no texts to align with: a word
+    then counts as found when a shingle shared with a match covers it.) Matches are sorted by
+    the strongest evidence first: the largest of resemblance, containment of the text in the
+    document and of the document in the text; then by resemblance, then by id.
 
-    --fragments aligns FILE against the stored texts of its matches (docs/fragments.md) and
-    shows the passages of FILE taken from each, as character spans of both texts, with each
-    source's share of FILE ("borrowed") and the total; --json then adds "fragments"
-    {"borrowed", "sources": [{"id", "borrowed", "passages": […]}]}; --html FILE writes
-    them as a page to open in a browser. The collection must keep its texts (the default).
-    Passages inside quotes or followed by a reference count as citation, not borrowing
-    ("cited", "quoted", "uniqueness_counting_citations"), unless --no-citations.
+    --json prints uniqueness (0…1), uniqueness_percent, borrowed, cited, words, shingles,
+    candidates, decision (what add would do) and matches (id, resemblance,
+    containment_query_in_doc, containment_doc_in_query, shared, shingles, group) — the same
+    object as Collection.check(text).to_dict() and the service's /api/check.
+
+    --fragments also shows the passages in both texts, with each source's share of FILE;
+    --json then adds "fragments" {"sources": [{"id", "borrowed", "passages": […]}], …};
+    --html FILE writes them as a page to open in a browser.
 
     --method combined adds each match's combined score (a "combined" key with --json).
     """
     if html_report:
         check_writable(html_report)
     text = read_input(file, read_options(reading)).text
-    alignment = None
     with _collection(db, readonly=True) as col:
-        result = col.check(text, top=top, combined=method == "combined")
-        if fragments or html_report:
-            from neardup.align import Aligner, apply_citations
-
-            aligner = Aligner(col.spec)
-            alignment = col.fragments(text, result, top=top, aligner=aligner)
-            if not no_citations:
-                alignment = apply_citations(alignment, aligner.prepare(text))
+        result = col.check(
+            text,
+            top=top,
+            combined=method == "combined",
+            fragments=fragments or bool(html_report),
+            citations=not no_citations,
+        )
+    alignment = result.alignment
     if html_report and alignment is not None:
         from neardup.report import write_html
 
         write_html(alignment, html_report, title=f"{file} against {db}", query_title=file)
     if as_json:
-        out = result.to_dict()
-        if alignment is not None:
-            out["fragments"] = alignment.to_dict()
-        click.echo(json.dumps(out, ensure_ascii=False))
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
     console = Console()
     verdict = (
@@ -527,9 +529,12 @@ def check(
         else f"would be refused ({result.would.reason}"
         + (f": {markup_safe(result.would.detail)})" if result.would.detail else ")")
     )
+    cited = f", cited {100 * result.cited:.1f} %" if result.cited else ""
     console.print(
-        f"uniqueness {100 * result.uniqueness:.1f}% of {result.shingles} shingles; {verdict}"
+        f"uniqueness {100 * result.uniqueness:.1f} %: borrowed {100 * result.borrowed:.1f} %"
+        f"{cited} of {result.words} words; {verdict}"
     )
+    console.print(UNIQUENESS_MEANING, style="dim", highlight=False)
     if not result.matches:
         console.print("no document of the collection shares a shingle with it")
     else:
@@ -552,7 +557,7 @@ def check(
     if alignment is not None and fragments:
         from neardup.report import print_terminal
 
-        print_terminal(alignment, console, query_title=file)
+        print_terminal(alignment, console, query_title=file, summary=False)
     if html_report:
         console.print(f"HTML report written to {markup_safe(html_report)}")
 

@@ -33,17 +33,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "processing": {"ru": "Обработка…", "en": "Processing…"},
     "uniqueness": {"ru": "Уникальность", "en": "Uniqueness"},
     "uniqueness_explained": {
-        "ru": "доля слов текста (без служебных слов), не входящих ни в один фрагмент, "
-        "найденный в документах коллекции; заимствовано {borrowed} % — фрагменты выделены ниже.",
-        "en": "the share of the text's words (function words aside) outside every passage "
-        "found in the collection's documents; {borrowed} % is borrowed — the passages are "
-        "highlighted below.",
-    },
-    "shingle_uniqueness": {
-        "ru": "Уникальность по шинглам: {value} % — доля {k}-словных шинглов текста ({n}), "
-        "не найденных ни в одном документе коллекции (так считает «neardup index check»).",
-        "en": "Shingle uniqueness: {value} % — the share of the text's {k}-word shingles "
-        "({n}) found in no document of the collection (what `neardup index check` reports).",
+        "ru": "доля слов текста (без служебных слов), не найденных ни в одном документе "
+        "коллекции; заимствовано {borrowed} %, цитируется {cited} % (в кавычках или в "
+        "предложении со своей ссылкой) — вместе 100 %. Фрагменты выделены ниже.",
+        "en": "the share of the text's words (function words aside) found in no document of "
+        "the collection; {borrowed} % is borrowed and {cited} % cited (in quotes, or in a "
+        "sentence with its own reference) — 100 % together. The passages are highlighted "
+        "below.",
     },
     "sources": {"ru": "Источники", "en": "Sources"},
     "no_sources": {

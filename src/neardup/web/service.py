@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from neardup import inputs
-from neardup.align import Aligner, Alignment, apply_citations
+from neardup.align import Aligner, Alignment
 from neardup.comparison import compare as compare_texts
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, InputError, TooLargeError, UnsupportedTypeError
 from neardup.index import CheckResult, Collection
+from neardup.index.checking import look_up, report
 from neardup.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
 
@@ -87,18 +88,18 @@ class ServiceConfig:
 
 @dataclass(frozen=True)
 class Checked:
-    """A text checked against the collection, with its passages when asked for."""
+    """A text checked against the collection (its passages listed when asked for)."""
 
     text: str
     result: CheckResult
-    alignment: Alignment | None
+
+    @property
+    def alignment(self) -> Alignment | None:
+        return self.result.alignment
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``neardup index check --json`` (``--fragments`` adds ``fragments``)."""
-        out = self.result.to_dict()
-        if self.alignment is not None:
-            out["fragments"] = self.alignment.to_dict()
-        return out
+        return self.result.to_dict()
 
 
 def upload_text(data: bytes, filename: str) -> str:
@@ -137,9 +138,7 @@ class Service:
             "Каждый год в городском парке у реки проводят праздник, и жители приходят "
             "на набережную всей семьёй, чтобы погулять и послушать музыку. " * 3
         )
-        analyzed = self.collection.analyze(sample)
-        with self.lock:
-            self.collection.check(analyzed, top=1)
+        self.check(sample, top=1)
         self.aligner.align(sample, [("warm-up", sample)])
 
     # --- limits ------------------------------------------------------------------------------
@@ -152,24 +151,20 @@ class Service:
         return text
 
     # --- verbs -------------------------------------------------------------------------------
-    def check(self, text: str, *, top: int | None = None, fragments: bool = False) -> Checked:
+    def check(
+        self, text: str, *, top: int | None = None, fragments: bool = DEFAULTS.fragments
+    ) -> Checked:
+        """:meth:`Collection.check <neardup.index.Collection.check>` with the storage lock held
+        only while the storage is read: the text is analysed before, and the passages aligned
+        after, in parallel with other requests."""
         col = self.collection
         self.limit_text(text)
-        top = top or self.config.top
-        analyzed = col.analyze(text)
-        sources: list[tuple[str, str]] = []
+        analysis = col.pipeline.analyze(text)
+        item = col.analyze(analysis)
         with self.lock:
-            result = col.check(analyzed, top=top)
-            if fragments and col.index_spec.store_text:
-                for match in result.matches[:top]:
-                    stored = col.get(match.id).text
-                    if stored is not None:
-                        sources.append((match.id, stored))
-        alignment = None
-        if fragments:  # quoted passages count as citation, as in the CLI
-            query = self.aligner.prepare(text)
-            alignment = apply_citations(self.aligner.align(query, sources), query)
-        return Checked(text, result, alignment)
+            found = look_up(col, item, top=top or self.config.top, policy=None)
+        result = report(col, analysis, found, fragments=fragments, aligner=self.aligner)
+        return Checked(text, result)
 
     def add(
         self,
