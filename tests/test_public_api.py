@@ -111,7 +111,7 @@ def test_one_document_class() -> None:
     import neardup.eval
     import neardup.eval.formats
 
-    assert neardup.Document.__module__ == "neardup.index.collection"
+    assert neardup.Document.__module__ == "neardup.index.results"
     assert "Document" not in neardup.eval.__all__
     assert not hasattr(neardup.eval.formats, "Document")
     assert neardup.eval.LabelledText.__name__ == "LabelledText"

@@ -18,9 +18,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from neardup.align import UNIQUENESS_MEANING
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
-from neardup.align import UNIQUENESS_MEANING
 from neardup.cli._types import COUNT, MAX_JOBS, field_default, field_option
 from neardup.comparison import SCORE_METHODS
 from neardup.defaults import DEFAULTS

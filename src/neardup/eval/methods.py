@@ -505,7 +505,8 @@ class CollectionScorer:
             analyzed = [collection.analyze(t) for t in texts]
             collection.add_many((str(i), item) for i, item in enumerate(analyzed))
             for i, item in enumerate(analyzed):
-                for match in collection.check(item, top=None).matches:
+                # the matches only (the storage's part of a check): no passages are needed
+                for match in collection.look_up(item, top=None, policy=None).matches:
                     j = int(match.id)
                     if j == i:
                         continue

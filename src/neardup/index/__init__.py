@@ -1,6 +1,7 @@
 """The collection: a durable index of texts that checks every new text on insert.
 
-See :class:`~neardup.index.collection.Collection`; candidate generation is in
+See :class:`~neardup.index.collection.Collection` (its parts are listed there) and the
+results it gives back in :mod:`neardup.index.results`; candidate generation is in
 :mod:`neardup.index.candidates`, exact verification in :mod:`neardup.index.verify`, duplicate
 groups in :mod:`neardup.index.groups`, storage backends in :mod:`neardup.storage`.
 """

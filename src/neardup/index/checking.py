@@ -1,13 +1,15 @@
-"""A text checked against a collection: its matches, its passages and its one uniqueness figure.
+"""A text checked against the collection without storing it: its matches, what ``add`` would
+decide, its passages and its one uniqueness figure.
 
 A check has two parts, so that a service can hold its storage lock for the first only:
 
-* :func:`look_up` (storage): the verified matches of the text, what ``add`` would decide, and
-  the stored texts of the strongest matches;
-* :func:`report` (no storage): the passages the text shares with those texts (the second stage,
-  :class:`~neardup.align.Aligner`), the citations, the combined score of each match, and the
-  uniqueness — the share of the text's words found in no source, cited words counted apart
-  (:attr:`neardup.align.Alignment.uniqueness`, the figure every entry point prints).
+* :meth:`Checking.look_up` (storage, one snapshot): the verified matches of the text, what
+  ``add`` would decide, and the stored texts of the strongest matches;
+* :meth:`Checking.report` (no storage): the passages the text shares with those texts (the
+  second stage, :class:`~neardup.align.Aligner`), the citations, the combined score of each
+  match, and the uniqueness — the share of the text's words found in no source, cited words
+  counted apart (:attr:`neardup.align.Alignment.uniqueness`, the figure every entry point
+  prints).
 
 The text is analysed once (:class:`~neardup.analyzed.AnalyzedText`): the index's fingerprints,
 the aligner, the citations and the combined score all take that one analysis, and each stored
@@ -16,26 +18,38 @@ text is analysed once too.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
-from neardup.align import UNIQUENESS_MEANING, Aligner, Alignment, apply_citations
 from neardup.analyzed import AnalyzedText
 from neardup.defaults import DEFAULTS
-from neardup.errors import ConfigurationError
+from neardup.errors import ConfigurationError, NotSupportedError
+from neardup.index.policy import Policy
+from neardup.index.reading import Reading
+from neardup.index.results import Analyzed, CheckResult, Decision, Match, match_of, sort_matches
+from neardup.index.scoring import Scoring
+from neardup.index.short import ShortForm
+from neardup.index.verify import set_size, verify
+from neardup.pipeline import Analyzable
+from neardup.similarity import Measures
 
 if TYPE_CHECKING:
-    from neardup.index.collection import Analyzed, CheckResult, Collection, Decision, Match
+    from neardup.align import Aligner, Alignment
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
 class LookedUp:
     """What the storage said of a text: its matches (strongest first, at most ``top``), the
-    candidates verified, what ``add`` would decide, and the stored texts of the matches (empty
-    when the collection keeps none)."""
+    candidates verified, the size of its shingle set, what ``add`` would decide, and the stored
+    texts of the matches (none when the collection keeps no texts)."""
 
     matches: tuple[Match, ...]
     candidates: int
@@ -44,159 +58,218 @@ class LookedUp:
     stored: tuple[tuple[str, str], ...]
 
 
-def look_up(
-    col: Collection, item: Analyzed, *, top: int | None, policy: str | None
-) -> LookedUp:
-    """The storage's part of a check (one snapshot)."""
-    from neardup.index.collection import Decision, _match, _sort_matches
-    from neardup.index.policy import Policy
+class Checking(Scoring, Reading):
+    """``check`` (``look_up`` then ``report``) and ``fragments``."""
 
-    rules = Policy.of(col.index_spec, policy)
-    with col.storage.snapshot():
-        pairs = col._stored_pairs([item])
-        scored, _, shingles = col._verify(item, pairs.other.tolist())
-        shared = [(k, m) for k, m in scored if m.shared > 0]
-        infos = {d.key: d for d in col.storage.docs([k for k, _ in shared], meta=False)}
-        matches = _sort_matches(
-            _match(infos[k].id, k, m, infos[k].group) for k, m in shared if k in infos
+    @cached_property
+    def aligner(self) -> Aligner:
+        """The second stage under the collection's analyzer, with the default settings."""
+        from neardup.align import Aligner
+
+        return Aligner(self.spec)
+
+    def check(
+        self,
+        text: Analyzable,
+        *,
+        top: int | None = DEFAULTS.top,
+        policy: str | None = None,
+        combined: bool = False,
+        fragments: bool = DEFAULTS.fragments,
+        citations: bool = DEFAULTS.citations,
+        aligner: Aligner | None = None,
+    ) -> CheckResult:
+        """How unique ``text`` is against the collection, its matches and what ``add`` does.
+
+        ``uniqueness`` is the share of the text's words found in no document, ``borrowed`` and
+        ``cited`` the shares copied from one (outside and inside citations; ``citations=False``
+        counts every copied word as borrowed): passages found by aligning the text with the
+        stored texts of its ``top`` strongest matches. ``fragments=True`` lists the passages
+        in :meth:`CheckResult.to_dict`. ``combined=True`` also scores each match shown with the
+        combined score, from the stored texts (the collection must keep them)."""
+        if combined and not self.index_spec.store_text:
+            raise ConfigurationError("the combined score needs a collection that keeps its texts")
+        analysis = self.pipeline.analyze(text)
+        found = self.look_up(self.analyze(analysis), top=top, policy=policy)
+        return self.report(
+            analysis,
+            found,
+            fragments=fragments,
+            citations=citations,
+            combined=combined,
+            aligner=aligner,
         )
-        hits = [
-            m
-            for m in matches
-            if rules.reaches(m.resemblance, m.containment_query_in_doc, m.containment_doc_in_query)
-        ]
-        verdict = rules.decide(hits, col._stored_group_size)
-        if top is not None:
-            matches = matches[:top]
-        stored: list[tuple[str, str]] = []
-        if col.index_spec.store_text:
-            for match in matches:
-                text = col.get(match.id).text
-                if text is not None:
-                    stored.append((match.id, text))
-    would = col._length_refusal("", item) or Decision(
-        "", verdict.accepted, verdict.reason, tuple(hits), verdict.group, None, item.size
-    )
-    return LookedUp(tuple(matches), len(scored), shingles, would, tuple(stored))
 
+    def look_up(self, item: Analyzed, *, top: int | None, policy: str | None) -> LookedUp:
+        """The storage's part of :meth:`check`, in one snapshot."""
+        item = self._analyzed(item)
+        rules = Policy.of(self.index_spec, policy)
+        with self.storage.snapshot():
+            pairs = self._stored_pairs([item])
+            scored, _, shingles = self._verify(item, pairs.other.tolist())
+            shared = [(k, m) for k, m in scored if m.shared > 0]
+            infos = {d.key: d for d in self.storage.docs([k for k, _ in shared], meta=False)}
+            matches = sort_matches(
+                match_of(infos[k].id, k, m, infos[k].group) for k, m in shared if k in infos
+            )
+            hits = [
+                m
+                for m in matches
+                if rules.reaches(
+                    m.resemblance, m.containment_query_in_doc, m.containment_doc_in_query
+                )
+            ]
+            verdict = rules.decide(hits, self._stored_group_size)
+            if top is not None:
+                matches = matches[:top]
+            stored: list[tuple[str, str]] = []
+            if self.index_spec.store_text:
+                for match in matches:
+                    doc_text = self.get(match.id).text
+                    if doc_text is not None:
+                        stored.append((match.id, doc_text))
+        would = self._length_refusal("", item) or Decision(
+            "", verdict.accepted, verdict.reason, tuple(hits), verdict.group, None, item.size
+        )
+        return LookedUp(tuple(matches), len(scored), shingles, would, tuple(stored))
 
-def report(
-    col: Collection,
-    text: AnalyzedText,
-    found: LookedUp,
-    *,
-    fragments: bool = DEFAULTS.fragments,
-    citations: bool = DEFAULTS.citations,
-    combined: bool = False,
-    aligner: Aligner | None = None,
-) -> CheckResult:
-    """The check's result from what :func:`look_up` found (no storage is read)."""
-    from neardup.index.collection import CheckResult
+    def report(
+        self,
+        text: AnalyzedText,
+        found: LookedUp,
+        *,
+        fragments: bool = DEFAULTS.fragments,
+        citations: bool = DEFAULTS.citations,
+        combined: bool = False,
+        aligner: Aligner | None = None,
+    ) -> CheckResult:
+        """:meth:`check`'s result from what :meth:`look_up` found (no storage is read)."""
+        from neardup.align import apply_citations
 
-    aligner = aligner if aligner is not None else col.aligner
-    sources = [(doc_id, col.pipeline.analyze(stored)) for doc_id, stored in found.stored]
-    query = aligner.prepare(text)
-    alignment: Alignment | None = None
-    if col.index_spec.store_text:
-        alignment = aligner.align(query, sources)
-        if citations:
-            alignment = apply_citations(alignment, query)
-    matches = list(found.matches)
-    if combined and matches:
-        matches = _with_combined(col, text, sources, matches)
-    if alignment is not None:
-        uniqueness, borrowed, cited = alignment.uniqueness, alignment.borrowed, alignment.cited
-        words = alignment.tokens
-    else:  # no stored texts: the words that a found shingle covers count as found
-        uniqueness, words = _uniqueness_from_shingles(col, text, found)
-        borrowed, cited = 1.0 - uniqueness, 0.0
-    return CheckResult(
-        uniqueness=uniqueness,
-        borrowed=borrowed,
-        cited=cited,
-        words=words,
-        shingles=found.shingles,
-        candidates=found.candidates,
-        matches=tuple(matches),
-        would=found.would,
-        alignment=alignment,
-        listed=fragments,
-    )
+        aligner = aligner if aligner is not None else self.aligner
+        sources = [(doc_id, self.pipeline.analyze(doc)) for doc_id, doc in found.stored]
+        alignment: Alignment | None = None
+        if self.index_spec.store_text:
+            query = aligner.prepare(text)
+            alignment = aligner.align(query, sources)
+            if citations:
+                alignment = apply_citations(alignment, query)
+        matches = list(found.matches)
+        if combined and matches:
+            matches = self._with_combined(text, sources, matches)
+        if alignment is not None:
+            uniqueness, borrowed, cited = alignment.uniqueness, alignment.borrowed, alignment.cited
+            words = alignment.tokens
+        else:  # no stored texts: a word that a shingle shared with a match covers is found
+            uniqueness, words = self._uniqueness_from_shingles(text, found)
+            borrowed, cited = 1.0 - uniqueness, 0.0
+        return CheckResult(
+            uniqueness=uniqueness,
+            borrowed=borrowed,
+            cited=cited,
+            words=words,
+            shingles=found.shingles,
+            candidates=found.candidates,
+            matches=tuple(matches),
+            would=found.would,
+            alignment=alignment,
+            listed=fragments,
+        )
 
+    def _with_combined(
+        self, text: AnalyzedText, sources: Sequence[tuple[str, AnalyzedText]], matches: list[Match]
+    ) -> list[Match]:
+        from neardup.combined import CombinedFeatures, combined_scores
 
-def _with_combined(
-    col: Collection,
-    text: AnalyzedText,
-    sources: Sequence[tuple[str, AnalyzedText]],
-    matches: list[Match],
-) -> list[Match]:
-    from neardup.combined import CombinedFeatures, combined_scores
+        by_id = dict(sources)
+        stored = [by_id.get(m.id) or self.pipeline.analyze("") for m in matches]
+        table = CombinedFeatures(self.spec).table([text, *stored])
+        others = np.arange(1, len(matches) + 1, dtype=np.int64)
+        scores = combined_scores(table, np.zeros(len(matches), dtype=np.int64), others)
+        return [replace(m, combined=float(s)) for m, s in zip(matches, scores, strict=True)]
 
-    by_id = dict(sources)
-    if any(m.id not in by_id for m in matches):
-        raise ConfigurationError("the combined score needs a collection that keeps its texts")
-    table = CombinedFeatures(col.spec).table([text, *(by_id[m.id] for m in matches)])
-    others = np.arange(1, len(matches) + 1, dtype=np.int64)
-    scores = combined_scores(table, np.zeros(len(matches), dtype=np.int64), others)
-    return [replace(m, combined=float(s)) for m, s in zip(matches, scores, strict=True)]
+    def _uniqueness_from_shingles(self, text: AnalyzedText, found: LookedUp) -> tuple[float, int]:
+        """The share of the text's words that no shingle shared with a match covers, and the
+        words: the figure of a collection that keeps no texts to align against."""
+        from neardup.shingles import shingle
 
+        n = len(text.canonical)
+        if n == 0 or not found.matches:
+            return 1.0, n
+        keys = [m.key for m in found.matches]
+        rule = self.short
+        short = rule is not None and rule.is_short(n)
+        if short and rule is not None:  # a short text is compared on the stored short forms
+            forms = rule.stored_forms(keys, self.storage)
+            sets = [forms[k].fingerprints.values for k in keys if k in forms]
+        else:
+            sets = [s.values for s in self.storage.fingerprints(keys)]
+        values = np.unique(np.concatenate(sets)) if sets else np.zeros(0, np.uint64)
+        shingling = self.spec.shingles.fixed(short=short)
+        shingles = shingle(text.canonical, shingling, self.pipeline.family)
+        hit = np.isin(shingles.hashes, values)
+        edges = np.zeros(n + 1, dtype=np.int64)
+        starts = np.flatnonzero(hit) * shingling.step
+        np.add.at(edges, starts, 1)
+        np.add.at(edges, np.minimum(starts + shingling.k, n), -1)
+        words_found = int(np.count_nonzero(np.cumsum(edges[:n]) > 0))
+        return 1.0 - words_found / n, n
 
-def _uniqueness_from_shingles(
-    col: Collection, text: AnalyzedText, found: LookedUp
-) -> tuple[float, int]:
-    """The share of the text's words that no shingle shared with a match covers, and the
-    words: the figure of a collection that keeps no texts to align against."""
-    from neardup.shingles import shingle
+    def _stored_group_size(self, groups: Sequence[int]) -> int:
+        return sum(self.storage.group_sizes(groups).values())
 
-    canonical = text.canonical
-    n = len(canonical)
-    if n == 0 or not found.matches:
-        return 1.0, n
-    keys = [m.key for m in found.matches]
-    rule = col.short
-    short = rule is not None and rule.is_short(n)
-    if short and rule is not None:  # a short text is compared on the stored short forms
-        forms = rule.stored_forms(keys, col.storage)
-        sets = [forms[k].fingerprints.values for k in keys if k in forms]
-    else:
-        sets = [s.values for s in col.storage.fingerprints(keys)]
-    values = np.unique(np.concatenate(sets)) if sets else np.zeros(0, np.uint64)
-    shingling = col.spec.shingles.fixed(short=short)
-    shingles = shingle(canonical, shingling, col.pipeline.family)
-    hit = np.isin(shingles.hashes, values)
-    covered = np.zeros(n + 1, dtype=np.int64)
-    starts = np.flatnonzero(hit) * shingling.step
-    np.add.at(covered, starts, 1)
-    np.add.at(covered, np.minimum(starts + shingling.k, n), -1)
-    words_found = int(np.count_nonzero(np.cumsum(covered[:n]) > 0))
-    return 1.0 - words_found / n, n
+    def _verify(
+        self, item: Analyzed, keys: Sequence[int]
+    ) -> tuple[list[tuple[int, Measures]], float, int]:
+        """Exact measures against the stored candidates ``keys`` (those still stored); the
+        uniqueness and the size of the set it is a share of (the short one for a short text
+        under a length-adaptive spec, whose every pair is short)."""
+        query = item.short
+        if self.short is not None and query is not None and self.short.is_short(query.tokens):
+            forms = self.short.stored_forms(keys, self.storage)
+            return self._verify_short(query, [k for k in keys if k in forms], forms)
+        stored = self.storage.fingerprints(keys)
+        cands: list[tuple[U64, I64 | None]] = [(s.values, s.counts) for s in stored]
+        result = verify(item.values, item.counts, cands)
+        scored = list(zip([s.key for s in stored], result.measures, strict=True))
+        if self.short is None or query is None:
+            return scored, result.uniqueness, item.size
+        # a long text: short pairs only with documents whose set size allows a short text
+        sizes = np.array([set_size(v, c) for v, c in cands], dtype=np.int64)
+        maybe = [s.key for s, m in zip(stored, self.short.may_be_short(sizes).tolist()) if m]
+        forms = self.short.stored_forms(maybe, self.storage)
+        short = [k for k in maybe if k in forms and self.short.is_short(forms[k].tokens)]
+        on_words, _, _ = self._verify_short(query, short, forms)
+        by_key = dict(on_words)
+        return [(k, by_key.get(k, m)) for k, m in scored], result.uniqueness, item.size
 
+    def _verify_short(
+        self, query: ShortForm, keys: Sequence[int], forms: Mapping[int, ShortForm]
+    ) -> tuple[list[tuple[int, Measures]], float, int]:
+        """Measures on the short shingles against ``keys``; the share of the query's short
+        shingles found in none of them, and its short set's size."""
+        own = query.fingerprints
+        sets = [(forms[k].fingerprints.values, forms[k].fingerprints.counts) for k in keys]
+        result = verify(own.values, own.counts, sets)
+        return list(zip(keys, result.measures, strict=True)), result.uniqueness, own.size
 
-def result_dict(result: CheckResult) -> dict[str, Any]:
-    """The JSON of ``neardup index check --json``, ``/api/check`` and
-    ``Collection.check(...).to_dict()``: one ``uniqueness`` key, the borrowed and cited shares
-    beside it, and with fragments the passages of each source (sources with none left out)."""
-    out: dict[str, Any] = {
-        "uniqueness": round(result.uniqueness, 6),
-        "uniqueness_percent": round(100.0 * result.uniqueness, 2),
-        "borrowed": round(result.borrowed, 6),
-        "cited": round(result.cited, 6),
-        "words": result.words,
-        "uniqueness_basis": "passages" if result.alignment is not None else "shingles",
-        "meaning": UNIQUENESS_MEANING,
-        "shingles": result.shingles,
-        "candidates": result.candidates,
-        "decision": {
-            "accepted": result.would.accepted,
-            "reason": result.would.reason,
-            "group": result.would.group,
-            **({"detail": result.would.detail} if result.would.detail else {}),
-        },
-        "matches": [m.to_dict() for m in result.matches],
-    }
-    if result.listed and result.alignment is not None:
-        passages = result.alignment.to_dict()
-        for key in ("uniqueness", "borrowed", "cited", "tokens"):
-            passages.pop(key)  # said once, above
-        out["fragments"] = passages
-    return out
+    def fragments(
+        self,
+        text: Analyzable,
+        result: CheckResult | None = None,
+        *,
+        top: int | None = DEFAULTS.top,
+        aligner: Aligner | None = None,
+    ) -> Alignment:
+        """The matched passages of ``text`` in its ``top`` strongest matches (the second stage):
+        :meth:`check`'s alignment (``result``, a check of the same text with its alignment,
+        is taken as it is)."""
+        if not self.index_spec.store_text:
+            raise NotSupportedError(
+                f"the collection {self.location} keeps no texts (created with --no-store-text); "
+                "fragments need the stored texts"
+            )
+        if result is None or result.alignment is None:
+            result = self.check(text, top=top, fragments=True, citations=False, aligner=aligner)
+        assert result.alignment is not None  # the collection keeps its texts
+        return result.alignment

@@ -21,7 +21,6 @@ from neardup.comparison import compare as compare_texts
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, InputError, TooLargeError, UnsupportedTypeError
 from neardup.index import CheckResult, Collection
-from neardup.index.checking import look_up, report
 from neardup.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
 
@@ -162,8 +161,8 @@ class Service:
         analysis = col.pipeline.analyze(text)
         item = col.analyze(analysis)
         with self.lock:
-            found = look_up(col, item, top=top or self.config.top, policy=None)
-        result = report(col, analysis, found, fragments=fragments, aligner=self.aligner)
+            found = col.look_up(item, top=top or self.config.top, policy=None)
+        result = col.report(analysis, found, fragments=fragments, aligner=self.aligner)
         return Checked(text, result)
 
     def add(

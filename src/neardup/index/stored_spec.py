@@ -1,0 +1,45 @@
+"""The specs a collection's metadata holds, and a one-line description of a spec."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from neardup.errors import DamagedCollectionError
+from neardup.spec import IndexSpec, Spec
+
+
+def stored_specs(location: str, meta: Mapping[str, str]) -> tuple[Spec, IndexSpec]:
+    """The spec and index spec a collection's metadata holds; missing or bad ones are damage."""
+
+    def damaged(detail: str) -> DamagedCollectionError:
+        return DamagedCollectionError(f"the collection at {location} is damaged: {detail}")
+
+    for name in ("spec", "index_spec", "next_key"):
+        if name not in meta:
+            raise damaged(f"its metadata has no {name!r} row")
+    counter = meta["next_key"]
+    if not counter.isdigit():
+        raise damaged(f"the key counter is {counter[:40]!r}, not a non-negative integer")
+    try:
+        index_dict = json.loads(meta["index_spec"])
+        if not isinstance(index_dict, dict):
+            raise ValueError("not a JSON object")
+        return Spec.from_json(meta["spec"]), IndexSpec.from_dict(index_dict)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise damaged(f"its stored spec is not readable ({type(exc).__name__}: {exc})") from None
+
+
+def describe_spec(spec: Spec) -> str:
+    """A one-line human description of a spec."""
+    sh = spec.shingles
+    fp = spec.fingerprint_family
+    rule = (
+        f" ({sh.short_unit} {sh.short_k}-grams for pairs below {sh.short_below} tokens)"
+        if sh.adaptive
+        else ""
+    )
+    return (
+        f"preset {spec.analyzer.preset}, {sh.unit} shingles k={sh.k} step={sh.step}{rule}, "
+        f"{fp.family} {fp.bits} bit{', multiset' if fp.multiset else ''}"
+    )
