@@ -150,11 +150,11 @@ def test_index_check_counts_citations_by_default(
     assert main(["index", "add", db, str(EXAMPLES / "collection")]) == 0
     capsys.readouterr()
     assert main(["index", "check", db, quoted_file, "--fragments", "--json"]) == 0
-    fragments = json.loads(capsys.readouterr().out)["fragments"]
-    assert (fragments["borrowed"], fragments["cited"]) == (0.0, round(25 / 83, 6))
-    assert fragments["uniqueness"] == round(58 / 83, 6)
+    result = json.loads(capsys.readouterr().out)
+    assert (result["borrowed"], result["cited"]) == (0.0, round(25 / 83, 6))
+    assert result["uniqueness"] == round(58 / 83, 6)
     assert main(["index", "check", db, quoted_file, "--fragments", "--json", "--no-citations"]) == 0
-    fragments = json.loads(capsys.readouterr().out)["fragments"]
-    assert fragments["borrowed"] == round(25 / 83, 6) and fragments["cited"] == 0.0
+    result = json.loads(capsys.readouterr().out)
+    assert result["borrowed"] == round(25 / 83, 6) and result["cited"] == 0.0
     assert main(["index", "check", db, quoted_file, "--fragments"]) == 0
     assert "cited 30.1 %" in capsys.readouterr().out

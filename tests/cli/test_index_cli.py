@@ -289,8 +289,9 @@ def test_check_fragments_marks_the_quoted_paragraph(
     assert quoted == park[passage["b_start"] : passage["b_end"]]
     assert len(quoted.split()) >= 20
     # the essay quotes the paragraph in «…» with a reference: citation, not borrowing
-    assert result["fragments"]["borrowed"] == 0.0
-    assert 0.0 < result["fragments"]["cited"] < 1.0
+    assert result["borrowed"] == 0.0
+    assert 0.0 < result["cited"] < 1.0
+    assert result["uniqueness"] == round(1.0 - result["cited"], 6)
     page = report.read_text(encoding="utf-8")
     # each highlighted passage links to its counterpart in a source pane
     assert page.count('class="frag" href="#') >= 2

@@ -304,7 +304,7 @@ FAILURES = {
     "twice": DuplicateIdError,
     "bad id": InputError,
     "bad meta": InputError,
-    "bad text": TypeError,
+    "bad text": InputError,  # a text that is not str or bytes: the project's input error
     "no short form": ConfigurationError,
     "taken, then a bad id": DuplicateIdError,
 }

@@ -70,7 +70,7 @@ class Checking(Scoring, Reading):
 
     def check(
         self,
-        text: Analyzable,
+        text: Analyzable | Analyzed,
         *,
         top: int | None = DEFAULTS.top,
         policy: str | None = None,
@@ -89,8 +89,22 @@ class Checking(Scoring, Reading):
         combined score, from the stored texts (the collection must keep them)."""
         if combined and not self.index_spec.store_text:
             raise ConfigurationError("the combined score needs a collection that keeps its texts")
-        analysis = self.pipeline.analyze(text)
-        found = self.look_up(self.analyze(analysis), top=top, policy=policy)
+        if fragments and not self.index_spec.store_text:
+            raise NotSupportedError(
+                f"the collection {self.location} keeps no texts (created with --no-store-text); "
+                "fragments need the stored texts"
+            )
+        if isinstance(text, Analyzed):  # the index's analysis: its text is analysed for the rest
+            item = self._analyzed(text)
+            if item.text is None:
+                raise ConfigurationError(
+                    "a check needs the text, not only its index analysis: give the text"
+                )
+            analysis = self.pipeline.analyze(item.text)
+        else:
+            analysis = self.pipeline.analyze(text)
+            item = self.analyze(analysis)
+        found = self.look_up(item, top=top, policy=policy)
         return self.report(
             analysis,
             found,
@@ -157,12 +171,16 @@ class Checking(Scoring, Reading):
         matches = list(found.matches)
         if combined and matches:
             matches = self._with_combined(text, sources, matches)
-        if alignment is not None:
+        short = self.short is not None and self.short.is_short(len(text.canonical))
+        if alignment is not None and not short:
             uniqueness, borrowed, cited = alignment.uniqueness, alignment.borrowed, alignment.cited
-            words = alignment.tokens
-        else:  # no stored texts: a word that a shingle shared with a match covers is found
+            words, basis = alignment.tokens, "passages"
+        else:
+            # no stored texts, or a text shorter than the length rule's bound (too short for a
+            # passage to tell a copy from chance): a word is found when a shingle it shares
+            # with a match covers it — word 1-grams for a short text, as short pairs compare
             uniqueness, words = self._uniqueness_from_shingles(text, found)
-            borrowed, cited = 1.0 - uniqueness, 0.0
+            borrowed, cited, basis = 1.0 - uniqueness, 0.0, "words" if short else "shingles"
         return CheckResult(
             uniqueness=uniqueness,
             borrowed=borrowed,
@@ -174,6 +192,7 @@ class Checking(Scoring, Reading):
             would=found.would,
             alignment=alignment,
             listed=fragments,
+            basis=basis,
         )
 
     def _with_combined(

@@ -138,7 +138,9 @@ class CheckResult:
     collection that keeps no texts has no alignment, and there a word is found when a shingle
     shared with a match covers it. ``matches`` are verified candidates that share at least one
     shingle, strongest first (:attr:`Match.strength`, then resemblance, then id); ``shingles``
-    the size of the text's shingle set; ``would`` is what ``add`` would decide. ``listed``:
+    the size of the text's shingle set; ``would`` is what ``add`` would decide. A text shorter
+    than the length rule's bound is counted on its words (a word is found when a match has it),
+    as short pairs are compared. ``listed``:
     whether :meth:`to_dict` lists the passages (``fragments=True``).
     """
 
@@ -152,6 +154,9 @@ class CheckResult:
     would: Decision
     alignment: Alignment | None = None
     listed: bool = False
+    #: How the words were found: ``passages`` (aligned with the stored texts), ``words`` (a
+    #: text under the length rule's bound: words of a match), ``shingles`` (no stored texts).
+    basis: str = "passages"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``neardup index check --json`` and of ``/api/check``: one
@@ -165,7 +170,7 @@ class CheckResult:
             "borrowed": round(self.borrowed, 6),
             "cited": round(self.cited, 6),
             "words": self.words,
-            "uniqueness_basis": "passages" if self.alignment is not None else "shingles",
+            "uniqueness_basis": self.basis,
             "meaning": UNIQUENESS_MEANING,
             "shingles": self.shingles,
             "candidates": self.candidates,
