@@ -79,8 +79,8 @@ def test_compare_page(client: TestClient, essay: str, park: str) -> None:
     summary = r.text.split('id="compare-summary">')[1].split("</p>")[0]
     assert summary == (
         "Uniqueness of text A against B: 73.4 % (borrowed 0.0 %, cited 26.6 %); 32.9 % of text "
-        "B is used in A. Combined score 0.433 (0.5 and above: probably a copy); resemblance (Jaccard of "
-        "shingles) 0.149, A in B 0.233, B in A 0.292."
+        "B is used in A. Combined score 0.433 (0.5 and above: probably a copy); resemblance "
+        "(Jaccard of shingles) 0.149, A in B 0.233, B in A 0.292."
     )
     assert SCRIPT not in r.text
     assert r.text.count('<a class="frag') == 2
