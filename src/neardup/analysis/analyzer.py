@@ -1,361 +1,34 @@
-"""The analyzer: runs a chain over a text and yields the canonical token stream.
-
-The result keeps, for every token, its half-open character span in the ORIGINAL input, through
-every char filter's offset map. When no token filter is configured the tokens are never made
-into Python strings: the canonical UTF-8 stream is built straight from code points.
-
-Fast path: when a chain's char filters are only ``nfkc``, ``lowercase``, ``yo`` and
-``strip_marks`` (after an ``html`` filter in ``auto`` mode that finds no HTML), the chain is a
-per-character map for almost every document, and one kernel
-(:func:`neardup._kernels.text.fused_words`) runs the filters, the tokenizer and the encoder over
-the code points with one lookup table. A document with any character the table marks (see
-:func:`neardup.analysis.char_filters.fused_table`) takes the general path, so the output is
-the same either way; the tests and ``benchmarks/identity_check.py`` compare the two.
+"""The analyzer: a text's canonical token stream under an :class:`AnalyzerSpec`, by its one
+chain or, under a chain per language (``auto``), by the chain of the text's dominant language;
+a text longer than :data:`~neardup.analysis.chunked.CHUNK_CHARS` a piece at a time
+(:mod:`neardup.analysis.chunked`). The chains themselves are :mod:`neardup.analysis.chain`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
 
-import numpy as np
-import numpy.typing as npt
+from neardup.analysis import chunked, registry
+from neardup.analysis.chain import (
+    BatchPlan,
+    Canonical,
+    Chain,
+    IntArray,
+    dominant_language,
+    letter_counts,
+    route_batch,
+)
+from neardup.spec import AnalyzerSpec
 
-from neardup._kernels import text as text_kernels
-from neardup.analysis import char_filters, chunked, registry
-from neardup.analysis.compiled import CompiledFilters
-from neardup.analysis.offsets import OffsetMap, compose
-from neardup.spec import AnalyzerSpec, ChainSpec
-
-IntArray = npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True)
-class Canonical:
-    """A document's canonical token stream, ready for shingling.
-
-    ``buf`` holds the canonical terms in UTF-8 joined by single spaces; token ``t`` is
-    ``buf[byte_starts[t]:byte_ends[t]]`` and came from ``source[starts[t]:ends[t]]``.
-    """
-
-    buf: npt.NDArray[np.uint8]
-    byte_starts: IntArray
-    byte_ends: IntArray
-    starts: IntArray
-    ends: IntArray
-    language: str
-
-    def __len__(self) -> int:
-        return int(self.byte_starts.shape[0])
-
-    @property
-    def terms(self) -> list[str]:
-        data = self.buf.tobytes()
-        return [
-            data[a:b].decode("utf-8")
-            for a, b in zip(self.byte_starts.tolist(), self.byte_ends.tolist(), strict=True)
-        ]
-
-    @property
-    def text(self) -> str:
-        """The canonical text: terms joined by single spaces."""
-        return self.buf.tobytes().decode("utf-8")
-
-
-class _Chain:
-    def __init__(self, spec: ChainSpec, compile_filters: bool = True) -> None:
-        self.spec = spec
-        self.char_filters: list[Callable[[str], tuple[str, OffsetMap | None]]] = [
-            registry.build("char filter", c) for c in spec.char_filters
-        ]
-        registry.build("tokenizer", spec.tokenizer)
-        self.join_hyphens = bool(spec.tokenizer.param("hyphens", True))
-        self.keep_numbers = bool(spec.tokenizer.param("numbers", True))
-        self.token_filters: list[Callable[[list[str]], Any]] = [
-            registry.build("token filter", c) for c in spec.token_filters
-        ]
-        self.compiled = (
-            CompiledFilters(spec, self.token_filters)
-            if compile_filters and self.token_filters
-            else None
-        )
-        self._fast_filters = _fusable(spec)
-        self._fast_table: char_filters.FusedTable | None = None
-        self._html_check = (
-            bool(spec.char_filters)
-            and spec.char_filters[0].name == "html"
-            and (spec.char_filters[0].param("mode", "auto") == "auto")
-        )
-
-    def fast_scan(self, text: str, count_letters: bool = False) -> _Scan | None:
-        """The fused kernel's tokens of ``text``, or ``None`` when it must take the general
-        path (a chain that cannot be fused, HTML, or a character the table marks). With
-        ``count_letters``, the scan also counts what :func:`dominant_language` counts."""
-        if self._fast_filters is None:
-            return None
-        if self._html_check and char_filters.might_be_html(text):
-            return None
-        tables = self.fused_tables()
-        if tables is None:
-            return None
-        table, exp_offsets = tables
-        ok, buf, byte_starts, byte_ends, starts, ends, cyrillic, latin = text_kernels.fused_words(
-            text_kernels.code_points(text),
-            table,
-            char_filters.FAST_DOMAIN,
-            exp_offsets,
-            self.join_hyphens,
-            self.keep_numbers,
-            count_letters,
-        )
-        if not ok:
-            return None
-        return _Scan(buf, byte_starts, byte_ends, starts, ends, cyrillic, latin)
-
-    def fused_tables(self) -> char_filters.FusedTable | None:
-        """The fused kernel's lookup table of this chain (built once), or ``None`` when the
-        chain cannot be fused."""
-        if self._fast_filters is None:
-            return None
-        tables = self._fast_table
-        if tables is None:
-            tables = self._fast_table = char_filters.fused_table(self._fast_filters)
-            if tables is None:
-                self._fast_filters = None
-        return tables
-
-    def batch_plan(self, language: str) -> BatchPlan | None:
-        """The :class:`BatchPlan` of this chain, or ``None`` (token filters not compiled, or no
-        fusion)."""
-        if self.token_filters and self.compiled is None:
-            return None
-        tables = self.fused_tables()
-        if tables is None:
-            return None
-        table, exp_offsets = tables
-        return BatchPlan(
-            html_check=self._html_check,
-            table=table,
-            domain=char_filters.FAST_DOMAIN,
-            exp_offsets=exp_offsets,
-            join_hyphens=self.join_hyphens,
-            keep_numbers=self.keep_numbers,
-            language=language,
-            compiled=self.compiled,
-        )
-
-    def finish(self, scan: _Scan, language: str) -> Canonical:
-        """The canonical stream of a :meth:`fast_scan`, through the token filters."""
-        if not self.token_filters:
-            return Canonical(
-                scan.buf, scan.byte_starts, scan.byte_ends, scan.starts, scan.ends, language
-            )
-        if self.compiled is not None:
-            return Canonical(
-                *self.compiled.apply(
-                    scan.buf, scan.byte_starts, scan.byte_ends, scan.starts, scan.ends
-                ),
-                language,
-            )
-        terms = scan.buf.tobytes().decode("utf-8").split(" ") if scan.starts.shape[0] else []
-        return self._filter_terms(terms, scan.starts, scan.ends, language)
-
-    def filter_chars(self, text: str) -> tuple[str, OffsetMap | None]:
-        offsets: OffsetMap | None = None
-        for char_filter in self.char_filters:
-            text, step = char_filter(text)
-            offsets = compose(offsets, step)
-        return text, offsets
-
-    def canonical(self, text: str, offsets: OffsetMap | None, language: str) -> Canonical:
-        cps = text_kernels.code_points(text)
-        tok_starts, tok_ends = text_kernels.tokenize_words(
-            cps, text_kernels.char_classes(), self.join_hyphens, self.keep_numbers
-        )
-        if offsets is None:
-            orig_starts, orig_ends = tok_starts, tok_ends
-        else:
-            orig_starts, orig_ends = offsets.spans(tok_starts, tok_ends)
-        if not self.token_filters:
-            buf, byte_starts, byte_ends = text_kernels.encode_tokens(cps, tok_starts, tok_ends)
-            return Canonical(buf, byte_starts, byte_ends, orig_starts, orig_ends, language)
-        if self.compiled is not None:
-            buf, byte_starts, byte_ends = text_kernels.encode_tokens(cps, tok_starts, tok_ends)
-            return Canonical(
-                *self.compiled.apply(buf, byte_starts, byte_ends, orig_starts, orig_ends),
-                language,
-            )
-        # the tokens as str: joined by spaces in one kernel call, then split (C speed, not a
-        # Python slice per token); a token never holds a space, so the split is exact
-        if tok_starts.shape[0]:
-            joined, _, _ = text_kernels.encode_tokens(cps, tok_starts, tok_ends)
-            terms = joined.tobytes().decode("utf-8").split(" ")
-        else:
-            terms = []
-        return self._filter_terms(terms, orig_starts, orig_ends, language)
-
-    def _filter_terms(
-        self, terms: list[str], orig_starts: IntArray, orig_ends: IntArray, language: str
-    ) -> Canonical:
-        for token_filter in self.token_filters:
-            terms, keep = token_filter(terms)
-            if keep is not None:
-                orig_starts = orig_starts[keep]
-                orig_ends = orig_ends[keep]
-        return _from_terms(terms, orig_starts, orig_ends, language)
-
-
-@dataclass(frozen=True)
-class BatchPlan:
-    """What a batch kernel needs to run an analyzer's whole chain (char filters, tokenizer,
-    UTF-8 encoder) over the code points of many documents in one call: the fused path of
-    :func:`~neardup._kernels.text.fused_words`, for an analyzer of one chain whose char filters
-    can all be fused and whose token filters, if any, are ``compiled`` into tables (the
-    ``plain``-like presets, and ``ru``).
-
-    ``table``, ``domain`` and ``exp_offsets`` are the fused lookup table
-    (:func:`~neardup.analysis.char_filters.fused_table`); a document the kernel reports as not
-    done (a character the table marks) goes through :meth:`Analyzer.canonical` instead, and so
-    does one for which :meth:`takes` is false (bytes, or text that might be HTML when the chain
-    starts with an ``html`` filter in ``auto`` mode). Either way the tokens are the same.
-    """
-
-    html_check: bool
-    table: npt.NDArray[np.uint64]
-    domain: int
-    exp_offsets: IntArray
-    join_hyphens: bool
-    keep_numbers: bool
-    language: str
-    compiled: CompiledFilters | None = None
-
-    def takes(self, text: object) -> bool:
-        """Whether the batch kernel may try ``text`` (a str that is not HTML to strip)."""
-        return isinstance(text, str) and not (self.html_check and char_filters.might_be_html(text))
-
-    def kernel_args(self) -> tuple[Any, ...]:
-        """The fused analyzer's arguments of the batch kernels, after ``todo``."""
-        return (self.table, self.domain, self.exp_offsets, self.join_hyphens, self.keep_numbers)
-
-    def code_points(
-        self, texts: Sequence[object]
-    ) -> tuple[npt.NDArray[np.uint32], IntArray, npt.NDArray[np.bool_]]:
-        """What a batch kernel reads of ``texts``: their code points joined, each one's start
-        (``n + 1`` offsets), and which ones it may try (:meth:`takes`; the others are left
-        empty)."""
-        n = len(texts)
-        todo = np.empty(n, dtype=np.bool_)
-        parts: list[str] = []
-        for d, text in enumerate(texts):
-            ok = self.takes(text)
-            todo[d] = ok
-            parts.append(text if ok else "")  # type: ignore[arg-type]
-        lengths = np.fromiter(map(len, parts), dtype=np.int64, count=n)
-        doc_offsets = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(lengths, out=doc_offsets[1:])
-        return text_kernels.str_code_points("".join(parts)), doc_offsets, todo
-
-
-def route_batch(
-    plans: Sequence[tuple[str, BatchPlan]], texts: Sequence[object]
-) -> tuple[npt.NDArray[np.uint32], IntArray, list[tuple[BatchPlan, npt.NDArray[np.bool_]]]]:
-    """What the batch kernels read of ``texts`` (their code points joined, and ``n + 1``
-    offsets), and which texts each chain's plan takes: under one chain, every text its plan
-    :meth:`~BatchPlan.takes`; under a chain per language (``auto``), each text goes to the
-    chain :meth:`Analyzer.canonical` would choose, by the Cyrillic and Latin letters of its
-    text filtered by the first chain (counted in one nogil call for the batch), or to none
-    (the per-document path) when the first chain's fused kernel cannot take it."""
-    first = plans[0][1]
-    cps, doc_offsets, todo = first.code_points(texts)
-    if len(plans) == 1:
-        return cps, doc_offsets, [(first, todo)]
-    from neardup._kernels.sign_batch import letter_counts_batch
-
-    counted, cyrillic, latin = letter_counts_batch(cps, doc_offsets, todo, *first.kernel_args())
-    # each text's chain: the one named for its language, else the first
-    names = [language for language, _ in plans]
-    chosen = np.where(
-        cyrillic > latin,
-        names.index("ru") if "ru" in names else 0,
-        names.index("en") if "en" in names else 0,
-    )
-    groups = []
-    for i, (_, plan) in enumerate(plans):
-        mine = counted & (chosen == i)
-        if plan.html_check != first.html_check:
-            mine &= np.fromiter(map(plan.takes, texts), dtype=np.bool_, count=len(texts))
-        if mine.any():
-            groups.append((plan, mine))
-    return cps, doc_offsets, groups
-
-
-@dataclass(frozen=True)
-class _Scan:
-    """What :func:`~neardup._kernels.text.fused_words` made of a text."""
-
-    buf: npt.NDArray[np.uint8]
-    byte_starts: IntArray
-    byte_ends: IntArray
-    starts: IntArray
-    ends: IntArray
-    cyrillic: int
-    latin: int
-
-    @property
-    def language(self) -> str:
-        """:func:`dominant_language` of the filtered text."""
-        return "ru" if self.cyrillic > self.latin else "en"
-
-
-def _fusable(spec: ChainSpec) -> tuple[str, ...] | None:
-    """The char filter names the fused kernel runs for this chain, or ``None`` if it cannot:
-    an optional leading ``html`` filter (``auto`` mode is checked per text, ``never`` does
-    nothing, ``always`` cannot be fused), then only :data:`~char_filters.FAST_FILTERS`."""
-    filters = list(spec.char_filters)
-    if spec.tokenizer.name != "words":
-        return None
-    if filters and filters[0].name == "html":
-        if filters[0].param("mode", "auto") not in ("auto", "never"):
-            return None
-        filters = filters[1:]
-    names = tuple(c.name for c in filters)
-    if any(name not in char_filters.FAST_FILTERS for name in names):
-        return None
-    if any(c.params for c in filters):
-        return None
-    return names
-
-
-def _from_terms(terms: list[str], starts: IntArray, ends: IntArray, language: str) -> Canonical:
-    # Filters may leave an empty term (a lemma never is, but a thesaurus could map to ""): drop it.
-    if terms and not all(terms):
-        keep = np.fromiter((bool(t) for t in terms), dtype=np.bool_, count=len(terms))
-        terms = [t for t in terms if t]
-        starts, ends = starts[keep], ends[keep]
-    joined = " ".join(terms)
-    cps = text_kernels.code_points(joined)
-    lengths = np.fromiter(map(len, terms), dtype=np.int64, count=len(terms))
-    tok_starts = np.zeros(len(terms), dtype=np.int64)
-    if len(terms) > 1:
-        tok_starts[1:] = np.cumsum(lengths[:-1] + 1)
-    buf, byte_starts, byte_ends = text_kernels.encode_tokens(cps, tok_starts, tok_starts + lengths)
-    return Canonical(buf, byte_starts, byte_ends, starts, ends, language)
-
-
-def dominant_language(text: str) -> str:
-    """``ru`` when Cyrillic letters outnumber Latin ones, otherwise ``en``."""
-    cyrillic, latin = letter_counts(text)
-    return "ru" if cyrillic > latin else "en"
-
-
-def letter_counts(text: str) -> tuple[int, int]:
-    """Cyrillic and Latin letters of ``text``: what :func:`dominant_language` compares."""
-    cps = text_kernels.code_points(text)
-    cyrillic = np.count_nonzero((cps >= 0x400) & (cps < 0x530))
-    folded = cps | np.uint32(0x20)
-    latin = np.count_nonzero((folded >= 0x61) & (folded <= 0x7A))
-    return int(cyrillic), int(latin)
+__all__ = [
+    "Analyzer",
+    "BatchPlan",
+    "Canonical",
+    "IntArray",
+    "dominant_language",
+    "letter_counts",
+    "route_batch",
+]
 
 
 class Analyzer:
@@ -364,8 +37,18 @@ class Analyzer:
     def __init__(self, spec: AnalyzerSpec, *, compile_filters: bool = True) -> None:
         registry.validate(spec)
         self.spec = spec
-        self._chains = {lang: _Chain(chain, compile_filters) for lang, chain in spec.chains}
+        self._chains = {lang: Chain(chain, compile_filters) for lang, chain in spec.chains}
         self._routed = len(self._chains) > 1
+
+    @property
+    def chains(self) -> Mapping[str, Chain]:
+        """The chains by language; the first decides a text's language when there are several."""
+        return self._chains
+
+    @property
+    def routed(self) -> bool:
+        """Whether each text goes to the chain of its language (more than one chain)."""
+        return self._routed
 
     def canonical(self, text: str) -> Canonical:
         if not isinstance(text, str):

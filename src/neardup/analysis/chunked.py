@@ -34,16 +34,14 @@ A chain with any other component is not cut.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 import numpy as np
 
 from neardup.analysis import char_filters
+from neardup.analysis.chain import Canonical, Chain, letter_counts
 from neardup.analysis.offsets import OffsetMap, compose
-
-if TYPE_CHECKING:
-    from neardup.analysis.analyzer import Analyzer, Canonical, _Chain
 
 #: Texts longer than this many characters are analyzed a piece of about this size at a time.
 CHUNK_CHARS = 1 << 18
@@ -52,6 +50,21 @@ _LOCAL_FILTERS = frozenset({"nfkc", "lowercase", "yo", "strip_marks"})
 _WHITE = (" ", "\n", "\t", "\r")
 
 CharFilter = Callable[[str], tuple[str, OffsetMap | None]]
+
+
+class Chains(Protocol):
+    """What a long text's analysis reads of an :class:`~neardup.analysis.analyzer.Analyzer`
+    (the analyzer imports this module, so this module names no analyzer)."""
+
+    @property
+    def chains(self) -> Mapping[str, Chain]:
+        """The chains by language, the first deciding the language when there are several."""
+        ...
+
+    @property
+    def routed(self) -> bool:
+        """Whether each text goes to the chain of its language."""
+        ...
 
 
 def cut_points(text: str, size: int) -> list[int] | None:
@@ -85,7 +98,7 @@ def _cut_before(text: str, end: int, low: int) -> int | None:
     return None
 
 
-def _filters_of(chain: _Chain) -> list[CharFilter] | None:
+def _filters_of(chain: Chain) -> list[CharFilter] | None:
     """The chain's char filters to run on a piece, or ``None`` if the chain cannot be cut."""
     spec = chain.spec
     if spec.tokenizer.name != "words":
@@ -101,7 +114,7 @@ def _filters_of(chain: _Chain) -> list[CharFilter] | None:
     return filters
 
 
-def _looks_like_html(chain: _Chain, text: str) -> bool:
+def _looks_like_html(chain: Chain, text: str) -> bool:
     components = chain.spec.char_filters
     return (
         bool(components)
@@ -119,7 +132,7 @@ def _filter(filters: list[CharFilter], text: str) -> tuple[str, OffsetMap | None
     return text, offsets
 
 
-def _piece(chain: _Chain, filters: list[CharFilter], text: str, language: str) -> Canonical:
+def _piece(chain: Chain, filters: list[CharFilter], text: str, language: str) -> Canonical:
     """What :meth:`Analyzer.canonical` makes of ``text`` with this chain (html skipped)."""
     scan = chain.fast_scan(text)
     if scan is not None:
@@ -128,23 +141,21 @@ def _piece(chain: _Chain, filters: list[CharFilter], text: str, language: str) -
     return chain.canonical(filtered, offsets, language)
 
 
-def _letters(chain: _Chain, filters: list[CharFilter], text: str) -> tuple[int, int]:
+def _letters(chain: Chain, filters: list[CharFilter], text: str) -> tuple[int, int]:
     """Cyrillic and Latin letters of the chain's filtered ``text`` (what decides the language)."""
-    from neardup.analysis.analyzer import letter_counts
-
     scan = chain.fast_scan(text, count_letters=True)
     if scan is not None:
         return scan.cyrillic, scan.latin
     return letter_counts(_filter(filters, text)[0])
 
 
-def canonical(analyzer: Analyzer, text: str, size: int | None = None) -> Canonical | None:
+def canonical(analyzer: Chains, text: str, size: int | None = None) -> Canonical | None:
     """:meth:`Analyzer.canonical` of ``text`` a piece at a time, or ``None`` when the text is
     short, looks like HTML, or its chain cannot be cut (the caller then analyzes it whole)."""
     size = CHUNK_CHARS if size is None else size
     if len(text) <= size:
         return None
-    chains = analyzer._chains
+    chains = analyzer.chains
     first_lang, first = next(iter(chains.items()))
     first_filters = _filters_of(first)
     if first_filters is None or _looks_like_html(first, text):
@@ -155,7 +166,7 @@ def canonical(analyzer: Analyzer, text: str, size: int | None = None) -> Canonic
     token = char_filters.PIECEWISE.set(True)
     try:
         chain, filters, lang = first, first_filters, first_lang
-        if analyzer._routed:
+        if analyzer.routed:
             cyrillic = latin = 0
             for a, b in zip(cuts[:-1], cuts[1:], strict=True):
                 c, lat = _letters(first, first_filters, text[a:b])
@@ -181,8 +192,6 @@ def canonical(analyzer: Analyzer, text: str, size: int | None = None) -> Canonic
 
 def _join(parts: list[Canonical], offsets: list[int], language: str) -> Canonical:
     """One canonical stream of the pieces' streams: buffers joined by a space, spans shifted."""
-    from neardup.analysis.analyzer import Canonical
-
     n_tokens = sum(len(p) for p in parts)
     full = [p for p in parts if len(p)]
     n_bytes = sum(int(p.buf.shape[0]) for p in full) + max(len(full) - 1, 0)

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from neardup.defaults import DEFAULTS
 from neardup.matrix import METHODS
-from neardup.web.app import require_read, require_write, token_of
+from neardup.web.auth import require_read, require_write, token_of
 from neardup.web.service import Service, upload_text
 
 router = APIRouter(prefix="/api", tags=["api"])

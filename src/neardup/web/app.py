@@ -6,37 +6,22 @@ environment ``neardup serve`` sets for its worker processes.
 Every error is JSON ``{"error": KIND, "message": TEXT}`` with a 4xx status for bad requests
 (400 bad input, 401 no or wrong token, 403 writes off, 404 no such document, 409 an id already
 there, 413 too large, 415 a file type not read, 422 a request not matching the schema); an
-unexpected failure is a 500 with a message and no traceback.
+unexpected failure is a 500 with a message and no traceback (:mod:`neardup.web.http_errors`);
+who may read and write is :mod:`neardup.web.auth`, the routes :mod:`neardup.web.api` and
+:mod:`neardup.web.pages`.
 """
 
 from __future__ import annotations
 
-import logging
-import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi import FastAPI, HTTPException
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from neardup.errors import (
-    ConfigurationError,
-    DuplicateIdError,
-    InputError,
-    MissingDependencyError,
-    NeardupError,
-    NotFoundError,
-    NotSupportedError,
-    SpecError,
-    StorageError,
-)
-from neardup.web.service import Service, ServiceConfig, TooLargeError, UnsupportedTypeError
-
-log = logging.getLogger("neardup.web")
+from neardup.web.http_errors import error_response, install_errors
+from neardup.web.service import Service, ServiceConfig
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -53,36 +38,9 @@ CSP = (
 )
 
 
-class AuthError(StarletteHTTPException):
-    """No token, or a wrong one."""
-
-
 class BodyTooLarge(HTTPException):
     """A body over the limit, found while reading it (FastAPI passes HTTPExceptions through
     its body parsing, where any other exception would become a 400)."""
-
-
-def error_response(status: int, kind: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": kind, "message": message}, status_code=status)
-
-
-def status_of(exc: NeardupError) -> int:
-    """The HTTP status of one of neardup's errors."""
-    if isinstance(exc, TooLargeError):
-        return 413
-    if isinstance(exc, UnsupportedTypeError):
-        return 415
-    if isinstance(exc, NotFoundError):
-        return 404
-    if isinstance(exc, DuplicateIdError):
-        return 409
-    if isinstance(exc, InputError | SpecError | ConfigurationError | NotSupportedError):
-        return 400
-    if isinstance(exc, MissingDependencyError):
-        return 501
-    if isinstance(exc, StorageError):
-        return 503
-    return 500
 
 
 #: Sent with every response (pure ASGI: an exception raised while the body is read must reach
@@ -167,98 +125,6 @@ def _content_length(scope: Scope) -> int | None:
 
 async def _no_receive() -> Message:
     return {"type": "http.disconnect"}
-
-
-def _validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
-    errors = exc.errors()
-    if any(e.get("type") == "json_invalid" for e in errors):
-        first = next(e for e in errors if e.get("type") == "json_invalid")
-        detail = (first.get("ctx") or {}).get("error", "")
-        return 400, "malformed_json", f"the body is not valid JSON{': ' + detail if detail else ''}"
-    parts = []
-    for e in errors[:5]:
-        where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
-        parts.append(f"{where}: {e.get('msg', 'invalid')}")
-    more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
-    return 422, "invalid_request", "; ".join(parts) + more
-
-
-def install_errors(app: FastAPI) -> None:
-    @app.exception_handler(NeardupError)
-    async def _neardup(request: Request, exc: NeardupError) -> Response:
-        status = status_of(exc)
-        if status >= 500:
-            log.error("%s on %s: %s", type(exc).__name__, request.url.path, exc)
-        return error_response(status, type(exc).__name__, str(exc))
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
-        status, kind, message = _validation_message(exc)
-        return error_response(status, kind, message)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
-        kind = {
-            401: "unauthorized",
-            403: "forbidden",
-            404: "not_found",
-            405: "method_not_allowed",
-            413: "too_large",
-        }.get(exc.status_code, "http_error")
-        headers = getattr(exc, "headers", None)
-        response = error_response(exc.status_code, kind, str(exc.detail))
-        if headers:
-            response.headers.update(headers)
-        return response
-
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> Response:
-        log.exception("unexpected error on %s", request.url.path)
-        return error_response(500, "internal", "internal error; see the server's log")
-
-
-def token_of(request: Request, form_token: str | None = None) -> str | None:
-    """The token a request carries: ``Authorization: Bearer``, ``X-Neardup-Token``, a form
-    field, or the page's cookie."""
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return (
-        request.headers.get("x-neardup-token")
-        or form_token
-        or request.cookies.get("neardup_token")
-        or None
-    )
-
-
-def token_ok(config: ServiceConfig, given: str | None) -> bool:
-    return (
-        bool(config.token)
-        and given is not None
-        and secrets.compare_digest(
-            given.encode(),
-            config.token.encode(),  # type: ignore[union-attr]
-        )
-    )
-
-
-def require_write(config: ServiceConfig, given: str | None) -> None:
-    if not config.token:
-        raise StarletteHTTPException(
-            403, "writes are off: this service was started without a token (--token)"
-        )
-    if given is None:
-        raise AuthError(401, "this needs a token (Authorization: Bearer TOKEN)")
-    if not token_ok(config, given):
-        raise AuthError(401, "wrong token")
-
-
-def require_read(config: ServiceConfig, given: str | None) -> None:
-    if config.reads == "token":
-        if given is None:
-            raise AuthError(401, "reads need a token here (Authorization: Bearer TOKEN)")
-        if not token_ok(config, given):
-            raise AuthError(401, "wrong token")
 
 
 def create_app(config: ServiceConfig, service: Service | None = None) -> FastAPI:

@@ -18,7 +18,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from neardup.errors import InputError, NeardupError
 from neardup.matrix import METHODS
-from neardup.web.app import require_read, require_write, status_of, token_of, token_ok
+from neardup.web.auth import require_read, require_write, token_of, token_ok
+from neardup.web.http_errors import status_of
 from neardup.web.i18n import LANGUAGES, choose_language, translator
 from neardup.web.render import aligned_view, heat_colour, text_colour
 from neardup.web.service import UPLOAD_SUFFIXES, Service, upload_text
