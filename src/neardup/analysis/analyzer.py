@@ -6,8 +6,14 @@ a text longer than :data:`~neardup.analysis.chunked.CHUNK_CHARS` a piece at a ti
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
+from functools import lru_cache
 
+import numpy as np
+import numpy.typing as npt
+
+from neardup._kernels import text as text_kernels
 from neardup.analysis import chunked, registry
 from neardup.analysis.chain import (
     BatchPlan,
@@ -19,6 +25,7 @@ from neardup.analysis.chain import (
     route_batch,
 )
 from neardup.spec import AnalyzerSpec
+from neardup.table_cache import disk_cached
 
 __all__ = [
     "Analyzer",
@@ -67,6 +74,15 @@ class Analyzer:
             filtered, offsets = chain.filter_chars(text)
             return chain.canonical(filtered, offsets, lang)
         first_lang, first = next(iter(self._chains.items()))
+        # the language first, from the letters as they stand when no filter can change their
+        # count, so the tokenizer runs once, under the chain of that language
+        language = _raw_language(text)
+        if language is not None:
+            lang = language if language in self._chains else first_lang
+            chain = self._chains[lang]
+            scan = chain.fast_scan(text)
+            if scan is not None:
+                return chain.finish(scan, lang)
         scan = first.fast_scan(text, count_letters=True)
         if scan is not None:
             language = scan.language
@@ -106,3 +122,43 @@ class Analyzer:
 
     def canonical_many(self, texts: list[str]) -> list[Canonical]:
         return [self.canonical(t) for t in texts]
+
+
+def _letters(text: str) -> tuple[int, int]:
+    """Cyrillic-block and ASCII letters, as :func:`letter_counts` counts them."""
+    cyrillic = sum(1 for c in text if 0x400 <= ord(c) < 0x530)
+    latin = sum(1 for c in text if "a" <= c <= "z" or "A" <= c <= "Z")
+    return cyrillic, latin
+
+
+@lru_cache(maxsize=1)
+@disk_cached("letter_count_stable")
+def _count_stable() -> npt.NDArray[np.bool_]:
+    """Per code point of the Basic Multilingual Plane: whether every chain's char filters
+    (NFKC, lowercase, ``ё``→``е``, marks stripped) leave the Cyrillic and ASCII letters it
+    counts as they are, alone and beside any other character (combining marks, which compose
+    with the letter before them, never are)."""
+    table = np.zeros(0x10000, dtype=np.bool_)
+    for cp in range(0x10000):
+        if 0xD800 <= cp < 0xE000:
+            continue
+        ch = chr(cp)
+        if unicodedata.category(ch).startswith("M") or unicodedata.combining(ch):
+            continue
+        folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).lower())
+        table[cp] = _letters(folded) == _letters(ch)
+    return table
+
+
+def _raw_language(text: str) -> str | None:
+    """:func:`dominant_language` of the filtered text, read off the text as it stands — or
+    ``None`` when a character in it might change the count under the filters (the chain's
+    scan counts then)."""
+    cps = text_kernels.code_points(text)
+    stable = _count_stable()
+    if cps.shape[0] and (int(cps.max()) >= stable.shape[0] or not stable[cps].all()):
+        return None
+    cyrillic = np.count_nonzero((cps >= 0x400) & (cps < 0x530))
+    folded = cps | np.uint32(0x20)
+    latin = np.count_nonzero((folded >= 0x61) & (folded <= 0x7A))
+    return "ru" if cyrillic > latin else "en"
