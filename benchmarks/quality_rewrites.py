@@ -29,6 +29,9 @@ swapped with a neighbour inside their sentence); ``clauses`` (each sentence's cl
 the last one first); ``sentences`` (half of the sentences moved); ``paraphrase`` (synonyms and
 inflections 15 % each, 10 % deleted, then word order and clauses as above).
 
+``--ablation``: the same measures under other settings (the extension threshold, the window,
+the sentence threshold), to show what each one does; ``--per-kind`` pairs each.
+
 ``--speed``: CPU time per pair of news-size texts (process time, after the kernels compiled).
 
     .venv/bin/python benchmarks/quality_rewrites.py --calibrate --pan --speed
@@ -141,10 +144,12 @@ def calibrate() -> float:
     best = int(np.argmax(worst))
     chosen = float(GRID[best])
     print(
-        f"\nSentence threshold chosen on the first halves: {chosen} (worst-set F1 {worst[best]:.3f})\n"
+        f"\nSentence threshold chosen on the first halves: {chosen} "
+        f"(worst-set F1 {worst[best]:.3f})\n"
     )
     print(
-        "| set | pairs (held out) | F1 held out | precision | recall | best F1 held out (its threshold) | unrelated pairs ≥ threshold |"
+        "| set | pairs (held out) | F1 held out | precision | recall "
+        "| best F1 held out (its threshold) | unrelated pairs ≥ threshold |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name in DEV_SETS:
@@ -154,7 +159,8 @@ def calibrate() -> float:
         k = int(np.argmax(own))
         above = float(np.mean(unrelated >= chosen))
         print(
-            f"| {name} | {len(s2)} | {f1:.3f} | {p:.3f} | {r:.3f} | {own[k]:.3f} ({GRID[k]}) | {above:.4f} |"
+            f"| {name} | {len(s2)} | {f1:.3f} | {p:.3f} | {r:.3f} | {own[k]:.3f} ({GRID[k]}) "
+            f"| {above:.4f} |"
         )
     print("\nWorst-set F1 on the first halves by threshold:")
     print(" ".join(f"{t}:{w:.3f}" for t, w in zip(GRID.tolist(), worst.tolist(), strict=True)))
@@ -471,6 +477,43 @@ def pan(per_kind: int) -> None:
         print(f"| {lang} | unrelated pairs ({len(negatives)}) | " + " | ".join(false) + " |")
 
 
+ABLATION = (
+    ("defaults", {}),
+    ("no extension", {"extend_threshold": 1.0}),
+    ("extension at 0.6 x threshold", {"extend_threshold": 0.3}),
+    ("extension at 0.4 x threshold", {"extend_threshold": 0.2}),
+    ("window 1", {"window": 1}),
+    ("window 6", {"window": 6}),
+    ("threshold 0.4", {"threshold": 0.4}),
+    ("threshold 0.6", {"threshold": 0.6}),
+)
+
+
+def ablation(per_kind: int) -> None:
+    """Plagdet of the rewrites alone and of both as regions under other settings (mean over
+    the kinds of both languages), and the false detections on unrelated pairs."""
+    aligner = Aligner()
+    built = {lang: build_pairs(lang, per_kind) for lang in ("ru", "en")}
+    print(f"\nOther settings ({per_kind} pairs per kind and language; mean plagdet over kinds)\n")
+    print("| settings | rewrites | both as regions | worst kind (regions) | false detections |")
+    print("|---|---:|---:|---|---:|")
+    for name, options in ABLATION:
+        finder = RewriteFinder(**options)  # type: ignore[arg-type]
+        alone, regions, worst, false = [], [], (2.0, ""), 0
+        for lang, (by_kind, _, negatives) in built.items():
+            for kind, pairs in by_kind.items():
+                found = detect(aligner, finder, pairs)
+                alone.append(pan_measures(*found["rewrites"])["plagdet"])
+                value = pan_measures(*found["both as regions"])["plagdet"]
+                regions.append(value)
+                worst = min(worst, (value, f"{lang} {kind}"))
+            false += len(detect(aligner, finder, negatives)["rewrites"][1])
+        print(
+            f"| {name} | {np.mean(alone):.3f} | {np.mean(regions):.3f} "
+            f"| {worst[1]} {worst[0]:.3f} | {false} |"
+        )
+
+
 def speed(repeat: int) -> None:
     docs = read_docs("ru", 2 * repeat + 2)
     finder = RewriteFinder()
@@ -487,7 +530,8 @@ def speed(repeat: int) -> None:
         finder.find(prepared[2 * k], prepared[2 * k + 1])
     reuse = (time.process_time() - t0) / repeat
     print(
-        f"\nCPU time per pair ({repeat} pairs of ru_news texts, mean {np.mean(sizes):.0f} characters): "
+        f"\nCPU time per pair ({repeat} pairs of ru_news texts, "
+        f"mean {np.mean(sizes):.0f} characters): "
         f"{1000 * whole:.1f} ms with analysis, {1000 * reuse:.1f} ms with both texts already "
         "prepared by the aligner"
     )
@@ -498,6 +542,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--pan", action="store_true")
     parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--ablation", action="store_true")
     parser.add_argument("--per-kind", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=100)
     args = parser.parse_args(argv)
@@ -507,6 +552,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\n(neardup.rewrites.DEFAULT_THRESHOLD is {DEFAULT_THRESHOLD}: update it)")
     if args.pan:
         pan(args.per_kind)
+    if args.ablation:
+        ablation(args.per_kind)
     if args.speed:
         speed(args.repeat)
     return 0

@@ -86,6 +86,16 @@ def test_russian_rewrite_found_with_its_spans(finder: RewriteFinder) -> None:
     assert DEFAULT_THRESHOLD / 2 <= p.similarity < 1.0
 
 
+def test_without_the_extension_only_the_closest_sentences_match() -> None:
+    """The hand rewrite's sentences score 0.42–0.78: with no extension to the neighbours only
+    the two that reach the threshold are marked, each a passage of its own."""
+    finder = RewriteFinder(extend_threshold=1.0)
+    passages = finder.find(RU_BEFORE + RU_REWRITE + RU_AFTER, RU_SOURCE)
+    assert [[(i, j) for i, j, _ in p.pairs] for p in passages] == [[(2, 1)], [(5, 4)]]
+    assert finder.params["extend_threshold"] == 1.0
+    assert RewriteFinder().params["extend_threshold"] == DEFAULT_THRESHOLD / 2
+
+
 def test_the_verbatim_aligner_does_not_find_the_russian_rewrite() -> None:
     """The case this mode exists for: nothing verbatim to chain."""
     assert Aligner().pair(RU_BEFORE + RU_REWRITE + RU_AFTER, RU_SOURCE).passages == []
@@ -201,8 +211,15 @@ def test_empty_texts(finder: RewriteFinder) -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"threshold": 0.0}, {"threshold": 1.5}, {"threshold": "high"}, {"window": -1},
-     {"min_tokens": 0}],
+    [
+        {"threshold": 0.0},
+        {"threshold": 1.5},
+        {"threshold": "high"},
+        {"window": -1},
+        {"min_tokens": 0},
+        {"extend_threshold": 0.0},
+        {"extend_threshold": True},
+    ],
 )
 def test_bad_settings_are_configuration_errors(options: dict[str, object]) -> None:
     with pytest.raises(ConfigurationError):
@@ -210,6 +227,7 @@ def test_bad_settings_are_configuration_errors(options: dict[str, object]) -> No
 
 
 def test_passage_fields() -> None:
-    p = RewrittenPassage("B", 1, 5, 15, 0, 8, (1, 3), (0, 2), (0, 1), (0, 1), ((0, 0, 0.7),), 0.7,
-                         "x" * 10, "y" * 8)
+    p = RewrittenPassage(
+        "B", 1, 5, 15, 0, 8, (1, 3), (0, 2), (0, 1), (0, 1), ((0, 0, 0.7),), 0.7, "x" * 10, "y" * 8
+    )
     assert p.length == 10 and p.tokens_a == 2 and p.tokens_b == 2 and p.kind == "rewritten"

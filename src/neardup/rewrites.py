@@ -22,11 +22,13 @@ The algorithm (hot loops in :mod:`neardup._kernels.rewrites`):
    sentences is the cosine of their weight vectors.
 3. Matching: pairs scoring at least ``threshold`` are matched one to one, best first. Then an
    unmatched query sentence next to a matched one may take a free source sentence within
-   ``window`` sentences of its neighbour's partner at half the threshold (a heavily reworded
-   sentence inside or at the edge of a rewritten passage), repeatedly. Sentences with fewer than ``min_sentence_tokens`` terms are never matched (a
-   dateline or a caption matches anything that repeats its two words), and query sentences
-   mostly inside ``skip_a_spans`` (the verbatim passages found already) are left out, as are
-   source sentences inside ``skip_b_spans``.
+   ``window`` sentences of its neighbour's partner when their pair scores at least
+   ``extend_threshold`` (half the threshold: a heavily reworded sentence inside or at the edge
+   of a rewritten passage), repeatedly. Sentences with fewer
+   than ``min_sentence_tokens`` terms are never matched (a dateline or a caption matches
+   anything that repeats its two words), and query sentences mostly inside ``skip_a_spans``
+   (the verbatim passages found already) are left out, as are source sentences mostly inside
+   ``skip_b_spans``.
 4. Passages: consecutive matched query sentences whose partners lie within ``window``
    sentences of each other in the source form one passage (sentences may be reordered inside
    it); a passage is kept when it holds at least ``min_tokens`` canonical tokens of the query.
@@ -68,6 +70,9 @@ DEFAULT_WINDOW = 3
 DEFAULT_MIN_TOKENS = 8
 #: The fewest terms a sentence needs to be matched at all.
 DEFAULT_MIN_SENTENCE_TOKENS = 3
+#: The score a sentence next to a matched one needs to join its passage, as a share of
+#: ``threshold`` (set by design and checked on the generated rewrites: docs/rewrites.md).
+EXTEND_SHARE = 0.5
 #: The share of a query sentence's tokens inside ``skip_a_spans`` from which it is skipped.
 SKIP_SHARE = 0.5
 
@@ -352,8 +357,10 @@ class RewriteFinder:
 
     ``spec`` gives the analyzer (default: :func:`~neardup.pipeline.default_spec`, the
     ``auto`` preset: lemmas for Russian, stems for English); ``threshold`` is the sentence
-    score from which two sentences are a rewrite pair; ``window``, ``min_tokens`` and
-    ``min_sentence_tokens`` are described in the module's notes.
+    score from which two sentences are a rewrite pair, ``extend_threshold`` (default
+    ``threshold`` × :data:`EXTEND_SHARE`) the score a sentence next to a matched one needs to
+    join it (``extend_threshold >= threshold`` turns the extension off); ``window``,
+    ``min_tokens`` and ``min_sentence_tokens`` are described in the module's notes.
     """
 
     def __init__(
@@ -364,6 +371,7 @@ class RewriteFinder:
         window: int = DEFAULT_WINDOW,
         min_tokens: int = DEFAULT_MIN_TOKENS,
         min_sentence_tokens: int = DEFAULT_MIN_SENTENCE_TOKENS,
+        extend_threshold: float | None = None,
     ) -> None:
         given = {"window": window, "min_tokens": min_tokens}
         given["min_sentence_tokens"] = min_sentence_tokens
@@ -373,10 +381,17 @@ class RewriteFinder:
             raise ConfigurationError(f"threshold must be a number, got {threshold!r}")
         if not 0.0 < float(threshold) <= 1.0:
             raise ConfigurationError(f"threshold must be in (0, 1], got {threshold}")
+        if extend_threshold is None:
+            extend_threshold = float(threshold) * EXTEND_SHARE
+        if isinstance(extend_threshold, bool) or not isinstance(extend_threshold, int | float):
+            raise ConfigurationError(f"extend_threshold must be a number, got {extend_threshold!r}")
+        if not 0.0 < float(extend_threshold) <= 1.0:
+            raise ConfigurationError(f"extend_threshold must be in (0, 1], got {extend_threshold}")
         if spec is not None and not isinstance(spec, Spec):
             raise ConfigurationError(f"spec must be a Spec or None, got {type(spec).__name__}")
         self.spec = spec
         self.threshold = float(threshold)
+        self.extend_threshold = float(extend_threshold)
         self.window = window
         self.min_tokens = min_tokens
         self.min_sentence_tokens = min_sentence_tokens
@@ -386,6 +401,7 @@ class RewriteFinder:
     def params(self) -> dict[str, float]:
         return {
             "threshold": self.threshold,
+            "extend_threshold": self.extend_threshold,
             "window": self.window,
             "min_tokens": self.min_tokens,
             "min_sentence_tokens": self.min_sentence_tokens,
@@ -437,8 +453,9 @@ class RewriteFinder:
         )
         a_ptr, a_ids = _restrict(a_ptr, a_ids, usable_a)
         b_ptr, b_ids = _restrict(b_ptr, b_ids, usable_b)
-        hole = self.threshold / 2.0
-        cand_i, cand_j, cand_s = kernels.pair_scores(a_ptr, a_ids, b_ptr, b_ids, idf, hole)
+        hole = self.extend_threshold
+        floor = min(hole, self.threshold)
+        cand_i, cand_j, cand_s = kernels.pair_scores(a_ptr, a_ids, b_ptr, b_ids, idf, floor)
         partner, score = kernels.match_sentences(
             len(a), len(b), cand_i, cand_j, cand_s, self.threshold, hole, self.window
         )
