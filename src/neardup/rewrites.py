@@ -104,7 +104,8 @@ _ABBREVIATIONS = frozenset(
 
 def _is_sentence_end(text: str, match: re.Match[str]) -> bool:
     """Whether a punctuation match really ends a sentence (not ``А. С. Пушкин``, ``Mr. Smith``,
-    ``т. е. Москва``); line breaks and tags always do."""
+    ``т. е. Москва``); a block tag always does, a line break unless the next line goes on with
+    a small letter."""
     piece = match.group()
     if piece.startswith("<"):
         return True
