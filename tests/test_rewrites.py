@@ -172,6 +172,12 @@ def test_batch_form_and_one_call_forms_agree(finder: RewriteFinder) -> None:
     ]
     pairs = find_rewrites_many(query, [("metro", RU_SOURCE)], skip_a_spans={"metro": [(0, 10**6)]})
     assert pairs == {"metro": []}
+    no_source = finder.find_many(
+        query, [("metro", RU_SOURCE)], skip_b_spans={"metro": [(0, 10**6)]}
+    )
+    assert no_source == {"metro": []}
+    other_id = finder.find_many(query, [("metro", RU_SOURCE)], skip_b_spans={"x": [(0, 10**6)]})
+    assert len(other_id["metro"]) == 1
 
 
 def test_prepared_texts_of_the_aligner_are_reused(finder: RewriteFinder) -> None:
@@ -231,3 +237,34 @@ def test_passage_fields() -> None:
         "B", 1, 5, 15, 0, 8, (1, 3), (0, 2), (0, 1), (0, 1), ((0, 0, 0.7),), 0.7, "x" * 10, "y" * 8
     )
     assert p.length == 10 and p.tokens_a == 2 and p.tokens_b == 2 and p.kind == "rewritten"
+
+
+def _benchmark() -> object:
+    """benchmarks/quality_rewrites.py, where the PAN measures are implemented."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "quality_rewrites.py"
+    spec = importlib.util.spec_from_file_location("quality_rewrites", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_pan_measures_follow_their_definitions() -> None:
+    measures = _benchmark().pan_measures  # type: ignore[attr-defined]
+    case = [(0, 0, 100, 0, 100)]
+    half = measures(case, [(0, 0, 50, 0, 50)])
+    assert half["precision"] == 1.0 and half["recall"] == 0.5 and half["granularity"] == 1.0
+    assert half["plagdet"] == pytest.approx(2 / 3)
+    split = measures(case, [(0, 0, 50, 0, 50), (0, 50, 100, 50, 100)])
+    assert split["recall"] == 1.0 and split["granularity"] == 2.0
+    assert split["plagdet"] == pytest.approx(1 / np.log2(3))
+    # a detection in another pair detects nothing: precision is the mean over detections
+    stray = measures(case, [(0, 0, 100, 0, 100), (1, 0, 100, 0, 100)])
+    assert stray["precision"] == 0.5 and stray["recall"] == 1.0
+    # a detection twice as long as the case in the suspicious text only
+    wide = measures(case, [(0, 0, 200, 0, 100)])
+    assert wide["precision"] == pytest.approx(200 / 300)
+    assert measures(case, [])["plagdet"] == 0.0

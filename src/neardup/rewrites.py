@@ -513,10 +513,12 @@ class RewriteFinder:
         | Iterable[tuple[str, TextLike | Prepared | Sentences]],
         *,
         skip_a_spans: Iterable[Span] | Mapping[str, Iterable[Span]] = (),
+        skip_b_spans: Mapping[str, Iterable[Span]] | None = None,
     ) -> dict[str, list[RewrittenPassage]]:
         """:meth:`find` for each source (a mapping id → text, or ``(id, text)`` pairs), the
         query analyzed once. ``skip_a_spans`` is one list of spans for every source, or a
-        mapping source id → spans (a source it does not name skips nothing)."""
+        mapping source id → spans; ``skip_b_spans`` maps a source id to spans of that source
+        (a source a mapping does not name skips nothing)."""
         a = self.prepare(query)
         out: dict[str, list[RewrittenPassage]] = {}
         shared = None if isinstance(skip_a_spans, Mapping) else list(skip_a_spans)
@@ -525,7 +527,13 @@ class RewriteFinder:
                 skip: Iterable[Span] = shared
             else:
                 skip = skip_a_spans.get(source_id, ())  # type: ignore[union-attr]
-            out[source_id] = self.find(a, text, source_id=source_id, skip_a_spans=skip)
+            out[source_id] = self.find(
+                a,
+                text,
+                source_id=source_id,
+                skip_a_spans=skip,
+                skip_b_spans=(skip_b_spans or {}).get(source_id, ()),
+            )
         return out
 
 
@@ -572,8 +580,9 @@ def find_rewrites_many(
     spec: Spec | None = None,
     threshold: float = DEFAULT_THRESHOLD,
     skip_a_spans: Iterable[Span] | Mapping[str, Iterable[Span]] = (),
+    skip_b_spans: Mapping[str, Iterable[Span]] | None = None,
 ) -> dict[str, list[RewrittenPassage]]:
     """The rewritten passages of ``query`` per source (:meth:`RewriteFinder.find_many`)."""
     return RewriteFinder(spec, threshold=threshold).find_many(
-        query, sources, skip_a_spans=skip_a_spans
+        query, sources, skip_a_spans=skip_a_spans, skip_b_spans=skip_b_spans
     )
