@@ -156,6 +156,8 @@ def test_deterministic_and_json_ready(finder: RewriteFinder) -> None:
     first = [p.to_dict() for p in finder.find(query, RU_SOURCE)]
     again = [p.to_dict() for p in RewriteFinder().find(query, RU_SOURCE)]
     assert first == again
+    from_bytes = [p.to_dict() for p in finder.find(query.encode("utf-8"), RU_SOURCE)]
+    assert from_bytes == first
     d = first[0]
     assert d["kind"] == "rewritten"
     assert d["length"] == len(RU_REWRITE)
