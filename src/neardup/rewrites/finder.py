@@ -1,46 +1,8 @@
-"""Rewritten passages: sentences of a query text reworded from a source, found and marked.
-
-The verbatim second stage (:mod:`neardup.align`) chains equal word shingles, so it finds copies
-and lightly edited copies; a paragraph rewritten by hand (synonyms, another word order, changed
-grammar, words dropped or added) shares almost no 3-word shingle with its source and nothing is
-marked. Here both texts are cut into sentences and compared sentence by sentence on their
-*terms* — the canonical tokens of the spec's analyzer: lemmas under the ``ru`` and ``auto``
-presets, with stop words and function words dropped — so inflection, word order and most
-grammar changes cost nothing and a synonym costs one term.
-
-The algorithm (hot loops in :mod:`neardup._kernels.rewrites`):
-
-1. Sentences: the ORIGINAL text is cut after ``.``, ``!``, ``?`` or ``…`` followed by white
-   space and a capital letter or digit (not after an initial or a common abbreviation), at a
-   line break unless the next line goes on with a small letter (hard-wrapped text), and at
-   block-level HTML tags. The canonical tokens (whose spans point into
-   the original input) fall into the sentences they start in.
-2. Scores: each sentence is the set of its distinct terms, weighed by a pair-local IDF — the
-   document frequency counted over the sentences of both texts, ``ln((1 + N) / (1 + df)) + 1``
-   (scikit-learn's smooth formula), so a term repeated all over the two texts (the topic)
-   weighs little and the rare ones that carry a sentence's facts weigh most. The score of two
-   sentences is the cosine of their weight vectors.
-3. Matching: pairs scoring at least ``threshold`` are matched one to one, best first. Then an
-   unmatched query sentence next to a matched one may take a free source sentence within
-   ``window`` sentences of its neighbour's partner when their pair scores at least
-   ``extend_threshold`` (half the threshold: a heavily reworded sentence inside or at the edge
-   of a rewritten passage), repeatedly. Sentences with fewer
-   than ``min_sentence_tokens`` terms are never matched (a dateline or a caption matches
-   anything that repeats its two words), and query sentences mostly inside ``skip_a_spans``
-   (the verbatim passages found already) are left out, as are source sentences mostly inside
-   ``skip_b_spans``.
-4. Passages: consecutive matched query sentences whose partners lie within ``window``
-   sentences of each other in the source form one passage (sentences may be reordered inside
-   it); a passage is kept when it holds at least ``min_tokens`` canonical tokens of the query.
-
-The threshold decides "this sentence is a rewrite of that one"; it was chosen on human-labelled
-sentence paraphrases (``benchmarks/quality_rewrites.py --calibrate``; docs/rewrites.md has the
-figures). Everything is deterministic: equal inputs give equal passages.
-"""
+"""Rewritten passages of a query taken from a source: :class:`RewriteFinder` and its one-call
+forms (the algorithm is described in :mod:`neardup.rewrites`)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -51,9 +13,10 @@ import numpy.typing as npt
 from neardup._constraints import Integer, check
 from neardup._kernels import rewrites as kernels
 from neardup.align import Prepared
-from neardup.analysis.analyzer import Canonical
 from neardup.errors import ConfigurationError
 from neardup.pipeline import Pipeline, TextLike, as_text, default_spec
+from neardup.rewrites.scores import _bags, _restrict
+from neardup.rewrites.sentences import Sentences, split_sentences
 from neardup.spec import Spec
 
 I64 = npt.NDArray[np.int64]
@@ -83,79 +46,6 @@ CONSTRAINTS: dict[str, Integer] = {
 }
 
 KIND = "rewritten"
-
-# A sentence may end at . ! ? … (and closing quotes or brackets) before white space — the next
-# word must also start with a capital letter or a digit (:func:`_is_sentence_end`) —, at a line
-# break, at a block-level HTML tag.
-_SENTENCE_END = re.compile(
-    r"[.!?…]+[\"'»”’)\]]*(?=\s)"
-    r"|\n"
-    r"|</?(?:p|div|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|section|article|header|footer"
-    r"|title|br|hr)\b[^>]*>",
-    re.IGNORECASE,
-)
-_WORD_BEFORE = re.compile(r"([^\W\d_]+)\.?$")
-_ABBREVIATIONS = frozenset(
-    "т д п др пр см ср рис им ул г гг в вв стр тыс млн млрд руб коп долл ст обл р-н "
-    "mr mrs ms dr st jr sr inc co corp ltd vs no nos fig gen gov sen rep prof"
-    " jan feb mar apr jun jul aug sep sept oct nov dec".split()
-)
-
-
-def _is_sentence_end(text: str, match: re.Match[str]) -> bool:
-    """Whether a punctuation match really ends a sentence (not ``А. С. Пушкин``, ``Mr. Smith``,
-    ``т. е. Москва``); a block tag always does, a line break unless the next line goes on with
-    a small letter."""
-    piece = match.group()
-    if piece.startswith("<"):
-        return True
-    if piece == "\n":
-        # a blank line or a line that starts with anything but a small letter (a heading, a
-        # new paragraph); a hard-wrapped line going on with a small letter is not a new one
-        ahead = text[match.end() : match.end() + 64]
-        rest = ahead.lstrip()
-        return "\n" in ahead[: len(ahead) - len(rest)] or not rest[:1].islower()
-    follows = text[match.end() : match.end() + 8]
-    if not follows[:1].isspace():
-        return False
-    rest = follows.lstrip().lstrip("\"'«“„([-–—").lstrip()
-    if not rest or not (rest[0].isupper() or rest[0].isdigit()):
-        return False
-    if piece[0] != ".":
-        return True
-    before = _WORD_BEFORE.search(text, max(0, match.start() - 12), match.start())
-    if before is None:
-        return True
-    word = before.group(1)
-    return not (len(word) == 1 or word.lower() in _ABBREVIATIONS)
-
-
-def sentence_bounds(text: str) -> tuple[I64, I64]:
-    """Where the sentences of ``text`` start and end: sentence ``k`` is
-    ``text[starts[k]:ends[k]]`` (white space and the tag that ends it not trimmed); together
-    they cover the text but for the tags between sentences."""
-    starts, ends = [0], []
-    for match in _SENTENCE_END.finditer(text):
-        if _is_sentence_end(text, match):
-            tag = match.group().startswith("<")
-            end, at = (match.start() if tag else match.end()), match.end()
-            if at > starts[-1]:
-                ends.append(max(end, starts[-1]))
-                starts.append(at)
-    ends.append(len(text))
-    return np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
-
-
-def sentence_spans(text: str) -> list[Span]:
-    """Character spans of the sentences of ``text``, white space trimmed, empty ones left out."""
-    spans = []
-    for start, end in zip(*(b.tolist() for b in sentence_bounds(text)), strict=True):
-        piece = text[start:end]
-        left = len(piece) - len(piece.lstrip())
-        right = len(piece.rstrip())
-        if right > left:
-            spans.append((start + left, start + right))
-    return spans
 
 
 @dataclass(frozen=True)
@@ -220,101 +110,6 @@ class RewrittenPassage:
             "a_text": self.a_text,
             "b_text": self.b_text,
         }
-
-
-@dataclass(frozen=True)
-class Sentences:
-    """A text cut into sentences with its canonical tokens (:meth:`RewriteFinder.prepare`).
-
-    Sentence ``s`` spans ``text[starts[s]:ends[s]]`` (the original input) and holds tokens
-    ``token_first[s]:token_end[s]`` of ``canonical``; ``terms`` are the tokens' terms.
-    """
-
-    text: str
-    canonical: Canonical
-    terms: tuple[str, ...]
-    starts: I64
-    ends: I64
-    token_first: I64
-    token_end: I64
-
-    def __len__(self) -> int:
-        return int(self.starts.shape[0])
-
-    @property
-    def spans(self) -> list[Span]:
-        return list(zip(self.starts.tolist(), self.ends.tolist(), strict=True))
-
-
-def split_sentences(text: str, canonical: Canonical) -> Sentences:
-    """``text`` cut into sentences, each with its tokens of ``canonical`` (``text``'s own)."""
-    cuts, cut_ends = sentence_bounds(text)
-    n_tokens = len(canonical)
-    tok_starts = np.asarray(canonical.starts, dtype=np.int64)
-    tok_ends = np.asarray(canonical.ends, dtype=np.int64)
-    # each token's sentence, then the sentences that hold tokens (the others carry nothing)
-    owner = np.searchsorted(cuts, tok_starts, side="right") - 1
-    kept = np.unique(owner)
-    first = np.searchsorted(owner, kept, side="left").astype(np.int64)
-    end = np.searchsorted(owner, kept, side="right").astype(np.int64)
-    starts = np.empty(kept.shape[0], dtype=np.int64)
-    ends = np.empty(kept.shape[0], dtype=np.int64)
-    lows, highs = cuts.tolist(), cut_ends.tolist()
-    for s, (sentence, t0, t1) in enumerate(zip(kept.tolist(), first.tolist(), end.tolist())):
-        lo, hi = int(tok_starts[t0]), int(tok_ends[t1 - 1])
-        # widen to the sentence's own edges (a leading stop word, the closing full stop) unless
-        # markup lies in between: a span must not swallow a tag
-        cut_lo, cut_hi = lows[sentence], max(highs[sentence], hi)
-        head = text[cut_lo:lo]
-        if "<" not in head and ">" not in head:
-            lo = cut_lo + (len(head) - len(head.lstrip()))
-        tail = text[hi:cut_hi]
-        if "<" not in tail and ">" not in tail:
-            hi = hi + len(tail.rstrip())
-        starts[s], ends[s] = lo, hi
-    terms = tuple(canonical.terms) if n_tokens else ()
-    return Sentences(text, canonical, terms, starts, ends, first, end)
-
-
-def _bags(
-    a_terms: Iterable[Iterable[str]], b_terms: Iterable[Iterable[str]]
-) -> tuple[I64, I64, I64, I64, F64]:
-    """Sentences as sets of term ids (CSR: pointers and ids, per text) and each term's
-    pair-local IDF over the sentences of both texts."""
-    vocabulary: dict[str, int] = {}
-    sides = []
-    for side in (a_terms, b_terms):
-        ptr = [0]
-        ids: list[int] = []
-        for sentence in side:
-            distinct = sorted({vocabulary.setdefault(t, len(vocabulary)) for t in sentence})
-            ids.extend(distinct)
-            ptr.append(len(ids))
-        sides.append((np.asarray(ptr, dtype=np.int64), np.asarray(ids, dtype=np.int64)))
-    (a_ptr, a_ids), (b_ptr, b_ids) = sides
-    n_sentences = (a_ptr.shape[0] - 1) + (b_ptr.shape[0] - 1)
-    df = np.bincount(np.concatenate((a_ids, b_ids)), minlength=len(vocabulary))
-    idf = np.log((1.0 + n_sentences) / (1.0 + df)) + 1.0
-    return a_ptr, a_ids, b_ptr, b_ids, idf.astype(np.float64)
-
-
-def sentence_scores(
-    a_terms: Iterable[Iterable[str]], b_terms: Iterable[Iterable[str]], *, floor: float = 0.0
-) -> tuple[I64, I64, F64]:
-    """The score of every pair of sentences sharing a term and scoring at least ``floor``:
-    ``(i, j, score)`` ordered by ``i`` then ``j``, where ``a_terms[i]`` and ``b_terms[j]`` are
-    the sentences' terms (what :class:`RewriteFinder` compares; the calibration calls this)."""
-    a_ptr, a_ids, b_ptr, b_ids, idf = _bags(a_terms, b_terms)
-    return kernels.pair_scores(a_ptr, a_ids, b_ptr, b_ids, idf, float(floor))
-
-
-def similarity_matrix(a_terms: Iterable[Iterable[str]], b_terms: Iterable[Iterable[str]]) -> F64:
-    """All sentence scores as a dense ``(len(a_terms), len(b_terms))`` matrix."""
-    a_list, b_list = list(map(list, a_terms)), list(map(list, b_terms))
-    out = np.zeros((len(a_list), len(b_list)), dtype=np.float64)
-    i, j, s = sentence_scores(a_list, b_list)
-    out[i, j] = s
-    return out
 
 
 def _inside(starts: I64, spans: Iterable[Span]) -> npt.NDArray[np.bool_]:
@@ -535,14 +330,6 @@ class RewriteFinder:
                 skip_b_spans=(skip_b_spans or {}).get(source_id, ()),
             )
         return out
-
-
-def _restrict(ptr: I64, ids: I64, keep: npt.NDArray[np.bool_]) -> tuple[I64, I64]:
-    """A CSR of sentences with the rows not in ``keep`` emptied."""
-    sizes = np.diff(ptr) * keep
-    new_ptr = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
-    rows = np.repeat(keep, np.diff(ptr))
-    return new_ptr, ids[rows]
 
 
 def find_rewrites(
