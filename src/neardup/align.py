@@ -50,7 +50,7 @@ import numpy.typing as npt
 from neardup._constraints import Integer, check
 from neardup._kernels import align as kernels
 from neardup.analysis.analyzer import Canonical
-from neardup.analyzed import AnalyzedText
+from neardup.analyzed import AnalyzedText, Prepared
 from neardup.citations import Citation, find_citations
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError
@@ -242,25 +242,6 @@ class Alignment:
         if with_text:
             out["text"] = self.text
         return out
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """A text analyzed for alignment: its canonical tokens and shingle fingerprints.
-
-    Make one with :meth:`Aligner.prepare` to align the same text many times without
-    analyzing it again (a collection checking one query against many candidates).
-    """
-
-    text: str
-    canonical: Canonical
-    hashes: U64
-    sorted_hashes: U64
-    order: I64
-    spec_fingerprint: str
-
-    def __len__(self) -> int:
-        return len(self.canonical)
 
 
 def _unmatched_spans(

@@ -15,11 +15,16 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+import numpy.typing as npt
+
 if TYPE_CHECKING:
     from neardup.analysis.analyzer import Canonical
     from neardup.spec import AnalyzerSpec
 
 T = TypeVar("T")
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,3 +58,23 @@ class AnalyzedText:
         value = make()
         with self._lock:
             return self._derived.setdefault(key, value)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A text analyzed for alignment: its canonical tokens and shingle fingerprints.
+
+    Make one with :meth:`Aligner.prepare <neardup.align.Aligner.prepare>` to align the same
+    text many times without analyzing it again (a collection checking one query against many
+    candidates).
+    """
+
+    text: str
+    canonical: Canonical
+    hashes: U64
+    sorted_hashes: U64
+    order: I64
+    spec_fingerprint: str
+
+    def __len__(self) -> int:
+        return len(self.canonical)

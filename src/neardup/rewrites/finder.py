@@ -12,9 +12,9 @@ import numpy.typing as npt
 
 from neardup._constraints import Integer, check
 from neardup._kernels import rewrites as kernels
-from neardup.align import Prepared
+from neardup.analyzed import Prepared
 from neardup.errors import ConfigurationError
-from neardup.pipeline import Pipeline, TextLike, as_text, default_spec
+from neardup.pipeline import Analyzable, Pipeline, default_spec
 from neardup.rewrites.scores import _bags, _restrict
 from neardup.rewrites.sentences import Sentences, split_sentences
 from neardup.spec import Spec
@@ -203,7 +203,7 @@ class RewriteFinder:
             "min_sentence_tokens": self.min_sentence_tokens,
         }
 
-    def prepare(self, text: TextLike | Prepared | Sentences) -> Sentences:
+    def prepare(self, text: Analyzable | Prepared | Sentences) -> Sentences:
         """``text`` analyzed and cut into sentences once (a :class:`Sentences` passes through).
 
         An :class:`~neardup.align.Prepared` of an :class:`~neardup.align.Aligner` built on the
@@ -214,8 +214,11 @@ class RewriteFinder:
             return text
         if isinstance(text, Prepared):
             return split_sentences(text.text, text.canonical)
-        source = as_text(text)
-        return split_sentences(source, self._pipeline.canonical(source))
+        analysis = self._pipeline.analyze(text)
+        return analysis.derived(
+            ("sentences", self._pipeline.spec_fingerprint),
+            lambda: split_sentences(analysis.text, analysis.canonical),
+        )
 
     def _usable(self, sentences: Sentences, skip: Iterable[Span]) -> npt.NDArray[np.bool_]:
         sizes = sentences.token_end - sentences.token_first
@@ -223,8 +226,8 @@ class RewriteFinder:
 
     def find(
         self,
-        query: TextLike | Prepared | Sentences,
-        source: TextLike | Prepared | Sentences,
+        query: Analyzable | Prepared | Sentences,
+        source: Analyzable | Prepared | Sentences,
         *,
         source_id: str = "B",
         skip_a_spans: Iterable[Span] = (),
@@ -303,9 +306,9 @@ class RewriteFinder:
 
     def find_many(
         self,
-        query: TextLike | Prepared | Sentences,
-        sources: Mapping[str, TextLike | Prepared | Sentences]
-        | Iterable[tuple[str, TextLike | Prepared | Sentences]],
+        query: Analyzable | Prepared | Sentences,
+        sources: Mapping[str, Analyzable | Prepared | Sentences]
+        | Iterable[tuple[str, Analyzable | Prepared | Sentences]],
         *,
         skip_a_spans: Iterable[Span] | Mapping[str, Iterable[Span]] = (),
         skip_b_spans: Mapping[str, Iterable[Span]] | None = None,
@@ -333,8 +336,8 @@ class RewriteFinder:
 
 
 def find_rewrites(
-    query: TextLike | Prepared | Sentences,
-    source: TextLike | Prepared | Sentences,
+    query: Analyzable | Prepared | Sentences,
+    source: Analyzable | Prepared | Sentences,
     *,
     spec: Spec | None = None,
     threshold: float = DEFAULT_THRESHOLD,
@@ -360,9 +363,9 @@ def find_rewrites(
 
 
 def find_rewrites_many(
-    query: TextLike | Prepared | Sentences,
-    sources: Mapping[str, TextLike | Prepared | Sentences]
-    | Iterable[tuple[str, TextLike | Prepared | Sentences]],
+    query: Analyzable | Prepared | Sentences,
+    sources: Mapping[str, Analyzable | Prepared | Sentences]
+    | Iterable[tuple[str, Analyzable | Prepared | Sentences]],
     *,
     spec: Spec | None = None,
     threshold: float = DEFAULT_THRESHOLD,
