@@ -471,7 +471,7 @@ def dedup_files(
     require("pyarrow", "parquet")
     from pyspark.sql import functions as F
 
-    from neardup.dedup import SPEC_FILE, SUMMARY_FILE, _spec_record, check_output
+    from neardup.dedup import SPEC_FILE, SUMMARY_FILE, check_output, spec_record
     from neardup.errors import DatasetError
     from neardup.pipeline import make_spec
 
@@ -531,7 +531,7 @@ def dedup_files(
         shutil.rmtree(partial / "work", ignore_errors=True)
         (partial / SUMMARY_FILE).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
         (partial / SPEC_FILE).write_text(
-            json.dumps(_spec_record(full, opts), indent=2, sort_keys=True) + "\n", "utf-8"
+            json.dumps(spec_record(full, opts), indent=2, sort_keys=True) + "\n", "utf-8"
         )
         if out_path.exists():
             shutil.rmtree(out_path)
