@@ -13,12 +13,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from neardup import inputs
 from neardup.dedup.arrays import I64, U64, SignedChunk
 from neardup.dedup.options import ADDED_FIELDS
 from neardup.dedup.progress import StageProgress
 from neardup.dedup.workers import map_in_order
 from neardup.dedup.workspace import Workspace
 from neardup.errors import DatasetError, InputError
+from neardup.inputs import ByteSlice, ReadOptions, is_plain_jsonl, jsonl_slices, read_slice
 from neardup.spec import Spec
 
 _WORKER: dict[str, Any] = {}
@@ -161,87 +163,38 @@ def _banding(spec_json: str) -> Any:
     return _WORKER["banding"]
 
 
-def _line_number(path: str, offset: int) -> int:
-    """The 1-based line number of the byte ``offset`` of a file (only for error messages)."""
-    count = 0
-    with open(path, "rb") as fh:
-        left = offset
-        while left > 0:
-            data = fh.read(min(left, 1 << 24))
-            if not data:
-                break
-            count += data.count(b"\n")
-            left -= len(data)
-    return count + 1
-
-
 def _sign_raw_slice(
     spec_json: str,
-    path: str,
-    start: int,
-    end: int,
+    piece: ByteSlice,
     exact: bool,
     keep_field: str | None,
-    options: Any,
+    options: ReadOptions,
     winnow: int,
 ) -> SignedBlock:
-    """Read the lines of bytes ``[start, end)`` of a plain JSONL file (the worker reads its
-    own slice: the parent neither parses nor ships the texts) and sign them. Each line is
-    decoded, parsed and checked by the reader's own rules (:mod:`neardup.inputs`)."""
-    from neardup.inputs import _record, _too_large, decode_line, parse_json_object
-
-    with open(path, "rb") as fh:
-        fh.seek(start)
-        data = fh.read(end - start)
+    """Read a slice of a plain JSONL file (the worker reads its own slice through
+    :func:`neardup.inputs.read_slice`: the parent neither parses nor ships the texts) and
+    sign its records, noting where each lies for the write stage's splice."""
     docs: list[tuple[str, str, dict[str, Any]]] = []
     starts: list[int] = []
     ends: list[int] = []
     splice: list[bool] = []
     replaced = 0
-    pos = 0
     plain_fields = options.id_field == "id" and options.text_field == "text"
-    while pos < len(data):
-        nl = data.find(b"\n", pos)
-        stop = len(data) if nl < 0 else nl
-        line = data[pos:stop]
-        line_start = start + pos
-        pos = stop + 1
-        if line_start == 0 and line.startswith(b"\xef\xbb\xbf"):
-            line = line[3:]
-            line_start += 3
-        if len(line) + 1 > options.max_bytes:
-            where = f"{path}, line {_line_number(path, line_start)}"
-            raise _too_large(where, options.max_bytes)
-        body = line.rstrip()
-        if not body.strip():
-            continue
-        text, gained = decode_line(
-            body,
-            options.strict_decoding,
-            lambda: f"{path}, line {_line_number(path, line_start)}",  # noqa: B023 (called at once)
-        )
-        replaced += gained
-        clean = not gained
-        try:
-            obj = parse_json_object(text, path)
-            doc = _record(obj, path, options)
-        except DatasetError:  # again, with the line number in the message
-            where = f"{path}, line {_line_number(path, line_start)}"
-            doc = _record(parse_json_object(text, where), where, options)
-            raise AssertionError("unreachable: the record failed once") from None
-        docs.append(doc)
-        starts.append(line_start)
-        ends.append(line_start + len(body))
+    for record in read_slice(piece, options):
+        obj = record.obj
+        docs.append(record.doc)
+        starts.append(record.start)
+        ends.append(record.end)
+        replaced += record.replaced
         splice.append(
-            clean
+            not record.replaced
             and plain_fields
-            and body.endswith(b"}")
             and isinstance(obj.get("id"), str)
             and isinstance(obj.get("text"), str)
             and not any(name in obj for name in ADDED_FIELDS)
         )
     signed = _sign_texts_block(spec_json, docs, exact, keep_field, winnow)
-    signed.path = path
+    signed.path = piece.path
     signed.starts = np.array(starts, dtype=np.int64)
     signed.ends = np.array(ends, dtype=np.int64)
     signed.spliceable = np.array(splice, dtype=np.bool_)
@@ -249,42 +202,20 @@ def _sign_raw_slice(
     return signed
 
 
-#: Bytes of JSONL one worker task reads (about 1,000 news articles).
-SLICE_BYTES = 4 << 20
+#: Bytes of JSONL one worker task reads (a :class:`~neardup.inputs.ByteSlice`).
+SLICE_BYTES = inputs.SLICE_BYTES
 
 
 def raw_jsonl_files(inputs: Sequence[str | os.PathLike[str]], fmt: str | None) -> list[str] | None:
     """The input files when every one is a plain (not gzipped) JSONL file named on its own:
     then workers read their own slices and the output is written by splicing each record's
     bytes. ``None`` means the general path (the parent reads through :func:`read_documents`)."""
-    from neardup.inputs import format_for
-
     files: list[str] = []
     for raw in inputs:
-        path = Path(raw)
-        if not path.is_file() or path.name.lower().endswith(".gz"):
+        if not Path(raw).is_file() or not is_plain_jsonl(raw, fmt):
             return None
-        found = format_for(path)
-        if (fmt or (found.name if found is not None else None)) != "jsonl":
-            return None
-        files.append(str(path))
+        files.append(str(Path(raw)))
     return files
-
-
-def _slices(files: list[str], size: int) -> Iterator[tuple[str, int, int]]:
-    """``(path, start, end)`` byte ranges of about ``size`` bytes, each ending after a newline
-    (or at the end of the file)."""
-    for path in files:
-        total = os.path.getsize(path)
-        with open(path, "rb") as fh:
-            start = 0
-            while start < total:
-                fh.seek(min(start + size, total))
-                if start + size < total:
-                    fh.readline()
-                end = min(fh.tell(), total) if start + size < total else total
-                yield path, start, end
-                start = end
 
 
 def sign_corpus(
@@ -364,18 +295,9 @@ def _sign_tasks(
     """``(function, *arguments)`` of each signing task, in input order: byte slices of raw
     JSONL files (the worker reads them), or blocks of documents the parent read."""
     if raw_files is not None:
-        for path, lo, hi in _slices(raw_files, SLICE_BYTES):
-            yield (
-                _sign_raw_slice,
-                spec_json,
-                path,
-                lo,
-                hi,
-                exact,
-                keep_field,
-                read_options,
-                winnow,
-            )
+        for path in raw_files:
+            for piece in jsonl_slices(path, SLICE_BYTES):
+                yield (_sign_raw_slice, spec_json, piece, exact, keep_field, read_options, winnow)
         return
     for block in _chunks(read(), batch_size, 4_000_000):
         yield (_sign_texts_block, spec_json, block, exact, keep_field, winnow)
