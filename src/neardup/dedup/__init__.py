@@ -58,6 +58,7 @@ from neardup.dedup.options import (
     check_output,
     dedup_spec,
     parse_keep,
+    publish,
     read_documents,
     spec_record,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "keep_priority",
     "parse_keep",
     "partition",
+    "publish",
     "raw_jsonl_files",
     "read_documents",
     "read_groups",

@@ -22,6 +22,7 @@ from neardup.dedup.options import (
     check_output,
     dedup_spec,
     parse_keep,
+    publish,
     read_documents,
     spec_record,
 )
@@ -63,35 +64,36 @@ def dedup(
     ``edges.jsonl`` (or ``.parquet``: the verified pairs with their measures),
     ``summary.json`` and ``spec.json``. ``options`` (:class:`DedupOptions`: threshold,
     measure, verification, keep rule, LSH shape) default to ``DedupOptions()``; ``spec``
-    defaults to the ``auto`` preset (``ru`` or ``en`` by each document's script); see the
-    module docstring for the stages.
+    defaults to :func:`neardup.pipeline.default_spec` (the CLI's: the ``auto`` preset, ``ru``
+    or ``en`` by each document's script), applied and recorded as :func:`dedup_spec` says
+    (without the pairwise short-text rule); see the package docstring for the stages.
     """
-    from neardup.pipeline import make_spec
+    from neardup.pipeline import default_spec
 
     if isinstance(inputs, str | os.PathLike):
         inputs = [inputs]
-    if not inputs:
-        raise InputError("no input given")
-    if output_format not in ("jsonl", "parquet"):
-        raise InputError(f"the output format must be jsonl or parquet, got {output_format!r}")
+    _check_arguments(inputs, out, options, spec, output_format, batch_size)
     if output_format == "parquet":
         require("pyarrow", "parquet")
-    if jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {jobs}")
+    from neardup.sketch.parallel import workers_for
+
+    jobs = workers_for(jobs)
     options = options if options is not None else DedupOptions()
-    full_spec = dedup_spec(spec if spec is not None else make_spec("auto"), options)
-    assert full_spec.sketch is not None
     out_path = Path(out)
-    check_output(out_path, full_spec, options, overwrite)
-    rule, keep_field = parse_keep(options.keep)
-    exact = options.verify == "exact"
-    partial = out_path.with_name(out_path.name + ".partial")
-    if partial.exists():
-        shutil.rmtree(partial)
-    partial.mkdir(parents=True)
-    seconds: dict[str, float] = {}
-    try:
-        with StageProgress(progress) as bars:
+    with StageProgress(progress) as bars:
+        # the chooser of bands × rows runs before the first document is read
+        task = None if options.bands and options.rows else bars.task("LSH bands", None)
+        full_spec = dedup_spec(spec if spec is not None else default_spec(), options)
+        bars.done(task)
+        assert full_spec.sketch is not None
+        check_output(out_path, full_spec, options, overwrite)
+        rule, keep_field = parse_keep(options.keep)
+        partial = out_path.with_name(out_path.name + ".partial")
+        if partial.exists():
+            shutil.rmtree(partial)
+        partial.mkdir(parents=True)
+        seconds: dict[str, float] = {}
+        try:
             result = _run(
                 inputs,
                 partial,
@@ -100,7 +102,7 @@ def dedup(
                 options,
                 rule=rule,
                 keep_field=keep_field,
-                exact=exact,
+                exact=options.verify == "exact",
                 output_format=output_format,
                 kept_only=kept_only,
                 read=lambda: read_documents(
@@ -114,15 +116,32 @@ def dedup(
                 bars=bars,
                 seconds=seconds,
             )
-        if not keep_work:
-            shutil.rmtree(partial / "work", ignore_errors=True)
-        if out_path.exists():
-            shutil.rmtree(out_path) if out_path.is_dir() else out_path.unlink()
-        os.replace(partial, out_path)
-    except BaseException:
-        shutil.rmtree(partial, ignore_errors=True)
-        raise
+            if not keep_work:
+                shutil.rmtree(partial / "work", ignore_errors=True)
+            publish(partial, out_path)
+        except BaseException:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise
     return result
+
+
+def _check_arguments(
+    inputs: Any, out: Any, options: Any, spec: Any, output_format: Any, batch_size: Any
+) -> None:
+    """The library's arguments, refused as input errors (the CLI's types check its own)."""
+    if not inputs:
+        raise InputError("no input given")
+    for value, what in [*((i, "an input") for i in inputs), (out, "the output")]:
+        if not isinstance(value, str | os.PathLike):
+            raise InputError(f"{what} must be a path (str or os.PathLike), got {value!r}")
+    if options is not None and not isinstance(options, DedupOptions):
+        raise InputError(f"options must be DedupOptions, got {type(options).__name__}")
+    if spec is not None and not isinstance(spec, Spec):
+        raise InputError(f"spec must be a neardup Spec, got {type(spec).__name__}")
+    if output_format not in ("jsonl", "parquet"):
+        raise InputError(f"the output format must be jsonl or parquet, got {output_format!r}")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise InputError(f"the batch size must be an integer of at least 1, got {batch_size!r}")
 
 
 def _run(

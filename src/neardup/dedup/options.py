@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -24,6 +25,12 @@ FORMAT_VERSION = 1
 #: candidate is verified, so a false one costs a merge, a missed one costs a near-copy left in
 #: the corpus (at 0.5: 32 bands × 4 rows, P(candidate | s = 0.5) = 0.87 instead of 25 × 5, 0.55).
 FN_WEIGHT = 10.0
+#: The most MinHash functions a dedup takes (``--num-perm``). The chooser of bands × rows
+#: (:func:`neardup.sketch.params.choose`) grows faster than linearly with it (on a loaded
+#: 2-core machine: 4.5 s at 1,024, 27 s at 4,096, over two minutes at 16,384, before the first
+#: document is read), while exact verification makes a larger sketch useless: it only finds
+#: candidates, whose measures are then computed exactly.
+MAX_NUM_PERM = 1024
 #: Output columns added to every record.
 ADDED_FIELDS = ("group", "kept", "similarity", "representative")
 
@@ -60,7 +67,7 @@ class DedupOptions:
     measure: Measure = param("resemblance", OneOf(("resemblance", "containment")))
     verify: Verify = param("exact", OneOf(("exact", "estimate")))
     keep: str = "first"
-    num_perm: int = param(128, constraint_of(SketchSpec, "num_perm"))
+    num_perm: int = param(128, Integer(1, MAX_NUM_PERM))
     bands: int = param(0, constraint_of(SketchSpec, "bands"))
     rows: int = param(0, constraint_of(SketchSpec, "rows"))
     window: int = param(50, Integer(1, 1 << 20))
@@ -72,6 +79,10 @@ class DedupOptions:
 
     def __post_init__(self) -> None:
         check_fields(self, "dedup", InputError)
+        if not isinstance(self.keep, str):
+            raise InputError(
+                f"keep must be a string (first, longest, max:FIELD or min:FIELD), got {self.keep!r}"
+            )
         if self.measure == "containment" and self.verify == "estimate":
             raise InputError("containment needs exact verification (--verify exact)")
         if self.winnow and self.verify == "estimate":
@@ -95,9 +106,13 @@ def parse_keep(keep: str) -> tuple[str, str | None]:
 
 
 def dedup_spec(spec: Spec, options: DedupOptions) -> Spec:
-    """``spec`` with the MinHash sketch the options ask for (bands × rows from the chooser
-    of :mod:`neardup.sketch.params` for the threshold, unless given); the seed and family
-    (``splitmix`` or ``affine``) of ``spec.sketch``, when it has one, are kept."""
+    """The spec dedup applies, and records in ``spec.json``: ``spec`` with the MinHash sketch
+    the options ask for (bands × rows from the chooser of :mod:`neardup.sketch.params` for the
+    threshold, unless given; the seed and family — ``splitmix`` or ``affine`` — of
+    ``spec.sketch``, when it has one, are kept), and without the short-text rule
+    (``short_below``): that rule shingles a *pair* by the length of its shorter text, while
+    MinHash LSH signs each document once, by the spec's own shingles, so dedup compares every
+    pair on those (:meth:`~neardup.spec.Spec.fixed`) and says so in the spec it writes."""
     bands, rows = options.bands, options.rows
     if not bands or not rows:
         from neardup.sketch.params import choose
@@ -119,7 +134,7 @@ def dedup_spec(spec: Spec, options: DedupOptions) -> Spec:
         rows=rows,
         family=given.family,
     )
-    return spec.replace(sketch=sketch)
+    return spec.fixed().replace(sketch=sketch)
 
 
 # --- results -------------------------------------------------------------------------------
@@ -164,11 +179,22 @@ def spec_record(spec: Spec, options: DedupOptions) -> dict[str, Any]:
 
 
 def check_output(out: Path, spec: Spec, options: DedupOptions, overwrite: bool) -> None:
-    """Refuse an existing output (unless ``overwrite``), and always one made under another
-    spec or other dedup options."""
+    """Refuse an output that cannot be made there (under a file), an existing one (unless
+    ``overwrite``), and always one made under another spec or other dedup options, or a
+    folder that is not a dedup output (``overwrite`` would remove it)."""
+    for parent in out.absolute().parents:
+        if parent.exists() and not parent.is_dir():
+            raise InputError(f"cannot write {out}: {parent} is a file, not a folder")
     if not out.exists():
         return
+    if not out.is_dir():
+        raise InputError(f"{out} is a file, not a dedup output folder; choose another --out")
     stored = out / SPEC_FILE
+    if not stored.is_file() and any(out.iterdir()):
+        raise InputError(
+            f"{out} is a folder that holds no dedup output (no {SPEC_FILE}); choose another "
+            "--out, or remove it first"
+        )
     if stored.is_file():
         try:
             meta = json.loads(stored.read_text(encoding="utf-8"))
@@ -187,3 +213,16 @@ def check_output(out: Path, spec: Spec, options: DedupOptions, overwrite: bool) 
             )
     if not overwrite:
         raise InputError(f"{out} already exists; choose another --out or pass --overwrite")
+
+
+def publish(partial: Path, out: Path) -> None:
+    """Rename a finished ``OUT.partial`` to ``OUT``. An existing ``OUT`` is renamed aside
+    (``OUT.old``) first and removed after, so whenever the process is killed ``OUT`` is a
+    complete output (the old one or the new) or absent, never half removed or half written."""
+    old = out.with_name(out.name + ".old")
+    if old.exists():
+        shutil.rmtree(old)
+    if out.exists():
+        os.replace(out, old)
+    os.replace(partial, out)
+    shutil.rmtree(old, ignore_errors=True)

@@ -18,6 +18,12 @@ from neardup.dedup.signing import SignedBlock
 from neardup.dedup.verify import PairScores
 from neardup.errors import DatasetError
 
+#: How text is written to the JSONL outputs: UTF-8, and a lone surrogate (which a JSON input
+#: may hold, escaped as ``\\ud800``; UTF-8 cannot encode it) as that escape again, so every
+#: record is written and reads back the same. It only occurs inside JSON strings, where the
+#: escape is valid JSON.
+ENCODING_ERRORS = "backslashreplace"
+
 
 class RecordWriter:
     """Records to a JSONL or Parquet file, in batches."""
@@ -30,7 +36,8 @@ class RecordWriter:
         self._schema: Any = None
         self._fh: Any = None
         if fmt == "jsonl":
-            self._fh = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
+            # closed in close()
+            self._fh = open(path, "w", encoding="utf-8", errors=ENCODING_ERRORS)  # noqa: SIM115
 
     def write(self, record: dict[str, Any]) -> None:
         if self._fh is not None:
@@ -46,18 +53,22 @@ class RecordWriter:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
+        try:
+            table = pa.Table.from_pylist(self.batch, schema=self._schema)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise DatasetError(
+                f"records of different shapes cannot share one Parquet file ({exc}); "
+                "write JSONL instead"
+            ) from None
+        except UnicodeEncodeError:
+            raise DatasetError(
+                "a record holds a lone surrogate (an escape such as \\ud800 in the JSON "
+                "input), which Parquet's UTF-8 strings cannot hold; write JSONL (--format "
+                "jsonl), which keeps it escaped"
+            ) from None
         if self._writer is None:
-            table = pa.Table.from_pylist(self.batch)
             self._schema = table.schema
             self._writer = pq.ParquetWriter(self.path, self._schema)
-        else:
-            try:
-                table = pa.Table.from_pylist(self.batch, schema=self._schema)
-            except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-                raise DatasetError(
-                    f"records of different shapes cannot share one Parquet file ({exc}); "
-                    "write JSONL instead"
-                ) from None
         self._writer.write_table(table)
         self.batch = []
 
@@ -126,7 +137,10 @@ def splice_records(
                     if kept or not kept_only:
                         tail = _record_tail(ids[int(group[i])], kept, float(similarity[i]), ids[r])
                         if clean:
-                            parts.append(data[start : end - 1].rstrip() + tail.encode("utf-8"))
+                            parts.append(
+                                data[start : end - 1].rstrip()
+                                + tail.encode("utf-8", ENCODING_ERRORS)
+                            )
                         else:
                             parts.append(_rewritten(data[start:end], ids[i], tail, fields))
                     i += 1
@@ -146,7 +160,7 @@ def _rewritten(line: bytes, doc_id: str, tail: str, fields: tuple[str, str]) -> 
     skip = (id_field, text_field, *ADDED_FIELDS)
     record.update({k: v for k, v in obj.items() if k not in skip})
     head = json.dumps(record, ensure_ascii=False)
-    return (head[:-1] + tail).encode("utf-8")
+    return (head[:-1] + tail).encode("utf-8", ENCODING_ERRORS)
 
 
 def write_records(
@@ -202,7 +216,7 @@ def write_edges(path: Path, fmt: str, ids: list[str], a: I64, b: I64, scores: Pa
         pq.write_table(pa.table(columns), path)
         return
     names = list(columns)
-    with open(path, "w", encoding="utf-8") as fh:
+    with open(path, "w", encoding="utf-8", errors=ENCODING_ERRORS) as fh:
         for row in zip(*columns.values(), strict=True):
             fh.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n")
 

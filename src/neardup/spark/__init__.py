@@ -319,11 +319,11 @@ def dedup_dataframe(
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
-    from neardup.pipeline import make_spec
+    from neardup.pipeline import default_spec
 
     options = options if options is not None else DedupOptions()
     threshold, measure, window = options.threshold, options.measure, options.window
-    full = dedup_spec(spec if spec is not None else make_spec("auto"), options)
+    full = dedup_spec(spec if spec is not None else default_spec(), options)
     assert full.sketch is not None
     if full.fingerprint_family.multiset:
         raise NotSupportedError("the Spark engine deduplicates sets, not multisets")
@@ -422,7 +422,15 @@ def _stage_input(
     def flush() -> None:
         nonlocal part, block
         if block:
-            pq.write_table(pa.Table.from_pylist(block), staging / f"part-{part:05d}.parquet")
+            try:
+                table = pa.Table.from_pylist(block)
+            except UnicodeEncodeError:
+                raise DatasetError(
+                    "a record holds a lone surrogate (an escape such as \\ud800 in the JSON "
+                    "input), which Spark's UTF-8 strings cannot hold; deduplicate it with the "
+                    "local engine, which keeps it escaped"
+                ) from None
+            pq.write_table(table, staging / f"part-{part:05d}.parquet")
             part += 1
             block = []
 
@@ -471,12 +479,12 @@ def dedup_files(
     require("pyarrow", "parquet")
     from pyspark.sql import functions as F
 
-    from neardup.dedup import SPEC_FILE, SUMMARY_FILE, check_output, spec_record
+    from neardup.dedup import SPEC_FILE, SUMMARY_FILE, check_output, publish, spec_record
     from neardup.errors import DatasetError
-    from neardup.pipeline import make_spec
+    from neardup.pipeline import default_spec
 
     opts = options if options is not None else DedupOptions()
-    full = dedup_spec(spec if spec is not None else make_spec("auto"), opts)
+    full = dedup_spec(spec if spec is not None else default_spec(), opts)
     out_path = Path(out)
     check_output(out_path, full, opts, overwrite)
     partial = out_path.with_name(out_path.name + ".partial")
@@ -533,9 +541,7 @@ def dedup_files(
         (partial / SPEC_FILE).write_text(
             json.dumps(spec_record(full, opts), indent=2, sort_keys=True) + "\n", "utf-8"
         )
-        if out_path.exists():
-            shutil.rmtree(out_path)
-        os.replace(partial, out_path)
+        publish(partial, out_path)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
