@@ -62,6 +62,7 @@ from neardup.dedup.options import (
     publish,
     read_documents,
     spec_record,
+    write_spec,
 )
 from neardup.dedup.output import partition, read_groups
 from neardup.dedup.signing import SLICE_BYTES, raw_jsonl_files, sign_chunk
@@ -100,4 +101,5 @@ __all__ = [
     "sign_chunk",
     "spec_record",
     "winnowed_pairs",
+    "write_spec",
 ]

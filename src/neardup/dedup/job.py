@@ -24,7 +24,7 @@ from neardup.dedup.options import (
     parse_keep,
     publish,
     read_documents,
-    spec_record,
+    write_spec,
 )
 from neardup.dedup.output import splice_records, write_edges, write_records
 from neardup.dedup.progress import StageClock, StageProgress
@@ -306,10 +306,7 @@ def _run(
     (partial / SUMMARY_FILE).write_text(
         json.dumps(summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
-    (partial / SPEC_FILE).write_text(
-        json.dumps(spec_record(spec, options), ensure_ascii=False, indent=2, sort_keys=True) + "\n",
-        encoding="utf-8",
-    )
+    write_spec(partial, spec, options)
     return result
 
 

@@ -178,6 +178,14 @@ def spec_record(spec: Spec, options: DedupOptions) -> dict[str, Any]:
     }
 
 
+def write_spec(folder: Path, spec: Spec, options: DedupOptions) -> None:
+    """``spec.json``: the spec applied and the dedup options (every engine writes it so)."""
+    (folder / SPEC_FILE).write_text(
+        json.dumps(spec_record(spec, options), ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+        encoding="utf-8",
+    )
+
+
 def check_output(out: Path, spec: Spec, options: DedupOptions, overwrite: bool) -> None:
     """Refuse an output that cannot be made there (under a file), an existing one (unless
     ``overwrite``), and always one made under another spec or other dedup options, or a
