@@ -15,7 +15,9 @@ the forms learned). Other specs (char shingles, multisets, other hash families) 
 document by document, capped by the GIL under threads, and use processes on large inputs.
 
 Processes read their own texts (:func:`sign_reader`): each worker opens the same input through
-the one reader (:meth:`neardup.inputs.CorpusReader.shard`) and signs the blocks of its share,
+the one reader (:meth:`neardup.inputs.CorpusReader.shard`: a plain JSONL file in byte slices
+read by :func:`neardup.inputs.read_slice`, as dedup's workers read theirs; other input in
+blocks of positions) and signs the blocks of its share,
 sending back ids and signatures only; the parent never holds a text, and puts the blocks back
 in order. A worker inherits its warmed-up :class:`~neardup.sketch.minhash.MinHasher` by fork
 on Linux (the Unicode tables and kernels come from their disk caches elsewhere).
