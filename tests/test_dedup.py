@@ -252,6 +252,7 @@ def test_raw_jsonl_slices_and_splice_match_the_general_path(
     import gzip
 
     import neardup.dedup as module
+    import neardup.dedup.signing as signing
 
     lines = [
         b"\xef\xbb\xbf" + json.dumps({"id": "a", "text": A, "year": 2001}).encode(),
@@ -270,7 +271,7 @@ def test_raw_jsonl_slices_and_splice_match_the_general_path(
     packed.write_bytes(gzip.compress(raw))
     assert module.raw_jsonl_files([plain], None) == [str(plain)]
     assert module.raw_jsonl_files([packed], None) is None
-    monkeypatch.setattr(module, "SLICE_BYTES", 64)  # a slice per record or two
+    monkeypatch.setattr(signing, "SLICE_BYTES", 64)  # a slice per record or two
     with pytest.warns(UnicodeWarning, match="1 invalid UTF-8 byte sequence"):
         spliced = dedup([plain], tmp_path / "s", DedupOptions(threshold=0.8), spec=PLAIN3, jobs=2)
     with pytest.warns(UnicodeWarning):
@@ -294,9 +295,9 @@ def test_raw_jsonl_slices_and_splice_match_the_general_path(
 
 
 def test_raw_slice_errors_name_the_line(tmp_path: Path, monkeypatch: Any) -> None:
-    import neardup.dedup as module
+    import neardup.dedup.signing as signing
 
-    monkeypatch.setattr(module, "SLICE_BYTES", 32)
+    monkeypatch.setattr(signing, "SLICE_BYTES", 32)
     rows = [json.dumps({"id": f"d{i}", "text": A}) for i in range(5)]
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join([*rows, "", '{"id": "x"}', "{oops"]) + "\n", encoding="utf-8")
@@ -347,12 +348,12 @@ def test_existing_output_and_another_spec(corpus: Path, tmp_path: Path) -> None:
 def test_an_interrupted_run_leaves_no_output(
     corpus: Path, tmp_path: Path, monkeypatch: Any
 ) -> None:
-    import neardup.dedup as module
+    import neardup.dedup.job as job
 
     def boom(*args: Any, **kwargs: Any) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(module, "_write_edges", boom)  # after the documents file is written
+    monkeypatch.setattr(job, "write_edges", boom)  # after the documents file is written
     with pytest.raises(KeyboardInterrupt):
         dedup([corpus], tmp_path / "out", spec=PLAIN3)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]

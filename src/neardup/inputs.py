@@ -398,6 +398,123 @@ def _record(obj: dict[str, Any], where: str, options: ReadOptions) -> InputDoc:
     return InputDoc(document_id(obj[id_field], where, id_field), text, meta)
 
 
+# --- byte slices of plain JSON Lines: the share a worker process reads itself ----------------
+
+#: Bytes of a plain JSON Lines file in one :class:`ByteSlice` (about 1,000 news articles).
+SLICE_BYTES = 4 << 20
+
+
+@dataclass(frozen=True)
+class ByteSlice:
+    """Bytes ``[start, end)`` of a plain (not gzipped) JSON Lines file, ending after a newline
+    or at the end of the file: a piece of a dataset a worker process reads by itself
+    (:func:`read_slice`), so no process reads the whole file through."""
+
+    path: str
+    start: int
+    end: int
+
+
+class SlicedRecord(NamedTuple):
+    """A record of a :class:`ByteSlice`: the document, its JSON object, where its line lies
+    in the file (``end`` before the line's trailing whitespace) and how many U+FFFD its
+    invalid UTF-8 became."""
+
+    doc: InputDoc
+    obj: dict[str, Any]
+    start: int
+    end: int
+    replaced: int
+
+
+def is_plain_jsonl(path: PathLike, fmt: str | None = None) -> bool:
+    """Whether a file (read as ``fmt``, else by its name) is JSON Lines that is not gzipped:
+    the files :func:`jsonl_slices` cuts."""
+    name = os.path.basename(os.fspath(path)).lower()
+    found = FORMATS.get(fmt) if fmt is not None else format_for(name)
+    return found is JSONL and not name.endswith(".gz")
+
+
+def jsonl_slices(path: PathLike, size: int | None = None) -> Iterator[ByteSlice]:
+    """The file cut into :class:`ByteSlice` of about ``size`` bytes (default
+    :data:`SLICE_BYTES`), each ending after a newline (or at the end of the file)."""
+    size = size or SLICE_BYTES
+    if size < 1:
+        raise InputError(f"a slice must hold at least 1 byte, got {size}")
+    total = _stat_regular(Path(path)).st_size
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise _Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
+    with fh:
+        start = 0
+        while start < total:
+            end = total
+            if start + size < total:
+                fh.seek(start + size)
+                fh.readline()
+                end = min(fh.tell(), total)
+            yield ByteSlice(os.fspath(path), start, end)
+            start = end
+
+
+def _line_number(path: str, offset: int) -> int:
+    """The 1-based line number of the byte ``offset`` of a file (only for error messages)."""
+    count = 0
+    with open(path, "rb") as fh:
+        left = offset
+        while left > 0:
+            data = fh.read(min(left, 1 << 24))
+            if not data:
+                break
+            count += data.count(b"\n")
+            left -= len(data)
+    return count + 1
+
+
+def read_slice(piece: ByteSlice, options: ReadOptions) -> Iterator[SlicedRecord]:
+    """The records of a slice, each line decoded, parsed and checked by the rules of
+    :func:`iter_json_objects` (size, decoding, the record's fields); an error names the line.
+    Replaced bytes are counted in each :class:`SlicedRecord`, not warned about (the caller
+    sums the slices of a file). Needs an ``id_field``: a record without one is named by its
+    line number, which a slice does not know without counting."""
+    if options.id_field is None:
+        raise InputError("a slice of a JSON Lines file is read with an id field")
+    path = piece.path
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(piece.start)
+            data = fh.read(piece.end - piece.start)
+    except OSError as exc:
+        raise _Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
+    pos = 0
+    while pos < len(data):
+        nl = data.find(b"\n", pos)
+        stop = len(data) if nl < 0 else nl
+        line, line_start = data[pos:stop], piece.start + pos
+        pos = stop + 1
+        if len(line) > options.max_bytes:
+            raise _too_large(f"{path}, line {_line_number(path, line_start)}", options.max_bytes)
+        if line_start == 0 and line.startswith(b"\xef\xbb\xbf"):
+            line, line_start = line[3:], line_start + 3
+        body = line.rstrip()
+        text, replaced = decode_line(
+            body,
+            options.strict_decoding,
+            lambda: f"{path}, line {_line_number(path, line_start)}",  # noqa: B023 (called at once)
+        )
+        if not text.strip():
+            continue
+        try:
+            obj = parse_json_object(text, path)
+            doc = _record(obj, path, options)
+        except DatasetError:  # again, now with the line number in the message
+            where = f"{path}, line {_line_number(path, line_start)}"
+            _record(parse_json_object(text, where), where, options)
+            raise AssertionError("unreachable: the record failed once") from None
+        yield SlicedRecord(doc, obj, line_start, line_start + len(body), replaced)
+
+
 # --- the formats -----------------------------------------------------------------------------
 
 #: Reads one file: its path, the id a one-document file gets, the options, and a callback
@@ -698,40 +815,86 @@ class CorpusReader:
                 self._skip(source, exc)
         self._nothing_read_check()
 
-    def shard(self, part: int, parts: int, block: int) -> Iterator[tuple[int, InputDoc]]:
+    def shard(
+        self, part: int, parts: int, block: int, slice_bytes: int | None = None
+    ) -> Iterator[tuple[int, InputDoc]]:
         """The documents of this reader's share ``part`` of ``parts``, each with its block:
-        positions are numbered in reading order (a text file is one, however it reads; a
-        record is one), block ``b`` holds positions ``[b·block, (b+1)·block)``, and the share
-        ``part`` holds the blocks ``b`` with ``b % parts == part``. Workers that each read
-        their share of the same input together read every document once, in blocks the
-        caller puts back in order. A text file of another share is not opened; a dataset is
-        read through by every share (its records are counted to know their positions).
-        ``documents``, ``bytes_read`` and ``skipped`` count this share's reading."""
+        the input is cut into blocks numbered in reading order, and the share ``part`` holds
+        the blocks ``b`` with ``b % parts == part``. A plain JSON Lines file
+        (:func:`is_plain_jsonl`) is cut into :class:`ByteSlice` of ``slice_bytes`` (default
+        :data:`SLICE_BYTES`), a block
+        each, that the share reads by itself (:func:`read_slice`, the mechanism dedup's
+        workers use too); other documents are numbered by position (a text file is one,
+        however it reads; a record is one) and block ``b`` holds ``block`` positions in a
+        row. Workers that each read their share of the same input together read every
+        document once, in blocks the caller puts back in order. A text file of another share
+        is not opened; a gzipped or CSV dataset is read through by every share (its records
+        are counted to know their positions). ``documents``, ``bytes_read`` and ``skipped``
+        count this share's reading."""
         if not 0 <= part < parts or block < 1:
             raise InputError(f"no share {part} of {parts} in blocks of {block}")
-        position = 0
+        slice_bytes = slice_bytes or SLICE_BYTES
+        index, filled = 0, 0  # the block being filled, and how many positions it holds
+
+        def position() -> int:
+            nonlocal index, filled
+            if filled == block:
+                index, filled = index + 1, 0
+            filled += 1
+            return index
+
         for source in self.sources:
-            if not source.format.records:
-                index = position // block
-                position += 1
-                if index % parts != part:
-                    self._advance(source.size)
-                    continue
             try:
-                for doc in source.format.read(
-                    source.path, source.doc_id, self.options, self._advance
+                if self.options.id_field is not None and is_plain_jsonl(
+                    source.path, source.format.name
                 ):
-                    if source.format.records:
-                        index = position // block
-                        position += 1
-                        if index % parts != part:
-                            continue
-                    self.documents += 1
-                    yield index, doc
+                    if filled:
+                        index, filled = index + 1, 0
+                    index = yield from self._read_slices(source, part, parts, index, slice_bytes)
+                else:
+                    yield from self._read_positions(source, part, parts, position)
             except _Unreadable as exc:
                 if not source.in_folder:
                     raise
                 self._skip(source, exc)
+
+    def _read_positions(
+        self, source: Source, part: int, parts: int, position: Callable[[], int]
+    ) -> Iterator[tuple[int, InputDoc]]:
+        """The documents of a file in this share, each numbered by ``position()``."""
+        if not source.format.records:
+            where = position()
+            if where % parts != part:
+                self._advance(source.size)
+                return
+        for doc in source.format.read(source.path, source.doc_id, self.options, self._advance):
+            if source.format.records:
+                where = position()
+                if where % parts != part:
+                    continue
+            self.documents += 1
+            yield where, doc
+
+    def _read_slices(
+        self, source: Source, part: int, parts: int, first: int, slice_bytes: int
+    ) -> Generator[tuple[int, InputDoc], None, int]:
+        """The slices of a plain JSON Lines file in this share, numbered from ``first``;
+        returns the number after the file's last slice."""
+        replaced = 0
+        number = first
+        for number, piece in enumerate(jsonl_slices(source.path, slice_bytes), first):
+            if number % parts == part:
+                for record in read_slice(piece, self.options):
+                    replaced += record.replaced
+                    self.documents += 1
+                    yield number, record.doc
+            self._advance(piece.end - piece.start)
+        if replaced:
+            self.options.warn(
+                f"{source.path}: invalid UTF-8 byte sequence(s) replaced by U+FFFD "
+                "(--strict-decoding refuses such input)"
+            )
+        return number + 1 if source.size else first
 
     def absorb(self, documents: int, bytes_read: int, skipped: Iterable[Skipped]) -> None:
         """Count what the shares read in other processes as read by this reader (then the

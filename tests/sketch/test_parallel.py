@@ -37,8 +37,16 @@ def test_chunks_close_on_size_or_characters() -> None:
 
 def test_bad_options() -> None:
     spec = make_spec("plain").replace(sketch=SketchSpec())
-    with pytest.raises(InputError):
-        list(sign_stream(spec, [], jobs=0))
+    for jobs in (-1, 2**31):
+        with pytest.raises(InputError, match="jobs must be an integer from 0"):
+            list(sign_stream(spec, [], jobs=jobs))
+    # 0: one worker per CPU; the chunks come in input order
+    docs = [(str(i), f"text number {i} of some words") for i in range(5)]
+    assert [ids for ids, _ in sign_stream(spec, docs, jobs=0, batch_size=2)] == [
+        ["0", "1"],
+        ["2", "3"],
+        ["4"],
+    ]
     with pytest.raises(InputError):
         list(sign_stream(spec, [("a", "b")], jobs=2, executor="gpu"))  # type: ignore[arg-type]
     assert sign_all(spec, []).shape == (0, 128)

@@ -110,21 +110,27 @@ def test_processes_never_iterate_the_parents_reader(
         spec, CorpusReader([corpus]), jobs=2, executor="process", batch_size=4
     )
     assert (ids, rows) == (want_ids, want_rows)
-    assert sizes == [4] * 7 + [2]
-    # what one worker puts on its queue
+    # a.jsonl is one byte slice (a block of its 12 records); the gzipped dataset's 11 records
+    # and the 7 text files are numbered by position, 4 to a block
+    assert sizes == [12, 4, 4, 4, 4, 2]
+    # what one worker puts on its queue, a.jsonl cut into a slice per line (blank ones too)
+    monkeypatch.setattr(inputs, "SLICE_BYTES", 1)
     out: queue.Queue[tuple[Any, ...]] = queue.Queue()
     parallel._sign_share(spec.to_json(), CorpusReader([corpus]), 1, 2, 4, 10**6, out)
     messages = [out.get() for _ in range(out.qsize())]
     kinds = [m[0] for m in messages]
-    assert kinds == ["block"] * 4 + ["done"]
-    for _kind, index, block_ids, values, nbytes in messages[:-1]:
-        assert index % 2 == 1 and isinstance(nbytes, int)
-        assert block_ids == want_ids[index * 4 : index * 4 + 4]
-        assert (
-            isinstance(values, np.ndarray)
-            and values.tolist() == want_rows[index * 4 : index * 4 + 4]
-        )
-    assert messages[-1][1] == 14  # documents of share 1: blocks 1, 3, 5, 7
+    assert kinds == ["block"] * 8 + ["done"]
+    # a slice of 1 byte runs to the end of the line after its first byte: a.jsonl (records
+    # between blank lines) is 12 slices of a record each, blocks 0-11, share 1 the odd ones;
+    # then the 18 positions after it are blocks 12-16 of 4, share 1 the odd ones
+    got = {index: block_ids for _kind, index, block_ids, _, _ in messages[:-1]}
+    want = {i: [f"j{i}"] for i in range(1, 12, 2)}
+    assert got == {**want, 13: want_ids[16:20], 15: want_ids[24:28]}
+    for _kind, _index, block_ids, values, nbytes in messages[:-1]:
+        assert isinstance(nbytes, int)
+        rows_of = [want_rows[want_ids.index(i)] for i in block_ids]
+        assert isinstance(values, np.ndarray) and values.tolist() == rows_of
+    assert messages[-1][1] == 14  # documents of share 1
 
 
 def test_shares_partition_the_input_and_skip_others_files(
@@ -212,3 +218,74 @@ def test_processes_asked_for_a_small_input_are_threads(
     monkeypatch.setattr(parallel, "PROCESS_MIN_BYTES", reader.total_bytes)
     with pytest.raises(AssertionError, match="worker processes started"):
         signed(spec, CorpusReader([corpus]), jobs=2, executor="process", batch_size=4)
+
+
+def test_slices_of_plain_jsonl_are_read_by_their_share_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one mechanism of ``sign`` and ``dedup``: a plain JSONL file is cut into byte slices
+    and each share reads only its own (``read_slice``); processes sign them into the rows one
+    core gives, in order."""
+    path = tmp_path / "c.jsonl"
+    rows = [json.dumps({"id": f"r{i}", "text": text(i)}, ensure_ascii=False) for i in range(40)]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    monkeypatch.setattr(inputs, "SLICE_BYTES", 300)
+    pieces = list(inputs.jsonl_slices(path))
+    assert pieces[0].start == 0 and pieces[-1].end == path.stat().st_size
+    assert all(a.end == b.start for a, b in zip(pieces, pieces[1:], strict=False))
+    assert len(pieces) > 6
+    read: list[int] = []
+    real = inputs.read_slice
+
+    def spy(piece: inputs.ByteSlice, options: inputs.ReadOptions) -> Any:
+        read.append(piece.start)
+        return real(piece, options)
+
+    monkeypatch.setattr(inputs, "read_slice", spy)
+    everything = [d.id for d in CorpusReader([path])]
+    shares = []
+    for part in range(3):
+        read.clear()
+        shares += list(CorpusReader([path]).shard(part, 3, 5))
+        assert read == [p.start for n, p in enumerate(pieces) if n % 3 == part]
+    assert [doc.id for _, doc in sorted(shares, key=lambda s: s[0])] == everything
+    spec = spec_of("plain")
+    want_ids, want_rows = one_core(spec, path)
+    ids, got_rows, sizes = signed(spec, CorpusReader([path]), jobs=3, executor="process")
+    assert (ids, got_rows) == (want_ids, want_rows)
+    assert len(sizes) == len(pieces)
+
+
+def test_read_slice_keeps_the_readers_rules(tmp_path: Path) -> None:
+    """A slice gives the records the reader gives (a BOM, CRLF, blank lines, a null text, an
+    integer id), with each record's byte span; an error names the line."""
+    lines = [
+        b"\xef\xbb\xbf" + json.dumps({"id": "a", "text": "x y"}).encode(),
+        b'{"id": 7, "text": null, "n": 1}\r',
+        b"   ",
+        json.dumps({"id": "c", "text": "ё"}, ensure_ascii=False).encode(),
+    ]
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    options = inputs.ReadOptions()
+    whole = inputs.ByteSlice(str(path), 0, path.stat().st_size)
+    records = list(inputs.read_slice(whole, options))
+    assert [r.doc for r in records] == list(CorpusReader([path]))
+    data = path.read_bytes()
+    assert [data[r.start : r.end] for r in records] == [lines[0][3:], lines[1][:-1], lines[3]]
+    path.write_bytes(b"\n".join([*lines, b'{"id": "d"}']) + b"\n")
+    whole = inputs.ByteSlice(str(path), 0, path.stat().st_size)
+    with pytest.raises(DatasetError, match=r"in.jsonl, line 5: no text field 'text'"):
+        list(inputs.read_slice(whole, options))
+
+
+def test_no_module_imports_the_readers_private_names() -> None:
+    """dedup and sign read through the reader's public mechanism only."""
+    import ast
+
+    root = Path(inputs.__file__).parent
+    for path in [root / "sketch" / "parallel.py", *sorted((root / "dedup").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "neardup.inputs":
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                assert not private, f"{path.name} imports {private} from neardup.inputs"

@@ -104,9 +104,7 @@ def test_cli_engine_spark_kept_only(
     summary = json.loads(capsys.readouterr().out)
     assert (summary["engine"], summary["documents"], summary["groups"]) == ("spark", 42, 31)
     written = [
-        json.loads(line)
-        for part in sorted((out / "documents").glob("part-*.json"))
-        for line in part.read_text(encoding="utf-8").splitlines()
+        json.loads(line) for line in (out / "documents.jsonl").read_text("utf-8").splitlines()
     ]
     local = [
         json.loads(line)
@@ -187,10 +185,70 @@ def test_same_groups_on_50k_news_documents(spark: Any, tmp_path: Path) -> None:
     )
     import pyarrow.parquet as pq
 
-    table = pq.read_table(tmp_path / "spark" / "documents")
+    table = pq.read_table(tmp_path / "spark" / "documents.parquet")
     spark_groups = dict(
         zip(table.column("id").to_pylist(), table.column("group").to_pylist(), strict=True)
     )
     assert summary["documents"] == local.documents == len(docs)
     assert summary["groups"] == local.groups
     assert spark_groups == read_groups(tmp_path / "local")
+
+
+def test_spark_writes_the_local_engines_records(
+    spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same records from both engines: every input field and the text, the added fields,
+    the same values (a number id as its decimal string, a null text as ""); the same edges."""
+    from neardup.cli.main import main
+
+    records: list[dict[str, Any]] = small_corpus()
+    for i, r in enumerate(records):
+        r["year"] = 1990 + i % 7
+        r["tags"] = {"src": ["a", "b"][i % 2], "n": [i]}
+    records[5]["id"] = 5005  # a number id
+    records[6]["text"] = None  # a null text
+    records[7]["group"] = "old"  # a field named like an added one
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    common = ["-p", "plain", "-k", "3", "-t", "0.6", "--keep", "max:year", "-q"]
+    assert main(["dedup", str(path), "--out", str(tmp_path / "local"), *common]) == 0
+    out = tmp_path / "spark"
+    assert main(["dedup", str(path), "--out", str(out), "--engine", "spark", *common]) == 0
+    capsys.readouterr()
+
+    def rows(folder: Path, name: str) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in (folder / name).read_text("utf-8").splitlines()]
+
+    local, spark_rows = rows(tmp_path / "local", "documents.jsonl"), rows(out, "documents.jsonl")
+    assert spark_rows == local
+    assert len(local) == 42 and local[5]["id"] == "5005" and local[6]["text"] == ""
+    assert local[0]["tags"] == {"src": "a", "n": [0]} and local[0]["year"] == 1990
+    assert local[7]["group"] != "old"
+    assert sum(r["kept"] for r in local) < 42
+    assert rows(out, "edges.jsonl") == rows(tmp_path / "local", "edges.jsonl")
+    assert (out / "spec.json").read_bytes() == (tmp_path / "local" / "spec.json").read_bytes()
+
+
+def test_dedup_dataframe_carries_the_input_columns(spark: Any) -> None:
+    from neardup.spark import dedup_dataframe
+
+    records = small_corpus()[:6]
+    df = spark.createDataFrame(
+        [(r["id"], r["text"], i, 2000 + i) for i, r in enumerate(records)],
+        "id string, text string, order long, year long",
+    )
+    out = dedup_dataframe(df, DedupOptions(threshold=0.6), spec=PLAIN3)
+    assert out.columns == [
+        "id",
+        "text",
+        "year",
+        "group",
+        "kept",
+        "similarity",
+        "representative",
+        "order",
+    ]
+    got = sorted(out.collect(), key=lambda r: r["order"])
+    assert [(r["id"], r["text"], r["year"]) for r in got] == [
+        (r["id"], r["text"], 2000 + i) for i, r in enumerate(records)
+    ]

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli._types import field_default, field_option, field_type
+from neardup.cli._types import MAX_JOBS, field_default, field_option, field_type
 from neardup.dedup import DedupOptions
 from neardup.errors import InputError
 from neardup.spec import SketchSpec
@@ -113,12 +113,12 @@ OPTION_NAMES = tuple(DedupOptions.__dataclass_fields__)
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(min=1),
+    type=click.IntRange(0, MAX_JOBS),
     default=1,
     show_default=True,
-    help="Worker processes signing the corpus, each reading its own byte ranges of the input "
-    "files (local engine); the Spark master's local[JOBS] (--engine spark). The result does "
-    "not depend on it.",
+    help="How many workers this command may keep busy; 0: one per CPU. Local engine: worker "
+    "processes, each reading its own byte slices of plain JSONL input; --engine spark: the "
+    "master local[JOBS] (local[*] for 0). The result does not depend on it.",
 )
 @click.option(
     "--engine",
@@ -143,6 +143,13 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
     source = ctx.get_parameter_source("preset")
     if source is not None and source.name == "DEFAULT":
         options["preset"] = "auto"
+    short = ctx.get_parameter_source("short_below")
+    if short is not None and short.name != "DEFAULT" and options["short_below"]:
+        raise InputError(
+            "dedup does not apply the short-text rule (--short-below): it compares a pair by "
+            "the length of its shorter text, while MinHash LSH signs each document once; every "
+            "pair is compared on the spec's own shingles (spec.json records short_below 0)"
+        )
     spec = spec_from_options(options)
     family = options.pop("minhash_family")
     if family != field_default(SketchSpec, "family"):
@@ -167,7 +174,7 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
             list(inputs),
             options["out"],
             dedup_options,
-            master=master or f"local[{options['jobs']}]",
+            master=master or f"local[{options['jobs'] or '*'}]",
             **common,
         )
         click.echo(json.dumps(summary, ensure_ascii=False))

@@ -106,7 +106,8 @@ def _sketch_from_options(
     type=click.IntRange(0, MAX_JOBS),
     default=1,
     show_default=True,
-    help="Workers: threads or processes, see --executor (0: one per CPU).",
+    help="How many workers this command may keep busy (threads or processes, see "
+    "--executor); 0: one per CPU.",
 )
 @click.option(
     "--executor",
@@ -157,7 +158,7 @@ def sign(
     The format is described in docs/sketches.md; `neardup.sketch.read_signatures` reads it back.
     """
     from neardup.inputs import CorpusReader
-    from neardup.sketch.parallel import default_jobs, sign_reader
+    from neardup.sketch.parallel import sign_reader, workers_for
     from neardup.sketch.signatures import SignatureWriter
 
     sketch = _sketch_from_options(
@@ -166,7 +167,7 @@ def sign(
     spec = spec_from_options(options).replace(sketch=sketch)
     reader = CorpusReader(inputs, text_field=text_field, id_field=id_field, **read_options(options))
     report_skipped(reader)
-    workers = jobs or default_jobs()
+    workers = workers_for(jobs)
     console = Console(stderr=True)
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 

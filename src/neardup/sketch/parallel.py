@@ -15,7 +15,9 @@ the forms learned). Other specs (char shingles, multisets, other hash families) 
 document by document, capped by the GIL under threads, and use processes on large inputs.
 
 Processes read their own texts (:func:`sign_reader`): each worker opens the same input through
-the one reader (:meth:`neardup.inputs.CorpusReader.shard`) and signs the blocks of its share,
+the one reader (:meth:`neardup.inputs.CorpusReader.shard`: a plain JSONL file in byte slices
+read by :func:`neardup.inputs.read_slice`, as dedup's workers read theirs; other input in
+blocks of positions) and signs the blocks of its share,
 sending back ids and signatures only; the parent never holds a text, and puts the blocks back
 in order. A worker inherits its warmed-up :class:`~neardup.sketch.minhash.MinHasher` by fork
 on Linux (the Unicode tables and kernels come from their disk caches elsewhere).
@@ -106,6 +108,21 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: The most workers ``jobs`` takes (as the CLI's ``--jobs``: neardup.cli._types.MAX_JOBS).
+MAX_JOBS = 1024
+
+
+def workers_for(jobs: int) -> int:
+    """How many workers ``jobs`` asks for, by the one meaning ``--jobs`` has in every command:
+    how many workers the command may keep busy, 0 for one per CPU (:func:`default_jobs`);
+    anything else than an integer in ``[0, MAX_JOBS]`` is an :class:`InputError`."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 0 <= jobs <= MAX_JOBS:
+        raise InputError(
+            f"jobs must be an integer from 0 (one per CPU) to {MAX_JOBS}, got {jobs!r}"
+        )
+    return jobs or default_jobs()
+
+
 def sign_stream(
     spec: Spec,
     docs: Iterable[tuple[str, str]],
@@ -117,9 +134,8 @@ def sign_stream(
 ) -> Iterator[Chunk]:
     """Sign ``(id, text)`` pairs in chunks of ``batch_size`` documents (or ``max_chars``
     characters); yield ``(ids, signatures)`` in input order. ``jobs > 1`` signs chunks in
-    parallel in worker processes (or threads)."""
-    if jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {jobs}")
+    parallel in worker processes (or threads); 0 is one per CPU (:func:`workers_for`)."""
+    jobs = workers_for(jobs)
     if batch_size < 1:
         raise InputError(f"the batch size must be at least 1, got {batch_size}")
     if executor not in ("process", "thread"):
@@ -271,7 +287,9 @@ def sign_reader(
     back. ``reader`` counts what was read either way (``documents``, ``bytes_read``).
 
     Processes run only on an input of at least :data:`PROCESS_MIN_BYTES` (on disk), whether
-    chosen by ``auto`` or asked for: a smaller one is signed by threads here."""
+    chosen by ``auto`` or asked for: a smaller one is signed by threads here. ``jobs`` 0 is
+    one per CPU (:func:`workers_for`)."""
+    jobs = workers_for(jobs)
     executor = executor_that_runs(spec, reader.total_bytes, jobs, executor)
     if jobs <= 1 or executor == "thread":
         yield from sign_stream(

@@ -26,6 +26,7 @@ Same spec, same input order, same options → the same groups as the local engin
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -35,12 +36,16 @@ from typing import Any
 import numpy as np
 
 from neardup.dedup import (
+    ADDED_FIELDS,
+    SPEC_FILE,
+    SUMMARY_FILE,
     DedupOptions,
     bucket_pairs,
     dedup_spec,
     estimated_scores,
     exact_scores,
     parse_keep,
+    read_documents,
     sign_chunk,
 )
 from neardup.errors import MissingDependencyError, NotSupportedError, require
@@ -309,9 +314,11 @@ def dedup_dataframe(
     spec: Spec | None = None,
     edges_out: list[Any] | None = None,
 ) -> Any:
-    """``(id, group, kept, similarity, representative)`` of a DataFrame of ``id`` and ``text``
-    (and ``order``, else ``monotonically_increasing_id()``; with ``keep='max:F'`` or
-    ``'min:F'`` a column ``F``). ``group`` is the id of the group's first document.
+    """Every row of a DataFrame of ``id`` and ``text`` (and ``order``, else
+    ``monotonically_increasing_id()``; with ``keep='max:F'`` or ``'min:F'`` a column ``F``)
+    with the local engine's added fields: its columns (``id`` as a string, a null ``text`` as
+    ``""``, a column named like an added field replaced) then ``group`` (the id of the group's
+    first document), ``kept``, ``similarity``, ``representative``, and ``order`` last.
     ``options`` are the local engine's (:class:`neardup.dedup.DedupOptions`, default
     ``DedupOptions()``). ``edges_out``, when given a list, receives the verified-edge
     DataFrame ``(a, b, resemblance[, containment_ab, containment_ba])`` in ``order``
@@ -319,11 +326,11 @@ def dedup_dataframe(
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
-    from neardup.pipeline import make_spec
+    from neardup.pipeline import default_spec
 
     options = options if options is not None else DedupOptions()
     threshold, measure, window = options.threshold, options.measure, options.window
-    full = dedup_spec(spec if spec is not None else make_spec("auto"), options)
+    full = dedup_spec(spec if spec is not None else default_spec(), options)
     assert full.sketch is not None
     if full.fingerprint_family.multiset:
         raise NotSupportedError("the Spark engine deduplicates sets, not multisets")
@@ -387,13 +394,23 @@ def dedup_dataframe(
     )
     to_rep = _score(members, signed, exact, full)
     to_rep = to_rep.select(F.col("a").alias("order"), _measure(to_rep, measure).alias("sim"))
-    return docs.join(to_rep, "order", "left").select(
-        "id",
+    added = docs.join(to_rep, "order", "left").select(
+        "order",
         "group",
         (F.col("order") == F.col("rep_order")).alias("kept"),
         F.coalesce(F.round("sim", 6), F.lit(1.0)).alias("similarity"),
         F.col("rep").alias("representative"),
-        "order",
+    )
+    # the input's own columns, as the local engine writes a record: id, text, the others
+    others = [c for c in df.columns if c not in ("id", "text", "order", *ADDED_FIELDS)]
+    record = df.select(
+        F.col("order").cast("long").alias("order"),
+        F.col("id").cast("string").alias("id"),
+        F.coalesce(F.col("text"), F.lit("")).alias("text"),
+        *others,
+    )
+    return record.join(added, "order").select(
+        "id", "text", *others, "group", "kept", "similarity", "representative", "order"
     )
 
 
@@ -405,16 +422,16 @@ def _stage_input(
     text_field: str,
     input_format: str | None,
     batch_size: int,
-) -> int:
+) -> list[str]:
     """Stream the input through :func:`neardup.dedup.read_documents` (the one reader) into
-    Parquet parts with an ``order`` column; returns how many documents."""
+    Parquet parts with an ``order`` column; returns the ids in input order."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from neardup.dedup import read_documents
     from neardup.errors import DatasetError
 
     seen: set[str] = set()
+    ids: list[str] = []
     order = 0
     part = 0
     block: list[dict[str, Any]] = []
@@ -422,7 +439,15 @@ def _stage_input(
     def flush() -> None:
         nonlocal part, block
         if block:
-            pq.write_table(pa.Table.from_pylist(block), staging / f"part-{part:05d}.parquet")
+            try:
+                table = pa.Table.from_pylist(block)
+            except UnicodeEncodeError:
+                raise DatasetError(
+                    "a record holds a lone surrogate (an escape such as \\ud800 in the JSON "
+                    "input), which Spark's UTF-8 strings cannot hold; deduplicate it with the "
+                    "local engine, which keeps it escaped"
+                ) from None
+            pq.write_table(table, staging / f"part-{part:05d}.parquet")
             part += 1
             block = []
 
@@ -432,6 +457,7 @@ def _stage_input(
         if doc_id in seen:
             raise DatasetError(f"duplicate id {doc_id!r}: ids must be unique")
         seen.add(doc_id)
+        ids.append(doc_id)
         row: dict[str, Any] = {"id": doc_id, "text": text, "order": order}
         if keep_field is not None:
             row[keep_field] = meta.get(keep_field)
@@ -440,7 +466,7 @@ def _stage_input(
         if len(block) >= batch_size:
             flush()
     flush()
-    return order
+    return ids
 
 
 def dedup_files(
@@ -461,22 +487,27 @@ def dedup_files(
 ) -> dict[str, Any]:
     """The CLI's ``--engine spark``: the input is streamed through
     :func:`neardup.dedup.read_documents` (the one reader) into Parquet parts with an ``order``
-    column, deduplicated by :func:`dedup_dataframe`, and written to ``OUT`` (``documents/``
-    and ``edges/`` as Spark part files, ``summary.json``, ``spec.json``) through
-    ``OUT.partial``."""
-    import json
+    column and deduplicated by :func:`dedup_dataframe`; then ``OUT`` gets what the local
+    engine writes (through ``OUT.partial``, by its own writers): ``documents.jsonl`` (or
+    ``.parquet``: every input record, its text and fields, with the added fields; the input
+    is read a second time for them), ``edges.jsonl`` / ``.parquet`` (the verified pairs by
+    id), ``summary.json`` and ``spec.json``. Only a few numbers per document and the edges
+    come to the driver, as the local engine holds them."""
     import time
     from pathlib import Path
 
     require("pyarrow", "parquet")
-    from pyspark.sql import functions as F
+    from neardup.dedup import check_output, publish, write_spec
+    from neardup.dedup.output import write_edges, write_records
+    from neardup.dedup.progress import StageProgress
+    from neardup.dedup.verify import PairScores
+    from neardup.errors import DatasetError, InputError
+    from neardup.pipeline import default_spec
 
-    from neardup.dedup import SPEC_FILE, SUMMARY_FILE, _spec_record, check_output
-    from neardup.errors import DatasetError
-    from neardup.pipeline import make_spec
-
+    if output_format not in ("jsonl", "parquet"):
+        raise InputError(f"the output format must be jsonl or parquet, got {output_format!r}")
     opts = options if options is not None else DedupOptions()
-    full = dedup_spec(spec if spec is not None else make_spec("auto"), opts)
+    full = dedup_spec(spec if spec is not None else default_spec(), opts)
     out_path = Path(out)
     check_output(out_path, full, opts, overwrite)
     partial = out_path.with_name(out_path.name + ".partial")
@@ -488,7 +519,7 @@ def dedup_files(
     seconds: dict[str, float] = {}
     try:
         _, keep_field = parse_keep(opts.keep)
-        order = _stage_input(
+        ids = _stage_input(
             inputs, staging, keep_field, id_field, text_field, input_format, batch_size
         )
         seconds["read"] = time.perf_counter() - started
@@ -500,43 +531,75 @@ def dedup_files(
         spark = spark if spark is not None else session(master)
         try:
             t0 = time.perf_counter()
-            if order == 0:
+            if not ids:
                 raise DatasetError("the input holds no documents")
             df = spark.read.parquet(str(staging))
             edges_out: list[Any] = []
             result = dedup_dataframe(df, opts, spec=spec, edges_out=edges_out)
-            counts = result.agg(
-                F.count(F.lit(1)).alias("n"), F.sum(F.col("kept").cast("int")).alias("kept")
-            ).first()
-            if kept_only:
-                result = result.where(F.col("kept"))
-            result = result.orderBy("order").drop("order")
-            ext = "parquet" if output_format == "parquet" else "json"
-            getattr(result.write.mode("overwrite"), ext)(str(partial / "documents"))
-            getattr(edges_out[0].write.mode("overwrite"), ext)(str(partial / "edges"))
+            group, rep, similarity = _annotations(result, ids)
+            a, b, scores = _edges(edges_out[0], opts.verify == "exact")
             seconds["spark"] = time.perf_counter() - t0
         finally:
             if own:
                 spark.stop()
+        t0 = time.perf_counter()
+        ext = output_format
+        files = {"documents": f"documents.{ext}", "edges": f"edges.{ext}"}
+        docs = read_documents(inputs, id_field=id_field, text_field=text_field, fmt=input_format)
+        no_bars = StageProgress(False)
+        write_records(
+            docs, partial / files["documents"], ext, ids, group, rep, similarity, kept_only, no_bars
+        )
+        write_edges(partial / files["edges"], ext, ids, a, b, PairScores(*scores))
+        seconds["write"] = time.perf_counter() - t0
+        kept = int((rep == np.arange(len(ids))).sum())
         summary = {
             "out": str(out_path),
             "engine": "spark",
             "master": master,
-            "documents": int(counts["n"]),
-            "groups": int(counts["kept"]),
-            "removed": int(counts["n"]) - int(counts["kept"]),
+            "documents": len(ids),
+            "groups": kept,
+            "removed": len(ids) - kept,
+            "verified_pairs": int(a.shape[0]),
             "seconds": {k: round(v, 3) for k, v in seconds.items()},
             "options": opts.to_dict(),
+            "files": {**files, "summary": SUMMARY_FILE, "spec": SPEC_FILE},
         }
         shutil.rmtree(partial / "work", ignore_errors=True)
-        (partial / SUMMARY_FILE).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
-        (partial / SPEC_FILE).write_text(
-            json.dumps(_spec_record(full, opts), indent=2, sort_keys=True) + "\n", "utf-8"
+        (partial / SUMMARY_FILE).write_text(
+            json.dumps(summary, ensure_ascii=False, indent=2) + "\n", "utf-8"
         )
-        if out_path.exists():
-            shutil.rmtree(out_path)
-        os.replace(partial, out_path)
+        write_spec(partial, full, opts)
+        publish(partial, out_path)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
     return summary
+
+
+def _annotations(result: Any, ids: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each document's group and kept document (as input positions) and its similarity to
+    it, from :func:`dedup_dataframe`'s rows, streamed to the driver."""
+    n = len(ids)
+    position = {doc_id: i for i, doc_id in enumerate(ids)}
+    group = np.arange(n, dtype=np.int64)
+    rep = np.arange(n, dtype=np.int64)
+    similarity = np.ones(n, dtype=np.float64)
+    rows = result.select("order", "group", "representative", "similarity")
+    for row in rows.toLocalIterator():
+        i = int(row["order"])
+        group[i] = position[row["group"]]
+        rep[i] = position[row["representative"]]
+        similarity[i] = row["similarity"]
+    return group, rep, similarity
+
+
+def _edges(edges: Any, exact: bool) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """The verified pairs (input positions, in the local engine's order: by ``a``, then
+    ``b``) and their measures."""
+    names = ["resemblance", "containment_ab", "containment_ba"] if exact else ["resemblance"]
+    rows = edges.select("a", "b", *names).orderBy("a", "b").collect()
+    a = np.array([r["a"] for r in rows], dtype=np.int64)
+    b = np.array([r["b"] for r in rows], dtype=np.int64)
+    scores: list[Any] = [np.array([r[k] for r in rows], dtype=np.float64) for k in names]
+    return a, b, scores + [None] * (3 - len(scores))

@@ -1,0 +1,247 @@
+"""Stage 5, writing: every record with its group (spliced into its own bytes for plain JSONL,
+re-encoded otherwise), the edge list; and reading a finished output's groups back."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from neardup.dedup.arrays import F64, I64
+from neardup.dedup.options import ADDED_FIELDS, SUMMARY_FILE
+from neardup.dedup.progress import StageProgress
+from neardup.dedup.signing import SignedBlock
+from neardup.dedup.verify import PairScores
+from neardup.errors import DatasetError
+
+#: How text is written to the JSONL outputs: UTF-8, and a lone surrogate (which a JSON input
+#: may hold, escaped as ``\\ud800``; UTF-8 cannot encode it) as that escape again, so every
+#: record is written and reads back the same. It only occurs inside JSON strings, where the
+#: escape is valid JSON.
+ENCODING_ERRORS = "backslashreplace"
+
+
+class RecordWriter:
+    """Records to a JSONL or Parquet file, in batches."""
+
+    def __init__(self, path: Path, fmt: str) -> None:
+        self.path = path
+        self.fmt = fmt
+        self.batch: list[dict[str, Any]] = []
+        self._writer: Any = None
+        self._schema: Any = None
+        self._fh: Any = None
+        if fmt == "jsonl":
+            # closed in close()
+            self._fh = open(path, "w", encoding="utf-8", errors=ENCODING_ERRORS)  # noqa: SIM115
+
+    def write(self, record: dict[str, Any]) -> None:
+        if self._fh is not None:
+            self._fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+            return
+        self.batch.append(record)
+        if len(self.batch) >= 4096:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self.batch:
+            return
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        try:
+            table = pa.Table.from_pylist(self.batch, schema=self._schema)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise DatasetError(
+                f"records of different shapes cannot share one Parquet file ({exc}); "
+                "write JSONL instead"
+            ) from None
+        except UnicodeEncodeError:
+            raise DatasetError(
+                "a record holds a lone surrogate (an escape such as \\ud800 in the JSON "
+                "input), which Parquet's UTF-8 strings cannot hold; write JSONL (--format "
+                "jsonl), which keeps it escaped"
+            ) from None
+        if self._writer is None:
+            self._schema = table.schema
+            self._writer = pq.ParquetWriter(self.path, self._schema)
+        self._writer.write_table(table)
+        self.batch = []
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            return
+        if self._writer is None and not self.batch:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            pq.write_table(pa.table({"id": pa.array([], pa.string())}), self.path)
+            return
+        self._flush()
+        self._writer.close()
+
+
+def _record_tail(group_id: str, kept: bool, similarity: float, rep_id: str) -> str:
+    """The added fields of a record, as the end of a JSON object."""
+    return (
+        f', "group": {json.dumps(group_id, ensure_ascii=False)}, '
+        f'"kept": {"true" if kept else "false"}, '
+        f'"similarity": {json.dumps(round(similarity, 6))}, '
+        f'"representative": {json.dumps(rep_id, ensure_ascii=False)}}}\n'
+    )
+
+
+def splice_records(
+    locations: list[SignedBlock],
+    path: Path,
+    ids: list[str],
+    group: I64,
+    rep: I64,
+    similarity: F64,
+    kept_only: bool,
+    fields: tuple[str, str],
+    progress: StageProgress,
+) -> None:
+    """Stage 5 for raw JSONL input: each record's own bytes (memory-mapped), its closing brace
+    replaced by the added fields; a record that cannot be spliced (invalid UTF-8, an id that
+    is a number, a field named like an added one) is decoded and written as the general path
+    does. No JSON is parsed or re-encoded for the others."""
+    import mmap
+
+    task = progress.task("write", len(ids))
+    maps: dict[str, mmap.mmap] = {}
+    i = 0
+    try:
+        with open(path, "wb") as out:
+            for block in locations:
+                assert block.path is not None and block.starts is not None
+                assert block.ends is not None and block.spliceable is not None
+                if block.path not in maps:
+                    with open(block.path, "rb") as fh:
+                        maps[block.path] = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+                data = maps[block.path]
+                parts: list[bytes] = []
+                for start, end, clean in zip(
+                    block.starts.tolist(),
+                    block.ends.tolist(),
+                    block.spliceable.tolist(),
+                    strict=True,
+                ):
+                    r = int(rep[i])
+                    kept = r == i
+                    if kept or not kept_only:
+                        tail = _record_tail(ids[int(group[i])], kept, float(similarity[i]), ids[r])
+                        if clean:
+                            parts.append(
+                                data[start : end - 1].rstrip()
+                                + tail.encode("utf-8", ENCODING_ERRORS)
+                            )
+                        else:
+                            parts.append(_rewritten(data[start:end], ids[i], tail, fields))
+                    i += 1
+                out.write(b"".join(parts))
+                progress.advance(task, int(block.starts.shape[0]))
+    finally:
+        for m in maps.values():
+            m.close()
+
+
+def _rewritten(line: bytes, doc_id: str, tail: str, fields: tuple[str, str]) -> bytes:
+    """A record the splice cannot take, re-encoded like the general path's."""
+    id_field, text_field = fields
+    obj = json.loads(line.decode("utf-8", "replace"))
+    text = obj.get(text_field)
+    record: dict[str, Any] = {"id": doc_id, "text": "" if text is None else text}
+    skip = (id_field, text_field, *ADDED_FIELDS)
+    record.update({k: v for k, v in obj.items() if k not in skip})
+    head = json.dumps(record, ensure_ascii=False)
+    return (head[:-1] + tail).encode("utf-8", ENCODING_ERRORS)
+
+
+def write_records(
+    docs: Iterable[tuple[str, str, dict[str, Any]]],
+    path: Path,
+    fmt: str,
+    ids: list[str],
+    group: I64,
+    rep: I64,
+    similarity: F64,
+    kept_only: bool,
+    progress: StageProgress,
+) -> None:
+    writer = RecordWriter(path, fmt)
+    task = progress.task("write", len(ids))
+    try:
+        for i, (doc_id, text, meta) in enumerate(docs):
+            if i >= len(ids) or ids[i] != doc_id:
+                raise DatasetError(
+                    f"the input changed while it was being deduplicated (document {i + 1} "
+                    f"is {doc_id!r} now)"
+                )
+            kept = bool(rep[i] == i)
+            if kept_only and not kept:
+                progress.advance(task)
+                continue
+            record = {"id": doc_id, "text": text, **meta}
+            record["group"] = ids[int(group[i])]
+            record["kept"] = kept
+            record["similarity"] = round(float(similarity[i]), 6)
+            record["representative"] = ids[int(rep[i])]
+            writer.write(record)
+            progress.advance(task)
+    finally:
+        writer.close()
+
+
+def write_edges(path: Path, fmt: str, ids: list[str], a: I64, b: I64, scores: PairScores) -> None:
+    columns: dict[str, Any] = {
+        "a": [ids[i] for i in a.tolist()],
+        "b": [ids[i] for i in b.tolist()],
+        "resemblance" if scores.containment_ab is not None else "estimate": np.round(
+            scores.resemblance, 6
+        ).tolist(),
+    }
+    if scores.containment_ab is not None and scores.containment_ba is not None:
+        columns["containment_ab"] = np.round(scores.containment_ab, 6).tolist()
+        columns["containment_ba"] = np.round(scores.containment_ba, 6).tolist()
+    if fmt == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table(columns), path)
+        return
+    names = list(columns)
+    with open(path, "w", encoding="utf-8", errors=ENCODING_ERRORS) as fh:
+        for row in zip(*columns.values(), strict=True):
+            fh.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n")
+
+
+def read_groups(out: str | os.PathLike[str]) -> dict[str, str]:
+    """``{id: group}`` of a dedup output directory (JSONL or Parquet)."""
+    root = Path(out)
+    meta = json.loads((root / SUMMARY_FILE).read_text(encoding="utf-8"))
+    path = root / meta["files"]["documents"]
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(path, columns=["id", "group"])
+        return dict(zip(table["id"].to_pylist(), table["group"].to_pylist(), strict=True))
+    out_map: dict[str, str] = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            out_map[str(rec["id"])] = str(rec["group"])
+    return out_map
+
+
+def partition(groups: dict[str, str]) -> set[frozenset[str]]:
+    """Groups as a set of member sets (to compare runs whatever their labels)."""
+    members: dict[str, set[str]] = {}
+    for doc_id, g in groups.items():
+        members.setdefault(g, set()).add(doc_id)
+    return {frozenset(m) for m in members.values()}
