@@ -141,3 +141,20 @@ def test_each_text_is_analysed_once_per_request(
         assert counting.runs, "nothing was analysed: the counter is not where analyses run"
         most = [(n, spec.preset, text[:30]) for (spec, text), n in counting.runs.most_common(3)]  # type: ignore[attr-defined]
         assert counting.most() == 1, (number, most)
+
+
+def test_dedup_is_one_answer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The library's dedup and ``neardup dedup`` write the same records, groups and spec."""
+    corpus = tmp_path / "corpus.jsonl"
+    with corpus.open("w", encoding="utf-8") as fh:
+        for f in sorted((EXAMPLES / "collection").iterdir()):
+            text = f.read_text(encoding="utf-8")
+            fh.write(json.dumps({"id": f.stem, "text": text}, ensure_ascii=False) + "\n")
+    library, cli = tmp_path / "library", tmp_path / "cli"
+    neardup.dedup([corpus], library)
+    assert main(["dedup", str(corpus), "-o", str(cli), "-q"]) == 0
+    for name in ("documents.jsonl", "edges.jsonl", "spec.json"):
+        assert (library / name).read_bytes() == (cli / name).read_bytes(), name
+    records = [json.loads(line) for line in (cli / "documents.jsonl").open(encoding="utf-8")]
+    assert sorted(r["id"] for r in records) == ["bakery", "park", "park_repost", "school"]
+    assert all(r["text"] and "group" in r and "kept" in r for r in records)

@@ -42,7 +42,8 @@ class Defaults:
     citations: bool = True
     #: Matches reported by ``index check`` (and the sources its passages are looked for in).
     top: int = 10
-    #: Workers a command may keep busy: 0 means one per CPU, 1 only the caller's.
+    #: Workers a command may keep busy: 0 means one per CPU, 1 only the caller's
+    #: (``sketch.parallel.workers_for`` reads it; every ``--jobs`` and ``jobs=`` means it).
     jobs: int = 0
     #: The second stage (:mod:`neardup.align`): words per alignment shingle, unmatched words
     #: allowed inside one passage, the fewest matched words a passage must have, and how often
@@ -59,12 +60,3 @@ class Defaults:
 
 #: The defaults in force.
 DEFAULTS = Defaults()
-
-
-def resolve_jobs(jobs: int) -> int:
-    """The workers ``jobs`` means: itself, or one per CPU for 0."""
-    import os
-
-    if jobs < 0:
-        raise ValueError(f"jobs must be 0 (one per CPU) or more, got {jobs}")
-    return jobs or (os.cpu_count() or 1)

@@ -19,6 +19,22 @@ from neardup.spec import FAMILY_WIDTHS, FingerprintSpec, ShingleSpec, Spec
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def jobs_option(detail: str) -> Callable[[F], F]:
+    """``--jobs``/``-j``, with the one meaning it has in every command: how many workers the
+    command may keep busy, 0 for one per CPU; its default is the table's
+    (:data:`neardup.defaults.DEFAULTS`). ``detail`` says what the workers are here."""
+    from neardup.cli._types import MAX_JOBS
+
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(0, MAX_JOBS),
+        default=DEFAULTS.jobs,
+        show_default=True,
+        help=f"How many workers this command may keep busy; 0: one per CPU. {detail}",
+    )
+
+
 def spec_options(func: F) -> F:
     """Add the flags that make a :class:`Spec` (preset, shingles, fingerprints)."""
     options = [

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli._types import MAX_JOBS, field_default, field_option, field_type
+from neardup.cli._options import jobs_option, spec_from_options, spec_options
+from neardup.cli._types import field_default, field_option, field_type
 from neardup.dedup import DedupOptions
 from neardup.errors import InputError
 from neardup.spec import SketchSpec
@@ -110,15 +110,9 @@ OPTION_NAMES = tuple(DedupOptions.__dataclass_fields__)
     default=None,
     help="Read every input file so (default: by its name).",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(0, MAX_JOBS),
-    default=1,
-    show_default=True,
-    help="How many workers this command may keep busy; 0: one per CPU. Local engine: worker "
-    "processes, each reading its own byte slices of plain JSONL input; --engine spark: the "
-    "master local[JOBS] (local[*] for 0). The result does not depend on it.",
+@jobs_option(
+    "Local engine: worker processes, each reading its own byte slices of plain JSONL input; "
+    "--engine spark: the master local[JOBS] (local[*] for 0). The result does not depend on it."
 )
 @click.option(
     "--engine",

@@ -20,8 +20,8 @@ from rich.table import Table
 
 from neardup.align import UNIQUENESS_MEANING
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
-from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli._types import COUNT, MAX_JOBS, field_default, field_option
+from neardup.cli._options import jobs_option, spec_from_options, spec_options
+from neardup.cli._types import COUNT, field_default, field_option
 from neardup.comparison import SCORE_METHODS
 from neardup.defaults import DEFAULTS
 from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
@@ -262,15 +262,9 @@ def create(
     "of the input (no duplicate refusals, groups or links; ids and length limits still "
     "apply). Much faster, above all with --candidates pmbf; later checks see the texts.",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(0, MAX_JOBS),
-    default=0,
-    show_default=True,
-    help="Threads analyzing the texts ahead while the collection checks and stores the "
-    "earlier ones (0: one per CPU; 1: no thread). The decisions and what is stored do not "
-    "depend on it.",
+@jobs_option(
+    "Threads analyzing the texts ahead while the collection checks and stores the earlier "
+    "ones (1: no thread). The decisions and what is stored do not depend on it."
 )
 @click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object: counts and every decision."

@@ -12,8 +12,8 @@ from rich.table import Table
 
 from neardup._constraints import Integer, Real
 from neardup.cli._documents import read_options, reader_options, report_skipped
-from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli._types import MAX_JOBS, constraint_type, field_default, field_option
+from neardup.cli._options import jobs_option, spec_from_options, spec_options
+from neardup.cli._types import constraint_type, field_default, field_option
 from neardup.errors import InputError, SpecError
 from neardup.spec import SketchSpec
 
@@ -100,15 +100,7 @@ def _sketch_from_options(
     "--text-field", default="text", show_default=True, help="JSONL field holding the text."
 )
 @click.option("--id-field", default="id", show_default=True, help="JSONL field holding the id.")
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(0, MAX_JOBS),
-    default=1,
-    show_default=True,
-    help="How many workers this command may keep busy (threads or processes, see "
-    "--executor); 0: one per CPU.",
-)
+@jobs_option("Threads or processes, see --executor. The signatures do not depend on it.")
 @click.option(
     "--executor",
     type=click.Choice(["auto", "thread", "process"]),

@@ -41,6 +41,10 @@ a later run into the same place with other ones is refused.
 
 from __future__ import annotations
 
+import sys
+import types
+from typing import Any
+
 from neardup.dedup.candidates import bucket_pairs, candidate_pairs, winnowed_pairs
 from neardup.dedup.groups import components, keep_priority, representatives
 from neardup.dedup.job import dedup
@@ -103,3 +107,15 @@ __all__ = [
     "winnowed_pairs",
     "write_spec",
 ]
+
+
+class _CallableModule(types.ModuleType):
+    """``neardup.dedup`` is both this package and the function :func:`dedup` the public
+    surface exports: once the package is imported, Python binds the name ``neardup.dedup`` to
+    it, so calling the package calls the function."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> DedupResult:
+        return dedup(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -36,6 +36,7 @@ from neardup.dedup.verify import (
     estimated_scores,
 )
 from neardup.dedup.workspace import Workspace
+from neardup.defaults import DEFAULTS
 from neardup.errors import InputError, require
 from neardup.spec import Spec
 
@@ -51,7 +52,7 @@ def dedup(
     id_field: str = "id",
     text_field: str = "text",
     input_format: str | None = None,
-    jobs: int = 1,
+    jobs: int = DEFAULTS.jobs,
     batch_size: int = 512,
     overwrite: bool = False,
     progress: bool = False,

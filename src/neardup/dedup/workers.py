@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import sys
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
 
 def map_in_order(tasks: Iterable[tuple[Any, ...]], jobs: int, store: Any, warm_up: Any) -> None:
-    """Run ``(function, *arguments)`` tasks in ``jobs`` processes (here when 1), at most
-    ``2 · jobs`` at a time, and ``store`` each result in task order."""
-    if jobs == 1:
+    """Run ``(function, *arguments)`` tasks in ``jobs`` processes (here when 1, or when there is
+    only one task: a process would only add its start), at most ``2 · jobs`` at a time, and
+    ``store`` each result in task order."""
+    todo = iter(tasks)
+    ahead = [task for task in (next(todo, None), next(todo, None)) if task is not None]
+    tasks = _chain(ahead, todo)
+    if jobs == 1 or len(ahead) < 2:
         for fn, *args in tasks:
             store(fn(*args))
         return
@@ -33,3 +37,10 @@ def map_in_order(tasks: Iterable[tuple[Any, ...]], jobs: int, store: Any, warm_u
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _chain(
+    ahead: list[tuple[Any, ...]], rest: Iterable[tuple[Any, ...]]
+) -> Iterator[tuple[Any, ...]]:
+    yield from ahead
+    yield from rest

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from neardup.defaults import DEFAULTS
 from neardup.errors import DuplicateIdError, InputError, TextLengthError
 from neardup.index.batch import Batch, Hits, Pending
 from neardup.index.items import Item, read_batches
@@ -53,7 +54,7 @@ class Adding(Scoring):
         policy: str | None = None,
         batch_size: int = DEFAULT_BATCH,
         check: bool = True,
-        jobs: int = 1,
+        jobs: int = DEFAULTS.jobs,
     ) -> list[Decision]:
         """Add ``(id, text[, meta])`` items in batches; one decision per item, in order."""
         return list(
@@ -67,7 +68,7 @@ class Adding(Scoring):
         policy: str | None = None,
         batch_size: int = DEFAULT_BATCH,
         check: bool = True,
-        jobs: int = 1,
+        jobs: int = DEFAULTS.jobs,
     ) -> Iterator[Decision]:
         """Like :meth:`add_many`, yielding each batch's decisions once the batch is committed.
 
@@ -85,8 +86,9 @@ class Adding(Scoring):
         rules = Policy.of(self.index_spec, policy)
         if batch_size < 1:
             raise InputError(f"batch_size must be at least 1, got {batch_size}")
-        if jobs < 1:
-            raise InputError(f"jobs must be at least 1, got {jobs}")
+        from neardup.sketch.parallel import workers_for
+
+        jobs = workers_for(jobs)  # the one meaning of jobs: 0 is one per CPU
         batches = read_batches(items, batch_size)
         analyzed = (
             map(self._analyzed_batch, batches) if jobs == 1 else self._analyzed_ahead(batches, jobs)

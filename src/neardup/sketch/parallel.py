@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from neardup.defaults import DEFAULTS
 from neardup.errors import InputError
 from neardup.spec import Spec
 
@@ -127,7 +128,7 @@ def sign_stream(
     spec: Spec,
     docs: Iterable[tuple[str, str]],
     *,
-    jobs: int = 1,
+    jobs: int = DEFAULTS.jobs,
     batch_size: int = 256,
     max_chars: int = 4_000_000,
     executor: Literal["process", "thread"] = "process",
@@ -276,7 +277,7 @@ def sign_reader(
     spec: Spec,
     reader: CorpusReader,
     *,
-    jobs: int = 1,
+    jobs: int = DEFAULTS.jobs,
     batch_size: int = 256,
     max_chars: int = 4_000_000,
     executor: Literal["process", "thread", "auto"] = "auto",
