@@ -178,7 +178,13 @@ def test_function_forms_and_dict_output() -> None:
     assert a.passages[0].a_start == b.passages[0].a_start
     out = a.to_dict(with_text=True)
     assert out["sources"][0]["id"] == "essay" and out["text"] == query
-    assert out["params"] == {"k": 3, "gap": 8, "min_tokens": 8, "max_occurrences": 50}
+    assert out["params"] == {
+        "k": 3,
+        "gap": 8,
+        "min_tokens": 8,
+        "max_occurrences": 50,
+        "rewrites": 1,
+    }
     assert a.source("essay").passages == a.sources[0].passages
     with pytest.raises(KeyError):
         a.source("missing")

@@ -40,14 +40,14 @@ the query's words found in no source, cited words counted apart (the three add u
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from neardup._constraints import Integer, check
+from neardup._constraints import Boolean, Integer, check
 from neardup._kernels import align as kernels
 from neardup.analysis.analyzer import Canonical
 from neardup.analyzed import AnalyzedText, Prepared
@@ -57,6 +57,9 @@ from neardup.errors import ConfigurationError
 from neardup.pipeline import Analyzable, Pipeline, TextLike, default_spec
 from neardup.shingles import shingle
 from neardup.spec import MAX_SHINGLE_LENGTH, FingerprintSpec, ShingleSpec, Spec
+
+if TYPE_CHECKING:
+    from neardup.rewrites import RewriteFinder, RewrittenPassage
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -154,8 +157,10 @@ class Passage:
 class SourceMatch:
     """What one source contributed to the query.
 
-    ``borrowed`` is the share of the query's canonical tokens inside this source's passages;
-    ``source_used`` the share of the source's tokens inside their counterparts.
+    ``passages`` are the copied (verbatim or lightly edited) passages, ``rewritten`` the
+    passages whose sentences were reworded (:mod:`neardup.rewrites`), both in query order.
+    ``borrowed`` is the share of the query's canonical tokens inside either; ``source_used``
+    the share of the source's tokens inside their counterparts.
     """
 
     id: str
@@ -164,6 +169,7 @@ class SourceMatch:
     tokens: int
     borrowed: float
     source_used: float
+    rewritten: tuple[RewrittenPassage, ...] = ()
 
     def to_dict(self, *, with_text: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -172,10 +178,15 @@ class SourceMatch:
             "borrowed": round(self.borrowed, 6),
             "source_used": round(self.source_used, 6),
             "passages": [p.to_dict() for p in self.passages],
+            "rewritten": [p.to_dict() for p in self.rewritten],
         }
         if with_text:
             out["text"] = self.text
         return out
+
+    def token_ranges(self) -> list[tuple[int, int]]:
+        """The query's token ranges this source covers: copied and rewritten passages."""
+        return [p.a_tokens for p in self.passages] + [p.a_tokens for p in self.rewritten]
 
 
 @dataclass(frozen=True)
@@ -208,8 +219,15 @@ class Alignment:
 
     @property
     def found(self) -> tuple[SourceMatch, ...]:
-        """The sources with at least one passage."""
-        return tuple(s for s in self.sources if s.passages)
+        """The sources with at least one passage (copied or rewritten)."""
+        return tuple(s for s in self.sources if s.passages or s.rewritten)
+
+    @property
+    def rewritten(self) -> list[RewrittenPassage]:
+        """Every rewritten passage of every source, in query order."""
+        every = [p for s in self.sources for p in s.rewritten]
+        every.sort(key=lambda p: (p.a_start, p.a_end, p.source))
+        return every
 
     @property
     def passages(self) -> list[Passage]:
@@ -297,8 +315,11 @@ class Aligner:
         gap: int = DEFAULT_GAP,
         min_tokens: int = DEFAULT_MIN_TOKENS,
         max_occurrences: int = DEFAULT_MAX_OCCURRENCES,
+        rewrites: bool = DEFAULTS.rewrites,
     ) -> None:
         given = {"k": k, "gap": gap, "min_tokens": min_tokens, "max_occurrences": max_occurrences}
+        check("rewrites", rewrites, Boolean(), ConfigurationError)
+        self.rewrites = rewrites
         for name, value in given.items():
             check(name, value, CONSTRAINTS[name], ConfigurationError)
         if spec is not None and not isinstance(spec, Spec):
@@ -315,6 +336,8 @@ class Aligner:
             fingerprint_family=_ALIGN_HASH,
         )
         self._pipeline = Pipeline(self._align_spec)
+        self._base_spec = base
+        self._finder: RewriteFinder | None = None
 
     @property
     def params(self) -> dict[str, int]:
@@ -323,7 +346,30 @@ class Aligner:
             "gap": self.gap,
             "min_tokens": self.min_tokens,
             "max_occurrences": self.max_occurrences,
+            "rewrites": int(self.rewrites),
         }
+
+    def _rewritten(
+        self, a: Prepared, b: Prepared, source_id: str, copied: Sequence[Passage]
+    ) -> tuple[RewrittenPassage, ...]:
+        """The passages of ``a`` reworded from ``b`` (on the same analysis: nothing is analysed
+        again), when this aligner looks for them. Sentences mostly inside a ``copied`` passage
+        are left to it: a sentence that leads into a quotation would otherwise count its own
+        words as taken."""
+        if not self.rewrites:
+            return ()
+        if self._finder is None:
+            from neardup.rewrites import RewriteFinder
+
+            self._finder = RewriteFinder(self._base_spec)
+        found = self._finder.find(
+            a,
+            b,
+            source_id=source_id,
+            skip_a_spans=[(p.a_start, p.a_end) for p in copied],
+            skip_b_spans=[(p.b_start, p.b_end) for p in copied],
+        )
+        return tuple(found)
 
     @property
     def pipeline(self) -> Pipeline:
@@ -430,12 +476,14 @@ class Aligner:
         for source_id, source_text in items:
             b = self.prepare(source_text)
             passages = self._passages(a, b, str(source_id))
-            first = np.array([p.a_tokens[0] for p in passages], dtype=np.int64)
-            end = np.array([p.a_tokens[1] for p in passages], dtype=np.int64)
-            b_first = np.array([p.b_tokens[0] for p in passages], dtype=np.int64)
-            b_end = np.array([p.b_tokens[1] for p in passages], dtype=np.int64)
-            covered = kernels.covered_tokens(first, end, n_a) if passages else 0
-            used = kernels.covered_tokens(b_first, b_end, len(b.canonical)) if passages else 0
+            rewritten = self._rewritten(a, b, str(source_id), passages)
+            both: list[Passage | RewrittenPassage] = [*passages, *rewritten]
+            first = np.array([p.a_tokens[0] for p in both], dtype=np.int64)
+            end = np.array([p.a_tokens[1] for p in both], dtype=np.int64)
+            b_first = np.array([p.b_tokens[0] for p in both], dtype=np.int64)
+            b_end = np.array([p.b_tokens[1] for p in both], dtype=np.int64)
+            covered = kernels.covered_tokens(first, end, n_a) if both else 0
+            used = kernels.covered_tokens(b_first, b_end, len(b.canonical)) if both else 0
             matches.append(
                 SourceMatch(
                     id=str(source_id),
@@ -444,6 +492,7 @@ class Aligner:
                     tokens=len(b.canonical),
                     borrowed=covered / n_a if n_a else 0.0,
                     source_used=used / len(b.canonical) if len(b.canonical) else 0.0,
+                    rewritten=rewritten,
                 )
             )
             all_first.extend(first.tolist())
@@ -524,9 +573,9 @@ def apply_citations(
         inside |= (starts >= c.start) & (starts < c.end)
     edges = np.zeros(n + 1, dtype=np.int64)
     for match in alignment.sources:
-        for p in match.passages:
-            edges[p.a_tokens[0]] += 1
-            edges[p.a_tokens[1]] -= 1
+        for first, end in match.token_ranges():
+            edges[first] += 1
+            edges[end] -= 1
     matched = np.cumsum(edges[:n]) > 0
     cited = int(np.count_nonzero(matched & inside))
     return replace(

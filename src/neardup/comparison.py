@@ -111,10 +111,10 @@ def pipeline_of(spec: Spec) -> Pipeline:
 
 
 @lru_cache(maxsize=8)
-def _aligner(spec: Spec) -> Aligner:
+def _aligner(spec: Spec, rewrites: bool) -> Aligner:
     from neardup.align import Aligner
 
-    return Aligner(spec)
+    return Aligner(spec, rewrites=rewrites)
 
 
 def release_pipelines() -> None:
@@ -141,6 +141,7 @@ def compare(
     method: str = DEFAULTS.score,
     fragments: bool = DEFAULTS.fragments,
     citations: bool = DEFAULTS.citations,
+    rewrites: bool = DEFAULTS.rewrites,
     aligner: Aligner | None = None,
     b_id: str = "B",
 ) -> Comparison:
@@ -155,12 +156,15 @@ def compare(
     default: the combined score too) or ``sets``. With ``fragments=True`` the result also
     holds the passages ``a`` shares with ``b`` (``aligner``: an
     :class:`~neardup.align.Aligner` with other settings) and the uniqueness of ``a``; quoted
-    and referenced passages count as cited unless ``citations=False``. The defaults are those
+    and referenced passages count as cited unless ``citations=False``; passages whose sentences
+    were reworded are marked as rewritten and counted as borrowed unless ``rewrites=False``
+    (an ``aligner`` given says it itself). The defaults are those
     of :mod:`neardup.defaults`, as in the CLI and the service.
     """
     check("method", method, OneOf(SCORE_METHODS), ConfigurationError)
     check("fragments", fragments, Boolean(), ConfigurationError)
     check("citations", citations, Boolean(), ConfigurationError)
+    check("rewrites", rewrites, Boolean(), ConfigurationError)
     if spec is None:
         check("preset", preset, OneOf(PRESETS), ConfigurationError)
         spec = _preset_spec(preset)
@@ -178,7 +182,7 @@ def compare(
     if fragments:
         from neardup.align import apply_citations
 
-        aligner = aligner if aligner is not None else _aligner(spec)
+        aligner = aligner if aligner is not None else _aligner(spec, rewrites)
         query = aligner.prepare(text_a)
         alignment = aligner.pair(query, text_b, source_id=b_id)
         if citations:

@@ -40,6 +40,9 @@ class Defaults:
     fragments: bool = False
     #: Quoted and referenced passages count as cited, apart from borrowed.
     citations: bool = True
+    #: The second stage also finds passages whose sentences were reworded (synonyms, another
+    #: word order, changed grammar; :mod:`neardup.rewrites`) and counts them as borrowed.
+    rewrites: bool = True
     #: Matches reported by ``index check`` (and the sources its passages are looked for in).
     top: int = 10
     #: Workers a command may keep busy: 0 means one per CPU, 1 only the caller's

@@ -31,6 +31,7 @@ from rich.text import Text
 
 from neardup.align import UNIQUENESS_MEANING, Alignment, Passage
 from neardup.errors import InputError
+from neardup.rewrites import RewrittenPassage
 
 #: Background colours of the sources' passages (HTML), cycled.
 HTML_COLOURS = (
@@ -59,6 +60,10 @@ CITATION_STYLE = "black on grey70"
 CITATION_COLOUR = "#c9d3dd"
 #: Laid over every quoted or referenced passage of the query, matched or not.
 QUOTED_STYLE = "italic"
+#: Added to a source's colour on a rewritten passage (its sentences reworded, not copied).
+REWRITTEN_STYLE = "underline"
+#: What a rewritten passage is called in reports and on the page.
+REWRITTEN_LABEL = "rewritten"
 
 
 # --- JSON ----------------------------------------------------------------------------------
@@ -113,10 +118,14 @@ def passages_table(alignment: Alignment, *, title: str | None = None) -> Table:
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for index, match in enumerate(alignment.found):
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
-        for p in match.passages:
+        rows: list[tuple[str, Passage | RewrittenPassage]] = [
+            (str(p.number), p) for p in match.passages
+        ]
+        rows += [(f"{REWRITTEN_LABEL} {p.number}", p) for p in match.rewritten]
+        for number, p in rows:
             table.add_row(
                 Text(printable(match.id), style=style),
-                str(p.number),
+                number,
                 f"{p.a_start}–{p.a_end}",
                 f"{p.b_start}–{p.b_end}",
                 f"{p.tokens_a}/{p.tokens_b}",
@@ -133,8 +142,10 @@ def summary_line(alignment: Alignment) -> str:
     """The one uniqueness figure first, then the shares it leaves (they add up to 100 %)."""
     found = alignment.found
     n = sum(len(s.passages) for s in found)
+    rewritten = sum(len(s.rewritten) for s in found)
+    also = f" and {rewritten} {REWRITTEN_LABEL}" if rewritten else ""
     details = (
-        f"({_count(n, 'passage')} from {_count(len(found), 'source')}; "
+        f"({_count(n, 'passage')}{also} from {_count(len(found), 'source')}; "
         f"{_count(alignment.tokens, 'word')} counted)"
     )
     cited = "" if alignment.citations is None else f", cited {100 * alignment.cited:.1f} %"
@@ -215,6 +226,8 @@ def print_terminal(
     query_spans: list[tuple[int, int, str]] = []
     for index, match in enumerate(alignment.found):
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
+        rewritten = f"{style} {REWRITTEN_STYLE}"
+        query_spans.extend((p.a_start, p.a_end, rewritten) for p in match.rewritten)
         query_spans.extend((p.a_start, p.a_end, style) for p in match.passages)
         query_spans.extend((s, e, CHANGED_STYLE) for p in match.passages for s, e in p.a_changed)
     query_spans.extend((s, e, CITATION_STYLE) for s, e in _cited_parts(alignment))
@@ -223,7 +236,8 @@ def print_terminal(
     if show_sources:
         for index, match in enumerate(alignment.found):
             style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
-            spans = [(p.b_start, p.b_end, style) for p in match.passages]
+            spans = [(p.b_start, p.b_end, f"{style} {REWRITTEN_STYLE}") for p in match.rewritten]
+            spans += [(p.b_start, p.b_end, style) for p in match.passages]
             spans += [(s, e, CHANGED_STYLE) for p in match.passages for s, e in p.b_changed]
             title = Text(
                 f"{printable(match.id)}: {100 * match.borrowed:.1f} % of the query, "
@@ -267,6 +281,8 @@ _CSS = (
     ".anchor{scroll-margin-top:60px}\n"
     ".anchor:target+a.frag{outline:3px solid #d00;outline-offset:1px}\n"
     "a.frag.multi{box-shadow:inset 0 -3px 0 #555}\n"
+    "a.frag.rew{background-image:repeating-linear-gradient(135deg,rgba(255,255,255,.65) 0 4px,"
+    "transparent 4px 8px);border-bottom:2px dashed #444}\n"
     "a.frag.chg{background-image:linear-gradient(rgba(255,255,255,.6),rgba(255,255,255,.6));"
     "text-decoration:underline dotted #a00;text-underline-offset:3px}\n"
     ".legend span{display:inline-block;padding:0 6px;margin-right:6px;"
@@ -286,6 +302,8 @@ class Mark:
     colour: str
     title: str
     changed: tuple[tuple[int, int], ...] = ()
+    #: A rewritten passage (drawn under any copied one that overlaps it).
+    rewritten: bool = False
 
 
 def marked_text(text: str, marks: Sequence[Mark], cited: Sequence[tuple[int, int]] = ()) -> str:
@@ -320,8 +338,11 @@ def marked_text(text: str, marks: Sequence[Mark], cited: Sequence[tuple[int, int
         if not covering:
             out.append(f'<span class="cite">{piece}</span>' if in_citation else piece)
             continue
+        covering.sort(key=lambda m: m.rewritten)  # a copied passage is drawn over a rewritten one
         first = covering[0]
         cls = "frag multi" if len(covering) > 1 else "frag"
+        if first.rewritten:
+            cls += " rew"
         if any(a <= x and y <= b for a, b in first.changed):
             cls += " chg"
         colour = first.colour
@@ -340,7 +361,7 @@ def marked_text(text: str, marks: Sequence[Mark], cited: Sequence[tuple[int, int
     return "".join(out)
 
 
-def passage_id(side: str, source_index: int, number: int) -> str:
+def passage_id(side: str, source_index: int, number: int | str) -> str:
     """The HTML id of passage NUMBER of source SOURCE_INDEX on SIDE ("a": the query, "b": the
     source); the two sides of a passage link to each other by it."""
     return f"{side}-{source_index}-{number}"
@@ -388,6 +409,11 @@ def render_html(
                 )
             )
             rows.append(_passage_row(si, match.id, p, colour))
+        for r in match.rewritten:
+            label = f"{REWRITTEN_LABEL}: {match.id} #{r.number}, similarity {r.similarity:.3f}"
+            a, b = passage_id("a", si, f"r{r.number}"), passage_id("b", si, f"r{r.number}")
+            query_marks.append(Mark(r.a_start, r.a_end, a, b, colour, label, rewritten=True))
+            source_marks.append(Mark(r.b_start, r.b_end, b, a, colour, label, rewritten=True))
         heading = (
             f"source {esc(match.id)} — {100 * match.borrowed:.1f} % of the query, "
             f"{100 * match.source_used:.1f} % of this text, "

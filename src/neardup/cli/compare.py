@@ -81,6 +81,13 @@ from neardup.shingles import Shingles, shingle
     "(faster).",
 )
 @click.option(
+    "--no-rewrites",
+    is_flag=True,
+    help="Fragments: mark only copied passages, not those whose sentences were reworded "
+    "(synonyms, another word order, changed grammar), which by default are marked as "
+    "rewritten and counted as borrowed.",
+)
+@click.option(
     "--no-citations",
     is_flag=True,
     help='Fragments: count quoted («…», "…") and referenced ([3], (Иванов, 2010)) passages '
@@ -96,6 +103,7 @@ def compare(
     gap: int,
     min_tokens: int,
     method: str,
+    no_rewrites: bool,
     no_citations: bool,
     **options: Any,
 ) -> None:
@@ -138,7 +146,7 @@ def compare(
     if fragments or html_report:
         from neardup.align import Aligner
 
-        aligner = Aligner(spec, k=align_k, gap=gap, min_tokens=min_tokens)
+        aligner = Aligner(spec, k=align_k, gap=gap, min_tokens=min_tokens, rewrites=not no_rewrites)
     result = compare_texts(
         text_a,
         text_b,

@@ -452,8 +452,14 @@ def _add_with_progress(
 @click.option(
     "--no-citations",
     is_flag=True,
-    help="Fragments: count quoted and referenced passages of FILE as borrowing too "
+    help="Count quoted and referenced passages of FILE as borrowing too "
     "(by default they are citation, shown apart).",
+)
+@click.option(
+    "--no-rewrites",
+    is_flag=True,
+    help="Count only copied passages, not those whose sentences were reworded (by default "
+    "marked as rewritten and counted as borrowed).",
 )
 @click.option(
     "--method",
@@ -472,6 +478,7 @@ def check(
     fragments: bool,
     html_report: str | None,
     no_citations: bool,
+    no_rewrites: bool,
     method: str,
     **reading: Any,
 ) -> None:
@@ -501,12 +508,18 @@ def check(
         check_writable(html_report)
     text = read_input(file, read_options(reading)).text
     with _collection(db, readonly=True) as col:
+        aligner = None
+        if no_rewrites:
+            from neardup.align import Aligner
+
+            aligner = Aligner(col.spec, rewrites=False)
         result = col.check(
             text,
             top=top,
             combined=method == "combined",
             fragments=fragments or bool(html_report),
             citations=not no_citations,
+            aligner=aligner,
         )
     alignment = result.alignment
     if html_report and alignment is not None:

@@ -731,7 +731,8 @@ class AlignDetector:
     def __init__(self, spec: Spec, **params: int) -> None:
         from neardup.align import Aligner
 
-        self.aligner = Aligner(spec, **params)
+        # the copied passages only: the rewritten ones are measured on their own
+        self.aligner = Aligner(spec, rewrites=False, **params)
 
     def detect(self, source: str, suspicious: str) -> list[Span]:
         result = self.aligner.pair(suspicious, source, source_id="source")

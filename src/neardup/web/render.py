@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from neardup.align import Alignment
-from neardup.report import HTML_COLOURS, Mark, marked_text, passage_id
+from neardup.report import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def aligned_view(alignment: Alignment) -> AlignedView:
     """Mark the passages of every source in the query and in the source itself."""
     query_marks: list[Mark] = []
     sources: list[SourceView] = []
-    for si, match in enumerate(alignment.sources):
+    for si, match in enumerate(alignment.found):
         colour = HTML_COLOURS[si % len(HTML_COLOURS)]
         source_marks: list[Mark] = []
         for p in match.passages:
@@ -47,6 +47,11 @@ def aligned_view(alignment: Alignment) -> AlignedView:
             a, b = passage_id("a", si, p.number), passage_id("b", si, p.number)
             query_marks.append(Mark(p.a_start, p.a_end, a, b, colour, label, p.a_changed))
             source_marks.append(Mark(p.b_start, p.b_end, b, a, colour, label, p.b_changed))
+        for r in match.rewritten:  # reworded sentences: the same colour, hatched
+            label = f"{REWRITTEN_LABEL} {match.id} #{r.number}: {r.similarity:.3f}"
+            a, b = passage_id("a", si, f"r{r.number}"), passage_id("b", si, f"r{r.number}")
+            query_marks.append(Mark(r.a_start, r.a_end, a, b, colour, label, rewritten=True))
+            source_marks.append(Mark(r.b_start, r.b_end, b, a, colour, label, rewritten=True))
         sources.append(
             SourceView(
                 si,
@@ -54,7 +59,7 @@ def aligned_view(alignment: Alignment) -> AlignedView:
                 colour,
                 match.borrowed,
                 match.source_used,
-                len(match.passages),
+                len(match.passages) + len(match.rewritten),
                 marked_text(match.text, source_marks),
             )
         )
