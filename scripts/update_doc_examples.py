@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests._doc_examples import (  # noqa: E402  (after the path is set)
     REPO,
+    DocFormatError,
     describe,
     doc_paths,
     mismatches,
@@ -70,4 +71,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except DocFormatError as error:
+        print(error, file=sys.stderr)
+        sys.exit(2)

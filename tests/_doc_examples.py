@@ -19,7 +19,8 @@ Options of a marker, ``key="value"`` or a bare ``key``:
   required, and every ``console``/``python`` block carries a marker either way.
 * ``mask="REGEX"`` (repeatable) — parts of the output that change from run to run (timings,
   paths); they are compared as ``…``.
-* ``lines="1-3,5"`` — the block shows only these lines of its one command's output.
+* ``lines="1-3,5"`` — the block shows only these lines of each command's output;
+  ``tail="2"`` only the last lines (a long report whose summary is what matters).
 * ``exit="2"`` — the exit status every command of the block must end with (0 by default).
 
 ``check_doc`` runs one doc and returns readable mismatches; ``update_doc`` rewrites the shown
@@ -271,6 +272,9 @@ def run_doc(path: Path, scratch_root: Path) -> list[Outcome]:
             lines_spec = block.option("lines")
             if lines_spec:
                 printed = _select_lines(printed, lines_spec)
+            tail = block.option("tail")
+            if tail:
+                printed = "\n".join(normalized(printed, []).split("\n")[-int(tail) :])
             outcomes.append(Outcome(block, step, status, printed))
     return outcomes
 
