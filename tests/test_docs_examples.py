@@ -20,10 +20,7 @@ from tests._doc_examples import (
     update_doc,
 )
 
-# Docs other sessions own and have not marked yet: their blocks are not checked here until they
-# are (the owner removes the name once every ```console/```python block there has a marker).
-NOT_YET_MARKED = {"docs/quality.md", "docs/evasion.md"}
-DOCS = [p for p in doc_paths() if p.relative_to(REPO).as_posix() not in NOT_YET_MARKED]
+DOCS = doc_paths()
 RUNNABLE = [p for p in DOCS if "<!-- doc-example" in p.read_text(encoding="utf-8")]
 
 
