@@ -22,6 +22,9 @@ Options of a marker, ``key="value"`` or a bare ``key``:
 * ``lines="1-3,5"`` — the block shows only these lines of each command's output;
   ``tail="2"`` only the last lines (a long report whose summary is what matters).
 * ``exit="2"`` — the exit status every command of the block must end with (0 by default).
+* ``needs="../shared/data/FILE"`` — the block reads the project's shared data (``../shared``
+  beside the scratch directory points at the one beside the repository); where that file is
+  missing the block is not run and the runner says so (``run_doc``'s ``skipped``).
 
 ``check_doc`` runs one doc and returns readable mismatches; ``update_doc`` rewrites the shown
 outputs from real runs (``python scripts/update_doc_examples.py``).
@@ -215,6 +218,9 @@ class Scratch:
     def __init__(self, root: Path) -> None:
         self.root = root
         shutil.copytree(REPO / "examples", root / "examples")
+        shared = REPO.parent / "shared"
+        if shared.is_dir() and not (root.parent / "shared").exists():
+            (root.parent / "shared").symlink_to(shared, target_is_directory=True)
         (root / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
         bin_dir = str(Path(sys.executable).parent)
         self.env = {
@@ -265,13 +271,21 @@ class Outcome:
     printed: str  # after ``lines``, before masks
 
 
-def run_doc(path: Path, scratch_root: Path) -> list[Outcome]:
-    """Run every runnable block of ``path`` in order, in one scratch directory."""
+def run_doc(
+    path: Path, scratch_root: Path, skipped: list[str] | None = None
+) -> list[Outcome]:
+    """Run every runnable block of ``path`` in order, in one scratch directory; a block whose
+    ``needs`` file is missing is left out and named in ``skipped``."""
     blocks = parse_doc(path)
     scratch = Scratch(scratch_root)
     outcomes: list[Outcome] = []
     for block in blocks:
         if not block.runs:
+            continue
+        missing = [n for n in block.options.get("needs", []) if not (scratch_root / n).exists()]
+        if missing:
+            if skipped is not None:
+                skipped.append(f"{path.name}:{block.line}: {', '.join(missing)} is missing")
             continue
         for step in block.steps:
             status, printed = scratch.run(block, step)
