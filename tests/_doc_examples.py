@@ -271,9 +271,7 @@ class Outcome:
     printed: str  # after ``lines``, before masks
 
 
-def run_doc(
-    path: Path, scratch_root: Path, skipped: list[str] | None = None
-) -> list[Outcome]:
+def run_doc(path: Path, scratch_root: Path, skipped: list[str] | None = None) -> list[Outcome]:
     """Run every runnable block of ``path`` in order, in one scratch directory; a block whose
     ``needs`` file is missing is left out and named in ``skipped``."""
     blocks = parse_doc(path)

@@ -131,3 +131,16 @@ def mismatches_in(path: Path, outcomes: list[Outcome], root: Path) -> list[str]:
         return mismatches(path, outcomes)
     finally:
         module.REPO = saved
+
+
+def test_tail_shows_the_last_lines_and_needs_leaves_a_block_out(tmp_path: Path) -> None:
+    path = _doc(
+        tmp_path,
+        '<!-- doc-example: tail="1" -->\n```console\n$ printf "a\\nb\\nc\\n"\nc\n```\n\n'
+        '<!-- doc-example: needs="no-such-file" -->\n```console\n$ false\n```\n',
+    )
+    skipped: list[str] = []
+    outcomes = run_doc(path, tmp_path / "scratch", skipped)
+    assert [o.printed for o in outcomes] == ["c"]
+    assert skipped == ["example.md:8: no-such-file is missing"]
+    assert mismatches_in(path, outcomes, tmp_path) == []
