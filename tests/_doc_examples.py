@@ -329,8 +329,10 @@ def _indent(text: str) -> str:
 
 def _shown_lines(outcome: Outcome, masks: list[str]) -> list[str]:
     """What the doc should show: its own text when only masked parts differ (no churn from
-    timings), else what was printed."""
-    same = normalized(outcome.step.shown, masks) == normalized(outcome.printed, masks)
+    timings) or the command failed (a failure is reported, never written into the doc), else
+    what was printed."""
+    failed = outcome.status != int(outcome.block.option("exit", "0") or 0)
+    same = failed or normalized(outcome.step.shown, masks) == normalized(outcome.printed, masks)
     text = normalized(outcome.step.shown if same else outcome.printed, [])
     return text.split("\n") if text else []
 

@@ -102,6 +102,8 @@ def test_update_rewrites_outputs_and_keeps_masked_text(tmp_path: Path) -> None:
         Outcome(blocks[0], blocks[0].steps[1], 0, "same 7.0 s\n"),
         Outcome(blocks[1], blocks[1].steps[0], 0, "1\n"),
     ]
+    failed = Outcome(blocks[1], blocks[1].steps[0], 1, "Traceback …\n")
+    assert not update_doc(path, [failed])  # a failure is never written into the doc
     assert update_doc(path, outcomes)
     assert path.read_text(encoding="utf-8") == (
         '<!-- doc-example: mask="\\d+\\.\\d s" -->\n```console\n$ a \\\n  --long\nnew 3.0 s\nmore\n'
