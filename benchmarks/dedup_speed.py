@@ -211,6 +211,7 @@ def markdown(r: dict[str, Any], command: str) -> str:
     )
     return (
         f"### The local engine on {n:,} web-corpus documents\n\n"
+        '<!-- doc-example: no-run="minutes on a million documents; its figures are below" -->\n'
         f"```console\n$ {command}\n```\n\n"
         f"Corpus: web_corpus.py (seed {r['seed']}), {n:,} documents, {size:,} bytes of JSONL "
         f"({size / n:,.0f} bytes a document), made once by the same command into the cache "

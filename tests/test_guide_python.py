@@ -1,44 +1,30 @@
-"""Every example of the guide's "Python" section runs, imports from ``neardup`` only, and prints
-what the guide shows after it."""
+"""The guide's "Python" section: every block imports from ``neardup`` only, is run by
+``tests/test_docs_examples.py`` (the docs' example checker) and shows its output after it."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 from pathlib import Path
 
-import pytest
+from tests._doc_examples import REPO, Block, parse_doc
 
-GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide.md"
-FENCE = re.compile(r"```(\w+)\n(.*?)```", re.DOTALL)
+GUIDE = REPO / "docs" / "guide.md"
 
 
-def _section() -> str:
+def _python_blocks() -> list[Block]:
     text = GUIDE.read_text(encoding="utf-8")
-    start = text.index("\n## Python\n")
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end != -1 else len(text)]
+    start = text.count("\n", 0, text.index("\n## Python\n")) + 1
+    end_at = text.find("\n## ", text.index("\n## Python\n") + 1)
+    end = text.count("\n", 0, end_at) + 1 if end_at != -1 else len(text.split("\n"))
+    return [b for b in parse_doc(Path(GUIDE)) if b.lang == "python" and start <= b.line <= end]
 
 
-def _examples() -> list[tuple[str, str | None]]:
-    """``(code, expected output or None)`` for every python block, in order."""
-    blocks = [(m.group(1), m.group(2)) for m in FENCE.finditer(_section())]
-    out: list[tuple[str, str | None]] = []
-    for i, (lang, body) in enumerate(blocks):
-        if lang != "python":
-            continue
-        following = blocks[i + 1] if i + 1 < len(blocks) else None
-        out.append((body, following[1] if following and following[0] == "text" else None))
-    return out
-
-
-EXAMPLES = _examples()
+BLOCKS = _python_blocks()
 
 
 def test_the_section_has_the_examples_the_issue_asks_for() -> None:
-    code = "\n".join(body for body, _ in EXAMPLES)
-    assert len(EXAMPLES) >= 5
+    code = "\n".join(block.steps[0].command for block in BLOCKS)
+    assert len(BLOCKS) >= 5
     for needed in (
         "compare(",
         "Collection.create(",
@@ -53,16 +39,10 @@ def test_the_section_has_the_examples_the_issue_asks_for() -> None:
         assert needed in code, needed
 
 
-@pytest.mark.parametrize("number", range(len(EXAMPLES)))
-def test_example_runs_and_prints_what_the_guide_shows(
-    number: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    code, expected = EXAMPLES[number]
-    imports = re.findall(r"^\s*(?:from|import)\s+([\w.]+)", code, re.MULTILINE)
-    assert imports and set(imports) == {"neardup"}, imports
-    monkeypatch.chdir(tmp_path)
-    stdout = io.StringIO()
-    with contextlib.redirect_stdout(stdout):
-        exec(compile(code, f"guide example {number + 1}", "exec"), {"__name__": "__guide__"})
-    assert expected is not None, "every example is followed by its output"
-    assert stdout.getvalue().rstrip("\n") == expected.rstrip("\n")
+def test_every_example_runs_imports_neardup_only_and_shows_its_output() -> None:
+    for block in BLOCKS:
+        code = block.steps[0].command
+        imports = re.findall(r"^\s*(?:from|import)\s+([\w.]+)", code, re.MULTILINE)
+        assert imports and set(imports) == {"neardup"}, (block.line, imports)
+        assert block.runs, f"guide.md:{block.line} is marked no-run"
+        assert block.steps[0].shown.strip(), f"guide.md:{block.line} has no output block after it"
