@@ -93,3 +93,28 @@ def test_bad_parameters_are_refused() -> None:
         find_citations("x", min_words=0)
     with pytest.raises(SpecError):
         find_citations("x", max_quote_chars=0)
+
+
+def test_a_reference_list_cites_nothing_above_it() -> None:
+    # the loophole of issue #23: a blank line and a list entry "[1] …" after a copied sentence
+    text = (
+        "Свой текст автора. Скопированное предложение без кавычек и без ссылки.\n\n"
+        "[1] Иванов И. И. Шинглы и их применение. — М., 2010."
+    )
+    assert spans(text) == []
+    text = "My own words. A copied sentence with no quotes.\n[1] Smith J. Shingles. 2019.\n"
+    assert spans(text) == []
+    # a list of several entries, indented, and an author–year label on its own line
+    text = "Текст работы.\n\nСписок литературы\n  [1] Первая книга.\n  [2] Вторая книга."
+    assert spans(text) == []
+    assert spans("Copied sentence here.\n(Smith, 2019) Shingles, a book.") == []
+
+
+def test_a_sentence_with_its_own_marker_is_cited_before_a_reference_list() -> None:
+    text = "Шинглы описаны давно [1]. Мой вывод другой.\n\n[1] Иванов И. И. Шинглы. — М., 2010."
+    assert spans(text) == [("reference", "Шинглы описаны давно [1]")]
+    text = "As shown (Smith, 2019), it works. Words end here.[2] Mine.\n\n[1] Smith J. 2019."
+    assert spans(text) == [
+        ("reference", "As shown (Smith, 2019)"),
+        ("reference", "Words end here.[2]"),
+    ]

@@ -44,8 +44,11 @@ def _cite(text: str) -> Alignment:
 def test_the_shipped_essay_shows_its_quote_as_citation() -> None:
     assert "«" not in ESSAY and "[1]" not in ESSAY and ESSAY != SHIPPED
     result = _cite(SHIPPED)
-    kinds = {c.kind for c in result.citations}
-    assert kinds == {CitationKind.QUOTE, CitationKind.REFERENCE}  # «…» and the sentence's [1]
+    # «…» [1]: one quote (its reference merged into it); the reference list's "[1] …" at the
+    # end cites nothing, so the essay's own last sentence is no citation (issue #23)
+    assert [c.kind for c in result.citations] == [CitationKind.QUOTE]
+    last = SHIPPED.index("Я с ней согласна")
+    assert all(c.end <= last for c in result.citations)
     assert result.borrowed == 0.0 and result.cited == result.sources[0].borrowed > 0.25
     # the one figure: words found in no source; the cited words are counted apart
     assert result.uniqueness == pytest.approx(1.0 - result.cited)
@@ -158,3 +161,53 @@ def test_index_check_counts_citations_by_default(
     assert result["borrowed"] == round(25 / 83, 6) and result["cited"] == 0.0
     assert main(["index", "check", db, quoted_file, "--fragments"]) == 0
     assert "cited 30.1 %" in capsys.readouterr().out
+
+
+#: A reference-list entry after a blank line, as the shipped essay ends.
+REFERENCE_LIST = "\n\n[1] Набережную в городском парке обновили // городская газета.\n"
+
+
+def test_a_reference_list_does_not_cite_the_copied_paragraph_before_it() -> None:
+    # issue #23: the copied paragraph ends the essay, a blank line and "[1] …" follow
+    text = ESSAY[:END] + REFERENCE_LIST
+    result = _cite(text)
+    assert result.citations == ()
+    assert (result.tokens, result.borrowed, result.cited) == (67, 25 / 67, 0.0)
+    assert result.uniqueness == pytest.approx(42 / 67)
+
+
+def test_the_copied_sentence_with_its_own_marker_is_cited_the_rest_borrowed() -> None:
+    marked = END - 1  # "… при проектировании [1]." — the marker inside the last sentence
+    text = ESSAY[:marked] + " [1]." + REFERENCE_LIST
+    result = _cite(text)
+    last = ESSAY.index("Эти предложения")
+    assert result.citations == (Citation(last, marked + 4, CitationKind.REFERENCE),)
+    assert (result.tokens, result.borrowed, result.cited) == (68, 22 / 68, 3 / 68)
+
+
+SOURCE_EN = (
+    "The city council approved the new riverside park on Monday. Work on the embankment will "
+    "begin in spring and last about two years. Residents asked for gentle slopes to the water "
+    "so that parents with prams can walk down easily."
+)
+ESSAY_EN = (
+    "Every year our class writes an essay about the town. This time I chose the river. "
+    "Residents asked for gentle slopes to the water so that parents with prams can walk down "
+    "easily.\n\n[1] Riverside park approved. The Town Gazette, 2024.\n"
+)
+
+
+def test_a_reference_list_does_not_cite_an_english_copied_sentence() -> None:
+    aligner = Aligner()
+    query = aligner.prepare(ESSAY_EN)
+    result = apply_citations(aligner.pair(query, SOURCE_EN, source_id="gazette"), query)
+    assert result.citations == ()
+    assert (result.tokens, result.borrowed, result.cited) == (22, 8 / 22, 0.0)
+    # the same sentence with its own marker is cited
+    marked = ESSAY_EN.replace("walk down easily.\n", "walk down easily [1].\n")
+    query = aligner.prepare(marked)
+    result = apply_citations(aligner.pair(query, SOURCE_EN, source_id="gazette"), query)
+    start = marked.index("Residents")
+    end = marked.index("[1]") + 3
+    assert result.citations == (Citation(start, end, CitationKind.REFERENCE),)
+    assert (result.tokens, result.borrowed, result.cited) == (23, 0.0, 8 / 23)

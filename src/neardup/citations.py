@@ -14,9 +14,15 @@ What counts (each found independently, then overlapping spans merged):
   citations.
 - **block quotes** — lines that start with ``>`` (mail, Markdown) and HTML ``<blockquote>``
   elements, when the text is HTML.
-- **referenced sentences** — a sentence that ends with a reference: ``[3]``, ``[3, с. 14]``,
-  ``[3; 5]``, or an author–year parenthesis such as ``(Иванов, 2010)`` or
-  ``(Smith et al. 2019, p. 4)``. The span is the sentence with its reference.
+- **referenced sentences** — a sentence that carries its own reference: ``[3]``,
+  ``[3, с. 14]``, ``[3; 5]``, or an author–year parenthesis such as ``(Иванов, 2010)`` or
+  ``(Smith et al. 2019, p. 4)``, inside the sentence or right after its full stop on the same
+  line (``… words.[3]``). The span is the sentence with its reference.
+
+A reference that starts a line is the label of a reference-list entry (``[1] Иванов И. И.
+Шинглы…``), not a marker: it cites nothing, and the sentence before it — often the last one of
+the text, or one copied silently before a blank line — stays the writer's own (or borrowed).
+A list at the end of a text must not turn the text above it into citation.
 """
 
 from __future__ import annotations
@@ -158,6 +164,8 @@ def _referenced_sentences(text: str) -> list[Citation]:
         | {len(text) - len(text[m.end() :].lstrip()) for m in references}
     )
     for match in references:
+        if _starts_line(text, match):
+            continue  # a reference-list entry's label
         index = bisect.bisect_right(starts, match.start()) - 1
         # a reference after the full stop ("… words. [3]") belongs to the sentence before it
         while index > 0 and not _WORD.search(text, starts[index], match.start()):
@@ -166,6 +174,14 @@ def _referenced_sentences(text: str) -> list[Citation]:
         if _WORD.search(text, start, match.start()):
             found.append(Citation(start, match.end(), CitationKind.REFERENCE))
     return found
+
+
+def _starts_line(text: str, match: re.Match[str]) -> bool:
+    """Whether the reference of MATCH is the first thing on its line (its leading white space,
+    which the pattern takes in, may hold the line break)."""
+    marker = match.start() + len(match.group()) - len(match.group().lstrip())
+    line_start = text.rfind("\n", 0, marker) + 1
+    return not text[line_start:marker].strip()
 
 
 def _merge(citations: list[Citation]) -> list[Citation]:

@@ -211,3 +211,42 @@ def test_collection_reports_the_exact_measure_for_the_pairs_it_finds(measure: st
     }
     with pytest.raises(ConfigurationError, match="resemblance or containment"):
         methods.build("collection", PLAIN, {"measure": "sorensen"}).features(texts)
+
+
+def _choices(command: Any, option: str) -> list[str]:
+    param = next(p for p in command.params if option in getattr(p, "opts", ()))
+    return list(param.type.choices)
+
+
+def test_every_method_of_compare_and_index_check_is_accepted_by_eval(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue #23: `eval pairs --method sets` was refused though compare and index offer it
+    import json
+
+    from neardup.cli.compare import compare
+    from neardup.cli.index import check
+    from neardup.cli.main import main
+
+    offered = set(_choices(compare, "--method")) | set(_choices(check, "--method"))
+    assert offered >= {"combined", "sets"}
+    assert offered <= set(methods.method_names())
+    a, copy, other = EN[0], EN[0][: len(EN[0]) // 2], EN[3]
+    path = tmp_path / "pairs.jsonl"
+    rows = [{"a": a, "b": copy, "label": 1}, {"a": a, "b": other, "label": 0}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    scores = tmp_path / "scores.jsonl"
+    for method in sorted(offered):
+        code = main(["eval", "pairs", str(path), "--method", method, "--json"])
+        assert code == 0, method
+        assert json.loads(capsys.readouterr().out)["method"] == method
+    args = ["eval", "pairs", str(path), "-m", "sets", "--json", "--scores-out", str(scores)]
+    assert main(args) == 0
+    capsys.readouterr()
+    written = [json.loads(line)["score"] for line in scores.read_text().splitlines()]
+    # sets ranks by the strongest set measure: the larger containment, as index check does
+    from neardup.pipeline import default_spec
+
+    expected = methods.score_pairs("containment", [a, a], [copy, other], default_spec())
+    assert written == [round(float(v), 6) for v in expected]
+    assert written[0] == 1.0 > written[1]

@@ -383,6 +383,17 @@ def _containment(ctx: MethodContext) -> Scorer:
     return SetScorer(ctx.spec, "containment")
 
 
+@register(
+    "sets",
+    "what `compare --method sets` and `index check` show: the shingle-set measures, ranked by "
+    "the strongest of them — containment, the larger of both ways",
+)
+def _sets(ctx: MethodContext) -> Scorer:
+    # index check orders matches by the largest of resemblance and both containments, which is
+    # always the larger containment (resemblance is at most either)
+    return SetScorer(ctx.spec, "containment")
+
+
 @register("sorensen", "Sørensen–Dice 2|A∩B|/(|A|+|B|) of the exact shingle fingerprint sets")
 def _sorensen(ctx: MethodContext) -> Scorer:
     return SetScorer(ctx.spec, "sorensen")
