@@ -38,8 +38,9 @@ def test_the_shipped_coefficients_are_the_model() -> None:
     assert MODEL.intercept == shipped.INTERCEPT
     assert len(MODEL.weights) == 9
     assert "fit_combined.py" in MODEL.trained_on
-    assert MODEL.version == shipped.VERSION == 2  # refit on the harder sets of issue #16
-    assert MODEL.to_dict()["version"] == 2
+    assert shipped.VERSION == 2  # refit on the harder sets of issue #16
+    assert MODEL.version == 3 and MODEL.floor_below == 16  # with the floor of the dev sets
+    assert MODEL.to_dict()["version"] == 3
 
 
 def test_the_model_is_a_logistic_of_its_coefficients() -> None:
@@ -92,7 +93,7 @@ def test_every_entry_point_gives_the_same_combined_score(
         for j in range(len(TEXTS)):
             if i == j:
                 continue
-            library = compare(TEXTS[i], TEXTS[j], combined=True).combined
+            library = compare(TEXTS[i], TEXTS[j]).combined
             assert library == combined_score(TEXTS[i], TEXTS[j], spec)
             assert matrix[i, j] == pytest.approx(library, abs=1e-12)
             evaluated = scorer.score(features, np.array([i]), np.array([j]))[0]
@@ -100,16 +101,16 @@ def test_every_entry_point_gives_the_same_combined_score(
     capsys.readouterr()
     assert main(["compare", files[0], files[1], "--method", "combined", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["combined"] == pytest.approx(compare(SHORT_A, SHORT_B, combined=True).combined)
+    assert out["combined"] == pytest.approx(compare(SHORT_A, SHORT_B).combined)
 
 
 def test_the_combined_score_ranks_a_rewrite_above_a_stranger() -> None:
-    rewrite = compare(SHORT_A, SHORT_B, combined=True).combined
-    stranger = compare(SHORT_A, TEXTS[4], combined=True).combined
+    rewrite = compare(SHORT_A, SHORT_B).combined
+    stranger = compare(SHORT_A, TEXTS[4]).combined
     assert rewrite is not None and stranger is not None
     assert rewrite > 0.5 > stranger
-    assert compare(SHORT_A, SHORT_B).combined is None
-    assert "combined" not in compare(SHORT_A, SHORT_B).to_dict()
+    assert compare(SHORT_A, SHORT_B, method="sets").combined is None
+    assert "combined" not in compare(SHORT_A, SHORT_B, method="sets").to_dict()
 
 
 def test_the_collection_scores_its_matches_alike() -> None:

@@ -21,7 +21,10 @@ regression over nine features of a pair, each in [0, 1]:
       on both
 ====  ==========================================================================================
 
-``score = 1 / (1 + exp(-(intercept + Σ weight_i · feature_i)))``: a probability-like number,
+``score = 1 / (1 + exp(-(intercept + Σ weight_i · feature_i)))``, then at least the floor (the
+word 1-gram resemblance of a pair whose shorter text has fewer than 16 canonical tokens, the
+pair-local TF-IDF cosine otherwise: chosen on human-labelled pairs, docs/quality.md): a
+probability-like number,
 calibrated on the generated training pairs (a half of positives and a half of negatives of each
 generated kind; 0.5 is the natural threshold). The coefficients are in
 :mod:`neardup._combined_coefficients`, written by ``benchmarks/fit_combined.py`` from pairs
@@ -82,17 +85,28 @@ class CombinedModel:
     weights: tuple[float, ...]
     intercept: float
     trained_on: str
-    #: Bumped by every refit: a score is reproducible with the same model version.
+    #: Bumped by every refit or new rule: a score is reproducible with the same model version.
     version: int = 1
+    #: The floor (0: none): the score is at least the pair's word 1-gram resemblance when its
+    #: shorter text has fewer canonical tokens than this, and at least its pair-local TF-IDF
+    #: cosine otherwise.
+    floor_below: int = 0
 
     def __post_init__(self) -> None:
         if self.features != FEATURES or len(self.weights) != len(FEATURES):
             raise ValueError("the combined model's coefficients do not match its features")
 
-    def apply(self, features: F64) -> F64:
-        """The score of each row of a ``(pairs, len(FEATURES))`` feature matrix."""
-        z = self.intercept + np.asarray(features, dtype=np.float64) @ np.asarray(self.weights)
-        return np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
+    def apply(self, features: F64, shorter: I64 | None = None) -> F64:
+        """The score of each row of a ``(pairs, len(FEATURES))`` feature matrix (``shorter``:
+        each pair's shorter text's canonical tokens, which the floor needs)."""
+        features = np.asarray(features, dtype=np.float64)
+        z = self.intercept + features @ np.asarray(self.weights)
+        scores = np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
+        if self.floor_below and shorter is not None:
+            word1, tfidf = FEATURES.index("resemblance_word1"), FEATURES.index("tfidf_pair")
+            floor = np.where(shorter < self.floor_below, features[:, word1], features[:, tfidf])
+            scores = np.maximum(scores, floor)
+        return scores
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -101,16 +115,21 @@ class CombinedModel:
             "intercept": self.intercept,
             "trained_on": self.trained_on,
             "version": self.version,
+            "floor_below": self.floor_below,
         }
 
 
-#: The model the package ships (see the module docstring).
+#: The model the package ships (see the module docstring): the logistic model of fit
+#: ``coefficients.VERSION`` (2) with the floor chosen on the human-labelled dev sets
+#: (``benchmarks/quality_dev.py``, docs/quality.md: it lifts the worst held-out set's margin
+#: over the best baseline from −0.052 to −0.026 AUC), hence version 3.
 MODEL = CombinedModel(
     features=tuple(coefficients.FEATURES),
     weights=tuple(coefficients.WEIGHTS),
     intercept=coefficients.INTERCEPT,
     trained_on=coefficients.TRAINED_ON,
-    version=coefficients.VERSION,
+    version=3,
+    floor_below=16,
 )
 
 
@@ -227,7 +246,8 @@ def combined_scores(
     token scores 0 (there is nothing to compare), and a text against itself 1."""
     a = np.ascontiguousarray(a, dtype=np.int64)
     b = np.ascontiguousarray(b, dtype=np.int64)
-    scores = model.apply(pair_features(table, a, b))
+    shorter = np.minimum(table.tokens[a], table.tokens[b])
+    scores = model.apply(pair_features(table, a, b), shorter)
     scores[(table.tokens[a] == 0) | (table.tokens[b] == 0)] = 0.0
     scores[(a == b) & (table.tokens[a] > 0)] = 1.0
     return scores

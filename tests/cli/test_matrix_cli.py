@@ -59,11 +59,11 @@ def test_the_default_is_the_combined_score(jsonl: str, capsys: pytest.CaptureFix
     out = json.loads(capsys.readouterr().out)
     assert out["method"] == "combined" and out["symmetric"] is True
     assert out["matrix"] == [
-        [1.0, 0.999257, 0.000557],
+        [1.0, 0.999257, 0.013381],  # the unrelated pair: its pair-local TF-IDF (the floor)
         [0.999257, 1.0, 0.000499],
-        [0.000557, 0.000499, 1.0],
+        [0.013381, 0.000499, 1.0],
     ]
-    assert out["params"]["model_version"] == 2
+    assert out["params"]["model_version"] == 3
 
 
 @pytest.mark.parametrize("method", ["resemblance", "sorensen", "minhash", "tfidf"])
