@@ -34,7 +34,8 @@ The algorithm (hot loops in :mod:`neardup._kernels.rewrites`):
    it); a passage is kept when it holds at least ``min_tokens`` canonical tokens of the query.
 
 The threshold decides "this sentence is a rewrite of that one"; it was chosen on human-labelled
-sentence paraphrases (``benchmarks/quality_rewrites.py --calibrate``; docs/rewrites.md has the
+sentence paraphrases (``benchmarks/quality_rewrites.py --calibrate``; docs/quality.md, section
+"Rewritten passages", has the
 figures). Everything is deterministic: equal inputs give equal passages.
 """
 

@@ -24,7 +24,7 @@ F64 = npt.NDArray[np.float64]
 Span = tuple[int, int]
 
 #: The sentence score at which a query sentence counts as a rewrite of a source sentence;
-#: chosen on the human-labelled paraphrase sets (docs/rewrites.md).
+#: chosen on the human-labelled paraphrase sets (docs/quality.md, "Rewritten passages").
 DEFAULT_THRESHOLD = 0.5
 #: How far apart (in source sentences) the partners of two neighbouring query sentences may be
 #: and still make one passage.
@@ -34,7 +34,8 @@ DEFAULT_MIN_TOKENS = 8
 #: The fewest terms a sentence needs to be matched at all.
 DEFAULT_MIN_SENTENCE_TOKENS = 3
 #: The score a sentence next to a matched one needs to join its passage, as a share of
-#: ``threshold`` (set by design and checked on the generated rewrites: docs/rewrites.md).
+#: ``threshold`` (set by design and checked on the generated rewrites: docs/quality.md,
+#: "Rewritten passages").
 EXTEND_SHARE = 0.5
 #: The share of a query sentence's tokens inside ``skip_a_spans`` from which it is skipped.
 SKIP_SHARE = 0.5
