@@ -55,7 +55,7 @@ def test_the_main_job(capsys: pytest.CaptureFixture[str], tmp_path: Path, texts:
     assert code == 0 and "created" in out and "policy group" in out
     code, out, _ = run(capsys, "index", "add", db, str(texts))
     assert code == 0
-    assert out.strip() == "added 3, refused 0 (grouped 1, new 2); the collection has 3 documents"
+    assert out.strip() == "added 3 (grouped 1, new 2), refused 0; the collection has 3 documents"
     # a new text: half of base.txt pasted into an unrelated text
     query = tmp_path / "query.txt"
     query.write_text(" ".join(tg.words(300, 9) + tg.text(300, 1).split()[:150]), encoding="utf-8")
@@ -378,7 +378,7 @@ def test_check_add_remove_the_same_whichever_candidates(
     )
     assert code == 0 and f"candidates {method}" in out
     code, out, _ = run(capsys, "index", "add", db, str(folder))
-    assert code == 0 and out.startswith("added 12, refused 0")
+    assert code == 0 and out.startswith("added 12 (") and ", refused 0;" in out
     query = tmp_path / "q.txt"
     pasted = " ".join(tg.text(250, 45).split()[60:100])  # 40 words of t5.txt
     query.write_text(f"{tg.text(300, 90)} {pasted} {tg.text(200, 91)}", encoding="utf-8")

@@ -351,11 +351,16 @@ def add(
         summary["decisions"] = decisions
         click.echo(json.dumps(summary, ensure_ascii=False))
         return
-    reasons = ", ".join(f"{k} {v}" for k, v in summary["reasons"].items()) or "nothing to add"
+    admitted = ("new", "grouped", "linked", "unchecked")  # the reasons a text is added for
+
+    def why(added: bool) -> str:
+        parts = [f"{k} {v}" for k, v in summary["reasons"].items() if (k in admitted) == added]
+        return f" ({', '.join(parts)})" if parts else ""
+
     skipped = f", skipped {counts['skipped']} already stored" if counts["skipped"] else ""
     click.echo(
-        f"added {counts['accepted']}, refused {counts['rejected']} ({reasons}){skipped}; "
-        f"the collection has {total} documents"
+        f"added {counts['accepted']}{why(True)}, refused {counts['rejected']}{why(False)}"
+        f"{skipped}; the collection has {total} documents"
     )
 
 

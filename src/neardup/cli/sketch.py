@@ -184,7 +184,8 @@ def sign(
             writer.write(ids, values)
             progress.update(task, completed=reader.bytes_read, docs=writer.count)
     click.echo(
-        f"{writer.count} signatures of {sketch.num_perm} × {sketch.value_bits} bit written to "
+        f"{writer.count} signature{'' if writer.count == 1 else 's'} of {sketch.num_perm} × "
+        f"{sketch.value_bits} bit written to "
         f"{output} (spec {spec.fingerprint()})",
         err=True,
     )
