@@ -108,7 +108,10 @@ def test_matrix_reads_the_same_documents(folder: Path, capsys: pytest.CaptureFix
     result = json.loads(out)
     assert result["ids"] == EXPECTED_IDS
     reference = similarity_matrix(
-        [TEXTS[i] for i in EXPECTED_IDS], ids=EXPECTED_IDS, spec=default_spec("plain", k=2)
+        [TEXTS[i] for i in EXPECTED_IDS],
+        ids=EXPECTED_IDS,
+        spec=default_spec("plain", k=2),
+        method="containment",
     )
     assert np.allclose(result["matrix"], reference.matrix)
 
