@@ -13,8 +13,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
-
+from neardup._version import __version__
 from neardup.defaults import DEFAULTS, Defaults
 from neardup.errors import (
     ConfigurationError,

@@ -59,7 +59,7 @@ def _source_digest(paths: tuple[str, ...]) -> str:
         try:
             digest.update(Path(path).read_bytes())
         except OSError:  # no source (a frozen build): the package's version stands for it
-            from neardup import __version__
+            from neardup._version import __version__
 
             digest.update(f"{path}:{__version__}".encode())
     return digest.hexdigest()

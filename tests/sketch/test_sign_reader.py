@@ -114,7 +114,7 @@ def test_processes_never_iterate_the_parents_reader(
     # and the 7 text files are numbered by position, 4 to a block
     assert sizes == [12, 4, 4, 4, 4, 2]
     # what one worker puts on its queue, a.jsonl cut into a slice per line (blank ones too)
-    monkeypatch.setattr(inputs, "SLICE_BYTES", 1)
+    monkeypatch.setattr(inputs.reader, "SLICE_BYTES", 1)  # the default of CorpusReader.shard
     out: queue.Queue[tuple[Any, ...]] = queue.Queue()
     parallel._sign_share(spec.to_json(), CorpusReader([corpus]), 1, 2, 4, 10**6, out)
     messages = [out.get() for _ in range(out.qsize())]
@@ -144,7 +144,7 @@ def test_shares_partition_the_input_and_skip_others_files(
         opened.append(Path(path).name)
         return real(path, **options)
 
-    monkeypatch.setattr(inputs, "read_bytes", spy)
+    monkeypatch.setattr(inputs.formats, "read_bytes", spy)  # how a text file is read
     shares = []
     for part in range(3):
         reader = CorpusReader([corpus])
@@ -170,7 +170,7 @@ def test_an_empty_block_keeps_the_order(corpus: Path, monkeypatch: pytest.Monkey
             raise inputs._Unreadable(f"cannot read {path}: Permission denied")
         return real(path, **options)
 
-    monkeypatch.setattr(inputs, "read_bytes", unreadable)  # inherited by the forked workers
+    monkeypatch.setattr(inputs.formats, "read_bytes", unreadable)  # inherited by the forked workers
     spec = spec_of("plain")
     want_ids, want_rows = one_core(spec, corpus)
     reader = CorpusReader([corpus])
@@ -229,7 +229,9 @@ def test_slices_of_plain_jsonl_are_read_by_their_share_only(
     path = tmp_path / "c.jsonl"
     rows = [json.dumps({"id": f"r{i}", "text": text(i)}, ensure_ascii=False) for i in range(40)]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    monkeypatch.setattr(inputs, "SLICE_BYTES", 300)
+    # the default of jsonl_slices and of CorpusReader.shard
+    monkeypatch.setattr(inputs.slices, "SLICE_BYTES", 300)
+    monkeypatch.setattr(inputs.reader, "SLICE_BYTES", 300)
     pieces = list(inputs.jsonl_slices(path))
     assert pieces[0].start == 0 and pieces[-1].end == path.stat().st_size
     assert all(a.end == b.start for a, b in zip(pieces, pieces[1:], strict=False))
@@ -241,7 +243,7 @@ def test_slices_of_plain_jsonl_are_read_by_their_share_only(
         read.append(piece.start)
         return real(piece, options)
 
-    monkeypatch.setattr(inputs, "read_slice", spy)
+    monkeypatch.setattr(inputs.reader, "read_slice", spy)  # what CorpusReader.shard calls
     everything = [d.id for d in CorpusReader([path])]
     shares = []
     for part in range(3):
@@ -283,7 +285,7 @@ def test_no_module_imports_the_readers_private_names() -> None:
     """dedup and sign read through the reader's public mechanism only."""
     import ast
 
-    root = Path(inputs.__file__).parent
+    root = Path(inputs.__file__).parent.parent
     for path in [root / "sketch" / "parallel.py", *sorted((root / "dedup").glob("*.py"))]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module == "neardup.inputs":

@@ -16,7 +16,7 @@ import sys
 
 import click
 
-from neardup import __version__
+from neardup._version import __version__
 from neardup.cli import _numba_startup
 from neardup.errors import ConfigurationError, InputError, NeardupError, SpecError
 

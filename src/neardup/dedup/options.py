@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from neardup import __version__
 from neardup._constraints import Integer, OneOf, Real, check_fields, constraint_of, param
+from neardup._version import __version__
 from neardup.errors import DatasetError, InputError, SpecMismatchError
 from neardup.spec import SketchSpec, Spec
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import os
 
-from neardup import __version__
+from neardup._version import __version__
 from neardup.errors import SpecMismatchError, StorageError
 from neardup.index.adding import DEFAULT_BATCH, Adding
 from neardup.index.checking import Checking

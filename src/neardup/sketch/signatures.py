@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from neardup import __version__
+from neardup._version import __version__
 from neardup.errors import DatasetError, InputError, SpecError, SpecMismatchError
 from neardup.spec import Spec
 

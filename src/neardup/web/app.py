@@ -129,7 +129,7 @@ async def _no_receive() -> Message:
 
 def create_app(config: ServiceConfig, service: Service | None = None) -> FastAPI:
     """The application over the collection ``config.db`` (or the given service)."""
-    from neardup import __version__
+    from neardup._version import __version__
     from neardup.web import api, pages
 
     holder: dict[str, Service] = {}
