@@ -231,3 +231,24 @@ def test_compare_side_by_side(server: str, page: Any) -> None:
     assert page.locator("#query a.frag.active").count() == 1
     _shot(page, "compare.png")
     assert page.problems == []
+
+
+def test_a_rewritten_paragraph_is_marked_apart(server: str, page: Any) -> None:
+    """A paragraph reworded from its source (no word copied in a row) is marked hatched, in
+    the source's colour, on both sides, and counted in the figure."""
+    from tests.test_rewrites import RU_AFTER, RU_BEFORE, RU_REWRITE, RU_SOURCE
+
+    page.goto(server + "/compare")
+    page.fill("#text_a", RU_BEFORE + RU_REWRITE + RU_AFTER)
+    page.fill("#text_b", RU_SOURCE)
+    page.click("#compare-form button[type=submit]")
+    page.wait_for_selector("#compare-summary", timeout=60_000)
+    rewritten = page.locator("#query a.frag.rew")
+    assert rewritten.count() >= 1 and page.locator("#source-0 a.frag.rew").count() >= 1
+    assert "rewritten" in (rewritten.first.get_attribute("title") or "")
+    summary = page.inner_text("#compare-summary")
+    assert not summary.startswith("Уникальность текста A относительно B: 100.0 %")
+    style = rewritten.first.evaluate("e => getComputedStyle(e).borderBottomStyle")
+    assert style == "dashed"
+    _shot(page, "rewritten.png")
+    assert page.problems == []
