@@ -43,6 +43,8 @@ from __future__ import annotations
 import io
 import json
 import math
+import zipfile
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -57,6 +59,7 @@ from neardup.errors import (
     ConfigurationError,
     DuplicateIdError,
     InputError,
+    NeardupError,
     NotFoundError,
     NotSupportedError,
     StorageError,
@@ -73,6 +76,27 @@ Fetch = Callable[[Sequence[int]], Mapping[int, Any]]
 
 FORMAT_VERSION = 1
 _MAGIC = b"NDPMBF1\n"
+
+#: The hash seed is a 64-bit word of the kernels.
+MAX_SEED = 2**64 - 1
+
+#: What reading damaged bytes of a filter can raise, from the zip container (a bad CRC, a cut
+#: central directory, an unknown compression method), numpy's array headers (a shape of 10^18
+#: items: MemoryError or ValueError), the JSON, and the filter's own checks of its arrays.
+DAMAGE = (
+    zipfile.BadZipFile,
+    zlib.error,
+    NotImplementedError,
+    ValueError,
+    OSError,
+    EOFError,
+    KeyError,
+    IndexError,
+    TypeError,
+    OverflowError,
+    MemoryError,
+    NeardupError,
+)
 #: the default score threshold, in standard deviations above the background
 DEFAULT_THRESHOLD = 5.0
 #: the default row capacity, in elements (fingerprints): about 40 news texts per row
@@ -168,8 +192,8 @@ class PseudoMatrixBloomFilter:
             or max_docs_per_row < 1
         ):
             raise ConfigurationError(f"max_docs_per_row must be ≥ 1, got {max_docs_per_row!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ConfigurationError(f"seed must be a whole number ≥ 0, got {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise ConfigurationError(f"seed must be a whole number in 0…2^64 − 1, got {seed!r}")
         if not keep_fingerprints and fetch is None:
             raise ConfigurationError(
                 "without keep_fingerprints the filter needs fetch (key → fingerprints) to "
@@ -643,9 +667,12 @@ class PseudoMatrixBloomFilter:
         try:
             with np.load(io.BytesIO(data[len(_MAGIC) :]), allow_pickle=False) as npz:
                 arrays = {name: npz[name] for name in npz.files}
-        except (ValueError, OSError) as exc:
-            raise StorageError(f"a damaged pseudo-matrix Bloom filter: {exc}") from None
-        return cls.from_arrays(arrays, fetch=fetch)
+            return cls.from_arrays(arrays, fetch=fetch)
+        except StorageError:
+            raise
+        except DAMAGE as exc:
+            reason = str(exc) or type(exc).__name__
+            raise StorageError(f"a damaged pseudo-matrix Bloom filter: {reason}") from None
 
 
 class MatrixBloomFilter(PseudoMatrixBloomFilter):
