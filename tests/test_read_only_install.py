@@ -48,7 +48,7 @@ def _as_a_user_who_cannot_write() -> None:
 
 
 def _read_only(path: Path) -> None:
-    for folder, dirs, files in os.walk(path):
+    for folder, _, files in os.walk(path):
         for name in files:
             target = Path(folder, name)
             target.chmod(target.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
