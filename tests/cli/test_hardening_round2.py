@@ -40,6 +40,7 @@ def _files(folder: Path) -> list[str]:
         ("heat", "must be one of .png, .svg, .pdf"),
         ("a.txt/heat.png", "is not a folder"),
         (".", "is a directory"),
+        ("ё" * 300 + ".png", "File name too long"),
     ],
 )
 def test_matrix_plot_refuses_a_path_it_cannot_write(
@@ -161,3 +162,12 @@ def test_compare_fragments_json_char_on_a_text_with_a_broken_cdata(
     got = json.loads(out)
     assert got["containment_ba"] == 1.0
     assert got["fragments"], "the shared text is marked"
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e30"])
+def test_serve_max_body_must_be_finite(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str
+) -> None:
+    code, _, err = run(capsys, "serve", str(tmp_path / "none.db"), "--max-body", value)
+    assert code == 2
+    assert "--max-body" in err and "Traceback" not in err

@@ -28,12 +28,15 @@ def checked_plot_path(path: str, suffixes: tuple[str, ...]) -> Path:
             f"one of {', '.join(suffixes)}"
         )
     folder = target.parent
-    if not folder.exists():
-        raise InputError(f"--plot {path!r}: the folder {str(folder)!r} does not exist")
-    if not folder.is_dir():
-        raise InputError(f"--plot {path!r}: {str(folder)!r} is not a folder")
-    if target.is_dir():
-        raise InputError(f"--plot {path!r} is a folder")
+    try:
+        if not folder.exists():
+            raise InputError(f"--plot {path!r}: the folder {str(folder)!r} does not exist")
+        if not folder.is_dir():
+            raise InputError(f"--plot {path!r}: {str(folder)!r} is not a folder")
+        if target.is_dir():
+            raise InputError(f"--plot {path!r} is a folder")
+    except OSError as exc:  # a name too long, a loop of links, a folder that cannot be read
+        raise InputError(f"--plot {path!r}: {exc.strerror or exc}") from None
     return target
 
 
