@@ -171,3 +171,34 @@ def test_serve_max_body_must_be_finite(
     code, _, err = run(capsys, "serve", str(tmp_path / "none.db"), "--max-body", value)
     assert code == 2
     assert "--max-body" in err and "Traceback" not in err
+
+
+def test_a_bloom_row_past_256_mib_is_refused_before_it_is_allocated(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, texts: tuple[str, str]
+) -> None:
+    out_file = tmp_path / "f.pmbf"
+    args = ("bloom", "build", texts[0], "-o", str(out_file), "--n", "9223372036854775807")
+    code, _, err = run(capsys, *args)
+    assert code == 2
+    assert "over the limit of 2,147,483,648 bits (256 MiB) a row" in err
+    assert not out_file.exists()
+
+
+def test_damaged_signature_headers_are_dataset_errors(tmp_path: Path) -> None:
+    from neardup.errors import DatasetError
+    from neardup.sketch.signatures import read_signatures
+
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(json.dumps({"id": "a", "text": TEXT}) + "\n", encoding="utf-8")
+    from neardup.cli.main import main
+
+    assert main(["sign", str(corpus), "-o", str(tmp_path / "sig"), "-q", "-N", "16"]) == 0
+    values = tmp_path / "sig" / "signatures.npy"
+    data = values.read_bytes()
+    values.write_bytes(data[:12] + b"{'descr': (" + data[23:])  # a header cut mid-literal
+    with pytest.raises(DatasetError, match="not a readable .npy array"):
+        read_signatures(tmp_path / "sig")
+    meta = tmp_path / "sig" / "spec.json"
+    meta.write_text(meta.read_text().replace('"count": 1', '"count": "x"'))
+    with pytest.raises(DatasetError, match="damaged"):
+        read_signatures(tmp_path / "sig")

@@ -19,7 +19,7 @@ from tests.fuzz.library import NON_STRING_VALUES, call_library
 from tests.fuzz.makers import LIBRARY_APIS, MAKERS, cases
 from tests.fuzz.runner import run, run_cases
 
-CASES = 240
+CASES = 400
 
 #: Findings of issue 27 that other sessions fix (dedup's: a lone surrogate at the write stage,
 #: ``--out`` under a file, ``--jobs`` past a C int; the integrator's: the library's plain

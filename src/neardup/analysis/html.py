@@ -206,7 +206,7 @@ class _Converter(HTMLParser):
 
     # comments, declarations and processing instructions produce nothing (the defaults)
 
-    def parse_marked_section(self, i: int, report: int = 1) -> int:
+    def parse_marked_section(self, i: int, report: bool = True) -> int:
         # A marked section the parser does not know ("<![…DATA[" or "<![ x" in a plain text,
         # a damaged CDATA) makes the standard library raise AssertionError. HTML reads "<!"
         # followed by anything else as a bogus comment up to the next ">": so do we.

@@ -77,6 +77,9 @@ Fetch = Callable[[Sequence[int]], Mapping[int, Any]]
 FORMAT_VERSION = 1
 _MAGIC = b"NDPMBF1\n"
 
+#: The largest row (bits): the filter holds at least four rows in memory from the start.
+MAX_ROW_BITS = 2**31
+
 #: The hash seed is a 64-bit word of the kernels.
 MAX_SEED = 2**64 - 1
 
@@ -178,6 +181,11 @@ class PseudoMatrixBloomFilter:
         fetch: Fetch | None = None,
     ) -> None:
         size = bloom_size(n, p, k=k)
+        if size.m > MAX_ROW_BITS:
+            raise ConfigurationError(
+                f"a row of n = {n:,} shingles at p = {p:g} needs m = {size.m:,} bits, over the "
+                f"limit of {MAX_ROW_BITS:,} bits (256 MiB) a row"
+            )
         if measure not in ("bits", "members"):
             raise ConfigurationError(f"measure must be 'bits' or 'members', got {measure!r}")
         if placement not in ("split", "whole"):
