@@ -202,3 +202,31 @@ def test_damaged_signature_headers_are_dataset_errors(tmp_path: Path) -> None:
     meta.write_text(meta.read_text().replace('"count": 1', '"count": "x"'))
     with pytest.raises(DatasetError, match="damaged"):
         read_signatures(tmp_path / "sig")
+
+
+def test_a_seed_past_2_63_after_a_small_one_in_the_same_process(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, texts: tuple[str, str]
+) -> None:
+    """The kernels take the seed as uint64 always: a seed that does not fit an int64, after
+    one that did, once gave "OverflowError: int too big to convert" (found by the fuzz run)."""
+    for seed in ("0", str(2**63), str(2**64 - 1)):
+        out_file = tmp_path / f"f{seed}.pmbf"
+        code, _, err = run(
+            capsys, "bloom", "build", texts[0], "-o", str(out_file), "--bloom-seed", seed
+        )
+        assert code == 0, err
+        code, out, err = run(capsys, "bloom", "query", str(out_file), texts[0], "--json")
+        assert code == 0, err
+        assert json.loads(out)["matches"][0]["id"] == texts[0]
+
+
+def test_matrix_plot_path_with_markup_is_printed_as_it_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, texts: tuple[str, str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    (tmp_path / "x[").mkdir()
+    target = tmp_path / "x[/b]heat.svg"  # "[/b]" in the printed path: a closing tag for rich
+    code, out, err = run(capsys, "matrix", *texts, "--plot", str(target))
+    assert code == 0, err
+    assert target.is_file()
+    assert f"heat map written to {target}" in out.replace("\n", "")

@@ -255,6 +255,12 @@ class PseudoMatrixBloomFilter:
             "keep_fingerprints": self.keep_fingerprints,
         }
 
+    @property
+    def seed_word(self) -> np.uint64:
+        """The seed as the kernels take it: always ``uint64``, so one compiled specialization
+        serves every seed (a Python int past 2^63 after one below it would not convert)."""
+        return np.uint64(self.seed)
+
     def __len__(self) -> int:
         return len(self._docs)
 
@@ -382,7 +388,7 @@ class PseudoMatrixBloomFilter:
             while part.row >= self._n_rows:
                 self._new_row()
             row = self._rows[part.row]
-            pmbf.set_bits(row, values[part.start : part.stop], self.k, self.m, self.seed)
+            pmbf.set_bits(row, values[part.start : part.stop], self.k, self.m, self.seed_word)
             self._ones[part.row] = pmbf.popcount_words(row)
             self._load[part.row] += part.size
             self._ndocs[part.row] += 1
@@ -433,7 +439,7 @@ class PseudoMatrixBloomFilter:
                 for part in self._docs[key]:
                     if part.row == r:
                         pmbf.set_bits(
-                            row, values[part.start : part.stop], self.k, self.m, self.seed
+                            row, values[part.start : part.stop], self.k, self.m, self.seed_word
                         )
             self._ones[r] = pmbf.popcount_words(row)
             self._dirty.add(r)
@@ -516,7 +522,7 @@ class PseudoMatrixBloomFilter:
         """The query hashed into one row-sized filter (all its fingerprints, any count)."""
         values = as_fingerprints(fingerprints, what="query fingerprints")
         q = np.zeros(self.words, dtype=np.uint64)
-        pmbf.set_bits(q, values, self.k, self.m, self.seed)
+        pmbf.set_bits(q, values, self.k, self.m, self.seed_word)
         return q
 
     def _shared(self, values: U64, measure: Measure) -> tuple[I64, int]:
@@ -524,10 +530,10 @@ class PseudoMatrixBloomFilter:
         1-bits for ``bits``, its elements for ``members``)."""
         if measure == "bits":
             q = np.zeros(self.words, dtype=np.uint64)
-            pmbf.set_bits(q, values, self.k, self.m, self.seed)
+            pmbf.set_bits(q, values, self.k, self.m, self.seed_word)
             return pmbf.and_popcount(self._rows, q, self._n_rows), pmbf.popcount_words(q)
         if measure == "members":
-            pos = pmbf.positions(values, self.k, self.m, self.seed)
+            pos = pmbf.positions(values, self.k, self.m, self.seed_word)
             shared = pmbf.sliced_member_counts(self.sliced(), pos, self.k, self._n_rows)
             return shared, int(values.shape[0])
         raise ConfigurationError(f"measure must be 'bits' or 'members', got {measure!r}")

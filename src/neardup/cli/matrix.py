@@ -174,7 +174,7 @@ def matrix(
         console = Console()
         console.print(_table(result))
         if plot_path:
-            console.print(f"heat map written to {plot_path}")
+            console.print(f"heat map written to {plot_path}", markup=False, highlight=False)
 
 
 COMMANDS = [matrix]
