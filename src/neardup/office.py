@@ -200,24 +200,107 @@ def _check_docx(data: bytes, budget: _Budget) -> None:
         raise InputError(f"not a readable .docx file ({type(exc).__name__}: {exc})") from None
 
 
-def _docx_blocks(document: Any, budget: _Budget) -> list[str]:
-    """Paragraphs and tables of the body in document order."""
+@dataclass(frozen=True)
+class Dropped:
+    """Text a reader does not see, kept out of the visible text: ``kind`` is ``hidden`` (a
+    run marked hidden, ``w:vanish``), ``white`` (a run coloured white or nearly, the page's
+    colour) or ``tiny`` (a run of 1 pt or less); ``chars`` how many characters."""
+
+    kind: str
+    chars: int
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """The text of an office file and what was kept out of it (:func:`extract`)."""
+
+    text: str
+    dropped: tuple[Dropped, ...] = ()
+
+
+#: A colour whose every channel is at least this is taken for the (white) page's.
+_NEAR_WHITE = 0xF0
+#: ``w:sz`` is in half-points: 2 is 1 pt.
+_TINY_HALF_POINTS = 2
+
+
+def _invisible(run: Any) -> str | None:
+    """Why a ``w:r`` element's direct formatting hides it from a reader, or ``None``.
+    (Formatting inherited from a style is not followed.)"""
+    props = run.find(f"{_W}rPr")
+    if props is None:
+        return None
+    vanish = props.find(f"{_W}vanish")
+    if vanish is not None and vanish.get(f"{_W}val", "true") not in ("0", "false", "off"):
+        return "hidden"
+    colour = props.find(f"{_W}color")
+    value = "" if colour is None else str(colour.get(f"{_W}val", ""))
+    if len(value) == 6 and all(c in "0123456789abcdefABCDEF" for c in value):
+        if min(int(value[i : i + 2], 16) for i in (0, 2, 4)) >= _NEAR_WHITE:
+            return "white"
+    size = props.find(f"{_W}sz")
+    try:
+        if size is not None and int(size.get(f"{_W}val", "24")) <= _TINY_HALF_POINTS:
+            return "tiny"
+    except ValueError:
+        pass
+    return None
+
+
+def _visible_paragraph(paragraph: Any, dropped: dict[str, int]) -> str:
+    """A paragraph's text without its invisible runs; exactly ``paragraph.text`` when it
+    has none."""
+    element = paragraph._p
+    runs = element.xpath("w:r | w:hyperlink/w:r")
+    if not any(_invisible(run) for run in runs):
+        return str(paragraph.text)
+    pieces: list[str] = []
+    for child in element.xpath("w:r | w:hyperlink"):
+        for run in [child] if child.tag == f"{_W}r" else child.xpath("w:r"):
+            why = _invisible(run)
+            if why is None:
+                pieces.append(run.text)
+            else:
+                dropped[why] = dropped.get(why, 0) + len(run.text)
+    return "".join(pieces)
+
+
+def _docx_blocks(
+    document: Any, budget: _Budget, dropped: dict[str, int] | None = None
+) -> list[str]:
+    """Paragraphs and tables of the body in document order (with ``dropped``: the visible
+    text only, what was left out counted there by kind)."""
     from docx.table import Table
     from docx.text.paragraph import Paragraph
+
+    def text_of(paragraph: Any) -> str:
+        return str(paragraph.text) if dropped is None else _visible_paragraph(paragraph, dropped)
 
     out: list[str] = []
     for block in document.iter_inner_content():
         budget.tick()
         if isinstance(block, Paragraph):
-            out.append(block.text)
+            out.append(text_of(block))
         elif isinstance(block, Table):
             for row in block.rows:
-                out.append("\t".join(cell.text for cell in row.cells))
+                cells = ("\n".join(text_of(p) for p in cell.paragraphs) for cell in row.cells)
+                out.append("\t".join(cells))
         budget.spend(len(out[-1]) + 1 if out else 0)
     return out
 
 
+def _docx_visible(data: bytes, budget: _Budget) -> Extraction:
+    dropped: dict[str, int] = {}
+    blocks = _docx_blocks(_docx_document(data, budget), budget, dropped)
+    found = tuple(Dropped(kind, chars) for kind, chars in sorted(dropped.items()) if chars)
+    return Extraction("\n".join(blocks), found)
+
+
 def _docx(data: bytes, budget: _Budget) -> str:
+    return "\n".join(_docx_blocks(_docx_document(data, budget), budget))
+
+
+def _docx_document(data: bytes, budget: _Budget) -> Any:
     docx = require("docx", "office")
     require("lxml", "office")
     _check_docx(data, budget)
@@ -227,7 +310,7 @@ def _docx(data: bytes, budget: _Budget) -> str:
         raise InputError(f"not a readable .docx file ({type(exc).__name__}: {exc})") from None
     except Exception as exc:  # python-docx raises its own PackageNotFoundError and lxml errors
         raise InputError(f"not a readable .docx file ({type(exc).__name__}: {exc})") from None
-    return "\n".join(_docx_blocks(document, budget))
+    return document
 
 
 # ---- .pdf --------------------------------------------------------------------------------------
@@ -299,6 +382,24 @@ def extract_text(data: bytes, suffix: str, *, limits: OfficeLimits = DEFAULT_LIM
     if not looks_right(data):
         raise InputError(f"not a readable {kind} file ({otherwise})")
     return extract(data, budget)
+
+
+def extract(data: bytes, suffix: str, *, limits: OfficeLimits = DEFAULT_LIMITS) -> Extraction:
+    """What a reader sees of a ``.docx`` or ``.pdf`` file: its text without the runs of a
+    .docx that are hidden, white or 1 pt and less (direct formatting), and what was dropped,
+    by kind (issue 24). A PDF's text is :func:`extract_text`'s, nothing dropped yet (its
+    invisible render mode and white text are not looked at). :func:`extract_text` keeps
+    giving all the text: the reader's, so stored fingerprints do not change until the spec
+    says so."""
+    kind = suffix.lower() if suffix.startswith(".") else "." + suffix.lower()
+    if kind != ".docx":
+        return Extraction(extract_text(data, suffix, limits=limits))
+    budget = _Budget(kind, limits)
+    if len(data) > limits.max_bytes:
+        raise budget.refuse(f"is {len(data):,} bytes", "max_bytes", limits.max_bytes)
+    if not data.startswith(b"PK"):
+        raise InputError("not a readable .docx file (it is not a ZIP package)")
+    return _docx_visible(data, budget)
 
 
 def read_file(path: str | os.PathLike[str], *, limits: OfficeLimits = DEFAULT_LIMITS) -> str:
