@@ -16,6 +16,7 @@
     │   └── NotFoundError     an id that is not there
     │   └── DuplicateIdError  an id that is already there
     │   └── DamagedCollectionError  a damaged collection, refused before anything is written
+    │   └── DamagedFileError  a damaged file neardup wrote (a Bloom filter file), refused
     └── NotSupportedError     an optional operation a backend or method does not offer
 
 The CLI maps InputError, SpecError and ConfigurationError to exit code 2 and every other
@@ -93,6 +94,11 @@ class UnsupportedTypeError(InputError):
 
 class DamagedCollectionError(StorageError):
     """A stored collection whose contents are damaged; nothing is written into it."""
+
+
+class DamagedFileError(StorageError):
+    """A file neardup wrote (a ``.pmbf`` Bloom filter file) that is truncated or damaged; the
+    message names the file. Nothing is read from it."""
 
 
 class NotSupportedError(NeardupError):

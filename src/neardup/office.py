@@ -1,9 +1,9 @@
 """Text out of office documents: ``.docx`` (python-docx) and ``.pdf`` (pypdf).
 
-``extract_text(data, suffix)`` is the one way neardup turns such a file into text; the CLI's
-file reading and the web service's uploads both call it, so the offsets of matched passages
-refer to the same extracted text everywhere. Both libraries come with ``neardup[office]``
-(also in ``[web]`` and ``[all]``).
+``extract_text(data, suffix)`` is the one way neardup turns such a file into text; the reader
+(``neardup.inputs``: every command's files and folders) and the web service's uploads (through
+the reader) both call it, so the offsets of matched passages refer to the same extracted text
+everywhere. Both libraries come with ``neardup[office]`` (also in ``[web]`` and ``[all]``).
 
 * ``.docx``: the body's paragraphs and table cells in document order, one paragraph a line
   (a table row's cells joined by tabs); headers, footers, comments and footnotes are left out.
@@ -12,19 +12,67 @@ refer to the same extracted text everywhere. Both libraries come with ``neardup[
 
 A file that is not what its suffix says, or is damaged, or is encrypted, raises
 :class:`~neardup.errors.InputError` naming the format and what went wrong.
+
+**Limits** (:class:`OfficeLimits`, checked before the file is handed to its library, so a
+small file that unpacks to gigabytes is refused at the cost of reading it, never of building
+it): the file's bytes; for ``.docx``, the unpacked size its ZIP declares (read from the central
+directory; ``zipfile`` never inflates a member past its declared size), then every XML part
+streamed once (lxml ``iterparse``, each element dropped as soon as it is counted) to count its
+elements and the main part's paragraphs; for ``.pdf``, the page count its page tree declares;
+for both, the characters extracted and a time limit. The time limit is checked by the
+extraction itself between units of work (every few thousand XML elements, every block of the
+document, every text operation of a PDF page), never by a signal, so it works in any thread
+and cannot interrupt anything else the process does. Past a limit:
+:class:`~neardup.errors.InputTooLargeError` (a usage error, exit 2 in the CLI) saying which
+limit and its value.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import time
 import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from neardup.errors import InputError, require
+from neardup.errors import InputError, InputTooLargeError, require
 
 #: Suffixes (lower case) read by :func:`extract_text`.
 OFFICE_SUFFIXES = (".docx", ".pdf")
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_OFFICE_DOCUMENT = "/officeDocument"
+#: How often (in XML elements streamed) the clock is read.
+_CLOCK_EVERY = 4096
+
+
+@dataclass(frozen=True)
+class OfficeLimits:
+    """What an office file may cost before it is refused. The defaults take a long book
+    (a 2,000-page PDF, a .docx of 200,000 paragraphs) and refuse what only a crafted file
+    reaches; memory stays bounded by them (python-docx holds the parsed XML of the parts,
+    about 200–400 bytes an element)."""
+
+    #: The file itself (the reader's ``--max-bytes`` default, 64 MiB).
+    max_bytes: int = 64 * 1024 * 1024
+    #: What a .docx's ZIP declares its members unpack to, all together.
+    max_unpacked: int = 512 * 1024 * 1024
+    #: XML elements in all the parts of a .docx together.
+    max_elements: int = 2_000_000
+    #: Paragraphs of a .docx's main part (table cells' paragraphs included).
+    max_paragraphs: int = 200_000
+    #: Pages of a PDF, as its page tree declares them.
+    max_pages: int = 5_000
+    #: Characters of the extracted text.
+    max_chars: int = 64 * 1024 * 1024
+    #: Seconds of extraction (checked between units of work, see the module's text).
+    max_seconds: float = 120.0
+
+
+DEFAULT_LIMITS = OfficeLimits()
 
 
 def is_office(name: str | os.PathLike[str]) -> bool:
@@ -32,72 +80,346 @@ def is_office(name: str | os.PathLike[str]) -> bool:
     return os.fspath(name).lower().endswith(OFFICE_SUFFIXES)
 
 
-def _docx_blocks(document: Any) -> list[str]:
-    """Paragraphs and tables of the body in document order."""
+class _Budget:
+    """The limits of one extraction, and what has been spent of them."""
+
+    def __init__(self, kind: str, limits: OfficeLimits) -> None:
+        self.kind = kind
+        self.limits = limits
+        self.deadline = time.monotonic() + limits.max_seconds
+        self.chars = 0
+
+    def refuse(self, what: str, limit: str, value: float) -> InputTooLargeError:
+        shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
+        return InputTooLargeError(
+            f"the {self.kind} file {what}; the limit ({limit}) is {shown}, refused before "
+            "extracting it"
+        )
+
+    def tick(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise InputTooLargeError(
+                f"extracting the text of the {self.kind} file took longer than the limit of "
+                f"{self.limits.max_seconds:g} s (max_seconds)"
+            )
+
+    def spend(self, chars: int) -> None:
+        self.chars += chars
+        if self.chars > self.limits.max_chars:
+            raise self.refuse("gives more text than the limit", "max_chars", self.limits.max_chars)
+
+
+# ---- .docx -------------------------------------------------------------------------------------
+
+
+def _main_part(package: zipfile.ZipFile) -> str:
+    """The name of the main document part: the target of the package's officeDocument
+    relationship (``word/document.xml`` in every file Word writes)."""
+    from lxml import etree
+
+    try:
+        root = etree.fromstring(
+            package.read("_rels/.rels"),
+            etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False),
+        )
+    except (KeyError, etree.XMLSyntaxError):
+        return "word/document.xml"
+    for rel in root:
+        if str(rel.get("Type", "")).endswith(_OFFICE_DOCUMENT):
+            return str(rel.get("Target", "")).lstrip("/")
+    return "word/document.xml"
+
+
+def _scan_part(package: zipfile.ZipFile, name: str, budget: _Budget, counts: list[int]) -> None:
+    """Stream one XML part, counting its elements (``counts[0]``) and, in the main part, its
+    paragraphs (``counts[1]``); each element is dropped once counted, so memory stays that of
+    one element and its open ancestors."""
+    from lxml import etree
+
+    limits = budget.limits
+    paragraph = f"{_W}p"
+    with package.open(name) as stream:
+        parsed = etree.iterparse(
+            stream,
+            events=("end",),
+            resolve_entities=False,
+            no_network=True,
+            huge_tree=False,
+            load_dtd=False,
+        )
+        for _, element in parsed:
+            counts[0] += 1
+            if element.tag == paragraph:
+                counts[1] += 1
+                if counts[1] > limits.max_paragraphs:
+                    raise budget.refuse(
+                        f"has more than {limits.max_paragraphs:,} paragraphs",
+                        "max_paragraphs",
+                        limits.max_paragraphs,
+                    )
+            if counts[0] > limits.max_elements:
+                raise budget.refuse(
+                    f"has more than {limits.max_elements:,} XML elements",
+                    "max_elements",
+                    limits.max_elements,
+                )
+            if counts[0] % _CLOCK_EVERY == 0:
+                budget.tick()
+            element.clear()
+            parent = element.getparent()
+            if parent is not None:
+                while element.getprevious() is not None:
+                    del parent[0]
+
+
+def _check_docx(data: bytes, budget: _Budget) -> None:
+    """Refuse a .docx past its limits before python-docx parses it."""
+    from lxml import etree
+
+    limits = budget.limits
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as package:
+            members = package.infolist()
+            unpacked = sum(member.file_size for member in members)
+            if unpacked > limits.max_unpacked:
+                raise budget.refuse(
+                    f"declares {unpacked:,} bytes unpacked", "max_unpacked", limits.max_unpacked
+                )
+            main = _main_part(package)
+            counts = [0, 0]
+            for member in members:
+                if member.filename.lower().endswith((".xml", ".rels")):
+                    part_counts = counts if member.filename == main else [counts[0], 0]
+                    _scan_part(package, member.filename, budget, part_counts)
+                    counts[0] = part_counts[0]
+    except InputError:
+        raise
+    except (zipfile.BadZipFile, etree.XMLSyntaxError, EOFError, OSError, ValueError) as exc:
+        raise InputError(f"not a readable .docx file ({type(exc).__name__}: {exc})") from None
+    except (NotImplementedError, RuntimeError) as exc:  # an unknown compression, encryption
+        raise InputError(f"not a readable .docx file ({type(exc).__name__}: {exc})") from None
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """Text a reader does not see, kept out of the visible text: ``kind`` is ``hidden`` (a
+    run marked hidden, ``w:vanish``), ``white`` (a run coloured white or nearly, the page's
+    colour) or ``tiny`` (a run of 1 pt or less); ``chars`` how many characters."""
+
+    kind: str
+    chars: int
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """The text of an office file and what was kept out of it (:func:`extract`)."""
+
+    text: str
+    dropped: tuple[Dropped, ...] = ()
+
+
+#: A colour whose every channel is at least this is taken for the (white) page's.
+_NEAR_WHITE = 0xF0
+#: ``w:sz`` is in half-points: 2 is 1 pt.
+_TINY_HALF_POINTS = 2
+
+
+def _invisible(run: Any) -> str | None:
+    """Why a ``w:r`` element's direct formatting hides it from a reader, or ``None``.
+    (Formatting inherited from a style is not followed.)"""
+    props = run.find(f"{_W}rPr")
+    if props is None:
+        return None
+    vanish = props.find(f"{_W}vanish")
+    if vanish is not None and vanish.get(f"{_W}val", "true") not in ("0", "false", "off"):
+        return "hidden"
+    colour = props.find(f"{_W}color")
+    value = "" if colour is None else str(colour.get(f"{_W}val", ""))
+    if len(value) == 6 and all(c in "0123456789abcdefABCDEF" for c in value):
+        if min(int(value[i : i + 2], 16) for i in (0, 2, 4)) >= _NEAR_WHITE:
+            return "white"
+    size = props.find(f"{_W}sz")
+    try:
+        if size is not None and int(size.get(f"{_W}val", "24")) <= _TINY_HALF_POINTS:
+            return "tiny"
+    except ValueError:
+        pass
+    return None
+
+
+def _visible_paragraph(paragraph: Any, dropped: dict[str, int]) -> str:
+    """A paragraph's text without its invisible runs; exactly ``paragraph.text`` when it
+    has none."""
+    element = paragraph._p
+    runs = element.xpath("w:r | w:hyperlink/w:r")
+    if not any(_invisible(run) for run in runs):
+        return str(paragraph.text)
+    pieces: list[str] = []
+    for child in element.xpath("w:r | w:hyperlink"):
+        for run in [child] if child.tag == f"{_W}r" else child.xpath("w:r"):
+            why = _invisible(run)
+            if why is None:
+                pieces.append(run.text)
+            else:
+                dropped[why] = dropped.get(why, 0) + len(run.text)
+    return "".join(pieces)
+
+
+def _docx_blocks(
+    document: Any, budget: _Budget, dropped: dict[str, int] | None = None
+) -> list[str]:
+    """Paragraphs and tables of the body in document order (with ``dropped``: the visible
+    text only, what was left out counted there by kind)."""
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
+    def text_of(paragraph: Any) -> str:
+        return str(paragraph.text) if dropped is None else _visible_paragraph(paragraph, dropped)
+
     out: list[str] = []
     for block in document.iter_inner_content():
+        budget.tick()
         if isinstance(block, Paragraph):
-            out.append(block.text)
+            out.append(text_of(block))
         elif isinstance(block, Table):
             for row in block.rows:
-                out.append("\t".join(cell.text for cell in row.cells))
+                cells = ("\n".join(text_of(p) for p in cell.paragraphs) for cell in row.cells)
+                out.append("\t".join(cells))
+        budget.spend(len(out[-1]) + 1 if out else 0)
     return out
 
 
-def _docx(data: bytes) -> str:
+def _docx_visible(data: bytes, budget: _Budget) -> Extraction:
+    dropped: dict[str, int] = {}
+    blocks = _docx_blocks(_docx_document(data, budget), budget, dropped)
+    found = tuple(Dropped(kind, chars) for kind, chars in sorted(dropped.items()) if chars)
+    return Extraction("\n".join(blocks), found)
+
+
+def _docx(data: bytes, budget: _Budget) -> str:
+    return "\n".join(_docx_blocks(_docx_document(data, budget), budget))
+
+
+def _docx_document(data: bytes, budget: _Budget) -> Any:
     docx = require("docx", "office")
+    require("lxml", "office")
+    _check_docx(data, budget)
     try:
         document = docx.Document(io.BytesIO(data))  # type: ignore[attr-defined]
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
         raise InputError(f"not a readable .docx file ({type(exc).__name__}: {exc})") from None
     except Exception as exc:  # python-docx raises its own PackageNotFoundError and lxml errors
         raise InputError(f"not a readable .docx file ({type(exc).__name__}: {exc})") from None
-    return "\n".join(_docx_blocks(document))
+    return document
 
 
-def _pdf(data: bytes) -> str:
+# ---- .pdf --------------------------------------------------------------------------------------
+
+
+def _page_text(page: Any, budget: _Budget) -> str:
+    """One page's text; the visitor pypdf calls for every text operation keeps the clock and
+    the character count, so one enormous page cannot run past the limits either."""
+
+    def visit(text: str, *_: Any) -> None:
+        budget.tick()
+        budget.spend(len(text))
+
+    return str(page.extract_text(visitor_text=visit) or "")
+
+
+def _pdf(data: bytes, budget: _Budget) -> str:
     pypdf = require("pypdf", "office")
     errors = pypdf.errors  # type: ignore[attr-defined]
+    limits = budget.limits
     try:
         reader = pypdf.PdfReader(io.BytesIO(data), strict=False)  # type: ignore[attr-defined]
         if reader.is_encrypted:
             raise InputError("the .pdf file is encrypted; neardup reads only unencrypted PDFs")
-        pages = [page.extract_text() or "" for page in reader.pages]
+        pages = len(reader.pages)
+        if pages > limits.max_pages:
+            raise budget.refuse(f"has {pages:,} pages", "max_pages", limits.max_pages)
+        texts: list[str] = []
+        for page in reader.pages:
+            budget.tick()
+            texts.append(_page_text(page, budget))
     except InputError:
         raise
     except (errors.PyPdfError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
         raise InputError(f"not a readable .pdf file ({type(exc).__name__}: {exc})") from None
+    except RecursionError:
+        raise InputError("not a readable .pdf file (its objects nest too deeply)") from None
     except Exception as exc:  # pypdf on damaged input can fail in many ways
         raise InputError(f"not a readable .pdf file ({type(exc).__name__}: {exc})") from None
-    return "\n\n".join(p.strip("\n") for p in pages)
+    return "\n\n".join(t.strip("\n") for t in texts)
 
 
-def extract_text(data: bytes, suffix: str) -> str:
+# ---- the entry points --------------------------------------------------------------------------
+
+_EXTRACTORS: dict[str, tuple[Callable[[bytes], bool], str, Callable[[bytes, _Budget], str]]] = {
+    ".docx": (lambda data: data.startswith(b"PK"), "it is not a ZIP package", _docx),
+    ".pdf": (lambda data: b"%PDF-" in data[:1024], "no %PDF- header", _pdf),
+}
+
+
+def extract_text(data: bytes, suffix: str, *, limits: OfficeLimits = DEFAULT_LIMITS) -> str:
     """The text of a ``.docx`` or ``.pdf`` file given as bytes; ``suffix`` says which.
 
-    Raises :class:`~neardup.errors.InputError` for another suffix or an unreadable file, and
-    :class:`~neardup.errors.MissingDependencyError` when ``neardup[office]`` is not installed.
+    Raises :class:`~neardup.errors.InputError` for another suffix or an unreadable file,
+    :class:`~neardup.errors.InputTooLargeError` past one of ``limits`` (see the module's
+    text), and :class:`~neardup.errors.MissingDependencyError` when ``neardup[office]`` is not
+    installed.
     """
     kind = suffix.lower() if suffix.startswith(".") else "." + suffix.lower()
-    if kind == ".docx":
-        if not data.startswith(b"PK"):
-            raise InputError("not a readable .docx file (it is not a ZIP package)")
-        return _docx(data)
-    if kind == ".pdf":
-        if b"%PDF-" not in data[:1024]:
-            raise InputError("not a readable .pdf file (no %PDF- header)")
-        return _pdf(data)
-    raise InputError(
-        f"cannot extract text from {suffix!r} files; expected one of {', '.join(OFFICE_SUFFIXES)}"
-    )
+    if kind not in _EXTRACTORS:
+        raise InputError(
+            f"cannot extract text from {suffix!r} files; expected one of "
+            f"{', '.join(OFFICE_SUFFIXES)}"
+        )
+    looks_right, otherwise, extract = _EXTRACTORS[kind]
+    budget = _Budget(kind, limits)
+    if len(data) > limits.max_bytes:
+        raise budget.refuse(f"is {len(data):,} bytes", "max_bytes", limits.max_bytes)
+    if not looks_right(data):
+        raise InputError(f"not a readable {kind} file ({otherwise})")
+    return extract(data, budget)
 
 
-def read_file(path: str | os.PathLike[str]) -> str:
-    """The text of a ``.docx`` or ``.pdf`` file on disk, read by :mod:`neardup.inputs` (a
-    regular file within the size limit; a refusal names the file)."""
-    from neardup.inputs import read_text_input
+def extract(data: bytes, suffix: str, *, limits: OfficeLimits = DEFAULT_LIMITS) -> Extraction:
+    """What a reader sees of a ``.docx`` or ``.pdf`` file: its text without the runs of a
+    .docx that are hidden, white or 1 pt and less (direct formatting), and what was dropped,
+    by kind (issue 24). A PDF's text is :func:`extract_text`'s, nothing dropped yet (its
+    invisible render mode and white text are not looked at). :func:`extract_text` keeps
+    giving all the text: the reader's, so stored fingerprints do not change until the spec
+    says so."""
+    kind = suffix.lower() if suffix.startswith(".") else "." + suffix.lower()
+    if kind != ".docx":
+        return Extraction(extract_text(data, suffix, limits=limits))
+    budget = _Budget(kind, limits)
+    if len(data) > limits.max_bytes:
+        raise budget.refuse(f"is {len(data):,} bytes", "max_bytes", limits.max_bytes)
+    if not data.startswith(b"PK"):
+        raise InputError("not a readable .docx file (it is not a ZIP package)")
+    return _docx_visible(data, budget)
 
-    return read_text_input(path).text
+
+def read_file(path: str | os.PathLike[str], *, limits: OfficeLimits = DEFAULT_LIMITS) -> str:
+    """The text of a ``.docx`` or ``.pdf`` file on disk (its size checked before it is read;
+    a refusal names the file). The reader (``neardup.inputs``) reads office files the same
+    way, by :func:`extract_text`; this module does not import it."""
+    file = Path(path)
+    try:
+        size = file.stat().st_size
+        if size > limits.max_bytes:
+            raise InputTooLargeError(
+                f"{file}: {size:,} bytes, over the limit of {limits.max_bytes:,} bytes"
+            )
+        with file.open("rb") as handle:
+            data = handle.read(limits.max_bytes + 1)
+    except FileNotFoundError:
+        raise InputError(f"{file}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"{file}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        return extract_text(data, file.suffix, limits=limits)
+    except InputError as exc:
+        raise type(exc)(f"{file}: {exc}") from None

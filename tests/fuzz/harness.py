@@ -1,15 +1,24 @@
-"""Hostile inputs for the command line, and a runner that tells a clear refusal from a crash.
+"""Hostile inputs for the command line and the library, and a judge that tells a clear
+refusal from a crash.
 
-Each case is a command line (``compare``, ``analyze``, ``matrix``, ``sign``, ``index
-create/add/check``) over files made for it: broken encodings, NUL bytes, lone surrogates in
-JSON, deep nesting, rich markup and terminal escapes in ids and texts, unterminated CSV
-quotes, binary files given as thesauri, hostile numbers for every numeric option. The CLI runs
-in-process (``neardup.cli.main.main``), so thousands of cases take minutes, not hours.
+Each case is a command line (``compare``, ``analyze``, ``matrix`` with ``--plot``, ``sign``,
+``params``, ``index create/add/check``, ``dedup``, ``bloom size/build/query``, ``serve``'s
+arguments) over files made for it: broken encodings, NUL bytes, lone surrogates in JSON, deep
+nesting, rich markup and terminal escapes in ids and texts, unterminated CSV quotes, binary
+files given as thesauri, hostile numbers for every numeric option, damaged ``.pmbf`` filter
+files; or a library call (``@library``: ``neardup.compare``, ``Pipeline``, ``Collection``,
+``Aligner`` given texts that are not strings; ``@signatures``: a damaged signature directory
+read back). The generator is seeded: the same seed gives the same cases on every machine.
 
-A case passes when the command exits 0, 1 or 2, nothing escapes ``main`` (an escaping
-exception is a traceback the user would have seen), a non-zero exit prints a line starting with
-``Error`` or ``Usage``/click's own message, and the command ends within its time limit. The
-generator is seeded: the same seed gives the same cases on every machine.
+This module only makes cases and judges one that ran in this process (:func:`run_case`); it
+sets no alarm and no time limit. The cases run in worker processes that ``runner.py`` bounds
+from outside: a case that runs past the generous hang limit has its whole worker killed and
+replaced, so nothing can ever be interrupted half-way (a numba compilation included) in a
+process that goes on to run another case.
+
+A case passes when the command exits 0, 1 or 2, nothing escapes ``main`` (an escaping exception
+is a traceback the user would have seen), a non-zero exit prints a line starting with ``Error``
+or ``Usage``/click's own message, and it ends within the hang limit.
 """
 
 from __future__ import annotations
@@ -18,9 +27,8 @@ import contextlib
 import io
 import json
 import random
-import signal
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,66 +79,65 @@ class Outcome:
 
     argv: list[str]
     exit_code: int | None
-    verdict: str  # "ok", "refused", "traceback", "hang", "unclear"
+    verdict: str  # "ok", "refused", "traceback", "hang", "unclear", "memory"
     detail: str = ""
+    peak: int = 0  # the worker's peak resident bytes during the case (0: not measured)
+    input_bytes: int = 0  # the bytes of the files the case was given
+
+
+def command_of(argv: list[str]) -> str:
+    """The command a case runs, as the tallies name it (``index add``, ``bloom query``,
+    ``@library compare``)."""
+    words = [a for a in argv[:3] if not a.startswith("-") and "/" not in a]
+    if words and words[0] in ("index", "bloom", "@library"):
+        return " ".join(words[:2])
+    return words[0] if words else "?"
+
+
+#: A case's memory may reach the larger of these (issue 27): 10 × its input's bytes, or 1 GiB.
+MEMORY_FACTOR, MEMORY_FLOOR = 10, 1024**3
+
+BAD = ("traceback", "hang", "unclear", "memory")
 
 
 @dataclass
 class Tally:
-    """Counts over a run, and the first few failures of each kind."""
+    """Counts over a run, the peak memory per command, and the first few failures of each
+    kind."""
 
     cases: int = 0
     by_verdict: dict[str, int] = field(default_factory=dict)
     by_command: dict[str, int] = field(default_factory=dict)
+    peak_by_command: dict[str, int] = field(default_factory=dict)
     failures: list[Outcome] = field(default_factory=list)
 
     def add(self, outcome: Outcome) -> None:
+        bound = max(MEMORY_FACTOR * outcome.input_bytes, MEMORY_FLOOR)
+        if outcome.verdict in ("ok", "refused") and outcome.peak > bound:
+            outcome.verdict = "memory"
+            outcome.detail = f"peak {outcome.peak:,} bytes over {bound:,}"
         self.cases += 1
         self.by_verdict[outcome.verdict] = self.by_verdict.get(outcome.verdict, 0) + 1
-        command = " ".join(a for a in outcome.argv[:2] if not a.startswith("-"))
-        command = command.split(" ")[0] if not command.startswith("index") else command
+        command = command_of(outcome.argv)
         self.by_command[command] = self.by_command.get(command, 0) + 1
-        if outcome.verdict in {"traceback", "hang", "unclear"} and len(self.failures) < 50:
+        self.peak_by_command[command] = max(self.peak_by_command.get(command, 0), outcome.peak)
+        if outcome.verdict in BAD and len(self.failures) < 50:
             self.failures.append(outcome)
 
     @property
     def bad(self) -> int:
-        return sum(self.by_verdict.get(v, 0) for v in ("traceback", "hang", "unclear"))
+        return sum(self.by_verdict.get(v, 0) for v in BAD)
 
 
-class _Timeout(BaseException):
-    """Raised by the alarm inside a case that runs too long (not an Exception: nothing
-    in the CLI may swallow it)."""
-
-
-@contextlib.contextmanager
-def _time_limit(seconds: int) -> Iterator[None]:
-    def _alarm(signum: int, frame: object) -> None:
-        raise _Timeout
-
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def run_case(argv: list[str], *, time_limit: int = 30) -> Outcome:
-    """Run ``neardup ARGV`` in this process and judge how it ended."""
+def run_case(argv: list[str]) -> Outcome:
+    """Run ``neardup ARGV`` in this process and judge how it ended (no time limit here: the
+    runner bounds the whole worker process from outside)."""
     from neardup.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
     try:
-        with (
-            _time_limit(time_limit),
-            contextlib.redirect_stdout(out),
-            contextlib.redirect_stderr(err),
-        ):
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main(argv)
-    except _Timeout:
-        return Outcome(argv, None, "hang", f"over {time_limit} s")
     except SystemExit as exc:  # click may exit directly in some paths
         code = exc.code if isinstance(exc.code, int) else 1
     except BaseException as exc:  # noqa: BLE001 - the point is to catch what escapes
@@ -382,29 +389,3 @@ def _index(rng: random.Random, folder: Path) -> list[str]:
     if rng.random() < 0.2:
         argv += ["--top", rng.choice(HOSTILE_INTS)]
     return argv
-
-
-MAKERS: dict[str, Callable[[random.Random, Path], list[str]]] = {
-    "compare": _compare,
-    "analyze": _analyze,
-    "matrix": _matrix,
-    "sign": _sign,
-    "index": _index,
-}
-
-
-def cases(seed: int, count: int, folder: Path) -> Iterator[list[str]]:
-    """COUNT command lines, made from SEED; each case writes its files into FOLDER."""
-    rng = random.Random(seed)
-    names = sorted(MAKERS)
-    for i in range(count):
-        case_folder = folder / f"case{i % 50}"
-        yield MAKERS[names[i % len(names)]](rng, case_folder)
-
-
-def run(seed: int, count: int, folder: Path, *, time_limit: int = 30) -> Tally:
-    """Run COUNT hostile cases and tally how each ended."""
-    tally = Tally()
-    for argv in cases(seed, count, folder):
-        tally.add(run_case(argv, time_limit=time_limit))
-    return tally

@@ -206,6 +206,16 @@ class _Converter(HTMLParser):
 
     # comments, declarations and processing instructions produce nothing (the defaults)
 
+    def parse_marked_section(self, i: int, report: bool = True) -> int:
+        # A marked section the parser does not know ("<![…DATA[" or "<![ x" in a plain text,
+        # a damaged CDATA) makes the standard library raise AssertionError. HTML reads "<!"
+        # followed by anything else as a bogus comment up to the next ">": so do we.
+        try:
+            return int(super().parse_marked_section(i, report))
+        except AssertionError:
+            end = self.rawdata.find(">", i + 3)
+            return -1 if end < 0 else end + 1
+
     def run(self) -> None:
         self.feed(self.src)
         # HTMLParser stops at some malformed references until more data arrives; feed
@@ -241,7 +251,12 @@ def _build_map(pieces: list[tuple[str, int, int]]) -> OffsetMap:
 
 def _visible_text(html: str) -> tuple[str, OffsetMap]:
     conv = _Converter(html)
-    conv.run()
+    try:
+        conv.run()
+    except AssertionError:
+        # the standard library's parser still asserts on some malformed markup: such input
+        # is not HTML a reader sees as a page, so it is kept as the text it is
+        return html, _build_map([(html, 0, len(html))])
     return "".join([p[0] for p in conv.pieces]), _build_map(conv.pieces)
 
 

@@ -52,8 +52,15 @@ class BloomFilter:
         self.m = _check_int(m, "m", 1)
         self.k = _check_int(k, "k", 1)
         self.seed = _check_int(seed, "seed", 0)
+        if self.seed > 2**64 - 1:
+            raise InputError(f"seed must be below 2^64, got {seed!r}")
         self.words: U64 = np.zeros(-(-self.m // 64), dtype=np.uint64)
         self.count = 0
+
+    @property
+    def seed_word(self) -> np.uint64:
+        """The seed as the kernels take it (always ``uint64``: one specialization)."""
+        return np.uint64(self.seed)
 
     @classmethod
     def for_capacity(cls, n: int, p: float, *, seed: int = 0) -> BloomFilter:
@@ -63,13 +70,13 @@ class BloomFilter:
 
     def add(self, fingerprints: object) -> None:
         values = as_fingerprints(fingerprints)
-        pmbf.set_bits(self.words, values, self.k, self.m, self.seed)
+        pmbf.set_bits(self.words, values, self.k, self.m, self.seed_word)
         self.count += int(values.shape[0])
 
     def contains(self, fingerprints: object) -> B:
         """For each value: True when it may have been added, False when it was not."""
         values = as_fingerprints(fingerprints)
-        return pmbf.test_bits(self.words, values, self.k, self.m, self.seed)
+        return pmbf.test_bits(self.words, values, self.k, self.m, self.seed_word)
 
     @property
     def ones(self) -> int:
@@ -94,8 +101,15 @@ class CountingBloomFilter:
         self.m = _check_int(m, "m", 1)
         self.k = _check_int(k, "k", 1)
         self.seed = _check_int(seed, "seed", 0)
+        if self.seed > 2**64 - 1:
+            raise InputError(f"seed must be below 2^64, got {seed!r}")
         self.counters: U8 = np.zeros(self.m, dtype=np.uint8)
         self.stuck = 0
+
+    @property
+    def seed_word(self) -> np.uint64:
+        """The seed as the kernels take it (always ``uint64``: one specialization)."""
+        return np.uint64(self.seed)
 
     @classmethod
     def for_capacity(cls, n: int, p: float, *, seed: int = 0) -> CountingBloomFilter:
@@ -104,16 +118,16 @@ class CountingBloomFilter:
 
     def add(self, fingerprints: object) -> None:
         values = as_fingerprints(fingerprints)
-        self.stuck += pmbf.add_counts(self.counters, values, self.k, self.m, self.seed, 1)
+        self.stuck += pmbf.add_counts(self.counters, values, self.k, self.m, self.seed_word, 1)
 
     def remove(self, fingerprints: object) -> None:
         """Decrement the counters of values that were added (removing others corrupts it)."""
         values = as_fingerprints(fingerprints)
-        pmbf.add_counts(self.counters, values, self.k, self.m, self.seed, -1)
+        pmbf.add_counts(self.counters, values, self.k, self.m, self.seed_word, -1)
 
     def contains(self, fingerprints: object) -> B:
         values = as_fingerprints(fingerprints)
-        return pmbf.test_bits(self.to_bloom().words, values, self.k, self.m, self.seed)
+        return pmbf.test_bits(self.to_bloom().words, values, self.k, self.m, self.seed_word)
 
     def to_bloom(self) -> BloomFilter:
         """The classic filter of the same elements (a bit for every non-zero counter)."""

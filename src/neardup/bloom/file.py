@@ -3,6 +3,12 @@
 The file is the filter's :meth:`~PseudoMatrixBloomFilter.to_bytes` arrays plus two more:
 ``ids`` (the documents' ids, JSON, key ``i`` is ``ids[i]``) and ``spec`` (the spec's JSON), so
 a query is analysed exactly as the corpus was.
+
+The file is written to a temporary name beside it and renamed into place, so a process killed
+while writing leaves the old file (or none), never half of one. A file that is truncated or
+damaged in any way is refused with :class:`~neardup.errors.DamagedFileError` naming it,
+whatever part of it broke (the zip container, an array's header, the JSON, the filter's
+arrays disagreeing with each other).
 """
 
 from __future__ import annotations
@@ -10,13 +16,15 @@ from __future__ import annotations
 import io
 import json
 import os
+import uuid
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from neardup.bloom.pseudo_matrix import _MAGIC, PseudoMatrixBloomFilter
-from neardup.errors import InputError, StorageError
+from neardup.bloom.pseudo_matrix import _MAGIC, DAMAGE, PseudoMatrixBloomFilter
+from neardup.errors import DamagedFileError, InputError, StorageError
 from neardup.spec import Spec
 
 
@@ -37,11 +45,7 @@ class BloomIndex:
         buf.write(_MAGIC)
         np.savez(buf, **arrays)
         data = buf.getvalue()
-        try:
-            with open(path, "wb") as fh:
-                fh.write(data)
-        except OSError as exc:
-            raise StorageError(f"cannot write {path}: {exc.strerror}") from None
+        _write_atomically(Path(path), data)
         return len(data)
 
     @classmethod
@@ -56,10 +60,45 @@ class BloomIndex:
         if not data.startswith(_MAGIC):
             raise InputError(f"{path} is not a neardup Bloom filter file")
         try:
-            with np.load(io.BytesIO(data[len(_MAGIC) :]), allow_pickle=False) as npz:
-                arrays = {name: npz[name] for name in npz.files}
-            ids = json.loads(bytes(arrays.pop("ids")).decode())
-            spec = Spec.from_json(bytes(arrays.pop("spec")).decode())
-        except (ValueError, OSError, KeyError) as exc:
-            raise StorageError(f"{path} is damaged: {exc}") from None
-        return cls(PseudoMatrixBloomFilter.from_arrays(arrays), ids, spec)
+            return cls._from_data(data[len(_MAGIC) :])
+        except DAMAGE as exc:
+            reason = str(exc) or type(exc).__name__
+            raise DamagedFileError(f"the Bloom filter file {path} is damaged: {reason}") from None
+
+    @classmethod
+    def _from_data(cls, data: bytes) -> BloomIndex:
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+            arrays = {name: npz[name] for name in npz.files}
+        ids = json.loads(bytes(arrays.pop("ids")).decode())
+        spec = Spec.from_json(bytes(arrays.pop("spec")).decode())
+        bloom = PseudoMatrixBloomFilter.from_arrays(arrays)
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise ValueError("the ids are not a list of strings")
+        if any(not 0 <= key < len(ids) for key in bloom.keys()):
+            raise ValueError(f"{len(bloom)} documents but {len(ids)} ids")
+        return cls(bloom, ids, spec)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """``data`` at ``path`` by a temporary file in the same folder, synced and renamed: a kill
+    at any moment leaves the old file or the new one whole, and a failure writes nothing."""
+    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.tmp")
+    try:
+        # os.open, not mkstemp: the file gets the mode the umask gives, as open() would
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as exc:
+        raise StorageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        if path.is_dir():
+            raise IsADirectoryError(21, "Is a directory")
+        os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise StorageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -43,6 +43,8 @@ from __future__ import annotations
 import io
 import json
 import math
+import zipfile
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -57,6 +59,7 @@ from neardup.errors import (
     ConfigurationError,
     DuplicateIdError,
     InputError,
+    NeardupError,
     NotFoundError,
     NotSupportedError,
     StorageError,
@@ -73,6 +76,30 @@ Fetch = Callable[[Sequence[int]], Mapping[int, Any]]
 
 FORMAT_VERSION = 1
 _MAGIC = b"NDPMBF1\n"
+
+#: The largest row (bits): the filter holds at least four rows in memory from the start.
+MAX_ROW_BITS = 2**31
+
+#: The hash seed is a 64-bit word of the kernels.
+MAX_SEED = 2**64 - 1
+
+#: What reading damaged bytes of a filter can raise, from the zip container (a bad CRC, a cut
+#: central directory, an unknown compression method), numpy's array headers (a shape of 10^18
+#: items: MemoryError or ValueError), the JSON, and the filter's own checks of its arrays.
+DAMAGE = (
+    zipfile.BadZipFile,
+    zlib.error,
+    NotImplementedError,
+    ValueError,
+    OSError,
+    EOFError,
+    KeyError,
+    IndexError,
+    TypeError,
+    OverflowError,
+    MemoryError,
+    NeardupError,
+)
 #: the default score threshold, in standard deviations above the background
 DEFAULT_THRESHOLD = 5.0
 #: the default row capacity, in elements (fingerprints): about 40 news texts per row
@@ -154,6 +181,11 @@ class PseudoMatrixBloomFilter:
         fetch: Fetch | None = None,
     ) -> None:
         size = bloom_size(n, p, k=k)
+        if size.m > MAX_ROW_BITS:
+            raise ConfigurationError(
+                f"a row of n = {n:,} shingles at p = {p:g} needs m = {size.m:,} bits, over the "
+                f"limit of {MAX_ROW_BITS:,} bits (256 MiB) a row"
+            )
         if measure not in ("bits", "members"):
             raise ConfigurationError(f"measure must be 'bits' or 'members', got {measure!r}")
         if placement not in ("split", "whole"):
@@ -168,8 +200,8 @@ class PseudoMatrixBloomFilter:
             or max_docs_per_row < 1
         ):
             raise ConfigurationError(f"max_docs_per_row must be ≥ 1, got {max_docs_per_row!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ConfigurationError(f"seed must be a whole number ≥ 0, got {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise ConfigurationError(f"seed must be a whole number in 0…2^64 − 1, got {seed!r}")
         if not keep_fingerprints and fetch is None:
             raise ConfigurationError(
                 "without keep_fingerprints the filter needs fetch (key → fingerprints) to "
@@ -222,6 +254,12 @@ class PseudoMatrixBloomFilter:
             "measure": self.measure,
             "keep_fingerprints": self.keep_fingerprints,
         }
+
+    @property
+    def seed_word(self) -> np.uint64:
+        """The seed as the kernels take it: always ``uint64``, so one compiled specialization
+        serves every seed (a Python int past 2^63 after one below it would not convert)."""
+        return np.uint64(self.seed)
 
     def __len__(self) -> int:
         return len(self._docs)
@@ -350,7 +388,7 @@ class PseudoMatrixBloomFilter:
             while part.row >= self._n_rows:
                 self._new_row()
             row = self._rows[part.row]
-            pmbf.set_bits(row, values[part.start : part.stop], self.k, self.m, self.seed)
+            pmbf.set_bits(row, values[part.start : part.stop], self.k, self.m, self.seed_word)
             self._ones[part.row] = pmbf.popcount_words(row)
             self._load[part.row] += part.size
             self._ndocs[part.row] += 1
@@ -401,7 +439,7 @@ class PseudoMatrixBloomFilter:
                 for part in self._docs[key]:
                     if part.row == r:
                         pmbf.set_bits(
-                            row, values[part.start : part.stop], self.k, self.m, self.seed
+                            row, values[part.start : part.stop], self.k, self.m, self.seed_word
                         )
             self._ones[r] = pmbf.popcount_words(row)
             self._dirty.add(r)
@@ -484,7 +522,7 @@ class PseudoMatrixBloomFilter:
         """The query hashed into one row-sized filter (all its fingerprints, any count)."""
         values = as_fingerprints(fingerprints, what="query fingerprints")
         q = np.zeros(self.words, dtype=np.uint64)
-        pmbf.set_bits(q, values, self.k, self.m, self.seed)
+        pmbf.set_bits(q, values, self.k, self.m, self.seed_word)
         return q
 
     def _shared(self, values: U64, measure: Measure) -> tuple[I64, int]:
@@ -492,10 +530,10 @@ class PseudoMatrixBloomFilter:
         1-bits for ``bits``, its elements for ``members``)."""
         if measure == "bits":
             q = np.zeros(self.words, dtype=np.uint64)
-            pmbf.set_bits(q, values, self.k, self.m, self.seed)
+            pmbf.set_bits(q, values, self.k, self.m, self.seed_word)
             return pmbf.and_popcount(self._rows, q, self._n_rows), pmbf.popcount_words(q)
         if measure == "members":
-            pos = pmbf.positions(values, self.k, self.m, self.seed)
+            pos = pmbf.positions(values, self.k, self.m, self.seed_word)
             shared = pmbf.sliced_member_counts(self.sliced(), pos, self.k, self._n_rows)
             return shared, int(values.shape[0])
         raise ConfigurationError(f"measure must be 'bits' or 'members', got {measure!r}")
@@ -643,9 +681,12 @@ class PseudoMatrixBloomFilter:
         try:
             with np.load(io.BytesIO(data[len(_MAGIC) :]), allow_pickle=False) as npz:
                 arrays = {name: npz[name] for name in npz.files}
-        except (ValueError, OSError) as exc:
-            raise StorageError(f"a damaged pseudo-matrix Bloom filter: {exc}") from None
-        return cls.from_arrays(arrays, fetch=fetch)
+            return cls.from_arrays(arrays, fetch=fetch)
+        except StorageError:
+            raise
+        except DAMAGE as exc:
+            reason = str(exc) or type(exc).__name__
+            raise StorageError(f"a damaged pseudo-matrix Bloom filter: {reason}") from None
 
 
 class MatrixBloomFilter(PseudoMatrixBloomFilter):

@@ -14,6 +14,10 @@ from neardup.cli._documents import read_input
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.errors import DuplicateIdError, InputError
 
+#: The largest --bloom-seed: the kernels hash with a 64-bit seed (as ``pseudo_matrix.MAX_SEED``;
+#: not imported from there, which would load numba for ``--help``).
+MAX_SEED = 2**64 - 1
+
 _FORMATS = click.Choice(["text", "jsonl", "csv", "parquet"])
 
 
@@ -188,7 +192,11 @@ def size(
     help="Default score threshold of queries (standard deviations above the background).",
 )
 @click.option(
-    "--bloom-seed", type=click.IntRange(min=0), default=0, show_default=True, help="Hash seed."
+    "--bloom-seed",
+    type=click.IntRange(min=0, max=MAX_SEED),
+    default=0,
+    show_default=True,
+    help="Hash seed (a 64-bit number).",
 )
 @_corpus_options
 @spec_options

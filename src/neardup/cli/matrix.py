@@ -13,12 +13,16 @@ from rich.table import Table
 
 from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
+from neardup.cli._plot import checked_plot_path, write_plot
 from neardup.cli._types import field_type
 from neardup.defaults import DEFAULTS
 from neardup.errors import InputError
 from neardup.matrix import METHODS, SimilarityMatrix, plot_heatmap, similarity_matrix
 from neardup.spec import SketchSpec
 from neardup.tfidf import IDF_MODES
+
+#: The image formats of --plot (matplotlib chooses by the suffix).
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def _read(files: tuple[str, ...], **read_options: Any) -> tuple[list[str], list[str]]:
@@ -137,6 +141,7 @@ def matrix(
     """
     if as_csv and as_json:
         raise click.UsageError("give --csv or --json, not both")
+    plot_target = checked_plot_path(plot_path, PLOT_SUFFIXES) if plot_path else None
     spec = spec_from_options(options)
     ids, texts = _read(files, id_field=id_field, text_field=text_field, **read_options(options))
     progress = Progress(
@@ -160,8 +165,8 @@ def matrix(
             num_perm=num_perm,
             progress=lambda n: progress.advance(task, n),
         )
-    if plot_path:
-        plot_heatmap(result, plot_path)
+    if plot_target is not None:
+        write_plot(plot_target, lambda path: plot_heatmap(result, path))
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
     elif as_csv:
@@ -170,7 +175,7 @@ def matrix(
         console = Console()
         console.print(_table(result))
         if plot_path:
-            console.print(f"heat map written to {plot_path}")
+            console.print(f"heat map written to {plot_path}", markup=False, highlight=False)
 
 
 COMMANDS = [matrix]

@@ -9,6 +9,13 @@ import click
 from neardup.errors import ConfigurationError, require
 
 
+def _finite(param: click.Parameter, value: float) -> float:
+    """``nan`` passes a click range (every comparison with it is false): refuse it here."""
+    if value != value:
+        raise click.BadParameter("nan is not a number of MiB", param=param)
+    return value
+
+
 @click.command()
 @click.argument("db", metavar="DB")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -42,7 +49,8 @@ from neardup.errors import ConfigurationError, require
 )
 @click.option(
     "--max-body",
-    type=click.FloatRange(min=0.001),
+    type=click.FloatRange(min=0.001, max=2**20),  # a finite number of bytes (≤ 1 TiB)
+    callback=lambda ctx, param, value: _finite(param, value),
     default=20.0,
     show_default=True,
     help="Largest request body, MiB (larger: 413).",

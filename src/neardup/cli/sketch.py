@@ -320,8 +320,10 @@ def params(
 
     Example (seed 000): neardup params --bands 6 --rows 14 --at 0.9 0.7 0.5
     """
+    from neardup.cli._plot import checked_plot_path, write_plot
     from neardup.sketch import params as P
 
+    plot_target = checked_plot_path(plot_path, (".png", ".svg")) if plot_path else None
     if more and not at:
         raise InputError(f"unexpected argument(s) {' '.join(more)}; similarities follow --at")
     similarities = [_similarity(s) for s in (*at, *more)] or list(DEFAULT_AT)
@@ -337,8 +339,8 @@ def params(
         raise SpecError("--mega pairs supershingles: it needs --bands of at least 2")
     configs = [(bands, rows, mega), *(_config(item, mega) for item in compare_with)]
     probs = P.probability(similarities, bands, rows, mega=mega).tolist()
-    if plot_path:
-        P.plot_s_curves(plot_path, configs, threshold=threshold)
+    if plot_target is not None:
+        write_plot(plot_target, lambda path: P.plot_s_curves(path, configs, threshold=threshold))
     if as_json:
         if choice is None:
             click.echo(json.dumps({repr(s): p for s, p in zip(similarities, probs, strict=True)}))

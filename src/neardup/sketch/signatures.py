@@ -25,6 +25,7 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from tokenize import TokenError
 from types import TracebackType
 from typing import Any
 
@@ -228,6 +229,8 @@ def read_signatures(
         num_perm = int(meta["num_perm"])
     except KeyError as exc:
         raise DatasetError(f"{meta_path}: missing key {exc.args[0]!r}") from None
+    except (ValueError, TypeError) as exc:  # a count or num_perm that is not a number
+        raise DatasetError(f"{meta_path}: damaged ({exc})") from None
     if spec is not None:
         theirs = spec if isinstance(spec, str) else spec.fingerprint()
         if theirs != stored_fp:
@@ -237,7 +240,8 @@ def read_signatures(
             )
     try:
         values = np.load(root / VALUES_FILE, mmap_mode="r" if mmap else None, allow_pickle=False)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, SyntaxError, TokenError, MemoryError, EOFError) as exc:
+        # a damaged header: numpy parses it as a Python literal (SyntaxError, TokenError)
         raise DatasetError(f"{root / VALUES_FILE}: not a readable .npy array ({exc})") from None
     if values.shape != (count, num_perm) or values.dtype.str != meta.get("dtype"):
         raise DatasetError(
