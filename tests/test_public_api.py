@@ -23,6 +23,7 @@ def test_all_is_pinned() -> None:
         "ConfigurationError",
         "DEFAULTS",
         "DamagedCollectionError",
+        "DamagedFileError",
         "DatasetError",
         "Decision",
         "DecodeError",

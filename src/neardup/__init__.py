@@ -18,6 +18,7 @@ from neardup.defaults import DEFAULTS, Defaults
 from neardup.errors import (
     ConfigurationError,
     DamagedCollectionError,
+    DamagedFileError,
     DatasetError,
     DecodeError,
     DuplicateIdError,
@@ -110,6 +111,7 @@ __all__ = [
     "Component",
     "ConfigurationError",
     "DamagedCollectionError",
+    "DamagedFileError",
     "DatasetError",
     "Defaults",
     "Decision",
