@@ -592,3 +592,147 @@ def fused_words(
         int(cyrillic),
         int(latin),
     )
+
+
+# --- the fold filter's scan (neardup.analysis.evasion) ----------------------------------------
+# Bits of the fold filter's class table (neardup.analysis.confusables builds it, uint16 per
+# code point); here because the scan below reads them as compile-time constants.
+EV_IGNORABLE = 1  # Default_Ignorable_Code_Point
+EV_LATIN = 2  # a letter of the script
+EV_CYRILLIC = 4
+EV_GREEK = 8
+EV_OTHER_LETTER = 16  # a letter of any other script
+EV_DIGIT = 32
+EV_MARK = 64
+EV_STUFF = 128  # a non-ASCII symbol, a private-use or unassigned character
+EV_LOWER = 256
+EV_TO_LATIN = 512  # has a look-alike among the Latin letters (UTS #39)
+EV_TO_CYRILLIC = 1024
+EV_TO_GREEK = 2048
+EV_SPACE = 4096
+EV_LINE_BREAK = 8192
+#: The fewest single letters a letter-spaced run holds ("т е к с т").
+SPACED_LETTERS = 5
+#: The longest gap between two single letters that the scan still takes for one run.
+_SPACED_GAP = 4
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fold_bit(script: int) -> int:
+    if script == EV_LATIN:
+        return EV_TO_LATIN
+    if script == EV_CYRILLIC:
+        return EV_TO_CYRILLIC
+    return EV_TO_GREEK
+
+
+@njit(cache=True, nogil=True)
+def _tricks_in(
+    cps: npt.NDArray[np.uint32], start: int, end: int, table: npt.NDArray[np.uint16]
+) -> bool:
+    """Whether ``cps[start:end]`` may hold something the ``fold`` filter changes: an
+    ignorable character, a word with letters of two of the three scripts, a word wholly in a
+    script other than the text's whose letters are lowercase and have look-alikes in it, an
+    ASCII digit between two letters, a symbol after a letter, or five single-letter words in
+    a row. A superset of what the filter folds (it decides), so a text without any keeps the
+    fused fast path."""
+    scripts = EV_LATIN | EV_CYRILLIC | EV_GREEK
+    letters = scripts | EV_OTHER_LETTER
+    word_bits = EV_IGNORABLE | letters | EV_DIGIT | EV_MARK
+    n_latin = 0
+    n_cyrillic = 0
+    n_greek = 0
+    # foreign[t * 3 + s]: a lowercase word wholly in script t with look-alikes in script s
+    foreign = np.zeros(9, dtype=np.bool_)
+    singles = 0
+    last_word_end = -100
+    i = start
+    while i < end:
+        c = table[cps[i]]
+        if c & EV_IGNORABLE:
+            return True
+        if c & EV_STUFF and i > start and table[cps[i - 1]] & letters:
+            if i + 1 < end and table[cps[i + 1]] & (letters | EV_STUFF):
+                return True
+        if not c & word_bits:
+            i += 1
+            continue
+        # a word: [i, j)
+        j = i
+        any_bits = 0
+        all_bits = 0xFFFF
+        n_letters = 0
+        while j < end:
+            c = table[cps[j]]
+            if not c & word_bits:
+                break
+            if c & EV_IGNORABLE:
+                return True
+            any_bits |= c
+            if c & letters:
+                all_bits &= c
+                n_letters += 1
+            elif c & EV_DIGIT and j > i and j + 1 < end:
+                if table[cps[j - 1]] & letters and table[cps[j + 1]] & letters:
+                    return True
+            j += 1
+        sc = any_bits & scripts
+        if not any_bits & EV_OTHER_LETTER and sc:
+            if sc != EV_LATIN and sc != EV_CYRILLIC and sc != EV_GREEK:
+                return True  # letters of two scripts in one word
+            if all_bits & EV_LOWER:
+                t = 0 if sc == EV_LATIN else (1 if sc == EV_CYRILLIC else 2)
+                for s in range(3):
+                    target = EV_LATIN if s == 0 else (EV_CYRILLIC if s == 1 else EV_GREEK)
+                    if all_bits & _fold_bit(target):
+                        foreign[t * 3 + s] = True
+        if n_letters == 1 and not any_bits & EV_DIGIT:
+            gap_ok = i - last_word_end <= _SPACED_GAP
+            if gap_ok:
+                for g in range(last_word_end, i):
+                    if table[cps[g]] & EV_LINE_BREAK:
+                        gap_ok = False
+            singles = singles + 1 if gap_ok and singles > 0 else 1
+            if singles >= SPACED_LETTERS:
+                return True
+        else:
+            singles = 0
+        for k in range(i, j):
+            c = table[cps[k]]
+            n_latin += (c & EV_LATIN) != 0
+            n_cyrillic += (c & EV_CYRILLIC) != 0
+            n_greek += (c & EV_GREEK) != 0
+        last_word_end = j
+        i = j
+    if n_latin >= n_cyrillic and n_latin >= n_greek:
+        s = 0
+    elif n_cyrillic >= n_greek:
+        s = 1
+    else:
+        s = 2
+    for t in range(3):
+        if t != s and foreign[t * 3 + s]:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def might_have_tricks(cps: npt.NDArray[np.uint32], table: npt.NDArray[np.uint16]) -> bool:
+    """:func:`_tricks_in` over a whole text."""
+    return _tricks_in(cps, 0, cps.shape[0], table)
+
+
+@njit(cache=True, nogil=True)
+def tricks_batch(
+    cps: npt.NDArray[np.uint32],
+    doc_offsets: npt.NDArray[np.int64],
+    todo: npt.NDArray[np.bool_],
+    table: npt.NDArray[np.uint16],
+) -> npt.NDArray[np.bool_]:
+    """:func:`_tricks_in` of each document ``d`` with ``todo[d]`` (false for the others)."""
+    n = doc_offsets.shape[0] - 1
+    out = np.zeros(n, dtype=np.bool_)
+    for d in range(n):
+        if todo[d]:
+            out[d] = _tricks_in(cps, doc_offsets[d], doc_offsets[d + 1], table)
+    return out

@@ -16,16 +16,17 @@ the same either way; the tests and ``benchmarks/identity_check.py`` compare the 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import text as text_kernels
-from neardup.analysis import char_filters, chunked, registry
+from neardup.analysis import char_filters, chunked, evasion, registry
 from neardup.analysis.compiled import CompiledFilters
 from neardup.analysis.offsets import OffsetMap, compose
+from neardup.analysis.tricks import NONE, Tricks
 from neardup.spec import AnalyzerSpec, ChainSpec
 
 IntArray = npt.NDArray[np.int64]
@@ -37,6 +38,8 @@ class Canonical:
 
     ``buf`` holds the canonical terms in UTF-8 joined by single spaces; token ``t`` is
     ``buf[byte_starts[t]:byte_ends[t]]`` and came from ``source[starts[t]:ends[t]]``.
+    ``tricks``: what the ``fold`` char filter found and undid (spans in the source; empty for
+    a clean text or a chain without the filter).
     """
 
     buf: npt.NDArray[np.uint8]
@@ -45,6 +48,7 @@ class Canonical:
     starts: IntArray
     ends: IntArray
     language: str
+    tricks: Tricks = NONE
 
     def __len__(self) -> int:
         return int(self.byte_starts.shape[0])
@@ -81,6 +85,7 @@ class _Chain:
             else None
         )
         self._fast_filters = _fusable(spec)
+        self.folds = any(c.name == "fold" for c in spec.char_filters)
         self._fast_table: char_filters.FusedTable | None = None
         self._html_check = (
             bool(spec.char_filters)
@@ -100,8 +105,11 @@ class _Chain:
         if tables is None:
             return None
         table, exp_offsets = tables
+        cps = text_kernels.code_points(text)
+        if self.folds and evasion.might_have_tricks(cps):
+            return None
         ok, buf, byte_starts, byte_ends, starts, ends, cyrillic, latin = text_kernels.fused_words(
-            text_kernels.code_points(text),
+            cps,
             table,
             char_filters.FAST_DOMAIN,
             exp_offsets,
@@ -143,6 +151,7 @@ class _Chain:
             keep_numbers=self.keep_numbers,
             language=language,
             compiled=self.compiled,
+            folds=self.folds,
         )
 
     def finish(self, scan: _Scan, language: str) -> Canonical:
@@ -165,6 +174,7 @@ class _Chain:
         offsets: OffsetMap | None = None
         for char_filter in self.char_filters:
             text, step = char_filter(text)
+            evasion.locate(offsets)  # what ``fold`` found, into the original's coordinates
             offsets = compose(offsets, step)
         return text, offsets
 
@@ -229,6 +239,8 @@ class BatchPlan:
     keep_numbers: bool
     language: str
     compiled: CompiledFilters | None = None
+    #: the chain has the ``fold`` filter: a text its scan flags takes the per-document path
+    folds: bool = False
 
     def takes(self, text: object) -> bool:
         """Whether the batch kernel may try ``text`` (a str that is not HTML to strip)."""
@@ -254,7 +266,10 @@ class BatchPlan:
         lengths = np.fromiter(map(len, parts), dtype=np.int64, count=n)
         doc_offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(lengths, out=doc_offsets[1:])
-        return text_kernels.str_code_points("".join(parts)), doc_offsets, todo
+        cps = text_kernels.str_code_points("".join(parts))
+        if self.folds:
+            todo &= ~evasion.tricks_batch(cps, doc_offsets, todo)
+        return cps, doc_offsets, todo
 
 
 def route_batch(
@@ -366,8 +381,18 @@ class Analyzer:
         self.spec = spec
         self._chains = {lang: _Chain(chain, compile_filters) for lang, chain in spec.chains}
         self._routed = len(self._chains) > 1
+        self._folds = any(chain.folds for chain in self._chains.values())
 
     def canonical(self, text: str) -> Canonical:
+        """The canonical stream of ``text``, with the tricks the ``fold`` filter undid in
+        :attr:`Canonical.tricks`."""
+        if not self._folds:
+            return self._canonical(text)
+        with evasion.recording() as found:
+            result = self._canonical(text)
+        return replace(result, tricks=found.tricks) if found.tricks else result
+
+    def _canonical(self, text: str) -> Canonical:
         if not isinstance(text, str):
             raise TypeError(
                 f"the analyzer takes str, got {type(text).__name__}; decode bytes first"

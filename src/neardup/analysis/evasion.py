@@ -1,0 +1,430 @@
+"""The ``fold`` char filter: the tricks that get a copy past a uniqueness checker, undone.
+
+* **homoglyphs**: letters of another script inside a word (Latin ``р`` in a Russian word,
+  Cyrillic ``а`` in an English one, Greek, digits used as letters such as ``0`` for ``о``)
+  become their look-alike in the word's script, by Unicode's confusables (UTS #39,
+  :mod:`neardup.analysis.confusables`). A word's script is the script of most of its letters,
+  and only minority letters that all have a look-alike in it are folded, so real mixed words
+  stay ("iPhone", "SQL-запрос", "H2O", "МиГ-29"). A word wholly in another script is folded
+  into the text's script only when every letter has a look-alike, all are lowercase, it stands
+  alone (not a part of ``ria.ru`` or ``a/b``), and a neighbouring word is of the text's script
+  (a single letter: both) — so a copy with every look-alike letter swapped ("copok" for
+  "сорок") comes back, and a Latin name or acronym in a Russian text stays;
+* **invisible** characters (``Default_Ignorable_Code_Point``: zero-width space, joiner and
+  non-joiner, word joiner, soft hyphen, BOM, bidi controls, variation selectors…) removed;
+* **letter spacing**: a run of at least :data:`SPACED_LETTERS` single letters with one
+  separator between them ("т е к с т", "т.е.к.с.т"; words of a spaced sentence parted by more
+  white space or another separator) joined into words;
+* **stuffing**: a symbol, private-use or unassigned character, or a digit with no letter look-
+  alike, put between two letters inside a lowercase word (``пла♦гиат``, ``пла1гиат``) to break
+  it, removed.
+
+The filter runs after ``nfkc`` (which has already made fullwidth and mathematical letters
+plain) and before ``lowercase``. It returns ``(text, OffsetMap | None)`` like every char filter:
+folds keep every character at its place, removals map each remaining character to its own, so
+a token's span covers the characters it came from in the original. What it found is recorded
+for the analyzer (:func:`recording`; :attr:`Canonical.tricks <neardup.analysis.analyzer.
+Canonical.tricks>`) and given by :func:`find_tricks`.
+
+A text with nothing to fold costs one numba scan (:func:`neardup._kernels.text.
+might_have_tricks`), which the fused fast path runs too: the scan finds a superset of what the
+filter folds, so a clean text keeps the fast path and its fingerprints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from neardup._kernels import text as text_kernels
+from neardup.analysis import confusables as cf
+from neardup.analysis.offsets import OffsetMap, compose
+from neardup.analysis.tricks import NONE, Trick, Tricks
+
+#: The fewest single letters a letter-spaced run holds ("т е к с т").
+SPACED_LETTERS = text_kernels.SPACED_LETTERS
+#: Characters a word wholly in another script may touch and still stand alone (what ends a
+#: word in running text); a ``.`` only before white space or the end (``ria.ru`` is one name).
+_STANDALONE = frozenset(" \t\n\r\u00a0,;:!?()[]«»\"'“”„‘’—–…")
+
+IntArray = npt.NDArray[np.int64]
+#: The letters a digit may stand for: the basic alphabets (``1`` looks like Ukrainian ``І``,
+#: which no Russian word holds, so in a Russian word it is stuffing).
+_BASIC = {cf.LATIN: (0x41, 0x7B), cf.CYRILLIC: (0x410, 0x450), cf.GREEK: (0x391, 0x3CA)}
+
+
+def _basic(cp: int, script: int) -> bool:
+    low, high = _BASIC[script]
+    return low <= cp < high
+
+
+@dataclass
+class _Recorder:
+    """Where :func:`fold` leaves what it found while the analyzer analyses one text."""
+
+    pending: _Found | None = None
+    tricks: Tricks = NONE
+
+
+_RECORDER: ContextVar[_Recorder | None] = ContextVar("neardup_evasion_recorder", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[_Recorder]:
+    """Collect what :func:`fold` finds in the text analysed inside the block (the analyzer's
+    :meth:`~neardup.analysis.analyzer.Analyzer.canonical`); ``recorder.tricks`` after it."""
+    recorder = _Recorder()
+    token = _RECORDER.set(recorder)
+    try:
+        yield recorder
+    finally:
+        _RECORDER.reset(token)
+
+
+def locate(before: OffsetMap | None) -> None:
+    """Put what :func:`fold` just found into the original text's coordinates: ``before`` is
+    the map of the char filters that ran before it (the analyzer calls this after each
+    filter; it does nothing unless ``fold`` has just recorded)."""
+    recorder = _RECORDER.get()
+    if recorder is None or recorder.pending is None:
+        return
+    recorder.tricks = recorder.pending.tricks(before)
+    recorder.pending = None
+
+
+@dataclass
+class _Found:
+    """What :func:`neutralize` found, in the coordinates of its input."""
+
+    spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    chars: dict[str, int] = field(default_factory=dict)
+    words: dict[str, int] = field(default_factory=dict)
+
+    def add(self, kind: str, start: int, end: int, chars: int, words: int = 1) -> None:
+        self.spans.setdefault(kind, []).append((start, end))
+        self.chars[kind] = self.chars.get(kind, 0) + chars
+        self.words[kind] = self.words.get(kind, 0) + words
+
+    def tricks(self, before: OffsetMap | None = None) -> Tricks:
+        found = []
+        for kind in ("homoglyph", "invisible", "letter_spacing", "stuffing"):
+            spans = sorted(self.spans.get(kind, ()))
+            if not spans:
+                continue
+            if before is not None:
+                table = np.array(spans, dtype=np.int64)
+                starts, ends = before.spans(table[:, 0], table[:, 1])
+                spans = list(zip(starts.tolist(), ends.tolist(), strict=True))
+            found.append(Trick(kind, self.chars[kind], self.words[kind], tuple(spans)))
+        return Tricks(tuple(found)) if found else NONE
+
+
+def fold(text: str) -> tuple[str, OffsetMap | None]:
+    """The ``fold`` char filter (see the module): ``text`` with the tricks undone."""
+    result, offsets, found = _neutralize(text)
+    recorder = _RECORDER.get()
+    if recorder is not None:
+        recorder.pending = found
+    return result, offsets
+
+
+def neutralize(text: str) -> tuple[str, OffsetMap | None, Tricks]:
+    """:func:`fold` and what it found (spans in ``text``)."""
+    result, offsets, found = _neutralize(text)
+    return result, offsets, found.tricks() if found is not None else NONE
+
+
+def find_tricks(text: str) -> Tricks:
+    """The tricks in ``text`` (spans into it), as the analyzer's ``fold`` finds them after
+    ``nfkc``. A caller that analyses the text anyway reads :attr:`Canonical.tricks
+    <neardup.analysis.analyzer.Canonical.tricks>` instead, which costs no second pass."""
+    from neardup.analysis.char_filters import nfkc
+
+    normalized, before = nfkc(text)
+    _, _, found = _neutralize(normalized)
+    return found.tricks(before) if found is not None else NONE
+
+
+def might_have_tricks(cps: npt.NDArray[np.uint32]) -> bool:
+    """The fast path's scan: false when :func:`fold` would leave the text (code points
+    ``cps``, before ``nfkc``) unchanged."""
+    return bool(text_kernels.might_have_tricks(cps, cf.classes()))
+
+
+def tricks_batch(
+    cps: npt.NDArray[np.uint32], doc_offsets: IntArray, todo: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """:func:`might_have_tricks` of each text of a batch (the batch kernels' input)."""
+    return text_kernels.tricks_batch(cps, doc_offsets, todo, cf.classes())
+
+
+def _neutralize(text: str) -> tuple[str, OffsetMap | None, _Found | None]:
+    cps = text_kernels.code_points(text)
+    table = cf.classes()
+    if not text_kernels.might_have_tricks(cps, table):
+        return text, None, None
+    return _Neutralizer(text, cps, table).run()
+
+
+class _Neutralizer:
+    """One text's words, what to fold and what to drop."""
+
+    def __init__(
+        self, text: str, cps: npt.NDArray[np.uint32], table: npt.NDArray[np.uint16]
+    ) -> None:
+        self.text = text
+        self.cps = cps
+        self.cls = table[cps].astype(np.int64)
+        self.subs = cps.copy()
+        self.keep = np.ones(cps.shape[0], dtype=np.bool_)
+        self.found = _Found()
+        word = (self.cls & cf.WORD) != 0
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], word.view(np.int8), [0]))))
+        self.starts: IntArray = edges[0::2]
+        self.ends: IntArray = edges[1::2]
+        counts = [int(np.count_nonzero(self.cls & script)) for script in cf.SCRIPTS]
+        self.script = cf.SCRIPTS[int(np.argmax(counts))]
+        if counts[1] <= counts[0] and counts[2] <= counts[0]:
+            self.script = cf.LATIN  # dominant_language's rule: Cyrillic only when it leads
+
+    def run(self) -> tuple[str, OffsetMap | None, _Found | None]:
+        self._invisible()
+        self._homoglyphs()
+        self._letter_spacing()
+        self._stuffing()
+        if not self.found.spans:
+            return self.text, None, None
+        kept = np.flatnonzero(self.keep)
+        out = self.subs[kept].astype("<u4").tobytes().decode("utf-32-le")
+        offsets = None if kept.shape[0] == self.cps.shape[0] else OffsetMap(kept, kept + 1)
+        if offsets is not None:
+            # a removal may leave a mark next to a letter it composes with
+            from neardup.analysis.char_filters import is_nfkc, nfkc
+
+            if not is_nfkc(out):
+                out, again = nfkc(out)
+                offsets = compose(offsets, again)
+        return out, offsets, self.found
+
+    # --- the kinds ---------------------------------------------------------------------------
+
+    def _invisible(self) -> None:
+        hidden = (self.cls & cf.IGNORABLE) != 0
+        if not hidden.any():
+            return
+        self.keep &= ~hidden
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], hidden.view(np.int8), [0]))))
+        for a, b in zip(edges[0::2].tolist(), edges[1::2].tolist(), strict=True):
+            self.found.add("invisible", a, b, b - a, words=0)
+        # words: those holding an invisible character
+        holding = np.searchsorted(self.starts, np.flatnonzero(hidden), side="right") - 1
+        self.found.words["invisible"] = int(np.unique(holding[holding >= 0]).shape[0])
+
+    def _letters(self, a: int, b: int) -> list[int]:
+        cls = self.cls
+        return [p for p in range(a, b) if cls[p] & cf.LETTERS]
+
+    def _homoglyphs(self) -> None:
+        cls = self.cls
+        scripts_of = np.bitwise_or.reduceat(cls, self.starts) if self.starts.shape[0] else cls[:0]
+        for w in range(self.starts.shape[0]):
+            bits = int(scripts_of[w])
+            if bits & cf.OTHER_LETTER or not bits & (cf.LATIN | cf.CYRILLIC | cf.GREEK):
+                continue
+            a, b = int(self.starts[w]), int(self.ends[w])
+            present = [s for s in cf.SCRIPTS if bits & s]
+            if len(present) >= 2:
+                folded = self._fold_mixed(a, b, present)
+            elif present[0] != self.script:
+                folded = self._fold_foreign(w, a, b, present[0])
+            else:
+                folded = 0
+            if bits & cf.DIGIT:
+                folded += self._fold_digits(a, b)
+            if folded:
+                self.found.add("homoglyph", a, b, folded)
+
+    def _fold_mixed(self, a: int, b: int, present: list[int]) -> int:
+        """A word with letters of two or three scripts: into the text's script when every
+        other letter has a look-alike there (a copy with every look-alike swapped has more
+        Latin than Cyrillic letters in "copoк"), else into the script of most of its letters
+        when every other letter has one there, else left (a real mixed word)."""
+        letters = self._letters(a, b)
+        counts = {s: sum(1 for p in letters if self.cls[p] & s) for s in present}
+        top = max(counts.values())
+        leaders = [s for s, c in counts.items() if c == top]
+        order = [self.script] if self.script in present else []
+        order += [s for s in leaders if s not in order][:1] if len(leaders) == 1 else []
+        for major in order:
+            into = cf.FOLD_INTO[major]
+            minority = [p for p in letters if not self.cls[p] & major]
+            targets = cf.fold_targets()[major]
+            if all(self.cls[p] & into and int(self.cps[p]) in targets for p in minority):
+                for p in minority:
+                    self.subs[p] = targets[int(self.cps[p])]
+                return len(minority)
+        return 0
+
+    def _fold_foreign(self, w: int, a: int, b: int, script: int) -> int:
+        letters = self._letters(a, b)
+        targets = cf.fold_targets()[self.script]
+        if not letters or not all(
+            (self.cls[p] & cf.LOWER) and int(self.cps[p]) in targets for p in letters
+        ):
+            return 0
+        if not self._standalone(a, b):
+            return 0
+        near = [self._of_text_script(v) for v in (w - 1, w + 1)]
+        if not (all(near) if len(letters) == 1 else any(near)):
+            return 0
+        for p in letters:
+            self.subs[p] = targets[int(self.cps[p])]
+        return len(letters)
+
+    def _of_text_script(self, w: int) -> bool:
+        """Whether word ``w`` exists and holds a letter of the text's script."""
+        if not 0 <= w < self.starts.shape[0]:
+            return False
+        a, b = int(self.starts[w]), int(self.ends[w])
+        return bool(np.any(self.cls[a:b] & self.script))
+
+    def _standalone(self, a: int, b: int) -> bool:
+        """Whether the word ``[a, b)`` stands alone: white space or sentence punctuation on
+        both sides, a ``.`` after it only at the end of a sentence (not ``ria.ru``)."""
+        text = self.text
+        if a > 0 and text[a - 1] not in _STANDALONE:
+            return False
+        if b < len(text):
+            if text[b] == ".":
+                return b + 1 == len(text) or text[b + 1].isspace()
+            if text[b] not in _STANDALONE:
+                return False
+        return True
+
+    def _fold_digits(self, a: int, b: int) -> int:
+        """Digits used as letters inside a word (``м0локо``): an ASCII digit between two
+        letters of a word of at least three letters becomes the letter it looks like in the
+        word's script; one with no such letter, between two lowercase letters with two letters
+        on each side (``пла1гиат``), is stuffing and goes."""
+        cls = self.cls
+        letters = self._letters(a, b)
+        if len(letters) < 3:
+            return 0
+        major = max(cf.SCRIPTS, key=lambda s: sum(1 for p in letters if cls[p] & s))
+        targets = cf.fold_targets()[major]
+        folded = 0
+        for p in range(a + 1, b - 1):
+            cp = int(self.cps[p])
+            if not (0x30 <= cp <= 0x39 and cls[p - 1] & major and cls[p + 1] & major):
+                continue
+            if cp in targets and _basic(targets[cp], major):
+                self.subs[p] = targets[cp]
+                folded += 1
+            elif self._inside_lowercase(p, p + 1, a, b, major):
+                self.keep[p] = False
+                self.found.add("stuffing", p, p + 1, 1)
+        return folded
+
+    def _inside_lowercase(self, p: int, q: int, a: int, b: int, script: int) -> bool:
+        """Whether ``[p, q)`` lies between two letters of ``script`` of ``[a, b)`` with at
+        least two letters on each side and a lowercase letter after it."""
+        cls = self.cls
+        left = [x for x in range(a, p) if cls[x] & cf.LETTERS]
+        right = [x for x in range(q, b) if cls[x] & cf.LETTERS]
+        return (
+            len(left) >= 2
+            and len(right) >= 2
+            and bool(cls[left[-1]] & script)
+            and bool(cls[right[0]] & script)
+            and bool(cls[right[0]] & cf.LOWER)
+        )
+
+    def _letter_spacing(self) -> None:
+        """Runs of single letters with one separator character between them, the words of a
+        spaced sentence parted by more white space (or by white space when the separator is
+        not a space)."""
+        cls = self.cls
+        starts, ends = self.starts, self.ends
+        n_words = starts.shape[0]
+        single = (ends - starts == 1) & ((cls[np.minimum(starts, len(cls) - 1)] & cf.LETTERS) != 0)
+        w = 0
+        while w < n_words:
+            if not single[w]:
+                w += 1
+                continue
+            run = [w]
+            inner: str | None = None
+            gaps: list[tuple[int, int, bool]] = []  # (start, end, inner?)
+            v = w
+            while v + 1 < n_words and single[v + 1]:
+                gap = self.text[int(ends[v]) : int(starts[v + 1])]
+                kind = self._gap_kind(gap, inner)
+                if kind is None:
+                    break
+                if kind and inner is None:
+                    inner = gap
+                gaps.append((int(ends[v]), int(starts[v + 1]), kind))
+                run.append(v + 1)
+                v += 1
+            inner_gaps = sum(1 for g in gaps if g[2])
+            if len(run) >= SPACED_LETTERS and inner_gaps >= SPACED_LETTERS - 1:
+                self._join(run, gaps)
+            w = v + 1
+
+    @staticmethod
+    def _gap_kind(gap: str, inner: str | None) -> bool | None:
+        """``True`` for the separator between letters of one word, ``False`` for a gap between
+        words of a spaced run, ``None`` when the run ends here."""
+        if inner is None:
+            if len(gap) == 1 and gap not in "\n\r" and not gap.isalnum():
+                return True
+            return None
+        if gap == inner:
+            return True
+        if 1 <= len(gap) <= 4 and all(c in " \t\u00a0" for c in gap):
+            return False if (inner != " " or len(gap) >= 2) else None
+        return None
+
+    def _join(self, run: list[int], gaps: list[tuple[int, int, bool]]) -> None:
+        words = 1
+        for a, b, inner in gaps:
+            if inner:
+                self.keep[a:b] = False
+            else:
+                self.keep[a + 1 : b] = False  # one space between the joined words
+                self.subs[a] = 0x20
+                words += 1
+        first, last = int(self.starts[run[0]]), int(self.ends[run[-1]])
+        self.found.add("letter_spacing", first, last, len(run), words)
+
+    def _stuffing(self) -> None:
+        """Symbols and private-use or unassigned characters between two letters of a
+        lowercase word: ``пла♦гиат``."""
+        cls = self.cls
+        stuff = np.flatnonzero((cls & cf.STUFF) != 0)
+        if stuff.shape[0] == 0:
+            return
+        n = cls.shape[0]
+        for p in stuff.tolist():
+            if not self.keep[p] or p == 0:
+                continue
+            q = p + 1
+            while q < n and q - p < 3 and cls[q] & cf.STUFF:
+                q += 1
+            if q >= n or not (cls[p - 1] & cf.LETTERS and cls[q] & cf.LETTERS):
+                continue
+            a = p - 1
+            while a > 0 and cls[a - 1] & cf.LETTERS:
+                a -= 1
+            b = q
+            while b < n and cls[b] & cf.LETTERS:
+                b += 1
+            script = int(cls[p - 1]) & (cf.LATIN | cf.CYRILLIC | cf.GREEK)
+            if script and self._inside_lowercase(p, q, a, b, script):
+                self.keep[p:q] = False
+                self.found.add("stuffing", p, q, q - p)
