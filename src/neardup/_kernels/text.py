@@ -618,38 +618,38 @@ _SPACED_GAP = 4
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _fold_bit(script: int) -> int:
-    if script == EV_LATIN:
-        return EV_TO_LATIN
-    if script == EV_CYRILLIC:
-        return EV_TO_CYRILLIC
-    return EV_TO_GREEK
+def _breaks_word(
+    cps: npt.NDArray[np.uint32], start: int, end: int, i: int, table: npt.NDArray[np.uint16]
+) -> bool:
+    """Whether the run of ignorable characters at ``i`` has something other than white space
+    on both sides (removed, it may join two words; after a word or between an emoji and a
+    space it changes no token)."""
+    j = i
+    while j < end and table[cps[j]] & EV_IGNORABLE:
+        j += 1
+    white = EV_SPACE | EV_LINE_BREAK
+    return i > start and j < end and not table[cps[i - 1]] & white and not table[cps[j]] & white
 
 
 @njit(cache=True, nogil=True)
 def _tricks_in(
     cps: npt.NDArray[np.uint32], start: int, end: int, table: npt.NDArray[np.uint16]
 ) -> bool:
-    """Whether ``cps[start:end]`` may hold something the ``fold`` filter changes: an
-    ignorable character, a word with letters of two of the three scripts, a word wholly in a
-    script other than the text's whose letters are lowercase and have look-alikes in it, an
-    ASCII digit between two letters, a symbol after a letter, or five single-letter words in
-    a row. A superset of what the filter folds (it decides), so a text without any keeps the
-    fused fast path."""
+    """Whether ``cps[start:end]`` may hold something the ``fold`` filter changes in a way
+    that changes tokens: an ignorable character with no white space on either side, a word
+    with letters of two of the three scripts, a digit between two Cyrillic letters, a symbol
+    after a letter, or five single-letter words in a row. A superset of what the filter folds
+    (it decides; a word wholly in another script is folded only beside words of two scripts),
+    so a text without any keeps the fused fast path."""
     scripts = EV_LATIN | EV_CYRILLIC | EV_GREEK
     letters = scripts | EV_OTHER_LETTER
     word_bits = EV_IGNORABLE | letters | EV_DIGIT | EV_MARK
-    n_latin = 0
-    n_cyrillic = 0
-    n_greek = 0
-    # foreign[t * 3 + s]: a lowercase word wholly in script t with look-alikes in script s
-    foreign = np.zeros(9, dtype=np.bool_)
     singles = 0
     last_word_end = -100
     i = start
     while i < end:
         c = table[cps[i]]
-        if c & EV_IGNORABLE:
+        if c & EV_IGNORABLE and _breaks_word(cps, start, end, i, table):
             return True
         if c & EV_STUFF and i > start and table[cps[i - 1]] & letters:
             if i + 1 < end and table[cps[i + 1]] & (letters | EV_STUFF):
@@ -660,32 +660,25 @@ def _tricks_in(
         # a word: [i, j)
         j = i
         any_bits = 0
-        all_bits = 0xFFFF
         n_letters = 0
         while j < end:
             c = table[cps[j]]
             if not c & word_bits:
                 break
-            if c & EV_IGNORABLE:
+            if c & EV_IGNORABLE and _breaks_word(cps, start, end, j, table):
                 return True
             any_bits |= c
             if c & letters:
-                all_bits &= c
                 n_letters += 1
             elif c & EV_DIGIT and j > i and j + 1 < end:
-                if table[cps[j - 1]] & letters and table[cps[j + 1]] & letters:
+                # a digit inside a Cyrillic word (Latin ones hold digits: mp3, nm0w)
+                if table[cps[j - 1]] & EV_CYRILLIC and table[cps[j + 1]] & EV_CYRILLIC:
                     return True
             j += 1
         sc = any_bits & scripts
         if not any_bits & EV_OTHER_LETTER and sc:
             if sc != EV_LATIN and sc != EV_CYRILLIC and sc != EV_GREEK:
                 return True  # letters of two scripts in one word
-            if all_bits & EV_LOWER:
-                t = 0 if sc == EV_LATIN else (1 if sc == EV_CYRILLIC else 2)
-                for s in range(3):
-                    target = EV_LATIN if s == 0 else (EV_CYRILLIC if s == 1 else EV_GREEK)
-                    if all_bits & _fold_bit(target):
-                        foreign[t * 3 + s] = True
         if n_letters == 1 and not any_bits & EV_DIGIT:
             gap_ok = i - last_word_end <= _SPACED_GAP
             if gap_ok:
@@ -697,22 +690,8 @@ def _tricks_in(
                 return True
         else:
             singles = 0
-        for k in range(i, j):
-            c = table[cps[k]]
-            n_latin += (c & EV_LATIN) != 0
-            n_cyrillic += (c & EV_CYRILLIC) != 0
-            n_greek += (c & EV_GREEK) != 0
         last_word_end = j
         i = j
-    if n_latin >= n_cyrillic and n_latin >= n_greek:
-        s = 0
-    elif n_cyrillic >= n_greek:
-        s = 1
-    else:
-        s = 2
-    for t in range(3):
-        if t != s and foreign[t * 3 + s]:
-            return True
     return False
 
 

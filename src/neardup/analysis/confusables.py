@@ -165,8 +165,9 @@ def _build_classes(version: str, limit: int) -> npt.NDArray[np.uint16]:
         (r"[\p{L}--[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]]+", OTHER_LETTER),
         (r"\p{Nd}+", DIGIT),
         (r"\p{M}+", MARK),
-        # symbols (not ASCII ones, which are ordinary text), private use and unassigned
-        (r"[[\p{S}\p{Co}\p{Cn}]--[\x00-\x7f]]+", STUFF),
+        # symbols (not ASCII ones, which are ordinary text, nor emoji, which people put
+        # between words without spaces), private use and unassigned
+        (r"[[\p{S}\p{Co}\p{Cn}]--[\x00-\x7f\p{Extended_Pictographic}\p{Emoji_Component}]]+", STUFF),
         (r"\p{Ll}+", LOWER),
         (r"[\p{Zs}\t]+", SPACE),
         (r"[\n\r\v\f\x85\u2028\u2029]+", LINE_BREAK),

@@ -28,7 +28,9 @@ Canonical.tricks>`) and given by :func:`find_tricks`.
 
 A text with nothing to fold costs one numba scan (:func:`neardup._kernels.text.
 might_have_tricks`), which the fused fast path runs too: the scan finds a superset of what the
-filter folds, so a clean text keeps the fast path and its fingerprints.
+filter folds in a way that changes tokens, so a clean text keeps the fast path and its
+fingerprints. (An ignorable character between a word and white space, or in an emoji
+sequence, changes no token: when nothing else is found the text keeps it and the fast path.)
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ from neardup.analysis.tricks import NONE, Trick, Tricks
 
 #: The fewest single letters a letter-spaced run holds ("т е к с т").
 SPACED_LETTERS = text_kernels.SPACED_LETTERS
+#: How many words with letters of two scripts (at least so many, and such a share of the
+#: text's words) make the words wholly in another script folded too.
+_FOREIGN_EVIDENCE = (3, 0.03)
 #: Characters a word wholly in another script may touch and still stand alone (what ends a
 #: word in running text); a ``.`` only before white space or the end (``ria.ru`` is one name).
 _STANDALONE = frozenset(" \t\n\r\u00a0,;:!?()[]«»\"'“”„‘’—–…")
@@ -104,6 +109,9 @@ class _Found:
     spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     chars: dict[str, int] = field(default_factory=dict)
     words: dict[str, int] = field(default_factory=dict)
+    #: the text's words (runs holding a letter) and letters: what a share is of
+    total_words: int = 0
+    total_letters: int = 0
 
     def add(self, kind: str, start: int, end: int, chars: int, words: int = 1) -> None:
         self.spans.setdefault(kind, []).append((start, end))
@@ -120,7 +128,11 @@ class _Found:
                 table = np.array(spans, dtype=np.int64)
                 starts, ends = before.spans(table[:, 0], table[:, 1])
                 spans = list(zip(starts.tolist(), ends.tolist(), strict=True))
-            found.append(Trick(kind, self.chars[kind], self.words[kind], tuple(spans)))
+            if kind == "letter_spacing":
+                share = self.chars[kind] / max(self.total_letters, 1)
+            else:
+                share = self.words[kind] / max(self.total_words, 1)
+            found.append(Trick(kind, self.chars[kind], self.words[kind], tuple(spans), share))
         return Tricks(tuple(found)) if found else NONE
 
 
@@ -188,6 +200,13 @@ class _Neutralizer:
         self.starts: IntArray = edges[0::2]
         self.ends: IntArray = edges[1::2]
         counts = [int(np.count_nonzero(self.cls & script)) for script in cf.SCRIPTS]
+        self.found.total_letters = int(np.count_nonzero(self.cls & cf.LETTERS))
+        has_letter = (
+            np.bitwise_or.reduceat(self.cls, self.starts) & cf.LETTERS
+            if self.starts.shape[0]
+            else self.cls[:0]
+        )
+        self.found.total_words = int(np.count_nonzero(has_letter))
         self.script = cf.SCRIPTS[int(np.argmax(counts))]
         if counts[1] <= counts[0] and counts[2] <= counts[0]:
             self.script = cf.LATIN  # dominant_language's rule: Cyrillic only when it leads
@@ -221,9 +240,15 @@ class _Neutralizer:
         edges = np.flatnonzero(np.diff(np.concatenate(([0], hidden.view(np.int8), [0]))))
         for a, b in zip(edges[0::2].tolist(), edges[1::2].tolist(), strict=True):
             self.found.add("invisible", a, b, b - a, words=0)
-        # words: those holding an invisible character
-        holding = np.searchsorted(self.starts, np.flatnonzero(hidden), side="right") - 1
-        self.found.words["invisible"] = int(np.unique(holding[holding >= 0]).shape[0])
+        # words: those with an invisible character inside (a word character on both sides),
+        # where it breaks the word; one after a word or in an emoji sequence breaks nothing
+        a_runs, b_runs = edges[0::2], edges[1::2]
+        word_char = (self.cls & (cf.LETTERS | cf.DIGIT | cf.MARK)) != 0
+        n = self.cls.shape[0]
+        inside = (a_runs > 0) & (b_runs < n)
+        inside[inside] &= word_char[a_runs[inside] - 1] & word_char[b_runs[inside]]
+        holding = np.searchsorted(self.starts, a_runs[inside], side="right") - 1
+        self.found.words["invisible"] = int(np.unique(holding).shape[0])
 
     def _letters(self, a: int, b: int) -> list[int]:
         cls = self.cls
@@ -232,20 +257,31 @@ class _Neutralizer:
     def _homoglyphs(self) -> None:
         cls = self.cls
         scripts_of = np.bitwise_or.reduceat(cls, self.starts) if self.starts.shape[0] else cls[:0]
+        foreign: list[int] = []
+        mixed = 0
         for w in range(self.starts.shape[0]):
             bits = int(scripts_of[w])
             if bits & cf.OTHER_LETTER or not bits & (cf.LATIN | cf.CYRILLIC | cf.GREEK):
                 continue
             a, b = int(self.starts[w]), int(self.ends[w])
             present = [s for s in cf.SCRIPTS if bits & s]
-            if len(present) >= 2:
-                folded = self._fold_mixed(a, b, present)
-            elif present[0] != self.script:
-                folded = self._fold_foreign(w, a, b, present[0])
-            else:
-                folded = 0
+            folded = self._fold_mixed(a, b, present) if len(present) >= 2 else 0
+            mixed += folded > 0
+            if len(present) == 1 and present[0] != self.script:
+                foreign.append(w)
             if bits & cf.DIGIT:
                 folded += self._fold_digits(a, b)
+            if folded:
+                self.found.add("homoglyph", a, b, folded)
+        # A word wholly in another script is folded only in a text where words with swapped
+        # letters are many (a copy with every look-alike swapped has "copoк" beside "cop"):
+        # in an honest text it is a name, a quotation or a formula (motu proprio, εκ οντων).
+        least, share = _FOREIGN_EVIDENCE
+        if mixed < least or mixed < share * self.found.total_words:
+            return
+        for w in foreign:
+            a, b = int(self.starts[w]), int(self.ends[w])
+            folded = self._fold_foreign(w, a, b)
             if folded:
                 self.found.add("homoglyph", a, b, folded)
 
@@ -270,7 +306,7 @@ class _Neutralizer:
                 return len(minority)
         return 0
 
-    def _fold_foreign(self, w: int, a: int, b: int, script: int) -> int:
+    def _fold_foreign(self, w: int, a: int, b: int) -> int:
         letters = self._letters(a, b)
         targets = cf.fold_targets()[self.script]
         if not letters or not all(
@@ -307,8 +343,8 @@ class _Neutralizer:
         return True
 
     def _fold_digits(self, a: int, b: int) -> int:
-        """Digits used as letters inside a word (``м0локо``): an ASCII digit between two
-        letters of a word of at least three letters becomes the letter it looks like in the
+        """Digits used as letters inside a Russian word (``м0локо``): an ASCII digit between
+        two Cyrillic letters of a word of at least three letters becomes the letter it looks like in the
         word's script; one with no such letter, between two lowercase letters with two letters
         on each side (``пла1гиат``), is stuffing and goes."""
         cls = self.cls
@@ -316,6 +352,8 @@ class _Neutralizer:
         if len(letters) < 3:
             return 0
         major = max(cf.SCRIPTS, key=lambda s: sum(1 for p in letters if cls[p] & s))
+        if major != cf.CYRILLIC:
+            return 0  # Latin words hold digits (mp3, B2B, nm0w): only Russian ones never do
         targets = cf.fold_targets()[major]
         folded = 0
         for p in range(a + 1, b - 1):
@@ -372,7 +410,13 @@ class _Neutralizer:
                 run.append(v + 1)
                 v += 1
             inner_gaps = sum(1 for g in gaps if g[2])
-            if len(run) >= SPACED_LETTERS and inner_gaps >= SPACED_LETTERS - 1:
+            distinct = {self.text[int(starts[x])].lower() for x in run}
+            # at least three different letters: not a border of one letter (C/C/C/C/C/)
+            if (
+                len(run) >= SPACED_LETTERS
+                and inner_gaps >= SPACED_LETTERS - 1
+                and len(distinct) >= 3
+            ):
                 self._join(run, gaps)
             w = v + 1
 
