@@ -344,9 +344,9 @@ class _Neutralizer:
 
     def _fold_digits(self, a: int, b: int) -> int:
         """Digits used as letters inside a Russian word (``м0локо``): an ASCII digit between
-        two Cyrillic letters of a word of at least three letters becomes the letter it looks like in the
-        word's script; one with no such letter, between two lowercase letters with two letters
-        on each side (``пла1гиат``), is stuffing and goes."""
+        two Cyrillic letters of a word of at least three letters becomes the Russian letter it
+        looks like; one with no such letter, between two lowercase letters with two letters on
+        each side (``пла1гиат``), is stuffing and goes."""
         cls = self.cls
         letters = self._letters(a, b)
         if len(letters) < 3:
