@@ -614,7 +614,7 @@ EV_LINE_BREAK = 8192
 #: The fewest single letters a letter-spaced run holds ("т е к с т").
 SPACED_LETTERS = 5
 #: The longest gap between two single letters that the scan still takes for one run.
-_SPACED_GAP = 4
+_SPACED_GAP = 6
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -637,8 +637,8 @@ def _tricks_in(
 ) -> bool:
     """Whether ``cps[start:end]`` may hold something the ``fold`` filter changes in a way
     that changes tokens: an ignorable character with no white space on either side, a word
-    with letters of two of the three scripts, a digit between two Cyrillic letters, a symbol
-    after a letter, or five single-letter words in a row. A superset of what the filter folds
+    with letters of two of the three scripts, a digit beside a Cyrillic letter, a symbol
+    after a letter, or five one-letter (or one-digit) words in a row. A superset of what the filter folds
     (it decides; a word wholly in another script is folded only beside words of two scripts),
     so a text without any keeps the fused fast path."""
     scripts = EV_LATIN | EV_CYRILLIC | EV_GREEK
@@ -670,16 +670,18 @@ def _tricks_in(
             any_bits |= c
             if c & letters:
                 n_letters += 1
-            elif c & EV_DIGIT and j > i and j + 1 < end:
-                # a digit inside a Cyrillic word (Latin ones hold digits: mp3, nm0w)
-                if table[cps[j - 1]] & EV_CYRILLIC and table[cps[j + 1]] & EV_CYRILLIC:
+            elif c & EV_DIGIT:
+                # a digit beside a Cyrillic letter (Latin words hold digits: mp3, nm0w)
+                if j > i and table[cps[j - 1]] & EV_CYRILLIC:
+                    return True
+                if j + 1 < end and table[cps[j + 1]] & EV_CYRILLIC:
                     return True
             j += 1
         sc = any_bits & scripts
         if not any_bits & EV_OTHER_LETTER and sc:
             if sc != EV_LATIN and sc != EV_CYRILLIC and sc != EV_GREEK:
                 return True  # letters of two scripts in one word
-        if n_letters == 1 and not any_bits & EV_DIGIT:
+        if (n_letters == 1 and not any_bits & EV_DIGIT) or (n_letters == 0 and j - i == 1):
             gap_ok = i - last_word_end <= _SPACED_GAP
             if gap_ok:
                 for g in range(last_word_end, i):

@@ -6,17 +6,18 @@
   :mod:`neardup.analysis.confusables`). A word's script is the script of most of its letters,
   and only minority letters that all have a look-alike in it are folded, so real mixed words
   stay ("iPhone", "SQL-запрос", "H2O", "МиГ-29"). A word wholly in another script is folded
-  into the text's script only when every letter has a look-alike, all are lowercase, it stands
-  alone (not a part of ``ria.ru`` or ``a/b``), and a neighbouring word is of the text's script
-  (a single letter: both) — so a copy with every look-alike letter swapped ("copok" for
-  "сорок") comes back, and a Latin name or acronym in a Russian text stays;
+  into the text's script only in a text with many words of two scripts (the sign of a copy
+  with look-alikes swapped), when every letter has a look-alike, it stands alone (not a part
+  of ``ria.ru`` or ``a/b``) and a neighbouring word is of the text's script (a single letter:
+  both) — so "cop" for "сор" comes back, and a Latin name, quotation or formula in an honest
+  Russian text stays;
 * **invisible** characters (``Default_Ignorable_Code_Point``: zero-width space, joiner and
   non-joiner, word joiner, soft hyphen, BOM, bidi controls, variation selectors…) removed;
 * **letter spacing**: a run of at least :data:`SPACED_LETTERS` single letters with one
   separator between them ("т е к с т", "т.е.к.с.т"; words of a spaced sentence parted by more
   white space or another separator) joined into words;
 * **stuffing**: a symbol, private-use or unassigned character, or a digit with no letter look-
-  alike, put between two letters inside a lowercase word (``пла♦гиат``, ``пла1гиат``) to break
+  alike, put between two letters inside a lowercase word (``пла¤гиат``, ``пла1гиат``) to break
   it, removed.
 
 The filter runs after ``nfkc`` (which has already made fullwidth and mathematical letters
@@ -55,7 +56,7 @@ SPACED_LETTERS = text_kernels.SPACED_LETTERS
 _FOREIGN_EVIDENCE = (3, 0.03)
 #: Characters a word wholly in another script may touch and still stand alone (what ends a
 #: word in running text); a ``.`` only before white space or the end (``ria.ru`` is one name).
-_STANDALONE = frozenset(" \t\n\r\u00a0,;:!?()[]«»\"'“”„‘’—–…")
+_STANDALONE = frozenset(" \t\n\r\u00a0,;:!?()[]«»\"'“”„‘’—–…-\u2010\u2011")
 
 IntArray = npt.NDArray[np.int64]
 #: The letters a digit may stand for: the basic alphabets (``1`` looks like Ukrainian ``І``,
@@ -183,6 +184,37 @@ def _neutralize(text: str) -> tuple[str, OffsetMap | None, _Found | None]:
     return _Neutralizer(text, cps, table).run()
 
 
+_WHITE = frozenset(" \t\u00a0")
+
+
+def _gap_kind(gap: str, inner: str | None) -> tuple[str, int] | None:
+    """What the characters between two single letters of a spaced run are: ``("join", -1)``
+    the separator between the letters of a word, ``("break", -1)`` more white space between
+    two words, ``("punct", 1)`` and ``("punct_break", 1)`` a punctuation mark between single
+    separators (kept, and followed by a word break); ``None`` when the run ends here."""
+    spaces = len(gap) >= 1 and all(c in _WHITE for c in gap)
+    if inner is None:
+        if len(gap) == 1 and gap not in "\n\r" and not gap.isalnum():
+            return "join", -1
+    elif gap == inner:
+        return "join", -1
+    elif spaces and len(gap) <= 4:
+        if inner != " ":
+            return "break", -1
+        if len(gap) >= 2:
+            return "break", -1
+    if inner not in (None, " ") or len(gap) < 3 or gap[0] != " ":
+        return None
+    mark, rest = gap[1], gap[2:]
+    if mark in _WHITE or mark.isalnum() or mark in "\n\r":
+        return None
+    if rest == " ":
+        return "punct", 1
+    if 2 <= len(rest) <= 4 and all(c in _WHITE for c in rest):
+        return "punct_break", 1
+    return None
+
+
 class _Neutralizer:
     """One text's words, what to fold and what to drop."""
 
@@ -199,7 +231,13 @@ class _Neutralizer:
         edges = np.flatnonzero(np.diff(np.concatenate(([0], word.view(np.int8), [0]))))
         self.starts: IntArray = edges[0::2]
         self.ends: IntArray = edges[1::2]
-        counts = [int(np.count_nonzero(self.cls & script)) for script in cf.SCRIPTS]
+        # the text's script: by its letters that have no look-alike in another script (a copy
+        # with every look-alike swapped may have more Latin letters than Cyrillic ones)
+        all_into = cf.TO_LATIN | cf.TO_CYRILLIC | cf.TO_GREEK
+        counts = [
+            int(np.count_nonzero(((self.cls & script) != 0) & ((self.cls & all_into) == 0)))
+            for script in cf.SCRIPTS
+        ]
         self.found.total_letters = int(np.count_nonzero(self.cls & cf.LETTERS))
         has_letter = (
             np.bitwise_or.reduceat(self.cls, self.starts) & cf.LETTERS
@@ -309,25 +347,40 @@ class _Neutralizer:
     def _fold_foreign(self, w: int, a: int, b: int) -> int:
         letters = self._letters(a, b)
         targets = cf.fold_targets()[self.script]
-        if not letters or not all(
-            (self.cls[p] & cf.LOWER) and int(self.cps[p]) in targets for p in letters
-        ):
+        if not letters or not all(self._plain_look_alike(p, targets) for p in letters):
             return 0
-        if not self._standalone(a, b):
+        # a word in capitals may touch a dot or a slash: an abbreviation (U.K., A/S, <HE>)
+        upper = all(not self.cls[p] & cf.LOWER for p in letters)
+        if not upper and not self._standalone(a, b):
             return 0
-        near = [self._of_text_script(v) for v in (w - 1, w + 1)]
-        if not (all(near) if len(letters) == 1 else any(near)):
+        if not (self._of_text_script(w, -1) or self._of_text_script(w, 1)):
             return 0
         for p in letters:
             self.subs[p] = targets[int(self.cps[p])]
         return len(letters)
 
-    def _of_text_script(self, w: int) -> bool:
-        """Whether word ``w`` exists and holds a letter of the text's script."""
-        if not 0 <= w < self.starts.shape[0]:
-            return False
-        a, b = int(self.starts[w]), int(self.ends[w])
-        return bool(np.any(self.cls[a:b] & self.script))
+    def _plain_look_alike(self, p: int, targets: dict[int, int]) -> bool:
+        """Whether the letter at ``p`` has a look-alike of the same case in the basic alphabet
+        of the text's script (the swaps a copywriter makes: a/а, c/с, B/В, H/Н…; not b/Ь or
+        s/ѕ, so an English word in a Russian copy stays)."""
+        cp = int(self.cps[p])
+        target = targets.get(cp)
+        return (
+            target is not None
+            and _basic(target, self.script)
+            and chr(target).islower() == chr(cp).islower()
+        )
+
+    def _of_text_script(self, w: int, step: int) -> bool:
+        """Whether the nearest word with a letter before (``step`` -1) or after (1) word ``w``
+        holds a letter of the text's script."""
+        v = w + step
+        while 0 <= v < self.starts.shape[0]:
+            a, b = int(self.starts[v]), int(self.ends[v])
+            if np.any(self.cls[a:b] & cf.LETTERS):
+                return bool(np.any(self.cls[a:b] & self.script))
+            v += step
+        return False
 
     def _standalone(self, a: int, b: int) -> bool:
         """Whether the word ``[a, b)`` stands alone: white space or sentence punctuation on
@@ -343,10 +396,11 @@ class _Neutralizer:
         return True
 
     def _fold_digits(self, a: int, b: int) -> int:
-        """Digits used as letters inside a Russian word (``м0локо``): an ASCII digit between
-        two Cyrillic letters of a word of at least three letters becomes the Russian letter it
-        looks like; one with no such letter, between two lowercase letters with two letters on
-        each side (``пла1гиат``), is stuffing and goes."""
+        """Digits used as letters inside a Russian word (``м0локо``, ``3има``): an ASCII digit
+        between two Cyrillic letters of a word of at least three letters, or the one digit at
+        its start or end, becomes the Russian letter it looks like; a digit with no such letter
+        between two lowercase letters with two letters on each side (``пла1гиат``) is stuffing
+        and goes."""
         cls = self.cls
         letters = self._letters(a, b)
         if len(letters) < 3:
@@ -355,41 +409,52 @@ class _Neutralizer:
         if major != cf.CYRILLIC:
             return 0  # Latin words hold digits (mp3, B2B, nm0w): only Russian ones never do
         targets = cf.fold_targets()[major]
+        digits = [p for p in range(a, b) if 0x30 <= int(self.cps[p]) <= 0x39]
         folded = 0
-        for p in range(a + 1, b - 1):
+        for p in digits:
             cp = int(self.cps[p])
-            if not (0x30 <= cp <= 0x39 and cls[p - 1] & major and cls[p + 1] & major):
+            before = p > a and bool(cls[p - 1] & major)
+            after = p + 1 < b and bool(cls[p + 1] & major)
+            edge = len(digits) == 1 and ((p == a and after) or (p == b - 1 and before))
+            if not (before and after) and not edge:
                 continue
             if cp in targets and _basic(targets[cp], major):
                 self.subs[p] = targets[cp]
                 folded += 1
-            elif self._inside_lowercase(p, p + 1, a, b, major):
+            elif before and after and self._inside(p, p + 1, a, b, major):
                 self.keep[p] = False
                 self.found.add("stuffing", p, p + 1, 1)
         return folded
 
-    def _inside_lowercase(self, p: int, q: int, a: int, b: int, script: int) -> bool:
+    def _inside(
+        self, p: int, q: int, a: int, b: int, script: int, least: int = 2, lowercase: bool = True
+    ) -> bool:
         """Whether ``[p, q)`` lies between two letters of ``script`` of ``[a, b)`` with at
-        least two letters on each side and a lowercase letter after it."""
+        least ``least`` letters on each side, three in all, and (``lowercase``) a lowercase
+        letter after it."""
         cls = self.cls
         left = [x for x in range(a, p) if cls[x] & cf.LETTERS]
         right = [x for x in range(q, b) if cls[x] & cf.LETTERS]
         return (
-            len(left) >= 2
-            and len(right) >= 2
+            len(left) >= least
+            and len(right) >= least
+            and len(left) + len(right) >= 3
             and bool(cls[left[-1]] & script)
             and bool(cls[right[0]] & script)
-            and bool(cls[right[0]] & cf.LOWER)
+            and (not lowercase or bool(cls[right[0]] & cf.LOWER))
         )
 
     def _letter_spacing(self) -> None:
-        """Runs of single letters with one separator character between them, the words of a
-        spaced sentence parted by more white space (or by white space when the separator is
-        not a space)."""
+        """Runs of single letters (and digits) with one separator character between them,
+        holding at least :data:`SPACED_LETTERS` of them and three different letters; the
+        words of a spaced sentence parted by more white space (or by any white space when the
+        separator is not a space), punctuation between spaces kept (``1 , 8 5 0`` → ``1,850``,
+        ``s ,   i t s`` → ``s, its``)."""
         cls = self.cls
         starts, ends = self.starts, self.ends
         n_words = starts.shape[0]
-        single = (ends - starts == 1) & ((cls[np.minimum(starts, len(cls) - 1)] & cf.LETTERS) != 0)
+        first = cls[np.minimum(starts, max(len(cls) - 1, 0))] if n_words else cls[:0]
+        single = (ends - starts == 1) & ((first & (cf.LETTERS | cf.DIGIT)) != 0)
         w = 0
         while w < n_words:
             if not single[w]:
@@ -397,58 +462,44 @@ class _Neutralizer:
                 continue
             run = [w]
             inner: str | None = None
-            gaps: list[tuple[int, int, bool]] = []  # (start, end, inner?)
+            gaps: list[tuple[int, int, str, int]] = []
             v = w
             while v + 1 < n_words and single[v + 1]:
-                gap = self.text[int(ends[v]) : int(starts[v + 1])]
-                kind = self._gap_kind(gap, inner)
+                gap_start, gap_end = int(ends[v]), int(starts[v + 1])
+                kind = _gap_kind(self.text[gap_start:gap_end], inner)
                 if kind is None:
                     break
-                if kind and inner is None:
-                    inner = gap
-                gaps.append((int(ends[v]), int(starts[v + 1]), kind))
+                if inner is None:
+                    inner = " " if kind[0] == "punct" else self.text[gap_start]
+                gaps.append((gap_start, gap_end, *kind))
                 run.append(v + 1)
                 v += 1
-            inner_gaps = sum(1 for g in gaps if g[2])
-            distinct = {self.text[int(starts[x])].lower() for x in run}
-            # at least three different letters: not a border of one letter (C/C/C/C/C/)
-            if (
-                len(run) >= SPACED_LETTERS
-                and inner_gaps >= SPACED_LETTERS - 1
-                and len(distinct) >= 3
-            ):
+            joins = sum(1 for g in gaps if g[2] in ("join", "punct"))
+            letters = {self.text[int(starts[x])].lower() for x in run if first[x] & cf.LETTERS}
+            # three different letters at least: not a border of one (C/C/C/C/C/) nor a row
+            # of numbers (1 2 3 4 5)
+            if len(run) >= SPACED_LETTERS and joins >= SPACED_LETTERS - 1 and len(letters) >= 3:
                 self._join(run, gaps)
             w = v + 1
 
-    @staticmethod
-    def _gap_kind(gap: str, inner: str | None) -> bool | None:
-        """``True`` for the separator between letters of one word, ``False`` for a gap between
-        words of a spaced run, ``None`` when the run ends here."""
-        if inner is None:
-            if len(gap) == 1 and gap not in "\n\r" and not gap.isalnum():
-                return True
-            return None
-        if gap == inner:
-            return True
-        if 1 <= len(gap) <= 4 and all(c in " \t\u00a0" for c in gap):
-            return False if (inner != " " or len(gap) >= 2) else None
-        return None
-
-    def _join(self, run: list[int], gaps: list[tuple[int, int, bool]]) -> None:
+    def _join(self, run: list[int], gaps: list[tuple[int, int, str, int]]) -> None:
         words = 1
-        for a, b, inner in gaps:
-            if inner:
-                self.keep[a:b] = False
-            else:
-                self.keep[a + 1 : b] = False  # one space between the joined words
-                self.subs[a] = 0x20
+        for a, b, kind, mark in gaps:
+            self.keep[a:b] = False
+            if mark >= 0:  # the punctuation between the spaces
+                self.keep[a + mark] = True
+            if kind in ("break", "punct_break"):
+                space = a + mark + 1
+                self.keep[space] = True  # one space between the joined words
+                self.subs[space] = 0x20
                 words += 1
-        first, last = int(self.starts[run[0]]), int(self.ends[run[-1]])
+        first = int(self.starts[run[0]])
+        last = int(self.ends[run[-1]])
         self.found.add("letter_spacing", first, last, len(run), words)
 
     def _stuffing(self) -> None:
         """Symbols and private-use or unassigned characters between two letters of a
-        lowercase word: ``пла♦гиат``."""
+        lowercase word: ``пла¤гиат``."""
         cls = self.cls
         stuff = np.flatnonzero((cls & cf.STUFF) != 0)
         if stuff.shape[0] == 0:
@@ -469,6 +520,6 @@ class _Neutralizer:
             while b < n and cls[b] & cf.LETTERS:
                 b += 1
             script = int(cls[p - 1]) & (cf.LATIN | cf.CYRILLIC | cf.GREEK)
-            if script and self._inside_lowercase(p, q, a, b, script):
+            if script and self._inside(p, q, a, b, script, least=1, lowercase=False):
                 self.keep[p:q] = False
                 self.found.add("stuffing", p, q, q - p)
