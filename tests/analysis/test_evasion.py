@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from neardup import compare
 from neardup._kernels import text as text_kernels
@@ -309,3 +311,22 @@ def test_batch_signing_matches_one_by_one() -> None:
     # a copy signs as its source
     copy_sig = hasher.sign_texts([SOURCE.translate(_TO_LATIN)])[0]
     assert np.array_equal(copy_sig, hasher.sign_texts([SOURCE])[0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            list("абвгдеёжАБВЁabcopXYZ019 -.,\u00a0…ﬁİ\u0301\u200b\u00ad¤<>&;")
+        ),
+        max_size=80,
+    )
+)
+def test_folded_spans_cover_their_tokens(text: str) -> None:
+    canonical = Analyzer(preset("plain", html="never")).canonical(text)
+    spans = list(zip(canonical.starts.tolist(), canonical.ends.tolist(), strict=True))
+    for a, b in spans:
+        assert 0 <= a < b <= len(text)
+    assert all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))
+    for trick in canonical.tricks.found:
+        assert all(0 <= a < b <= len(text) for a, b in trick.spans)

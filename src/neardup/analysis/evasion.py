@@ -51,6 +51,9 @@ from neardup.analysis.tricks import NONE, Trick, Tricks
 
 #: The fewest single letters a letter-spaced run holds ("т е к с т").
 SPACED_LETTERS = text_kernels.SPACED_LETTERS
+#: The characters of its neighbours a piece of a long text is scanned with: five single
+#: letters with their gaps (the longest pattern of the scan) take at most 5 + 4 × 6.
+_SCAN_OVERLAP = 64
 #: How many words with letters of two scripts (at least so many, and such a share of the
 #: text's words) make the words wholly in another script folded too.
 _FOREIGN_EVIDENCE = (3, 0.03)
@@ -169,6 +172,19 @@ def might_have_tricks(cps: npt.NDArray[np.uint32]) -> bool:
     return bool(text_kernels.might_have_tricks(cps, cf.classes()))
 
 
+def might_have_tricks_in(text: str, cuts: list[int]) -> bool:
+    """:func:`might_have_tricks` of a long ``text`` a piece at a time (``cuts``: the pieces'
+    bounds, :func:`neardup.analysis.chunked.cut_points`), each piece read with
+    :data:`_SCAN_OVERLAP` characters of its neighbours, more than any pattern the scan looks
+    for spans, so the answer is the whole text's in the memory of one piece."""
+    table = cf.classes()
+    for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+        window = text[max(0, a - _SCAN_OVERLAP) : b + _SCAN_OVERLAP]
+        if text_kernels.might_have_tricks(text_kernels.code_points(window), table):
+            return True
+    return False
+
+
 def tricks_batch(
     cps: npt.NDArray[np.uint32], doc_offsets: IntArray, todo: npt.NDArray[np.bool_]
 ) -> npt.NDArray[np.bool_]:
@@ -257,7 +273,7 @@ class _Neutralizer:
         if not self.found.spans:
             return self.text, None, None
         kept = np.flatnonzero(self.keep)
-        out = self.subs[kept].astype("<u4").tobytes().decode("utf-32-le")
+        out = self.subs[kept].astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
         offsets = None if kept.shape[0] == self.cps.shape[0] else OffsetMap(kept, kept + 1)
         if offsets is not None:
             # a removal may leave a mark next to a letter it composes with
