@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from neardup.analysis import chunked
-from neardup.analysis.evasion import might_have_tricks_in
 from neardup.analysis.analyzer import Analyzer, Canonical
+from neardup.analysis.evasion import might_have_tricks_in
 from neardup.analysis.presets import preset
 
 _WORDS = (

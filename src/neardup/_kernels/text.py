@@ -638,9 +638,9 @@ def _tricks_in(
     """Whether ``cps[start:end]`` may hold something the ``fold`` filter changes in a way
     that changes tokens: an ignorable character with no white space on either side, a word
     with letters of two of the three scripts, a digit beside a Cyrillic letter, a symbol
-    after a letter, or five one-letter (or one-digit) words in a row. A superset of what the filter folds
-    (it decides; a word wholly in another script is folded only beside words of two scripts),
-    so a text without any keeps the fused fast path."""
+    after a letter, or five one-letter (or one-digit) words in a row. A superset of what the
+    filter folds (it decides; a word wholly in another script is folded only beside words of
+    two scripts), so a text without any keeps the fused fast path."""
     scripts = EV_LATIN | EV_CYRILLIC | EV_GREEK
     letters = scripts | EV_OTHER_LETTER
     word_bits = EV_IGNORABLE | letters | EV_DIGIT | EV_MARK

@@ -123,8 +123,8 @@ def fold_targets() -> dict[int, dict[int, int]]:
     }
     groups = _confusable_groups()
     members: dict[int, list[int]] = {}
-    for cp, group in groups.items():
-        members.setdefault(group, []).append(cp)
+    for cp, root in groups.items():
+        members.setdefault(root, []).append(cp)
     targets: dict[int, dict[int, int]] = {bit: {} for bit in SCRIPTS}
     for group in members.values():
         for script, (low, high) in _CORE.items():
