@@ -84,6 +84,7 @@ def test_fullwidth_letters_fold_after_nfkc() -> None:
     [
         "Новый iPhone и SQL-запрос к базе данных",
         "Вирус COVID-19 и формула H2O, выбросы CO2",
+        "В XX и XXI веках",
         "Самолёт Ту-154 и истребитель МиГ-29",
         "Компания Apple и сайт ria.ru сообщили, что всё OK",
         "Папа издал motu proprio о реформе курии",
@@ -154,14 +155,14 @@ def test_letter_spacing() -> None:
 
 
 def test_stuffing() -> None:
-    assert _terms("пла¤гиат и пла1гиат") == ["плагиат", "и", "плагиат"]
-    trick = find_tricks("пла¤гиат и пла1гиат").get("stuffing")
+    assert _terms("пла\ue000гиат и пла1гиат") == ["плагиат", "и", "плагиат"]
+    trick = find_tricks("пла\ue000гиат и пла1гиат").get("stuffing")
     assert trick is not None and trick.chars == 2
     assert trick.spans == ((3, 4), (14, 15))
 
 
-def test_emoji_and_symbols_between_words_are_not_stuffing() -> None:
-    for text in ("американских🇺🇸властей", "Hockey❄is❄my❄Love", "сло♦во", "word™ and 5°C"):
+def test_visible_symbols_between_words_are_not_stuffing() -> None:
+    for text in ("американских🇺🇸властей", "Hockey❄is❄my❄Love", "сло♦во", "часа═тысячи", "word™"):
         assert not find_tricks(text).get("stuffing")
 
 
@@ -266,7 +267,7 @@ TRICKY = [
     SOURCE.translate(_TO_LATIN),
     "при\u200bвет 🏳️ мир\u200b и #️⃣ \u00adслово",
     "т е к с т и т. д. и т. п. т.е.к.с.т",
-    "пла¤гиат ﬁnal ｐривет 𝐩ривет м0локо",
+    "пла\ue000гиат ﬁnal ｐривет 𝐩ривет м0локо",
     "Σίσυφος ΑΒΓ abc Ελλάδα κaι",
     "",
 ]
@@ -317,7 +318,7 @@ def test_batch_signing_matches_one_by_one() -> None:
 @given(
     st.text(
         alphabet=st.sampled_from(
-            list("абвгдеёжАБВЁabcopXYZ019 -.,\u00a0…ﬁİ\u0301\u200b\u00ad¤<>&;")
+            list("абвгдеёжАБВЁabcopXYZ019 -.,\u00a0…ﬁİ\u0301\u200b\u00ad\ue000<>&;")
         ),
         max_size=80,
     )

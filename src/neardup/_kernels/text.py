@@ -604,7 +604,7 @@ EV_GREEK = 8
 EV_OTHER_LETTER = 16  # a letter of any other script
 EV_DIGIT = 32
 EV_MARK = 64
-EV_STUFF = 128  # a non-ASCII symbol, a private-use or unassigned character
+EV_STUFF = 128  # a private-use or unassigned character
 EV_LOWER = 256
 EV_TO_LATIN = 512  # has a look-alike among the Latin letters (UTS #39)
 EV_TO_CYRILLIC = 1024
@@ -637,10 +637,10 @@ def _tricks_in(
 ) -> bool:
     """Whether ``cps[start:end]`` may hold something the ``fold`` filter changes in a way
     that changes tokens: an ignorable character with no white space on either side, a word
-    with letters of two of the three scripts, a digit beside a Cyrillic letter, a symbol
-    after a letter, or five one-letter (or one-digit) words in a row. A superset of what the
-    filter folds (it decides; a word wholly in another script is folded only beside words of
-    two scripts), so a text without any keeps the fused fast path."""
+    with letters of two of the three scripts, a digit beside a Cyrillic letter, a private-use
+    or unassigned character after a letter, or five one-letter (or one-digit) words in a row.
+    A superset of what the filter folds (it decides; a word wholly in another script is
+    folded only beside words of two scripts), so a text without any keeps the fast path."""
     scripts = EV_LATIN | EV_CYRILLIC | EV_GREEK
     letters = scripts | EV_OTHER_LETTER
     word_bits = EV_IGNORABLE | letters | EV_DIGIT | EV_MARK

@@ -39,7 +39,7 @@ GREEK = text_kernels.EV_GREEK
 OTHER_LETTER = text_kernels.EV_OTHER_LETTER  # a letter of any other script
 DIGIT = text_kernels.EV_DIGIT  # a decimal digit
 MARK = text_kernels.EV_MARK  # a combining mark (continues the word it follows)
-STUFF = text_kernels.EV_STUFF  # a non-ASCII symbol, private-use or unassigned character
+STUFF = text_kernels.EV_STUFF  # a private-use or unassigned character
 LOWER = text_kernels.EV_LOWER  # a lowercase letter
 TO_LATIN = text_kernels.EV_TO_LATIN  # a letter (or ASCII digit) with a Latin look-alike
 TO_CYRILLIC = text_kernels.EV_TO_CYRILLIC
@@ -165,9 +165,9 @@ def _build_classes(version: str, limit: int) -> npt.NDArray[np.uint16]:
         (r"[\p{L}--[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]]+", OTHER_LETTER),
         (r"\p{Nd}+", DIGIT),
         (r"\p{M}+", MARK),
-        # symbols (not ASCII ones, which are ordinary text, nor emoji, which people put
-        # between words without spaces), private use and unassigned
-        (r"[[\p{S}\p{Co}\p{Cn}]--[\x00-\x7f\p{Extended_Pictographic}\p{Emoji_Component}]]+", STUFF),
+        # private use and unassigned: nothing or an empty box in a reader's font (a symbol
+        # is visible, and people put ═, ♦ or an emoji between words without spaces)
+        (r"[\p{Co}\p{Cn}]+", STUFF),
         (r"\p{Ll}+", LOWER),
         (r"[\p{Zs}\t]+", SPACE),
         (r"[\n\r\v\f\x85\u2028\u2029]+", LINE_BREAK),

@@ -16,9 +16,9 @@
 * **letter spacing**: a run of at least :data:`SPACED_LETTERS` single letters with one
   separator between them ("т е к с т", "т.е.к.с.т"; words of a spaced sentence parted by more
   white space or another separator) joined into words;
-* **stuffing**: a symbol, private-use or unassigned character, or a digit with no letter look-
-  alike, put between two letters inside a lowercase word (``пла¤гиат``, ``пла1гиат``) to break
-  it, removed.
+* **stuffing**: a private-use or unassigned character (nothing, or an empty box, in a
+  reader's font), or a digit with no letter look-alike, put between two letters inside a word
+  (``пла\\ue000гиат``, ``пла1гиат``) to break it, removed.
 
 The filter runs after ``nfkc`` (which has already made fullwidth and mathematical letters
 plain) and before ``lowercase``. It returns ``(text, OffsetMap | None)`` like every char filter:
@@ -36,6 +36,7 @@ sequence, changes no token: when nothing else is found the text keeps it and the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -64,6 +65,7 @@ _STANDALONE = frozenset(" \t\n\r\u00a0,;:!?()[]«»\"'“”„‘’—–…-\
 IntArray = npt.NDArray[np.int64]
 #: The letters a digit may stand for: the basic alphabets (``1`` looks like Ukrainian ``І``,
 #: which no Russian word holds, so in a Russian word it is stuffing).
+_ROMAN = re.compile(r"[IVXLCDM]+")
 _BASIC = {cf.LATIN: (0x41, 0x7B), cf.CYRILLIC: (0x410, 0x450), cf.GREEK: (0x391, 0x3CA)}
 
 
@@ -363,8 +365,12 @@ class _Neutralizer:
     def _fold_foreign(self, w: int, a: int, b: int) -> int:
         letters = self._letters(a, b)
         targets = cf.fold_targets()[self.script]
-        if not letters or not all(self._plain_look_alike(p, targets) for p in letters):
+        if not letters or len(letters) != b - a:
+            return 0  # digits or marks: a formula or a code (H2O, p42), not a swapped word
+        if not all(self._plain_look_alike(p, targets) for p in letters):
             return 0
+        if _ROMAN.fullmatch(self.text[a:b]):
+            return 0  # a Roman numeral (XX век) is Latin in any text
         # a word in capitals may touch a dot or a slash: an abbreviation (U.K., A/S, <HE>)
         upper = all(not self.cls[p] & cf.LOWER for p in letters)
         if not upper and not self._standalone(a, b):
@@ -469,8 +475,20 @@ class _Neutralizer:
         cls = self.cls
         starts, ends = self.starts, self.ends
         n_words = starts.shape[0]
-        first = cls[np.minimum(starts, max(len(cls) - 1, 0))] if n_words else cls[:0]
-        single = (ends - starts == 1) & ((first & (cf.LETTERS | cf.DIGIT)) != 0)
+        # a word of one letter, or of one digit (an invisible character beside it is the
+        # other kind's; it goes anyway)
+        letter = ((cls & cf.LETTERS) != 0).astype(np.int64)
+        digit = ((cls & cf.DIGIT) != 0).astype(np.int64)
+        n_letters = np.add.reduceat(letter, starts) if n_words else letter[:0]
+        n_digits = np.add.reduceat(digit, starts) if n_words else digit[:0]
+        single = ((n_letters == 1) & (n_digits == 0)) | ((n_letters == 0) & (n_digits == 1))
+        # where the letter or digit of each single word is, and its classes
+        at: dict[int, int] = {}
+        for x in np.flatnonzero(single).tolist():
+            inside = np.flatnonzero(cls[starts[x] : ends[x]] & (cf.LETTERS | cf.DIGIT))
+            at[x] = int(starts[x]) + int(inside[0])
+        self._single_at = at
+        first = {x: int(cls[p]) for x, p in at.items()}
         w = 0
         while w < n_words:
             if not single[w]:
@@ -491,7 +509,7 @@ class _Neutralizer:
                 run.append(v + 1)
                 v += 1
             joins = sum(1 for g in gaps if g[2] in ("join", "punct"))
-            letters = {self.text[int(starts[x])].lower() for x in run if first[x] & cf.LETTERS}
+            letters = {self.text[self._single_at[x]].lower() for x in run if first[x] & cf.LETTERS}
             # three different letters at least: not a border of one (C/C/C/C/C/) nor a row
             # of numbers (1 2 3 4 5)
             if len(run) >= SPACED_LETTERS and joins >= SPACED_LETTERS - 1 and len(letters) >= 3:
@@ -515,7 +533,7 @@ class _Neutralizer:
 
     def _stuffing(self) -> None:
         """Symbols and private-use or unassigned characters between two letters of a
-        lowercase word: ``пла¤гиат``."""
+        word: ``пла\\ue000гиат``."""
         cls = self.cls
         stuff = np.flatnonzero((cls & cf.STUFF) != 0)
         if stuff.shape[0] == 0:
