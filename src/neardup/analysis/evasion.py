@@ -369,8 +369,8 @@ class _Neutralizer:
             return 0  # digits or marks: a formula or a code (H2O, p42), not a swapped word
         if not all(self._plain_look_alike(p, targets) for p in letters):
             return 0
-        if _ROMAN.fullmatch(self.text[a:b]):
-            return 0  # a Roman numeral (XX век) is Latin in any text
+        if len(letters) > 1 and _ROMAN.fullmatch(self.text[a:b]):
+            return 0  # a Roman numeral (XX век) is Latin in any text; "C" is a swapped "С"
         # a word in capitals may touch a dot or a slash: an abbreviation (U.K., A/S, <HE>)
         upper = all(not self.cls[p] & cf.LOWER for p in letters)
         if not upper and not self._standalone(a, b):
