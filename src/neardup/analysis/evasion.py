@@ -60,12 +60,14 @@ _SCAN_OVERLAP = 64
 _FOREIGN_EVIDENCE = (3, 0.03)
 #: Characters a word wholly in another script may touch and still stand alone (what ends a
 #: word in running text); a ``.`` only before white space or the end (``ria.ru`` is one name).
-_STANDALONE = frozenset(" \t\n\r\u00a0,;:!?()[]«»\"'“”„‘’—–…-\u2010\u2011")
+#: What may join a swapped word to the next: a hyphen, a slash, a dot.
+_JOINERS = frozenset("-\u2010\u2011/.")
+_STANDALONE = frozenset(" \t\n\r\u00a0,;:!?()[]«»\"'“”„‘’—–…")
 
 IntArray = npt.NDArray[np.int64]
 #: The letters a digit may stand for: the basic alphabets (``1`` looks like Ukrainian ``І``,
 #: which no Russian word holds, so in a Russian word it is stuffing).
-_ROMAN = re.compile(r"[IVXLCDM]+")
+_ROMAN = re.compile(r"M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})")
 _BASIC = {cf.LATIN: (0x41, 0x7B), cf.CYRILLIC: (0x410, 0x450), cf.GREEK: (0x391, 0x3CA)}
 
 
@@ -375,7 +377,10 @@ class _Neutralizer:
         upper = all(not self.cls[p] & cf.LOWER for p in letters)
         if not upper and not self._standalone(a, b):
             return 0
-        if not (self._of_text_script(w, -1) or self._of_text_script(w, 1)):
+        # beside a word of the text's script, and (longer than two letters) not beside one of
+        # the other script (the year in "Player of the year" stays English in a Russian copy)
+        near = (self._neighbour(w, -1, targets), self._neighbour(w, 1, targets))
+        if "text" not in near or ("foreign" in near and len(letters) > 2):
             return 0
         for p in letters:
             self.subs[p] = targets[int(self.cps[p])]
@@ -393,29 +398,55 @@ class _Neutralizer:
             and chr(target).islower() == chr(cp).islower()
         )
 
-    def _of_text_script(self, w: int, step: int) -> bool:
-        """Whether the nearest word with a letter before (``step`` -1) or after (1) word ``w``
-        holds a letter of the text's script."""
+    def _neighbour(self, w: int, step: int, targets: dict[int, int]) -> str:
+        """What the nearest word with a letter before (``step`` -1) or after (1) word ``w``
+        is: ``text`` (it holds a letter of the text's script), ``foreign`` (a letter of
+        another script with no plain look-alike in it), ``swapped`` (letters of another script
+        that all have one) or ``none``."""
         v = w + step
         while 0 <= v < self.starts.shape[0]:
             a, b = int(self.starts[v]), int(self.ends[v])
-            if np.any(self.cls[a:b] & cf.LETTERS):
-                return bool(np.any(self.cls[a:b] & self.script))
+            letters = self._letters(a, b)
+            if letters:
+                if any(self.cls[p] & self.script for p in letters):
+                    return "text"
+                if all(self._plain_look_alike(p, targets) for p in letters):
+                    return "swapped"
+                return "foreign"
             v += step
-        return False
+        return "none"
 
     def _standalone(self, a: int, b: int) -> bool:
         """Whether the word ``[a, b)`` stands alone: white space or sentence punctuation on
-        both sides, a ``.`` after it only at the end of a sentence (not ``ria.ru``)."""
+        both sides, or a joiner (``-``, ``/``, ``.``) to a word that is not of another script
+        ("лит-pama", "м/c", "1990-x"; not "e-mail" or "ria.ru"); a ``.`` after it at the end
+        of a sentence."""
         text = self.text
         if a > 0 and text[a - 1] not in _STANDALONE:
-            return False
-        if b < len(text):
-            if text[b] == ".":
-                return b + 1 == len(text) or text[b + 1].isspace()
-            if text[b] not in _STANDALONE:
+            if text[a - 1] not in _JOINERS or self._foreign_at(a - 2, -1):
+                return False
+        if b < len(text) and text[b] not in _STANDALONE:
+            if text[b] == "." and (b + 1 == len(text) or text[b + 1].isspace()):
+                return True
+            if text[b] not in _JOINERS or self._foreign_at(b + 1, 1):
                 return False
         return True
+
+    def _foreign_at(self, p: int, step: int) -> bool:
+        """Whether the word that ends (``step`` -1) or starts (1) at ``p`` has letters, none of
+        them of the text's script, and one with no plain look-alike in it."""
+        n = len(self.text)
+        if not 0 <= p < n or not self.cls[p] & (cf.LETTERS | cf.DIGIT):
+            return False
+        q = p
+        while 0 <= q + step < n and self.cls[q + step] & (cf.LETTERS | cf.DIGIT | cf.MARK):
+            q += step
+        a, b = min(p, q), max(p, q) + 1
+        letters = self._letters(a, b)
+        if not letters or any(self.cls[x] & self.script for x in letters):
+            return False
+        targets = cf.fold_targets()[self.script]
+        return not all(self._plain_look_alike(x, targets) for x in letters)
 
     def _fold_digits(self, a: int, b: int) -> int:
         """Digits used as letters inside a Russian word (``м0локо``, ``3има``): an ASCII digit
