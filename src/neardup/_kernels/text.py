@@ -661,6 +661,7 @@ def _tricks_in(
         j = i
         any_bits = 0
         n_letters = 0
+        digit_in_cyrillic = False
         while j < end:
             c = table[cps[j]]
             if not c & word_bits:
@@ -673,10 +674,12 @@ def _tricks_in(
             elif c & EV_DIGIT:
                 # a digit beside a Cyrillic letter (Latin words hold digits: mp3, nm0w)
                 if j > i and table[cps[j - 1]] & EV_CYRILLIC:
-                    return True
+                    digit_in_cyrillic = True
                 if j + 1 < end and table[cps[j + 1]] & EV_CYRILLIC:
-                    return True
+                    digit_in_cyrillic = True
             j += 1
+        if digit_in_cyrillic and n_letters >= 3:  # not 2014г, 10млн
+            return True
         sc = any_bits & scripts
         if not any_bits & EV_OTHER_LETTER and sc:
             if sc != EV_LATIN and sc != EV_CYRILLIC and sc != EV_GREEK:

@@ -315,9 +315,19 @@ class _Neutralizer:
     def _homoglyphs(self) -> None:
         cls = self.cls
         scripts_of = np.bitwise_or.reduceat(cls, self.starts) if self.starts.shape[0] else cls[:0]
+        # the words to look at (in Python, one by one): letters of one of the three scripts
+        # and no other, and two scripts, or another script than the text's, or a digit
+        three = cf.LATIN | cf.CYRILLIC | cf.GREEK
+        present_bits = scripts_of & three
+        several = (present_bits & (present_bits - 1)) != 0
+        candidates = (
+            ((scripts_of & cf.OTHER_LETTER) == 0)
+            & (present_bits != 0)
+            & (several | (present_bits != self.script) | ((scripts_of & cf.DIGIT) != 0))
+        )
         foreign: list[int] = []
         mixed = 0
-        for w in range(self.starts.shape[0]):
+        for w in np.flatnonzero(candidates).tolist():
             bits = int(scripts_of[w])
             if bits & cf.OTHER_LETTER or not bits & (cf.LATIN | cf.CYRILLIC | cf.GREEK):
                 continue
@@ -504,7 +514,7 @@ class _Neutralizer:
         separator is not a space), punctuation between spaces kept (``1 , 8 5 0`` → ``1,850``,
         ``s ,   i t s`` → ``s, its``)."""
         cls = self.cls
-        starts, ends = self.starts, self.ends
+        starts = self.starts
         n_words = starts.shape[0]
         # a word of one letter, or of one digit (an invisible character beside it is the
         # other kind's; it goes anyway)
@@ -513,23 +523,31 @@ class _Neutralizer:
         n_letters = np.add.reduceat(letter, starts) if n_words else letter[:0]
         n_digits = np.add.reduceat(digit, starts) if n_words else digit[:0]
         single = ((n_letters == 1) & (n_digits == 0)) | ((n_letters == 0) & (n_digits == 1))
-        # where the letter or digit of each single word is, and its classes
-        at: dict[int, int] = {}
-        for x in np.flatnonzero(single).tolist():
-            inside = np.flatnonzero(cls[starts[x] : ends[x]] & (cf.LETTERS | cf.DIGIT))
-            at[x] = int(starts[x]) + int(inside[0])
-        self._single_at = at
-        first = {x: int(cls[p]) for x, p in at.items()}
-        w = 0
-        while w < n_words:
-            if not single[w]:
-                w += 1
-                continue
-            run = [w]
+        # only stretches of SPACED_LETTERS single words in a row are looked at, one by one
+        index = np.flatnonzero(single)
+        if index.shape[0] < SPACED_LETTERS:
+            return
+        bounds = np.concatenate(([0], np.flatnonzero(np.diff(index) != 1) + 1, [len(index)]))
+        for k in np.flatnonzero(np.diff(bounds) >= SPACED_LETTERS).tolist():
+            self._spaced_runs(index[bounds[k] : bounds[k + 1]].tolist())
+
+    def _char_of_single(self, x: int) -> int:
+        """Where the letter or digit of single word ``x`` is."""
+        a = int(self.starts[x])
+        while not self.cls[a] & (cf.LETTERS | cf.DIGIT):
+            a += 1
+        return a
+
+    def _spaced_runs(self, words: list[int]) -> None:
+        """The spaced runs among consecutive single words ``words``."""
+        starts, ends = self.starts, self.ends
+        i = 0
+        while i < len(words):
+            run = [words[i]]
             inner: str | None = None
             gaps: list[tuple[int, int, str, int]] = []
-            v = w
-            while v + 1 < n_words and single[v + 1]:
+            while i + 1 < len(words):
+                v = words[i]
                 gap_start, gap_end = int(ends[v]), int(starts[v + 1])
                 kind = _gap_kind(self.text[gap_start:gap_end], inner)
                 if kind is None:
@@ -538,14 +556,17 @@ class _Neutralizer:
                     inner = " " if kind[0] == "punct" else self.text[gap_start]
                 gaps.append((gap_start, gap_end, *kind))
                 run.append(v + 1)
-                v += 1
+                i += 1
+            i += 1
             joins = sum(1 for g in gaps if g[2] in ("join", "punct"))
-            letters = {self.text[self._single_at[x]].lower() for x in run if first[x] & cf.LETTERS}
+            if len(run) < SPACED_LETTERS or joins < SPACED_LETTERS - 1:
+                continue
+            chars = [self._char_of_single(x) for x in run]
+            letters = {self.text[p].lower() for p in chars if self.cls[p] & cf.LETTERS}
             # three different letters at least: not a border of one (C/C/C/C/C/) nor a row
             # of numbers (1 2 3 4 5)
-            if len(run) >= SPACED_LETTERS and joins >= SPACED_LETTERS - 1 and len(letters) >= 3:
+            if len(letters) >= 3:
                 self._join(run, gaps)
-            w = v + 1
 
     def _join(self, run: list[int], gaps: list[tuple[int, int, str, int]]) -> None:
         words = 1
