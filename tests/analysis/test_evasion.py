@@ -3,6 +3,8 @@ analyzer and reported, real mixed-script words left alone, offsets into the orig
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -331,3 +333,32 @@ def test_folded_spans_cover_their_tokens(text: str) -> None:
     assert all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))
     for trick in canonical.tricks.found:
         assert all(0 <= a < b <= len(text) for a, b in trick.spans)
+
+
+def test_a_collection_made_before_keeps_its_spec_and_says_so(tmp_path: Path) -> None:
+    from neardup.errors import SpecMismatchError
+    from neardup.index import Collection, IndexSpec
+    from neardup.pipeline import make_spec
+
+    db = str(tmp_path / "old.db")
+    before = make_spec("plain", fold_tricks=False)  # the spec of a collection made before
+    Collection.create(db, before, IndexSpec()).close()
+    with Collection.open(db) as col:
+        assert col.spec.fingerprint() == before.fingerprint()
+    with pytest.raises(SpecMismatchError, match="was built under spec"):
+        Collection.open(db, spec=make_spec("plain"))
+
+
+def test_a_long_text_with_a_trick_is_analysed_whole() -> None:
+    from neardup.analysis import chunked
+
+    clean = (SOURCE + "\n") * (chunked.CHUNK_CHARS // len(SOURCE) + 2)
+    # a few words with a Latin letter and a zero-width space (a few: whole words of Latin
+    # look-alikes are folded only where words of two scripts are many, see the module)
+    copy = clean[:1000] + "Пpи\u200bвет " + clean[1000:]
+    analyzer = Analyzer(preset("plain"))
+    assert chunked.canonical(analyzer, clean) is not None  # clean: still a piece at a time
+    assert chunked.canonical(analyzer, copy) is None
+    folded = analyzer.canonical(copy)
+    assert folded.terms == analyzer.canonical(clean[:1000] + "Привет " + clean[1000:]).terms
+    assert folded.tricks.kinds == ("homoglyph", "invisible")
