@@ -315,28 +315,21 @@ class _Neutralizer:
     def _homoglyphs(self) -> None:
         cls = self.cls
         scripts_of = np.bitwise_or.reduceat(cls, self.starts) if self.starts.shape[0] else cls[:0]
-        # the words to look at (in Python, one by one): letters of one of the three scripts
-        # and no other, and two scripts, or another script than the text's, or a digit
+        # the words to look at in Python, one by one: letters of the three scripts only, of
+        # two of them or with a digit (Cyrillic); those wholly in another script than the
+        # text's only when the first are many
         three = cf.LATIN | cf.CYRILLIC | cf.GREEK
         present_bits = scripts_of & three
         several = (present_bits & (present_bits - 1)) != 0
-        candidates = (
-            ((scripts_of & cf.OTHER_LETTER) == 0)
-            & (present_bits != 0)
-            & (several | (present_bits != self.script) | ((scripts_of & cf.DIGIT) != 0))
-        )
-        foreign: list[int] = []
+        plain = ((scripts_of & cf.OTHER_LETTER) == 0) & (present_bits != 0)
+        digits = ((scripts_of & cf.DIGIT) != 0) & ((present_bits & cf.CYRILLIC) != 0)
         mixed = 0
-        for w in np.flatnonzero(candidates).tolist():
+        for w in np.flatnonzero(plain & (several | digits)).tolist():
             bits = int(scripts_of[w])
-            if bits & cf.OTHER_LETTER or not bits & (cf.LATIN | cf.CYRILLIC | cf.GREEK):
-                continue
             a, b = int(self.starts[w]), int(self.ends[w])
             present = [s for s in cf.SCRIPTS if bits & s]
             folded = self._fold_mixed(a, b, present) if len(present) >= 2 else 0
             mixed += folded > 0
-            if len(present) == 1 and present[0] != self.script:
-                foreign.append(w)
             if bits & cf.DIGIT:
                 folded += self._fold_digits(a, b)
             if folded:
@@ -347,7 +340,8 @@ class _Neutralizer:
         least, share = _FOREIGN_EVIDENCE
         if mixed < least or mixed < share * self.found.total_words:
             return
-        for w in foreign:
+        foreign = plain & ~several & (present_bits != self.script)
+        for w in np.flatnonzero(foreign).tolist():
             a, b = int(self.starts[w]), int(self.ends[w])
             folded = self._fold_foreign(w, a, b)
             if folded:
