@@ -156,36 +156,59 @@ def run_copies(count: int) -> None:
 
 
 def run_false_alarms(show: int) -> None:
+    from neardup.analysis.tricks import SUSPICIOUS_AT
     from neardup.pipeline import Pipeline, default_spec
 
     analyzer = Pipeline(default_spec()).analyzer
-    print("| corpus | documents | anything folded | flagged suspicious | share flagged |")
-    print("|---|---:|---:|---:|---:|")
+    print(
+        "| corpus | documents | anything folded | homoglyph | invisible | letter spacing "
+        "| stuffing | flagged suspicious | share flagged |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     listed: list[str] = []
+    nearest: list[tuple[float, str]] = []
     for name in ALL_CORPORA:
         total = folded = flagged = 0
+        kinds = dict.fromkeys(("homoglyph", "invisible", "letter_spacing", "stuffing"), 0)
         for doc_id, text in documents(name):
             total += 1
             tricks = analyzer.canonical(text).tricks
             folded += bool(tricks)
+            for trick in tricks.found:
+                kinds[trick.kind] += 1
+                least, share = SUSPICIOUS_AT[trick.kind]
+                amount = trick.chars if trick.kind == "letter_spacing" else trick.words
+                closeness = min(amount / least, trick.share / share)
+                excerpt = repr(text[max(0, trick.spans[0][0] - 20) : trick.spans[0][1] + 20])
+                nearest.append(
+                    (
+                        closeness,
+                        f"{name} {doc_id}: {trick.kind}, {amount} of {least}, share "
+                        f"{trick.share:.1%} of {share:.0%}: {excerpt}",
+                    )
+                )
             if tricks.suspicious:
                 flagged += 1
                 for trick in tricks.found:
                     if not trick.suspicious:
                         continue
-                    excerpts = [repr(text[max(0, a - 20) : b + 20]) for a, b in trick.spans[:show]]
+                    excerpts = [repr(text[max(0, a - 20) : b + 20]) for a, b in trick.spans[:3]]
                     listed.append(
                         f"{name} {doc_id}: {trick.kind}, {trick.chars} chars, {trick.words} "
                         f"words ({trick.share:.1%}): " + " ".join(excerpts)
                     )
         print(
-            f"| {name} | {total} | {folded} ({folded / total:.1%}) | {flagged} | "
-            f"{flagged / total:.3%} |",
+            f"| {name} | {total} | {folded} ({folded / total:.1%}) | "
+            + " | ".join(str(v) for v in kinds.values())
+            + f" | {flagged} | {flagged / total:.3%} |",
             flush=True,
         )
     print("\nflagged documents:" if listed else "\nno document flagged")
     for line in listed:
         print("  " + line)
+    print("\nthe unflagged documents nearest to a threshold (1.0 = at it):")
+    for closeness, line in sorted(nearest, reverse=True)[:show]:
+        print(f"  {closeness:.2f} {line}")
 
 
 def run_identity() -> None:
@@ -215,7 +238,9 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=500, help="documents per corpus (copies)")
     parser.add_argument("--false-alarms", action="store_true")
     parser.add_argument("--identity", action="store_true")
-    parser.add_argument("--show", type=int, default=3, help="excerpts per flagged trick")
+    parser.add_argument(
+        "--show", type=int, default=12, help="excerpts per flagged trick, and documents nearest"
+    )
     args = parser.parse_args()
     if not DATA.is_dir():
         sys.exit(f"no data directory {DATA}")
