@@ -119,7 +119,8 @@ def test_spans_point_at_the_original_words() -> None:
     )
 )
 def test_plain_spans_hold_the_token_text(text: str) -> None:
-    canonical = Analyzer(preset("plain", html="never")).canonical(text)
+    # without ``fold``, whose tokens are the look-alikes' letters (tests/analysis/test_evasion.py)
+    canonical = Analyzer(preset("plain", html="never", fold_tricks=False)).canonical(text)
     for term, a, b in zip(canonical.terms, canonical.starts.tolist(), canonical.ends.tolist()):
         assert 0 <= a < b <= len(text)
         assert unicodedata.normalize("NFKC", text[a:b]).lower() == term

@@ -9,6 +9,7 @@ import pytest
 
 from neardup.analysis import chunked
 from neardup.analysis.analyzer import Analyzer, Canonical
+from neardup.analysis.evasion import might_have_tricks_in
 from neardup.analysis.presets import preset
 
 _WORDS = (
@@ -48,7 +49,9 @@ def test_pieces_give_the_whole_texts_stream(name: str, seed: int) -> None:
     for size in (40, 97, 500):
         pieces = chunked.canonical(analyzer, text, size)
         if pieces is None:  # only when some stretch of `size` has no place to cut
-            assert size < 100 and chunked.cut_points(text, size) is None
+            cuts = chunked.cut_points(text, size)
+            # or when the text may hold a trick to fold (analysed whole: seeds 0 and 1)
+            assert (size < 100 and cuts is None) or might_have_tricks_in(text, cuts or [0])
             continue
         _same(pieces, whole)
 

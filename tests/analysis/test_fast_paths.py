@@ -335,10 +335,16 @@ def test_fused_path_is_taken_for_ordinary_text_and_left_for_the_rest() -> None:
     # under strip_marks, an emoji's variation selector is dropped in the fused path
     ru, _ = _analyzers("ru")
     ru_chain = next(iter(ru._chains.values()))  # type: ignore[attr-defined]
-    scan = ru_chain.fast_scan("дом \u2764\ufe0f кот\ufe0fы")
+    scan = ru_chain.fast_scan("дом \u2764\ufe0f коты\ufe0f")
     assert scan is not None
-    assert (scan.starts.tolist(), scan.ends.tolist()) == ([0, 7], [3, 12])
+    assert (scan.starts.tolist(), scan.ends.tolist()) == ([0, 7], [3, 11])
     assert scan.buf.tobytes().decode() == "дом коты"
+    # inside a word it is the fold filter's (an invisible character): the general path, the
+    # same tokens
+    assert ru_chain.fast_scan("дом \u2764\ufe0f кот\ufe0fы") is None
+    inside = ru.canonical("дом \u2764\ufe0f кот\ufe0fы")
+    assert (inside.starts.tolist(), inside.ends.tolist()) == ([0, 7], [3, 12])
+    assert inside.terms == ["дом", "кот"]  # lemmas
     for text in (
         "ΟΔΥΣΣΕΥΣ",
         "İ",

@@ -592,3 +592,131 @@ def fused_words(
         int(cyrillic),
         int(latin),
     )
+
+
+# --- the fold filter's scan (neardup.analysis.evasion) ----------------------------------------
+# Bits of the fold filter's class table (neardup.analysis.confusables builds it, uint16 per
+# code point); here because the scan below reads them as compile-time constants.
+EV_IGNORABLE = 1  # Default_Ignorable_Code_Point
+EV_LATIN = 2  # a letter of the script
+EV_CYRILLIC = 4
+EV_GREEK = 8
+EV_OTHER_LETTER = 16  # a letter of any other script
+EV_DIGIT = 32
+EV_MARK = 64
+EV_STUFF = 128  # a private-use or unassigned character
+EV_LOWER = 256
+EV_TO_LATIN = 512  # has a look-alike among the Latin letters (UTS #39)
+EV_TO_CYRILLIC = 1024
+EV_TO_GREEK = 2048
+EV_SPACE = 4096
+EV_LINE_BREAK = 8192
+#: The fewest single letters a letter-spaced run holds ("т е к с т").
+SPACED_LETTERS = 5
+#: The longest gap between two single letters that the scan still takes for one run.
+_SPACED_GAP = 6
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _breaks_word(
+    cps: npt.NDArray[np.uint32], start: int, end: int, i: int, table: npt.NDArray[np.uint16]
+) -> bool:
+    """Whether the run of ignorable characters at ``i`` has something other than white space
+    on both sides (removed, it may join two words; after a word or between an emoji and a
+    space it changes no token)."""
+    j = i
+    while j < end and table[cps[j]] & EV_IGNORABLE:
+        j += 1
+    white = EV_SPACE | EV_LINE_BREAK
+    return i > start and j < end and not table[cps[i - 1]] & white and not table[cps[j]] & white
+
+
+@njit(cache=True, nogil=True)
+def _tricks_in(
+    cps: npt.NDArray[np.uint32], start: int, end: int, table: npt.NDArray[np.uint16]
+) -> bool:
+    """Whether ``cps[start:end]`` may hold something the ``fold`` filter changes in a way
+    that changes tokens: an ignorable character with no white space on either side, a word
+    with letters of two of the three scripts, a digit beside a Cyrillic letter, a private-use
+    or unassigned character after a letter, or five one-letter (or one-digit) words in a row.
+    A superset of what the filter folds (it decides; a word wholly in another script is
+    folded only beside words of two scripts), so a text without any keeps the fast path."""
+    scripts = EV_LATIN | EV_CYRILLIC | EV_GREEK
+    letters = scripts | EV_OTHER_LETTER
+    word_bits = EV_IGNORABLE | letters | EV_DIGIT | EV_MARK
+    singles = 0
+    last_word_end = -100
+    i = start
+    while i < end:
+        c = table[cps[i]]
+        if c & EV_IGNORABLE and _breaks_word(cps, start, end, i, table):
+            return True
+        if c & EV_STUFF and i > start and table[cps[i - 1]] & letters:
+            if i + 1 < end and table[cps[i + 1]] & (letters | EV_STUFF):
+                return True
+        if not c & word_bits:
+            i += 1
+            continue
+        # a word: [i, j)
+        j = i
+        any_bits = 0
+        n_letters = 0
+        digit_in_cyrillic = False
+        while j < end:
+            c = table[cps[j]]
+            if not c & word_bits:
+                break
+            if c & EV_IGNORABLE and _breaks_word(cps, start, end, j, table):
+                return True
+            any_bits |= c
+            if c & letters:
+                n_letters += 1
+            elif c & EV_DIGIT:
+                # a digit beside a Cyrillic letter (Latin words hold digits: mp3, nm0w)
+                if j > i and table[cps[j - 1]] & EV_CYRILLIC:
+                    digit_in_cyrillic = True
+                if j + 1 < end and table[cps[j + 1]] & EV_CYRILLIC:
+                    digit_in_cyrillic = True
+            j += 1
+        if digit_in_cyrillic and n_letters >= 3:  # not 2014г, 10млн
+            return True
+        sc = any_bits & scripts
+        if not any_bits & EV_OTHER_LETTER and sc:
+            if sc != EV_LATIN and sc != EV_CYRILLIC and sc != EV_GREEK:
+                return True  # letters of two scripts in one word
+        if (n_letters == 1 and not any_bits & EV_DIGIT) or (n_letters == 0 and j - i == 1):
+            gap_ok = i - last_word_end <= _SPACED_GAP
+            if gap_ok:
+                for g in range(last_word_end, i):
+                    if table[cps[g]] & EV_LINE_BREAK:
+                        gap_ok = False
+            singles = singles + 1 if gap_ok and singles > 0 else 1
+            if singles >= SPACED_LETTERS:
+                return True
+        else:
+            singles = 0
+        last_word_end = j
+        i = j
+    return False
+
+
+@njit(cache=True, nogil=True)
+def might_have_tricks(cps: npt.NDArray[np.uint32], table: npt.NDArray[np.uint16]) -> bool:
+    """:func:`_tricks_in` over a whole text."""
+    return _tricks_in(cps, 0, cps.shape[0], table)
+
+
+@njit(cache=True, nogil=True)
+def tricks_batch(
+    cps: npt.NDArray[np.uint32],
+    doc_offsets: npt.NDArray[np.int64],
+    todo: npt.NDArray[np.bool_],
+    table: npt.NDArray[np.uint16],
+) -> npt.NDArray[np.bool_]:
+    """:func:`_tricks_in` of each document ``d`` with ``todo[d]`` (false for the others)."""
+    n = doc_offsets.shape[0] - 1
+    out = np.zeros(n, dtype=np.bool_)
+    for d in range(n):
+        if todo[d]:
+            out[d] = _tricks_in(cps, doc_offsets[d], doc_offsets[d + 1], table)
+    return out

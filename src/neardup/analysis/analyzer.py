@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import text as text_kernels
-from neardup.analysis import chunked, registry
+from neardup.analysis import chunked, evasion, registry
 from neardup.analysis.chain import (
     BatchPlan,
     Canonical,
@@ -46,6 +47,7 @@ class Analyzer:
         self.spec = spec
         self._chains = {lang: Chain(chain, compile_filters) for lang, chain in spec.chains}
         self._routed = len(self._chains) > 1
+        self._folds = any(chain.folds for chain in self._chains.values())
 
     @property
     def chains(self) -> Mapping[str, Chain]:
@@ -58,6 +60,15 @@ class Analyzer:
         return self._routed
 
     def canonical(self, text: str) -> Canonical:
+        """The canonical stream of ``text``, with the tricks the ``fold`` filter undid in
+        :attr:`Canonical.tricks`."""
+        if not self._folds:
+            return self._canonical(text)
+        with evasion.recording() as found:
+            result = self._canonical(text)
+        return replace(result, tricks=found.tricks) if found.tricks else result
+
+    def _canonical(self, text: str) -> Canonical:
         if not isinstance(text, str):
             raise TypeError(
                 f"the analyzer takes str, got {type(text).__name__}; decode bytes first"

@@ -25,9 +25,10 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import text as text_kernels
-from neardup.analysis import char_filters, registry
+from neardup.analysis import char_filters, evasion, registry
 from neardup.analysis.compiled import CompiledFilters
 from neardup.analysis.offsets import OffsetMap, compose
+from neardup.analysis.tricks import NONE, Tricks
 from neardup.spec import ChainSpec
 
 IntArray = npt.NDArray[np.int64]
@@ -39,6 +40,8 @@ class Canonical:
 
     ``buf`` holds the canonical terms in UTF-8 joined by single spaces; token ``t`` is
     ``buf[byte_starts[t]:byte_ends[t]]`` and came from ``source[starts[t]:ends[t]]``.
+    ``tricks``: what the ``fold`` char filter found and undid (spans in the source; empty for
+    a clean text or a chain without the filter).
     """
 
     buf: npt.NDArray[np.uint8]
@@ -47,6 +50,7 @@ class Canonical:
     starts: IntArray
     ends: IntArray
     language: str
+    tricks: Tricks = NONE
 
     def __len__(self) -> int:
         return int(self.byte_starts.shape[0])
@@ -86,6 +90,7 @@ class Chain:
             else None
         )
         self._fast_filters = _fusable(spec)
+        self.folds = any(c.name == "fold" for c in spec.char_filters)
         self._fast_table: char_filters.FusedTable | None = None
         self._html_check = (
             bool(spec.char_filters)
@@ -105,8 +110,11 @@ class Chain:
         if tables is None:
             return None
         table, exp_offsets = tables
+        cps = text_kernels.code_points(text)
+        if self.folds and evasion.might_have_tricks(cps):
+            return None
         ok, buf, byte_starts, byte_ends, starts, ends, cyrillic, latin = text_kernels.fused_words(
-            text_kernels.code_points(text),
+            cps,
             table,
             char_filters.FAST_DOMAIN,
             exp_offsets,
@@ -148,6 +156,7 @@ class Chain:
             keep_numbers=self.keep_numbers,
             language=language,
             compiled=self.compiled,
+            folds=self.folds,
         )
 
     def finish(self, scan: Scan, language: str) -> Canonical:
@@ -170,6 +179,7 @@ class Chain:
         offsets: OffsetMap | None = None
         for char_filter in self.char_filters:
             text, step = char_filter(text)
+            evasion.locate(offsets)  # what ``fold`` found, into the original's coordinates
             offsets = compose(offsets, step)
         return text, offsets
 
@@ -234,6 +244,8 @@ class BatchPlan:
     keep_numbers: bool
     language: str
     compiled: CompiledFilters | None = None
+    #: the chain has the ``fold`` filter: a text its scan flags takes the per-document path
+    folds: bool = False
 
     def takes(self, text: object) -> bool:
         """Whether the batch kernel may try ``text`` (a str that is not HTML to strip)."""
@@ -259,7 +271,10 @@ class BatchPlan:
         lengths = np.fromiter(map(len, parts), dtype=np.int64, count=n)
         doc_offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(lengths, out=doc_offsets[1:])
-        return text_kernels.str_code_points("".join(parts)), doc_offsets, todo
+        cps = text_kernels.str_code_points("".join(parts))
+        if self.folds:
+            todo &= ~evasion.tricks_batch(cps, doc_offsets, todo)
+        return cps, doc_offsets, todo
 
 
 def route_batch(

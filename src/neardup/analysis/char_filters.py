@@ -322,7 +322,12 @@ def strip_marks(text: str) -> CharFilterResult:
 #: point sends its document to the general path.
 FAST_DOMAIN = 0x20000
 #: The names of the char filters the fused path can run (the html filter is checked apart).
-FAST_FILTERS = frozenset({"nfkc", "lowercase", "yo", "strip_marks"})
+#: ``fold`` (:mod:`neardup.analysis.evasion`) changes nothing in a text where its scan
+#: (:func:`neardup._kernels.text.might_have_tricks`) finds nothing: the analyzer runs the scan
+#: before the fused kernel, whose table leaves ``fold`` out.
+FAST_FILTERS = frozenset({"nfkc", "lowercase", "yo", "strip_marks", "fold"})
+#: The fast-path char filters that are not per-character maps but a scan (see above).
+SCANNED_FILTERS = frozenset({"fold"})
 _NO_MAP = np.uint32(0xFFFFFFFF)
 _CAPITAL_SIGMA = 0x3A3  # lowercases to σ or ς depending on its neighbours
 
@@ -496,6 +501,8 @@ def fused_table(filters: tuple[str, ...]) -> FusedTable | None:
     """
     if any(name not in FAST_FILTERS for name in filters):
         return None
+    # a text the fused kernel takes has passed the scan of ``fold``: the filter is the identity
+    filters = tuple(name for name in filters if name not in SCANNED_FILTERS)
     # The general path's tables too, now: the few documents the fused path sends back need
     # them, and a process warmed up before a fork (neardup.sketch.parallel) then hands every
     # table to its workers instead of each worker loading them again.

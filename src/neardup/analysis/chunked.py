@@ -109,6 +109,9 @@ def _filters_of(chain: Chain) -> list[CharFilter] | None:
         if components[0].param("mode", "auto") not in ("auto", "never"):
             return None
         components, filters = components[1:], filters[1:]
+    # ``fold`` changes nothing in a text its scan passes, checked whole by canonical()
+    kept = [(c, f) for c, f in zip(components, filters, strict=True) if c.name != "fold"]
+    components, filters = [c for c, _ in kept], [f for _, f in kept]
     if any(c.name not in _LOCAL_FILTERS for c in components):
         return None
     return filters
@@ -163,6 +166,11 @@ def canonical(analyzer: Chains, text: str, size: int | None = None) -> Canonical
     cuts = cut_points(text, size)
     if cuts is None:
         return None
+    if any(chain.folds for chain in chains.values()):
+        from neardup.analysis.evasion import might_have_tricks_in
+
+        if might_have_tricks_in(text, cuts):
+            return None  # something to fold: analysed whole
     token = char_filters.PIECEWISE.set(True)
     try:
         chain, filters, lang = first, first_filters, first_lang

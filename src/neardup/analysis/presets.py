@@ -17,6 +17,12 @@ the main content of a web page), ``adjectives`` (also drop adjectives, ru), ``st
 pronouns; with ``adjectives`` only adjectives are dropped). Both default to off, and a spec made
 without them is exactly the spec made before they existed (the same fingerprint): keeping words
 only removes a filter from the chain.
+
+``fold_tricks`` (default on, issue 24): the ``fold`` char filter after ``nfkc`` undoes the tricks
+that get a copy past a uniqueness checker — look-alike letters of another script, invisible
+characters, letter spacing, characters stuffed into words (:mod:`neardup.analysis.evasion`).
+It changes the spec (a new fingerprint) but not the fingerprints of a text without tricks;
+off, the chain is the one before it existed (the raw score, and the old spec's fingerprint).
 """
 
 from __future__ import annotations
@@ -35,11 +41,17 @@ PRESETS = ("plain", "ru", "en", "auto")
 HTML_MODES = OneOf(("auto", "always", "never"))
 
 
-def _char_filters(html: str, main_content: bool, yo: bool) -> tuple[Component, ...]:
+def _char_filters(
+    html: str, main_content: bool, yo: bool, fold: bool = True
+) -> tuple[Component, ...]:
     if html not in ("auto", "always", "never"):
         raise ConfigurationError(f"html must be auto, always or never, got {html!r}")
     chain = [Component.of("html", mode=html, main_content=main_content)] if html != "never" else []
-    chain += [Component.of("nfkc"), Component.of("lowercase")]
+    chain += [Component.of("nfkc")]
+    # after nfkc (fullwidth and mathematical letters are plain by then), before lowercase
+    # (a digit used as a letter looks like a capital: 0 → О)
+    chain += [Component.of("fold")] if fold else []
+    chain += [Component.of("lowercase")]
     if yo:
         chain += [Component.of("strip_marks"), Component.of("yo")]
     return tuple(chain)
@@ -73,6 +85,7 @@ def _ru(
     numbers: bool,
     keep_stop_words: bool = False,
     keep_function_words: bool = False,
+    fold: bool = True,
 ) -> ChainSpec:
     drop: tuple[str, ...] = () if keep_function_words else DEFAULT_DROP_POS
     drop += ("ADJF", "ADJS") if adjectives else ()
@@ -83,7 +96,7 @@ def _ru(
         *_tail(stop_words, synonyms),
     ]
     return ChainSpec(
-        _char_filters(html, main_content, yo=True),
+        _char_filters(html, main_content, yo=True, fold=fold),
         Component.of("words", hyphens=True, numbers=numbers),
         tuple(filters),
     )
@@ -96,6 +109,7 @@ def _en(
     synonyms: str | None,
     numbers: bool,
     keep_stop_words: bool = False,
+    fold: bool = True,
 ) -> ChainSpec:
     filters = [
         *_stop("en", stop_words, keep_stop_words),
@@ -103,7 +117,7 @@ def _en(
         *_tail(stop_words, synonyms),
     ]
     return ChainSpec(
-        _char_filters(html, main_content, yo=False),
+        _char_filters(html, main_content, yo=False, fold=fold),
         Component.of("words", hyphens=True, numbers=numbers),
         tuple(filters),
     )
@@ -121,6 +135,7 @@ def preset(
     numbers: bool = True,
     keep_stop_words: bool = False,
     keep_function_words: bool = False,
+    fold_tricks: bool = True,
 ) -> AnalyzerSpec:
     """The analyzer spec of a preset with its options."""
     if not isinstance(name, str) or name not in PRESETS:
@@ -135,6 +150,7 @@ def preset(
         ("numbers", numbers),
         ("keep_stop_words", keep_stop_words),
         ("keep_function_words", keep_function_words),
+        ("fold_tricks", fold_tricks),
     ):
         check(option, value, Boolean(), ConfigurationError)
     if isinstance(stop_words, str) or not isinstance(stop_words, tuple | list):
@@ -149,12 +165,12 @@ def preset(
         if words:
             tail = (Component.of("stop", language="ru", words=words, builtin=False), *tail)
         chain = ChainSpec(
-            _char_filters(html, main_content, yo=False),
+            _char_filters(html, main_content, yo=False, fold=fold_tricks),
             Component.of("words", hyphens=True, numbers=numbers),
             tail,
         )
         return AnalyzerSpec("plain", (("*", chain),))
-    keep = (keep_stop_words, keep_function_words)
+    keep = (keep_stop_words, keep_function_words, fold_tricks)
     if name == "ru":
         return AnalyzerSpec(
             "ru",
@@ -162,14 +178,20 @@ def preset(
         )
     if name == "en":
         return AnalyzerSpec(
-            "en", (("*", _en(html, main_content, words, synonyms, numbers, keep_stop_words)),)
+            "en",
+            (
+                (
+                    "*",
+                    _en(html, main_content, words, synonyms, numbers, keep_stop_words, fold_tricks),
+                ),
+            ),
         )
     if name == "auto":
         return AnalyzerSpec(
             "auto",
             (
                 ("ru", _ru(html, main_content, adjectives, words, synonyms, stem, numbers, *keep)),
-                ("en", _en(html, main_content, words, synonyms, numbers, keep_stop_words)),
+                ("en", _en(html, main_content, words, synonyms, numbers, *keep[::2])),  # stop, fold
             ),
         )
     raise ConfigurationError(f"unknown preset {name!r}; expected one of {', '.join(PRESETS)}")
@@ -186,4 +208,5 @@ def preset_options() -> dict[str, Any]:
         "numbers": True,
         "keep_stop_words": False,
         "keep_function_words": False,
+        "fold_tricks": True,
     }

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from neardup.analysis import char_filters, resources, token_filters
+from neardup.analysis import char_filters, evasion, resources, token_filters
 from neardup.errors import ConfigurationError
 from neardup.spec import AnalyzerSpec, Component
 
@@ -31,6 +31,9 @@ CHAR_FILTERS: dict[str, ComponentType] = {
     "lowercase": ComponentType(char_filters.lowercase, frozenset()),
     "yo": ComponentType(char_filters.yo_to_ye, frozenset()),
     "strip_marks": ComponentType(char_filters.strip_marks, frozenset()),
+    # the tricks to evade a uniqueness checker undone (issue 24: homoglyphs, invisible
+    # characters, letter spacing, stuffing), by the UTS #39 confusables of this package
+    "fold": ComponentType(evasion.fold, frozenset(), packages=("confusable-homoglyphs",)),
 }
 TOKENIZERS: dict[str, ComponentType] = {
     "words": ComponentType(lambda: None, frozenset({"hyphens", "numbers"})),

@@ -144,6 +144,12 @@ def spec_options(func: F) -> F:
             is_flag=True,
             help="ru: keep prepositions, conjunctions, particles, interjections and pronouns.",
         ),
+        click.option(
+            "--no-fold",
+            is_flag=True,
+            help="Do not undo look-alike letters, invisible characters, letter spacing and "
+            "stuffed characters (the raw score; the spec before they were undone).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -198,4 +204,5 @@ def spec_from_options(options: dict[str, Any]) -> Spec:
         numbers=not options.pop("no_numbers"),
         keep_stop_words=options.pop("keep_stop_words"),
         keep_function_words=options.pop("keep_function_words"),
+        fold_tricks=not options.pop("no_fold"),
     )

@@ -1,0 +1,256 @@
+"""Evasion benchmark (issue 24): copies made with the tricks that beat a uniqueness checker,
+compared with their sources by default, and the false alarms of the ``fold`` filter on real text.
+
+``copies`` (the default): 500 documents of ``../shared/data/ru_news.jsonl.gz`` and 500 of
+``reuters21578.jsonl.gz`` (every k-th document with at least 80 words, so the sample spans the
+corpus), each copied with each trick:
+
+* ``homoglyph_all``: every letter that has a look-alike in the other script swapped for it
+  (Russian а е о р с х у А В Е К М Н О Р С Т Х → Latin; English the other way);
+* ``homoglyph_third``: the same in one word of three;
+* ``zero_width``: a zero-width space after every letter;
+* ``soft_hyphen``: a soft hyphen after every other letter;
+* ``letter_spacing``: every third sentence letter-spaced (a space between letters, three
+  between words);
+* ``stuffing``: a private-use character in the middle of one word of three (of those that
+  are letters only, four or more).
+
+Each copy is compared with its source by :func:`neardup.compare` (the default spec) and with
+the spec without the filter (``fold_tricks=False``: the raw score). The clean copy (the text
+itself) scores 1.0; the table gives per trick the mean and the worst ``|score - 1|`` of the
+resemblance with the filter, the mean resemblance without it, and the share of copies the
+analyzer flags as suspicious (``Canonical.tricks.suspicious``).
+
+``--false-alarms``: every document of ru_news, Reuters and 20 Newsgroups as it is, analysed by
+the default spec's analyzer; the share flagged suspicious (must stay at most 0.1 %), the share
+with anything folded, and each flagged document with its tricks and their text.
+
+``--identity``: every document of the three corpora, fingerprinted with and without the
+filter: the documents whose fingerprints differ, and whether each of them has a trick found
+(a clean text's fingerprints must not change).
+
+    .venv/bin/python benchmarks/evasion.py                     # the copies table
+    .venv/bin/python benchmarks/evasion.py --false-alarms
+    .venv/bin/python benchmarks/evasion.py --identity
+    .venv/bin/python benchmarks/evasion.py --docs 50           # a quick check
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data"
+CORPORA = {"ru_news": "ru_news.jsonl.gz", "reuters": "reuters21578.jsonl.gz"}
+ALL_CORPORA = {**CORPORA, "20newsgroups": "20newsgroups.jsonl.gz"}
+
+_RU_LOOK_ALIKES = "аеорсхуАВЕКМНОРСТХ"
+_EN_LOOK_ALIKES = "aeopcxyABEKMHOPCTX"
+TO_LATIN = str.maketrans(_RU_LOOK_ALIKES, _EN_LOOK_ALIKES)
+TO_CYRILLIC = str.maketrans(_EN_LOOK_ALIKES, _RU_LOOK_ALIKES)
+_LETTER = re.compile(r"[^\W\d_]")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+PRIVATE_USE = "\ue000"
+
+
+def documents(name: str) -> Iterator[tuple[str, str]]:
+    with gzip.open(DATA / ALL_CORPORA[name], "rt", encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            text = record.get("text") or ""
+            yield str(record.get("id")), text
+
+
+def sample(name: str, count: int) -> list[tuple[str, str]]:
+    docs = [(i, t) for i, t in documents(name) if len(t.split()) >= 80]
+    step = max(1, len(docs) // count)
+    return docs[::step][:count]
+
+
+# --- the tricks -----------------------------------------------------------------------------
+
+
+def _every_third_word(text: str, change: Callable[[str], str]) -> str:
+    words = text.split(" ")
+    return " ".join(change(w) if i % 3 == 1 else w for i, w in enumerate(words))
+
+
+def _spaced(sentence: str) -> str:
+    return "   ".join(" ".join(word) for word in sentence.split())
+
+
+def make_tricks(language: str) -> dict[str, Callable[[str], str]]:
+    swap = TO_LATIN if language == "ru" else TO_CYRILLIC
+
+    def stuff(word: str) -> str:
+        middle = len(word) // 2
+        return (
+            word[:middle] + PRIVATE_USE + word[middle:]
+            if len(word) >= 4 and word.isalpha()
+            else word
+        )
+
+    def soft_hyphens(text: str) -> str:
+        out, letters = [], 0
+        for ch in text:
+            out.append(ch)
+            if _LETTER.match(ch):
+                letters += 1
+                if letters % 2 == 0:
+                    out.append("\u00ad")
+        return "".join(out)
+
+    return {
+        "homoglyph_all": lambda t: t.translate(swap),
+        "homoglyph_third": lambda t: _every_third_word(t, lambda w: w.translate(swap)),
+        "zero_width": lambda t: _LETTER.sub(lambda m: m.group() + "\u200b", t),
+        "soft_hyphen": soft_hyphens,
+        "letter_spacing": lambda t: " ".join(
+            _spaced(s) if i % 3 == 1 else s for i, s in enumerate(_SENTENCE.split(t))
+        ),
+        "stuffing": lambda t: _every_third_word(t, stuff),
+    }
+
+
+def run_copies(count: int) -> None:
+    from neardup import compare
+    from neardup.pipeline import Pipeline, default_spec
+
+    folded_spec, raw_spec = default_spec(), default_spec(fold_tricks=False)
+    analyzer = Pipeline(folded_spec).analyzer
+    print(
+        "| corpus | trick | copies | mean \\|Δ\\| | worst \\|Δ\\| | within 0.02 | flagged "
+        "| resemblance | without folding |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name in CORPORA:
+        language = "ru" if name == "ru_news" else "en"
+        docs = sample(name, count)
+        for trick, make in make_tricks(language).items():
+            deltas, raws, scores, flagged = [], [], [], 0
+            started = time.process_time()
+            for _, text in docs:
+                copy = make(text)
+                score = compare(text, copy, spec=folded_spec).resemblance
+                scores.append(score)
+                deltas.append(abs(score - 1.0))
+                raws.append(compare(text, copy, spec=raw_spec).resemblance)
+                flagged += analyzer.canonical(copy).tricks.suspicious
+            n = len(docs)
+            within = sum(d <= 0.02 for d in deltas)
+            print(
+                f"| {name} | {trick} | {n} | {statistics.fmean(deltas):.4f} | "
+                f"{max(deltas):.4f} | {within / n:.1%} | {flagged / n:.1%} | "
+                f"{statistics.fmean(scores):.3f} | {statistics.fmean(raws):.3f} |",
+                flush=True,
+            )
+            print(f"    ({time.process_time() - started:.0f} s CPU)", file=sys.stderr)
+
+
+def run_false_alarms(show: int) -> None:
+    from neardup.analysis.tricks import SUSPICIOUS_AT
+    from neardup.pipeline import Pipeline, default_spec
+
+    analyzer = Pipeline(default_spec()).analyzer
+    print(
+        "| corpus | documents | anything folded | homoglyph | invisible | letter spacing "
+        "| stuffing | flagged suspicious | share flagged |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    listed: list[str] = []
+    nearest: list[tuple[float, str]] = []
+    for name in ALL_CORPORA:
+        total = folded = flagged = 0
+        kinds = dict.fromkeys(("homoglyph", "invisible", "letter_spacing", "stuffing"), 0)
+        for doc_id, text in documents(name):
+            total += 1
+            tricks = analyzer.canonical(text).tricks
+            folded += bool(tricks)
+            for trick in tricks.found:
+                kinds[trick.kind] += 1
+                least, share = SUSPICIOUS_AT[trick.kind]
+                amount = trick.chars if trick.kind == "letter_spacing" else trick.words
+                closeness = min(amount / least, trick.share / share)
+                excerpt = repr(text[max(0, trick.spans[0][0] - 20) : trick.spans[0][1] + 20])
+                nearest.append(
+                    (
+                        closeness,
+                        f"{name} {doc_id}: {trick.kind}, {amount} of {least}, share "
+                        f"{trick.share:.1%} of {share:.0%}: {excerpt}",
+                    )
+                )
+            if tricks.suspicious:
+                flagged += 1
+                for trick in tricks.found:
+                    if not trick.suspicious:
+                        continue
+                    excerpts = [repr(text[max(0, a - 20) : b + 20]) for a, b in trick.spans[:3]]
+                    listed.append(
+                        f"{name} {doc_id}: {trick.kind}, {trick.chars} chars, {trick.words} "
+                        f"words ({trick.share:.1%}): " + " ".join(excerpts)
+                    )
+        print(
+            f"| {name} | {total} | {folded} ({folded / total:.1%}) | "
+            + " | ".join(str(v) for v in kinds.values())
+            + f" | {flagged} | {flagged / total:.3%} |",
+            flush=True,
+        )
+    print("\nflagged documents:" if listed else "\nno document flagged")
+    for line in listed:
+        print("  " + line)
+    print("\nthe unflagged documents nearest to a threshold (1.0 = at it):")
+    for closeness, line in sorted(nearest, reverse=True)[:show]:
+        print(f"  {closeness:.2f} {line}")
+
+
+def run_identity() -> None:
+    import numpy as np
+
+    from neardup.pipeline import Pipeline, default_spec
+
+    folded, raw = Pipeline(default_spec()), Pipeline(default_spec(fold_tricks=False))
+    print("| corpus | documents | fingerprints differ | of those, with a trick found |")
+    print("|---|---:|---:|---:|")
+    for name in ALL_CORPORA:
+        total = differ = with_trick = 0
+        for _, text in documents(name):
+            total += 1
+            a = folded.fingerprints(text).values
+            b = raw.fingerprints(text).values
+            if not np.array_equal(a, b):
+                differ += 1
+                with_trick += bool(folded.analyzer.canonical(text).tricks)
+        print(f"| {name} | {total} | {differ} | {with_trick} |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--docs", type=int, default=500, help="documents per corpus (copies)")
+    parser.add_argument("--false-alarms", action="store_true")
+    parser.add_argument("--identity", action="store_true")
+    parser.add_argument(
+        "--show", type=int, default=12, help="excerpts per flagged trick, and documents nearest"
+    )
+    args = parser.parse_args()
+    if not DATA.is_dir():
+        sys.exit(f"no data directory {DATA}")
+    if args.false_alarms:
+        run_false_alarms(args.show)
+    elif args.identity:
+        run_identity()
+    else:
+        run_copies(args.docs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,364 @@
+"""The ``fold`` char filter (issue 24): tricks that evade a uniqueness checker undone in the
+analyzer and reported, real mixed-script words left alone, offsets into the original."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from neardup import compare
+from neardup._kernels import text as text_kernels
+from neardup.analysis import confusables
+from neardup.analysis.analyzer import Analyzer, Canonical
+from neardup.analysis.evasion import find_tricks, might_have_tricks, neutralize
+from neardup.analysis.presets import preset
+from neardup.analysis.tricks import Tricks
+from neardup.pipeline import default_spec
+
+SOURCE = (
+    "Министр финансов России заявил, что бюджет страны будет исполнен с профицитом. "
+    "Об этом сообщает агентство со ссылкой на источники в правительстве. Кроме того, "
+    "расходы на оборону вырастут на пять процентов в следующем году, а на образование "
+    "и здравоохранение останутся прежними."
+)
+ENGLISH = (
+    "The finance minister said the budget would close with a surplus this year, according "
+    "to people familiar with the matter. Spending on defence will rise by five percent next "
+    "year, while education and health care stay flat."
+)
+# every Cyrillic letter with a Latin look-alike swapped for it (what a copywriter does)
+_TO_LATIN = str.maketrans("аеорсхуАЕОРСХКМТВН", "aeopcxyAEOPCXKMTBH")
+_TO_CYRILLIC = str.maketrans("aeopcxyAEOPCXKMTBH", "аеорсхуАЕОРСХКМТВН")
+
+
+def _canonical(text: str, name: str = "plain", fold: bool = True) -> Canonical:
+    return Analyzer(preset(name, fold_tricks=fold)).canonical(text)
+
+
+def _terms(text: str, name: str = "plain", fold: bool = True) -> list[str]:
+    return _canonical(text, name, fold).terms
+
+
+# --- homoglyphs ------------------------------------------------------------------------------
+
+
+def test_every_look_alike_swapped_folds_back() -> None:
+    copy = SOURCE.translate(_TO_LATIN)
+    assert _terms(copy) == _terms(SOURCE)
+    assert _terms(copy, "ru") == _terms(SOURCE, "ru")
+    tricks = find_tricks(copy)
+    assert tricks.kinds == ("homoglyph",)
+    assert tricks.suspicious
+    homoglyph = tricks.get("homoglyph")
+    assert homoglyph is not None
+    changed = sum(1 for a, b in zip(copy, SOURCE, strict=True) if a != b)
+    assert homoglyph.chars == changed
+    # without the filter, the copy shares almost nothing with its source
+    assert _terms(copy, fold=False) != _terms(SOURCE, fold=False)
+
+
+def test_cyrillic_look_alikes_in_english_fold_back() -> None:
+    copy = ENGLISH.translate(_TO_CYRILLIC)
+    assert _terms(copy, "en") == _terms(ENGLISH, "en")
+    assert find_tricks(copy).suspicious
+
+
+def test_a_few_letters_greek_and_digits() -> None:
+    # Greek omicron in a Russian word, Latin p, a zero and a three used as letters
+    text = "Пοлитика пpавительства: м0локо и 3има"
+    assert _terms(text) == ["политика", "правительства", "молоко", "и", "зима"]
+    homoglyph = find_tricks(text).get("homoglyph")
+    assert homoglyph is not None
+    assert homoglyph.chars == 4 and homoglyph.words == 4
+
+
+def test_fullwidth_letters_fold_after_nfkc() -> None:
+    assert _terms("пｐивет") == ["привет"]  # fullwidth p → p (NFKC) → р (fold)
+    assert _terms("п𝐩ивет и м𝐨локо") == ["привет", "и", "молоко"]  # mathematical bold
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Новый iPhone и SQL-запрос к базе данных",
+        "Вирус COVID-19 и формула H2O, выбросы CO2",
+        "В XX и XXI веках",
+        "Самолёт Ту-154 и истребитель МиГ-29",
+        "Компания Apple и сайт ria.ru сообщили, что всё OK",
+        "Папа издал motu proprio о реформе курии",
+        "Пишите на nm0w+@andrew.cmu.edu и качайте mp3, B2B",
+        "The Kremlin said Путин would visit, and Газпром agreed.",
+        "и т. д. и т. п., т.е. всё как обычно",
+        "C/C/C/C/C/C/C/C/C/C/C/C",
+    ],
+)
+def test_real_mixed_words_stay(text: str) -> None:
+    assert not find_tricks(text)
+    assert _terms(text, "plain") == _terms(text, "plain", fold=False)
+
+
+def test_a_word_with_a_letter_that_has_no_look_alike_stays() -> None:
+    # "SQLзапрос": S has a Cyrillic look-alike (Ѕ) but Q and L have none: a real mixed word
+    assert neutralize("SQLзапрос")[0] == "SQLзапрос"
+
+
+# --- invisible characters ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "invisible", ["\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\ufeff", "\u202e", "\ufe0f"]
+)
+def test_invisible_after_every_letter(invisible: str) -> None:
+    copy = " ".join(invisible.join(word) for word in SOURCE.split(" "))
+    assert _terms(copy, "ru") == _terms(SOURCE, "ru")
+    trick = find_tricks(copy).get("invisible")
+    assert trick is not None and trick.suspicious
+    assert trick.chars == copy.count(invisible)
+
+
+def test_a_few_soft_hyphens_are_removed_but_not_suspicious() -> None:
+    # a web page's hyphenation: soft hyphens in a long word or two
+    text = (
+        SOURCE
+        + " Это ис\u00adполь\u00adзу\u00adет\u00adся в про\u00adмыш\u00adлен\u00adно\u00adсти."
+    )
+    tricks = find_tricks(text)
+    assert tricks.kinds == ("invisible",)
+    trick = tricks.get("invisible")
+    assert trick is not None and trick.chars == 8 and trick.words == 2
+    assert not tricks.suspicious
+    assert _terms(text) == _terms(text.replace("\u00ad", ""))
+
+
+def test_an_invisible_character_that_breaks_no_word_changes_nothing() -> None:
+    # after a word, before a line break, in an emoji sequence: no token changes, and the text
+    # keeps the fast path
+    text = "Исследование цито\u00ad\nфлуориметрии 🏳️ показало\u200b рост"
+    assert not find_tricks(text)
+    assert _terms(text) == _terms(text, fold=False)
+
+
+# --- letter spacing and stuffing -------------------------------------------------------------
+
+
+def test_letter_spacing() -> None:
+    assert _terms("Это т е к с т статьи") == ["это", "текст", "статьи"]
+    assert _terms("Это т.е.к.с.т статьи") == ["это", "текст", "статьи"]
+    spaced = "п р о ф и ц и т   б ю д ж е т а   в ы р о с"
+    assert _terms(spaced) == ["профицит", "бюджета", "вырос"]
+    trick = find_tricks(spaced).get("letter_spacing")
+    assert trick is not None
+    assert trick.chars == 20 and trick.words == 3
+    assert trick.spans == ((0, len(spaced)),)
+
+
+def test_stuffing() -> None:
+    assert _terms("пла\ue000гиат и пла1гиат") == ["плагиат", "и", "плагиат"]
+    trick = find_tricks("пла\ue000гиат и пла1гиат").get("stuffing")
+    assert trick is not None and trick.chars == 2
+    assert trick.spans == ((3, 4), (14, 15))
+
+
+def test_visible_symbols_between_words_are_not_stuffing() -> None:
+    for text in ("американских🇺🇸властей", "Hockey❄is❄my❄Love", "сло♦во", "часа═тысячи", "word™"):
+        assert not find_tricks(text).get("stuffing")
+
+
+# --- offsets and the report ------------------------------------------------------------------
+
+
+def test_spans_point_into_the_original() -> None:
+    text = "Новый при\u200bвет и пpивет"
+    canonical = _canonical(text)
+    assert canonical.terms == ["новый", "привет", "и", "привет"]
+    spans = list(zip(canonical.starts.tolist(), canonical.ends.tolist(), strict=True))
+    assert spans == [(0, 5), (6, 13), (14, 15), (16, 22)]
+    assert text[6:13] == "при\u200bвет"
+    tricks = canonical.tricks
+    assert tricks.kinds == ("homoglyph", "invisible")
+    assert tricks.get("homoglyph").spans == ((16, 22),)  # type: ignore[union-attr]
+    assert tricks.get("invisible").spans == ((9, 10),)  # type: ignore[union-attr]
+
+
+def test_spans_through_html_and_nfkc() -> None:
+    # the html filter and NFKC (ﬁ → fi) move characters: the spans still point into the input
+    page = "<html><body><p>ﬁnal пpивет</p></body></html>"
+    canonical = Analyzer(preset("plain", html="always")).canonical(page)
+    assert canonical.terms == ["final", "привет"]
+    homoglyph = canonical.tricks.get("homoglyph")
+    assert homoglyph is not None
+    ((start, end),) = homoglyph.spans
+    assert page[start:end] == "пpивет"
+
+
+def test_tricks_to_dict() -> None:
+    tricks = find_tricks("т е к с т " * 10)
+    data = tricks.to_dict()
+    assert data["suspicious"] is True
+    assert data["tricks"][0]["kind"] == "letter_spacing"
+    assert set(data["tricks"][0]) == {"kind", "chars", "words", "spans", "share", "suspicious"}
+    assert Tricks().to_dict() == {"suspicious": False, "tricks": []}
+
+
+def test_clean_text_has_no_tricks() -> None:
+    canonical = _canonical(SOURCE, "ru")
+    assert not canonical.tricks
+    assert not canonical.tricks.suspicious
+
+
+# --- the score, the spec and the fast path ---------------------------------------------------
+
+
+def test_compare_with_and_without_folding() -> None:
+    copy = SOURCE.translate(_TO_LATIN)
+    folded = compare(SOURCE, copy)
+    raw = compare(SOURCE, copy, spec=default_spec("auto", fold_tricks=False))
+    assert folded.resemblance == pytest.approx(1.0)
+    assert raw.resemblance < 0.1
+
+
+def test_fold_is_a_new_spec_and_off_is_the_old_chain() -> None:
+    for name in ("plain", "ru", "en", "auto"):
+        on, off = preset(name), preset(name, fold_tricks=False)
+        for (_, chain_on), (_, chain_off) in zip(on.chains, off.chains, strict=True):
+            names_on = [c.name for c in chain_on.char_filters]
+            names_off = [c.name for c in chain_off.char_filters]
+            assert names_on[names_on.index("nfkc") + 1] == "fold"
+            assert names_off == [n for n in names_on if n != "fold"]
+        assert (
+            default_spec(name).fingerprint() != default_spec(name, fold_tricks=False).fingerprint()
+        )
+
+
+# Fingerprint digests of clean texts under the default spec, computed before the filter
+# existed (commit 9abc8db): the filter must not change them.
+GOLDEN = {"ru": "64fd878e6ce48b42", "en": "03bbbd9ca4cd4710"}
+
+
+@pytest.mark.parametrize("name,text", [("ru", SOURCE), ("en", ENGLISH)])
+def test_clean_fingerprints_are_unchanged(name: str, text: str) -> None:
+    from neardup.pipeline import Pipeline
+
+    on = Pipeline(default_spec("auto")).fingerprints(text)
+    off = Pipeline(default_spec("auto", fold_tricks=False)).fingerprints(text)
+    assert np.array_equal(on.values, off.values)
+    digest = _digest(on.values)
+    assert digest == GOLDEN[name]
+
+
+def _digest(values: np.ndarray) -> str:
+    import hashlib
+
+    return hashlib.sha256(np.ascontiguousarray(values, dtype="<u8").tobytes()).hexdigest()[:16]
+
+
+def test_clean_text_takes_the_fast_path() -> None:
+    analyzer = Analyzer(preset("ru"))
+    chain = next(iter(analyzer._chains.values()))
+    assert chain.fast_scan(SOURCE) is not None
+    assert chain.fast_scan(SOURCE.translate(_TO_LATIN)) is None
+
+
+TRICKY = [
+    SOURCE,
+    ENGLISH,
+    SOURCE.translate(_TO_LATIN),
+    "при\u200bвет 🏳️ мир\u200b и #️⃣ \u00adслово",
+    "т е к с т и т. д. и т. п. т.е.к.с.т",
+    "пла\ue000гиат ﬁnal ｐривет 𝐩ривет м0локо",
+    "Σίσυφος ΑΒΓ abc Ελλάδα κaι",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_the_fast_and_the_general_path_agree(text: str) -> None:
+    for name in ("plain", "ru", "en"):
+        analyzer = Analyzer(preset(name))
+        chain = next(iter(analyzer._chains.values()))
+        filtered, offsets = chain.filter_chars(text)
+        general = chain.canonical(filtered, offsets, "*")
+        fast = analyzer.canonical(text)
+        assert fast.terms == general.terms
+        assert fast.starts.tolist() == general.starts.tolist()
+        assert fast.ends.tolist() == general.ends.tolist()
+
+
+def test_the_scan_is_a_superset_of_the_filter() -> None:
+    # a text the scan passes is one the filter leaves with the same tokens
+    rng = np.random.default_rng(24)
+    alphabet = list("абвгдеорсхуaeopcxy0136 .-\u200b\u00ad\ufe0f♦😀\n") + ["ﬁ", "𝐩"]
+    table = confusables.classes()
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet, size=int(rng.integers(1, 24))))
+        if might_have_tricks(text_kernels.code_points(text)):
+            continue
+        assert _terms(text, "plain") == _terms(text, "plain", fold=False), repr(text)
+    assert table.dtype == np.uint16
+
+
+def test_batch_signing_matches_one_by_one() -> None:
+    from neardup.sketch.minhash import MinHasher
+    from neardup.spec import SketchSpec
+
+    spec = default_spec("auto").replace(sketch=SketchSpec(num_perm=32))
+    hasher = MinHasher(spec)
+    texts = TRICKY * 2
+    batch = hasher.sign_texts(texts)
+    for i, text in enumerate(texts):
+        assert np.array_equal(batch[i], hasher.sign_texts([text])[0])
+    # a copy signs as its source
+    copy_sig = hasher.sign_texts([SOURCE.translate(_TO_LATIN)])[0]
+    assert np.array_equal(copy_sig, hasher.sign_texts([SOURCE])[0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            list("абвгдеёжАБВЁabcopXYZ019 -.,\u00a0…ﬁİ\u0301\u200b\u00ad\ue000<>&;")
+        ),
+        max_size=80,
+    )
+)
+def test_folded_spans_cover_their_tokens(text: str) -> None:
+    canonical = Analyzer(preset("plain", html="never")).canonical(text)
+    spans = list(zip(canonical.starts.tolist(), canonical.ends.tolist(), strict=True))
+    for a, b in spans:
+        assert 0 <= a < b <= len(text)
+    assert all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))
+    for trick in canonical.tricks.found:
+        assert all(0 <= a < b <= len(text) for a, b in trick.spans)
+
+
+def test_a_collection_made_before_keeps_its_spec_and_says_so(tmp_path: Path) -> None:
+    from neardup.errors import SpecMismatchError
+    from neardup.index import Collection, IndexSpec
+    from neardup.pipeline import make_spec
+
+    db = str(tmp_path / "old.db")
+    before = make_spec("plain", fold_tricks=False)  # the spec of a collection made before
+    Collection.create(db, before, IndexSpec()).close()
+    with Collection.open(db) as col:
+        assert col.spec.fingerprint() == before.fingerprint()
+    with pytest.raises(SpecMismatchError, match="was built under spec"):
+        Collection.open(db, spec=make_spec("plain"))
+
+
+def test_a_long_text_with_a_trick_is_analysed_whole() -> None:
+    from neardup.analysis import chunked
+
+    clean = (SOURCE + "\n") * (chunked.CHUNK_CHARS // len(SOURCE) + 2)
+    # a few words with a Latin letter and a zero-width space (a few: whole words of Latin
+    # look-alikes are folded only where words of two scripts are many, see the module)
+    copy = clean[:1000] + "Пpи\u200bвет " + clean[1000:]
+    analyzer = Analyzer(preset("plain"))
+    assert chunked.canonical(analyzer, clean) is not None  # clean: still a piece at a time
+    assert chunked.canonical(analyzer, copy) is None
+    folded = analyzer.canonical(copy)
+    assert folded.terms == analyzer.canonical(clean[:1000] + "Привет " + clean[1000:]).terms
+    assert folded.tricks.kinds == ("homoglyph", "invisible")
