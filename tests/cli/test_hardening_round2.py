@@ -230,3 +230,14 @@ def test_matrix_plot_path_with_markup_is_printed_as_it_is(
     assert code == 0, err
     assert target.is_file()
     assert f"heat map written to {target}" in out.replace("\n", "")
+
+
+def test_matrix_shows_ids_that_look_like_markup(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    corpus = tmp_path / "c.jsonl"
+    rows = [{"id": "[/b]", "text": TEXT}, {"id": "x" * 30 + "[/b]" + "[bold]", "text": TEXT}]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, out, err = run(capsys, "matrix", str(corpus))
+    assert code == 0, err
+    assert "[/b]" in out

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -46,7 +47,8 @@ def _read(files: tuple[str, ...], **read_options: Any) -> tuple[list[str], list[
 
 
 def _table(result: SimilarityMatrix) -> Table:
-    short = [i if len(i) <= 18 else "…" + i[-17:] for i in result.ids]
+    # ids are text, never markup: an id cut to "[/b]…" would be a closing tag to rich
+    short = [escape(i if len(i) <= 18 else "…" + i[-17:]) for i in result.ids]
     kind = "symmetric" if result.symmetric else "asymmetric: row i in column j = |Si∩Sj|/|Si|"
     table = Table(title=f"{result.method} ({kind})", show_header=True)
     table.add_column("text i \\ j")
