@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from neardup._constraints import Boolean, OneOf, check
 from neardup.analysis.presets import PRESETS
+from neardup.analysis.tricks import NONE, Tricks
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, SpecError
 from neardup.spec import ShingleSpec, Spec
@@ -53,6 +54,15 @@ class Comparison:
     shingling: ShingleSpec
     combined: float | None = None
     alignment: Alignment | None = None
+    #: What the analyzer found and undid in each text to get a copy past a checker (look-alike
+    #: letters of another script, invisible characters, letter spacing, stuffing).
+    tricks_a: Tricks = NONE
+    tricks_b: Tricks = NONE
+
+    @property
+    def suspicious(self) -> bool:
+        """Whether either text carries tricks past their thresholds (made to evade)."""
+        return self.tricks_a.suspicious or self.tricks_b.suspicious
 
     @property
     def fragments(self) -> tuple[Passage, ...]:
@@ -91,6 +101,11 @@ class Comparison:
             },
             spec=self.spec.to_dict(),
             spec_fingerprint=self.spec.fingerprint(),
+            suspicious={
+                "flag": self.suspicious,
+                "a": self.tricks_a.to_dict(),
+                "b": self.tricks_b.to_dict(),
+            },
         )
         if self.alignment is not None:
             summary = self.alignment.to_dict()
@@ -199,4 +214,6 @@ def compare(
         shingling=shingling,
         combined=combined,
         alignment=alignment,
+        tricks_a=text_a.canonical.tricks,
+        tricks_b=text_b.canonical.tricks,
     )

@@ -30,6 +30,7 @@ from rich.table import Table
 from rich.text import Text
 
 from neardup.align import UNIQUENESS_MEANING, Alignment, Passage
+from neardup.analysis.tricks import Tricks
 from neardup.errors import InputError
 from neardup.rewrites import RewrittenPassage
 
@@ -136,6 +137,27 @@ def passages_table(alignment: Alignment, *, title: str | None = None) -> Table:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+TRICK_NAMES = {
+    "homoglyph": "look-alike letters of another script",
+    "invisible": "invisible characters",
+    "letter_spacing": "letter spacing",
+    "stuffing": "characters stuffed inside words",
+}
+
+
+def tricks_line(tricks: Tricks, whose: str = "the text") -> str | None:
+    """One line on the tricks found in a text (``None`` for a clean one): each kind, how many
+    words it touched, and whether the text is suspicious (made to evade)."""
+    if not tricks:
+        return None
+    kinds = "; ".join(
+        f"{TRICK_NAMES.get(t.kind, t.kind)}: {t.words} words, {t.chars} characters"
+        for t in tricks.found
+    )
+    verdict = "SUSPICIOUS, made to evade a checker" if tricks.suspicious else "found"
+    return f"{whose}: {verdict} ({kinds}); undone before comparing (--no-fold shows the raw score)"
 
 
 def summary_line(alignment: Alignment) -> str:

@@ -200,6 +200,12 @@ def compare(
         f"{shingling.unit} shingles k={shingling.k} step={shingling.step}{rule}, "
         f"{spec.fingerprint_family.family} {spec.fingerprint_family.bits} bit"
     )
+    from neardup.report import tricks_line
+
+    for tricks, whose in ((result.tricks_a, f"A ({file_a})"), (result.tricks_b, f"B ({file_b})")):
+        line = tricks_line(tricks, whose)
+        if line:
+            console.print(line, style="bold red" if tricks.suspicious else "yellow", markup=False)
     if alignment is not None and fragments:
         from neardup.report import print_terminal
 

@@ -547,6 +547,12 @@ def check(
         f"{cited} of {result.words} words; {verdict}"
     )
     console.print(UNIQUENESS_MEANING, style="dim", highlight=False)
+    from neardup.report import tricks_line
+
+    line = tricks_line(result.tricks)
+    if line:
+        style = "bold red" if result.suspicious else "yellow"
+        console.print(line, style=style, markup=False, highlight=False)
     if not result.matches:
         console.print("no document of the collection shares a shingle with it")
     else:

@@ -193,6 +193,7 @@ class Checking(Scoring, Reading):
             alignment=alignment,
             listed=fragments,
             basis=basis,
+            tricks=text.canonical.tricks,
         )
 
     def _with_combined(

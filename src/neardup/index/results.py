@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from neardup.analysis.tricks import NONE, Tricks
 from neardup.index.short import ShortForm
 from neardup.index.verify import set_size
 from neardup.similarity import Fingerprints, Measures
@@ -157,6 +158,13 @@ class CheckResult:
     #: How the words were found: ``passages`` (aligned with the stored texts), ``words`` (a
     #: text under the length rule's bound: words of a match), ``shingles`` (no stored texts).
     basis: str = "passages"
+    #: What the analyzer found and undid in the text to get it past a checker.
+    tricks: Tricks = NONE
+
+    @property
+    def suspicious(self) -> bool:
+        """Whether the text carries tricks past their thresholds (made to evade)."""
+        return self.tricks.suspicious
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``neardup index check --json`` and of ``/api/check``: one
@@ -181,6 +189,10 @@ class CheckResult:
                 **({"detail": self.would.detail} if self.would.detail else {}),
             },
             "matches": [m.to_dict() for m in self.matches],
+            "suspicious": {
+                "flag": self.suspicious,
+                "tricks": [trick.to_dict() for trick in self.tricks.found],
+            },
         }
         if self.listed and self.alignment is not None:
             passages = self.alignment.to_dict()

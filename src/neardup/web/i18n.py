@@ -41,6 +41,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "sentence with its own reference) — 100 % together. The passages are highlighted "
         "below.",
     },
+    "suspicious": {
+        "ru": "Подозрительно: в тексте приёмы обхода проверки — {kinds}. Они сняты перед "
+        "сравнением, цифры выше — по тексту, каким его видит читатель.",
+        "en": "Suspicious: the text uses tricks to get past a checker — {kinds}. They were "
+        "undone before comparing: the figures above are those of the text a reader sees.",
+    },
+    "tricks_found": {
+        "ru": "В тексте найдено и снято: {kinds}.",
+        "en": "Found in the text and undone: {kinds}.",
+    },
+    "trick_homoglyph": {"ru": "буквы другого алфавита", "en": "look-alike letters"},
+    "trick_invisible": {"ru": "невидимые символы", "en": "invisible characters"},
+    "trick_letter_spacing": {"ru": "разрядка букв", "en": "letter spacing"},
+    "trick_stuffing": {"ru": "символы внутри слов", "en": "characters stuffed in words"},
     "sources": {"ru": "Источники", "en": "Sources"},
     "no_sources": {
         "ru": "Ни один документ коллекции не имеет общих шинглов с этим текстом.",

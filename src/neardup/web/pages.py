@@ -140,9 +140,10 @@ async def compare_page(
     try:
         a = await _text_or_file(service, text_a, file_a)
         b = await _text_or_file(service, text_b, file_b)
-        out, alignment = await asyncio.to_thread(service.compare, a, b, fragments=True)
+        out, compared = await asyncio.to_thread(service.compare, a, b, fragments=True)
     except NeardupError as exc:
         return _error(request, "compare.html", exc, text_a=text_a, text_b=text_b)
+    alignment = compared.alignment
     assert alignment is not None  # fragments were asked for
     view = aligned_view(alignment)
     return _render(
@@ -150,6 +151,8 @@ async def compare_page(
         "compare.html",
         result=out,
         view=view,
+        tricks_a=compared.tricks_a,
+        tricks_b=compared.tricks_b,
         alignment=alignment,
         text_a=text_a,
         text_b=text_b,

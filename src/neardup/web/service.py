@@ -17,6 +17,7 @@ from typing import Any
 
 from neardup import inputs
 from neardup.align import Aligner, Alignment
+from neardup.comparison import Comparison
 from neardup.comparison import compare as compare_texts
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, InputError, TooLargeError, UnsupportedTypeError
@@ -230,15 +231,15 @@ class Service:
 
     def compare(
         self, a: str, b: str, *, fragments: bool = DEFAULTS.fragments, b_id: str = "B"
-    ) -> tuple[dict[str, Any], Alignment | None]:
+    ) -> tuple[dict[str, Any], Comparison]:
         """Two texts under the collection's spec: the JSON of ``neardup compare --json``
-        (:func:`neardup.compare`, the same call with the same defaults), and the alignment."""
+        (:func:`neardup.compare`, the same call with the same defaults), and the comparison."""
         self.limit_text(a, "text A")
         self.limit_text(b, "text B")
         result = compare_texts(
             a, b, spec=self.collection.spec, fragments=fragments, aligner=self.aligner, b_id=b_id
         )
-        return result.to_dict(), result.alignment
+        return result.to_dict(), result
 
     def matrix(self, ids: list[str], texts: list[str], method: str) -> SimilarityMatrix:
         if method not in METHODS:
