@@ -90,9 +90,12 @@ def dedup(
         check_output(out_path, full_spec, options, overwrite)
         rule, keep_field = parse_keep(options.keep)
         partial = out_path.with_name(out_path.name + ".partial")
-        if partial.exists():
-            shutil.rmtree(partial)
-        partial.mkdir(parents=True)
+        try:
+            if partial.exists():
+                shutil.rmtree(partial)
+            partial.mkdir(parents=True)
+        except OSError as exc:
+            raise InputError(f"cannot write {out_path}: {exc.strerror or exc}") from None
         seconds: dict[str, float] = {}
         try:
             result = _run(

@@ -190,6 +190,8 @@ def check_output(out: Path, spec: Spec, options: DedupOptions, overwrite: bool) 
     """Refuse an output that cannot be made there (under a file), an existing one (unless
     ``overwrite``), and always one made under another spec or other dedup options, or a
     folder that is not a dedup output (``overwrite`` would remove it)."""
+    if not out.absolute().name:
+        raise InputError(f"cannot write the output to {out}: choose a folder to create, not /")
     for parent in out.absolute().parents:
         if parent.exists() and not parent.is_dir():
             raise InputError(f"cannot write {out}: {parent} is a file, not a folder")

@@ -13,15 +13,16 @@ def map_in_order(tasks: Iterable[tuple[Any, ...]], jobs: int, store: Any, warm_u
     """Run ``(function, *arguments)`` tasks in ``jobs`` processes (here when 1, or when there is
     only one task: a process would only add its start), at most ``2 · jobs`` at a time, and
     ``store`` each result in task order."""
+    import multiprocessing
+
     todo = iter(tasks)
     ahead = [task for task in (next(todo, None), next(todo, None)) if task is not None]
     tasks = _chain(ahead, todo)
-    if jobs == 1 or len(ahead) < 2:
+    # a daemonic process (a worker of a pool) may not start processes: it does the work itself
+    if jobs == 1 or len(ahead) < 2 or multiprocessing.current_process().daemon:
         for fn, *args in tasks:
             store(fn(*args))
         return
-    import multiprocessing
-
     warm_up()
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     pool: Executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method))

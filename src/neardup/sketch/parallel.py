@@ -172,10 +172,11 @@ def sign_stream(
 
 
 def _pool(spec_json: str, jobs: int, executor: str) -> Executor:
-    """``jobs`` workers of ``executor``'s kind for :func:`sign_stream`."""
-    if executor == "process":
-        import multiprocessing
+    """``jobs`` workers of ``executor``'s kind for :func:`sign_stream` (threads in a daemonic
+    process, a pool's worker, which may not start processes)."""
+    import multiprocessing
 
+    if executor == "process" and not multiprocessing.current_process().daemon:
         # On Linux, fork: a worker starts in milliseconds with the parent's loaded kernels and
         # analyzer (built and warmed here first: the analyzer builds its Unicode tables on first
         # use, which would otherwise cost every worker a second or more); spawn and forkserver
