@@ -19,7 +19,7 @@ KINDS = ("homoglyph", "invisible", "letter_spacing", "stuffing")
 #: ``letter_spacing``) and at least such a share of the text's words (letters). Honest text has
 #: a little of each — a Latin ``c`` typed for ``с``, a formula such as ``Xэкв``, soft hyphens
 #: of a web page, a letter-spaced heading or signature — and a copy made to evade has much
-#: (chosen on ru_news, Reuters and 20 Newsgroups: docs/evasion.md). Below it the kind is
+#: (chosen on ru_news, Reuters and 20 Newsgroups: docs/quality.md). Below it the kind is
 #: still folded and listed.
 SUSPICIOUS_AT: dict[str, tuple[int, float]] = {
     "homoglyph": (3, 0.03),
