@@ -70,12 +70,15 @@ def main() -> None:
         a, b = news_pair(folder)
         essay = ROOT / "examples" / "essay_with_quote.txt"
         park = ROOT / "examples" / "collection" / "park.txt"
-        db = str(folder / "texts.db")
-        for cmd in (
-            ["index", "create", db, "--policy", "group", "--threshold", "0.5"],
-            ["index", "add", db, str(ROOT / "examples" / "collection")],
-        ):
-            timed_child(*command(new_src, *cmd))
+        dbs = {}
+        for version, src in (("old", old_src), ("new", new_src)):
+            # each version's collection under its own default spec
+            dbs[version] = db = str(folder / f"{version}.db")
+            for cmd in (
+                ["index", "create", db, "--policy", "group", "--threshold", "0.5"],
+                ["index", "add", db, str(ROOT / "examples" / "collection")],
+            ):
+                timed_child(*command(src, *cmd))
         rows = {
             "compare, news-size pair": ["compare", str(a), str(b), "--fragments", "--json"],
             "compare, essay and source": [
@@ -85,7 +88,14 @@ def main() -> None:
                 "--fragments",
                 "--json",
             ],
-            "index check --fragments": ["index", "check", db, str(essay), "--fragments", "--json"],
+            "index check --fragments": [
+                "index",
+                "check",
+                "DB",
+                str(essay),
+                "--fragments",
+                "--json",
+            ],
         }
         print(f"{'request':<32} {'old CPU s':>10} {'new CPU s':>10} {'new/old':>8}  load")
         for name, cli in rows.items():
@@ -93,6 +103,8 @@ def main() -> None:
             if cli[0] == "index":
                 variants.append((name + " --no-rewrites", cli, [*cli, "--no-rewrites"]))
             for label, old_cli, new_cli in variants:
+                old_cli = [dbs["old"] if x == "DB" else x for x in old_cli]
+                new_cli = [dbs["new"] if x == "DB" else x for x in new_cli]
                 for src, line in ((old_src, old_cli), (new_src, new_cli)):  # compile, untimed
                     timed_child(*command(src, *line))
                 old, new, ratios = [], [], []

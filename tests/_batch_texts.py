@@ -119,7 +119,6 @@ TAKEN = [
     ("fullwidth and fractions", "ＡＢＣ ½ ２０２４ word"),
     ("mixed scripts", "Москва river мост bridge город school"),
     ("less-than, not html", "a < b and c > d but x <y is not a tag"),
-    ("html late", "слово " * 420 + "<html><body><p>x</p><p>y</p><p>z</p></body></html>"),
     ("newlines", "первая строка\nвторая строка\r\nтретья\tстрока"),
     ("astral letters and emoji", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 буквы и 😀 между словами"),
     ("a NUL character", "текст\x00с нулём внутри"),
@@ -127,6 +126,9 @@ TAKEN = [
 
 #: Edge cases it leaves to the per-document path under every preset: ``(name, text)``.
 LEFT = [
+    # late markup of one-letter elements: the fold filter's scan takes ``p x p p y p …`` for
+    # possible letter spacing, so the whole text goes the per-document way (the same result)
+    ("late markup", "слово " * 420 + "<html><body><p>x</p><p>y</p><p>z</p></body></html>"),
     ("html page", "<html><body><p>Текст страницы</p><p>ещё один абзац</p></body></html>"),
     ("html tags", "<div>три</div> <p>тега</p> <span>подряд</span> и текст"),
     ("dotted capital I", "İstanbul ve Ankara şehirleri"),

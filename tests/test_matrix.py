@@ -16,7 +16,8 @@ from neardup.spec import SketchSpec
 from tests._aligntext import ESSAY, OTHER, text
 
 PLAIN2 = make_spec("plain", k=2)
-TEXTS = ["a b c d e", "a b c x y z", "p q r", ""]
+# words of two letters: a run of five one-letter words reads as letter spacing (issue 24)
+TEXTS = ["aa bb cc dd ee", "aa bb cc xx yy zz", "pp qq rr", ""]
 SEED003 = Path(__file__).resolve().parents[2] / "shared" / "data" / "seed003_news.jsonl"
 
 
