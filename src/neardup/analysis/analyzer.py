@@ -15,12 +15,14 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import text as text_kernels
+from neardup.analysis import chain as chain_module
 from neardup.analysis import chunked, evasion, registry
 from neardup.analysis.chain import (
     BatchPlan,
     Canonical,
     Chain,
     IntArray,
+    code_point_letter_counts,
     dominant_language,
     letter_counts,
     route_batch,
@@ -135,15 +137,8 @@ class Analyzer:
         return [self.canonical(t) for t in texts]
 
 
-def _letters(text: str) -> tuple[int, int]:
-    """Cyrillic-block and ASCII letters, as :func:`letter_counts` counts them."""
-    cyrillic = sum(1 for c in text if 0x400 <= ord(c) < 0x530)
-    latin = sum(1 for c in text if "a" <= c <= "z" or "A" <= c <= "Z")
-    return cyrillic, latin
-
-
 @lru_cache(maxsize=1)
-@disk_cached("letter_count_stable")
+@disk_cached("letter_count_stable", chain_module)
 def _count_stable() -> npt.NDArray[np.bool_]:
     """Per code point of the Basic Multilingual Plane: whether every chain's char filters
     (NFKC, lowercase, ``ё``→``е``, marks stripped) leave the Cyrillic and ASCII letters it
@@ -157,7 +152,7 @@ def _count_stable() -> npt.NDArray[np.bool_]:
         if unicodedata.category(ch).startswith("M") or unicodedata.combining(ch):
             continue
         folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).lower())
-        table[cp] = _letters(folded) == _letters(ch)
+        table[cp] = letter_counts(folded) == letter_counts(ch)
     return table
 
 
@@ -169,7 +164,5 @@ def _raw_language(text: str) -> str | None:
     stable = _count_stable()
     if cps.shape[0] and (int(cps.max()) >= stable.shape[0] or not stable[cps].all()):
         return None
-    cyrillic = np.count_nonzero((cps >= 0x400) & (cps < 0x530))
-    folded = cps | np.uint32(0x20)
-    latin = np.count_nonzero((folded >= 0x61) & (folded <= 0x7A))
+    cyrillic, latin = code_point_letter_counts(cps)
     return "ru" if cyrillic > latin else "en"

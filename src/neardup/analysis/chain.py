@@ -371,7 +371,11 @@ def dominant_language(text: str) -> str:
 
 def letter_counts(text: str) -> tuple[int, int]:
     """Cyrillic and Latin letters of ``text``: what :func:`dominant_language` compares."""
-    cps = text_kernels.code_points(text)
+    return code_point_letter_counts(text_kernels.code_points(text))
+
+
+def code_point_letter_counts(cps: npt.NDArray[np.uint32]) -> tuple[int, int]:
+    """:func:`letter_counts` of a text's code points (Cyrillic-block and ASCII letters)."""
     cyrillic = np.count_nonzero((cps >= 0x400) & (cps < 0x530))
     folded = cps | np.uint32(0x20)
     latin = np.count_nonzero((folded >= 0x61) & (folded <= 0x7A))

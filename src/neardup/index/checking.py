@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from neardup._kernels.align import covered_tokens
 from neardup.analyzed import AnalyzedText
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, NotSupportedError
@@ -227,12 +228,9 @@ class Checking(Scoring, Reading):
         values = np.unique(np.concatenate(sets)) if sets else np.zeros(0, np.uint64)
         shingling = self.spec.shingles.fixed(short=short)
         shingles = shingle(text.canonical, shingling, self.pipeline.family)
-        hit = np.isin(shingles.hashes, values)
-        edges = np.zeros(n + 1, dtype=np.int64)
-        starts = np.flatnonzero(hit) * shingling.step
-        np.add.at(edges, starts, 1)
-        np.add.at(edges, np.minimum(starts + shingling.k, n), -1)
-        words_found = int(np.count_nonzero(np.cumsum(edges[:n]) > 0))
+        starts = np.flatnonzero(np.isin(shingles.hashes, values)) * shingling.step
+        ends = np.minimum(starts + shingling.k, n)
+        words_found = covered_tokens(starts.astype(np.int64), ends.astype(np.int64), n)
         return 1.0 - words_found / n, n
 
     def _stored_group_size(self, groups: Sequence[int]) -> int:
