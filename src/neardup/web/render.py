@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from jinja2 import pass_context
+from jinja2.runtime import Context
+
 from neardup.align import Alignment
 from neardup.report import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
+from neardup.web.i18n import DEFAULT_LANGUAGE, number, plural, size, word
 
 
 @dataclass(frozen=True)
@@ -80,3 +84,30 @@ def heat_colour(value: float) -> str:
 
 def text_colour(value: float) -> str:
     return "#fff" if value > 0.6 else "#111"
+
+
+# --- counts and numbers in the page's language (jinja globals; ``lang`` from the context) ----
+
+
+@pass_context
+def plural_filter(context: Context, n: float, key: str) -> str:
+    """``plural(4, 'document')`` in a template: "4 документа" / "4 documents"."""
+    return plural(n, key, context.get("lang", DEFAULT_LANGUAGE))
+
+
+@pass_context
+def number_filter(context: Context, value: float, digits: int = 0) -> str:
+    """``number(0.5, 3)`` in a template: "0,500" / "0.500"."""
+    return number(value, digits, context.get("lang", DEFAULT_LANGUAGE))
+
+
+@pass_context
+def size_filter(context: Context, nbytes: float) -> str:
+    """``size(20971520)`` in a template: "20 МиБ" / "20 MiB"."""
+    return size(nbytes, context.get("lang", DEFAULT_LANGUAGE))
+
+
+@pass_context
+def word_filter(context: Context, n: float, key: str) -> str:
+    """``word(4, 'document')`` in a template: "документа" / "documents" (the word alone)."""
+    return word(n, key, context.get("lang", DEFAULT_LANGUAGE))
