@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import http.client
 import os
+import socket
+import threading
+import time
+from urllib.parse import urlsplit
 
 import click
 
-from neardup.errors import ConfigurationError, require
+from neardup.errors import ConfigurationError, NeardupError, require
 
 
 def _finite(param: click.Parameter, value: float) -> float:
@@ -113,15 +118,22 @@ def serve(
         max_text=max_text,
         max_matrix=max_matrix,
     )
-    with Collection.open(db) as col:  # fail here, with one line, if DB is not a collection
-        count = len(col)
+    try:
+        with Collection.open(db) as col:  # fail here, with one line, if DB is not a collection
+            count = len(col)
+            location = str(col.location)  # a URL's password is shown as ***
+    except NeardupError as exc:
+        raise type(exc)(hide_password(db, str(exc))) from None
+    if port == 0:
+        port = _free_port(host)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    click.echo(
-        f"serving {db} ({count} documents) at http://{shown}:{port}/ — the API under /api, "
-        f"its schema at /api/openapi.json; writes {'need the token' if token else 'are off'}, "
-        f"reads {'open' if reads == 'open' else 'need the token'}",
-        err=True,
+    banner = (
+        f"serving {location} ({count} documents) at http://{shown}:{port}/ — the API under "
+        f"/api, its schema at /api/openapi.json; writes "
+        f"{'need the token' if token else 'are off'}, "
+        f"reads {'open' if reads == 'open' else 'need the token'}"
     )
+    threading.Thread(target=_announce, args=(host, port, banner), daemon=True).start()
     os.environ.update(config.to_env())
     uvicorn.run(  # type: ignore[attr-defined]
         "neardup.web.app:app_from_env",
@@ -132,6 +144,40 @@ def serve(
         log_level=log_level,
         access_log=log_level in ("info", "debug"),
     )
+
+
+def hide_password(db: str, message: str) -> str:
+    """``message`` with the password of the URL ``db`` (if any) shown as ``***``."""
+    try:
+        password = urlsplit(db).password
+    except ValueError:
+        return message
+    return message.replace(password, "***") if password else message
+
+
+def _free_port(host: str) -> int:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def _announce(host: str, port: int, banner: str) -> None:
+    """Print the banner once the server answers a request (not when it starts loading: the
+    first start of a worker loads dictionaries and kernels, which can take minutes)."""
+    target = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    while True:
+        connection = http.client.HTTPConnection(target, port, timeout=30)
+        try:
+            connection.request("GET", "/static/app.css")
+            connection.getresponse().read()
+        except (OSError, http.client.HTTPException):
+            time.sleep(0.2)
+            continue
+        finally:
+            connection.close()
+        click.echo(banner, err=True)
+        return
 
 
 COMMANDS = [serve]

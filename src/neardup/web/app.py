@@ -74,7 +74,7 @@ class BodyLimit:
         declared = _content_length(scope)
         message = f"the request body is larger than this service's limit of {self.limit:,} bytes"
         if declared is not None and declared > self.limit:
-            await self._refuse(send, message)
+            await self._refuse(send, message, scope)
             return
         seen = 0
         started = False
