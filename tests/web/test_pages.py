@@ -80,8 +80,8 @@ def test_check_page_upload_and_errors(client: TestClient, essay: str) -> None:
     assert big.text.count("a a a") > 1000  # the text is kept in the field
     english = client.post("/check?lang=en", data={"text": "a " * 30_000})
     assert (
-        "Error: The text is too long: 60,000 characters; this service takes at most 50,000 characters."
-        in english.text
+        "Error: The text is too long: 60,000 characters; this service takes at most "
+        "50,000 characters." in english.text
     )
 
 
@@ -114,7 +114,7 @@ def test_collection_pages_add_and_remove(client: TestClient, park: str) -> None:
     form["token"] = TOKEN
     added = client.post("/collection/add", data=form)
     assert added.status_code == 200
-    assert "Документ evil&lt;b&gt;.txt добавлен (new)." in added.text
+    assert "Документ evil&lt;b&gt;.txt добавлен (новый текст)." in added.text
     assert count(client) == 5
     doc = client.get("/doc/evil%3Cb%3E.txt")
     assert doc.status_code == 200
@@ -122,7 +122,7 @@ def test_collection_pages_add_and_remove(client: TestClient, park: str) -> None:
     dup = client.post(
         "/collection/add", data={"id": "p2", "text": park, "token": TOKEN, "policy": "reject"}
     )
-    assert "Документ p2 не добавлен (duplicate)." in dup.text
+    assert "Документ p2 не добавлен (дубликат)." in dup.text
     assert client.post("/doc-remove", data={"id": "evil<b>.txt"}).status_code == 401
     removed = client.post("/doc-remove", data={"id": "evil<b>.txt", "token": TOKEN})
     assert removed.status_code == 200 and '<b id="doc-count">4</b>' in removed.text

@@ -282,3 +282,29 @@ def test_serve_never_prints_a_password(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["serve", url]) != 0
     err = capsys.readouterr().err
     assert "Error:" in err and PASSWORD not in err
+
+
+def test_a_refusal_says_why_in_the_page_language(tmp_path: Path, park: str) -> None:
+    db = str(tmp_path / "limited.db")
+    Collection.create(db, make_spec("ru"), IndexSpec(min_length=100)).close()
+    with client_for(ServiceConfig(db=db, token=TOKEN)) as client:
+        form = {"id": "short", "text": "Коротко.", "token": TOKEN}
+        r = client.post("/collection/add", data=form)
+        assert (
+            "Документ short не добавлен (слишком короткий: в тексте 8 символов, коллекция "
+            "принимает тексты не меньше 100 символов)." in r.text
+        )
+        assert db not in r.text
+        r = client.post("/collection/add", data={**form, "id": "p", "text": park})
+        assert "Документ p добавлен (новый текст)." in r.text
+        wrong = client.post("/collection/add", data={**form, "token": "nope"})
+        assert wrong.status_code == 401 and "Ошибка: Неверный токен." in wrong.text
+        assert 'value="short"' in wrong.text and "Коротко.</textarea>" in wrong.text
+        rtf = client.post(
+            "/check", files={"file": ("x.rtf", b"{\\rtf1}")}, headers={"accept-language": "en"}
+        )
+        assert rtf.status_code == 415
+        assert "Error: Files of type &#39;.rtf&#39; are not read; upload one of .txt" in rtf.text
+        # the API's JSON stays English
+        api = client.post("/api/check/file", files={"file": ("x.rtf", b"{\\rtf1}")})
+        assert api.json()["message"].startswith("cannot read a file of type '.rtf'")

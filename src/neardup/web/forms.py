@@ -22,7 +22,7 @@ class LimitedRequest(Request):
     def __init__(self, scope: Scope, receive: Receive) -> None:
         super().__init__(scope, receive)
 
-    def form(  # type: ignore[override]
+    def form(
         self,
         *,
         max_files: int | float = 1000,

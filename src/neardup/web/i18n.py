@@ -488,3 +488,50 @@ def choose_language(query: str | None, cookie: str | None, accept: str | None) -
 def translator(lang: str) -> dict[str, str]:
     """Every message in ``lang``."""
     return {key: texts[lang] for key, texts in MESSAGES.items()}
+
+
+#: Why a text was admitted or refused (:class:`neardup.index.policy.Reason`), as the page says.
+REASONS: dict[str, dict[str, str]] = {
+    "new": {"ru": "новый текст", "en": "new"},
+    "duplicate": {"ru": "дубликат", "en": "duplicate"},
+    "grouped": {"ru": "в группу дубликатов", "en": "grouped"},
+    "group_full": {"ru": "группа дубликатов заполнена", "en": "group full"},
+    "linked": {"ru": "связан с похожими", "en": "linked"},
+    "unchecked": {"ru": "без проверки", "en": "unchecked"},
+    "too_short": {"ru": "слишком короткий", "en": "too short"},
+    "too_long": {"ru": "слишком длинный", "en": "too long"},
+}
+
+_LENGTH = re.compile(
+    r"has (?P<n>\d+) characters; the collection .*?admits texts of "
+    r"(?:(?P<low>\d+) to (?P<high>\d+)|at most (?P<most>\d+)|at least (?P<least>\d+)) characters"
+)
+
+
+def reason_text(reason: str, detail: str | None, lang: str) -> str:
+    """A decision's reason (and a length refusal's detail) in ``lang``."""
+    said = REASONS.get(reason, {}).get(lang, reason)
+    if not detail:
+        return said
+    found = _LENGTH.search(detail)
+    if found is None:
+        return f"{said}: {detail}"
+    n = plural(int(found["n"]), "character", lang)
+    if found["low"]:
+        admitted = {"ru": "от {a} до {b}", "en": "{a} to {b}"}[lang].format(
+            a=number(int(found["low"]), 0, lang),
+            b=plural(int(found["high"]), "character", lang),
+        )
+    elif found["most"]:
+        admitted = {"ru": "не больше {a}", "en": "at most {a}"}[lang].format(
+            a=plural(int(found["most"]), "character", lang)
+        )
+    else:
+        admitted = {"ru": "не меньше {a}", "en": "at least {a}"}[lang].format(
+            a=plural(int(found["least"]), "character", lang)
+        )
+    words = {
+        "ru": "{said}: в тексте {n}, коллекция принимает тексты {admitted}",
+        "en": "{said}: the text has {n}; the collection admits texts of {admitted}",
+    }[lang]
+    return words.format(said=said, n=n, admitted=admitted)

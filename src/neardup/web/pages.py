@@ -21,7 +21,13 @@ from neardup.matrix import METHODS
 from neardup.web.auth import AuthError, require_read, require_write, token_of, token_ok
 from neardup.web.forms import LimitedRoute
 from neardup.web.http_errors import hide_location, status_of
-from neardup.web.i18n import LANGUAGES, choose_language, translate_error, translator
+from neardup.web.i18n import (
+    LANGUAGES,
+    choose_language,
+    reason_text,
+    translate_error,
+    translator,
+)
 from neardup.web.i18n import plural as plural_of
 from neardup.web.i18n import size as size_of
 from neardup.web.listing import documents_page
@@ -67,25 +73,22 @@ def _lang(request: Request) -> str:
 def _render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
     lang = _lang(request)
     service = _service(request)
-    base = {
+    config = service.config
+    t = translator(lang)
+    size = size_of(config.max_body, lang)
+    t["too_large_before"] = t["too_large_before"].format(size=size)
+    base: dict[str, Any] = {
         "lang": lang,
-        "t": translator(lang),
+        "t": t,
         "languages": LANGUAGES,
         "path": request.url.path,
-        "writes": bool(service.config.token),
+        "writes": bool(config.token),
         "accept": ACCEPT,
-        "max_body": service.config.max_body,
-    }
-    config = service.config
-    base["limits"] = base["t"]["limits"].format(
-        chars=plural_of(config.max_text, "character", lang), size=size_of(config.max_body, lang)
-    )
-    base["max_text"] = config.max_text
-    base["max_matrix"] = config.max_matrix
-    base["t"] = {
-        **base["t"],
-        "too_large_before": base["t"]["too_large_before"].format(
-            size=size_of(config.max_body, lang)
+        "max_body": config.max_body,
+        "max_text": config.max_text,
+        "max_matrix": config.max_matrix,
+        "limits": t["limits"].format(
+            chars=plural_of(config.max_text, "character", lang), size=size
         ),
     }
     response = templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
@@ -262,7 +265,7 @@ async def add_page(
 ) -> Response:
     service = _service(request)
     t = translator(_lang(request))
-    typed = {"add_id": id, "add_text": text, "add_policy": policy}  # kept on a refusal
+    typed: dict[str, Any] = {"add_id": id, "add_text": text, "add_policy": policy}  # kept
     try:
         require_write(service.config, token_of(request, token or None))
     except StarletteHTTPException as exc:
@@ -278,7 +281,7 @@ async def add_page(
     decision = summary["decisions"][0]
     key = "added" if decision["accepted"] else "refused"
     detail = decision.get("detail")  # a length refusal says the length and the range
-    reason = f"{decision['reason']}: {detail}" if detail else decision["reason"]
+    reason = reason_text(decision["reason"], detail, _lang(request))
     message = t[key].format(id=doc_id, reason=reason)
     return _collection(request, message=message)
 
