@@ -10,19 +10,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from neardup.errors import InputError
+from neardup.errors import InvalidTextError
 
 _BAD = re.compile("[\x00\ud800-\udfff]")
 
-
-class InvalidTextError(InputError):
-    """A text, id or metadata value with a character the service refuses (HTTP 422)."""
-
-    def __init__(self, message: str, *, what: str, char: str, position: int) -> None:
-        super().__init__(message)
-        self.what = what
-        self.char = char
-        self.position = position
+__all__ = ["InvalidTextError", "bad_character", "refuse_bad_characters", "safe_text"]
 
 
 def bad_character(text: str) -> tuple[int, str] | None:
@@ -44,10 +36,7 @@ def refuse_bad_characters(value: Any, what: str = "the text") -> None:
         kind = "a NUL character" if char == "U+0000" else f"a lone surrogate ({char})"
         raise InvalidTextError(
             f"{what} holds {kind} at position {position:,}; texts must be valid Unicode "
-            "without NUL characters or lone surrogates",
-            what=what,
-            char=char,
-            position=position,
+            "without NUL characters or lone surrogates"
         )
     if isinstance(value, Mapping):
         for key, item in value.items():
