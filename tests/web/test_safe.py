@@ -308,3 +308,23 @@ def test_a_refusal_says_why_in_the_page_language(tmp_path: Path, park: str) -> N
         # the API's JSON stays English
         api = client.post("/api/check/file", files={"file": ("x.rtf", b"{\\rtf1}")})
         assert api.json()["message"].startswith("cannot read a file of type '.rtf'")
+
+
+def test_hide_location_leaves_ids_alone() -> None:
+    from starlette.requests import Request
+
+    from neardup.web.app import create_app
+    from neardup.web.http_errors import hide_location
+
+    app = create_app(ServiceConfig(db="demo.db", token=TOKEN))
+    anonymous = Request({"type": "http", "app": app, "headers": []})
+    holder = Request(
+        {"type": "http", "app": app, "headers": [(b"authorization", f"Bearer {TOKEN}".encode())]}
+    )
+    said = "no document 'demo.db' in the collection demo.db"
+    assert hide_location(anonymous, said) == "no document 'demo.db' in the collection"
+    assert hide_location(holder, said) == said
+    damaged = "the collection at demo.db is damaged: a posting without its document"
+    assert hide_location(anonymous, damaged) == (
+        "the collection is damaged: a posting without its document"
+    )

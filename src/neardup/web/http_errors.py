@@ -56,9 +56,10 @@ def hide_location(request: Request, message: str) -> str:
     for place in sorted(places, key=len, reverse=True):
         if not place:
             continue
-        for before in (" at ", " in ", " "):
-            message = message.replace(before + place, "")
-        message = message.replace(place, "the collection")
+        for said in ("collection at ", "collection ", "server of "):
+            message = message.replace(said + place, said.split()[0])
+        if len(place) >= 8 and ("/" in place or "\\" in place):  # a path or a URL elsewhere
+            message = message.replace(place, "the collection")
     return message
 
 

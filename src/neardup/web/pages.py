@@ -158,7 +158,7 @@ async def check_page(
     except NeardupError as exc:
         return _error(request, "check.html", exc, text=text)
     assert checked.alignment is not None
-    view = aligned_view(checked.alignment)
+    view = aligned_view(checked.alignment, _lang(request))
     scores = {m.id: m for m in checked.result.matches}
     return _render(
         request,
@@ -196,7 +196,7 @@ async def compare_page(
         return _error(request, "compare.html", exc, text_a=text_a, text_b=text_b)
     alignment = compared.alignment
     assert alignment is not None  # fragments were asked for
-    view = aligned_view(alignment)
+    view = aligned_view(alignment, _lang(request))
     return _render(
         request,
         "compare.html",

@@ -39,20 +39,26 @@ class AlignedView:
     passages: int
 
 
-def aligned_view(alignment: Alignment) -> AlignedView:
-    """Mark the passages of every source in the query and in the source itself."""
+#: A reworded passage's label on the page, by language.
+REWRITTEN = {"ru": "пересказ", "en": REWRITTEN_LABEL}
+
+
+def aligned_view(alignment: Alignment, lang: str = "en") -> AlignedView:
+    """Mark the passages of every source in the query and in the source itself (each
+    passage's label, its similarity, in ``lang``'s words and decimal separator)."""
     query_marks: list[Mark] = []
     sources: list[SourceView] = []
     for si, match in enumerate(alignment.found):
         colour = HTML_COLOURS[si % len(HTML_COLOURS)]
         source_marks: list[Mark] = []
         for p in match.passages:
-            label = f"{match.id} #{p.number}: {p.similarity:.3f}"
+            label = f"{match.id} #{p.number}: {number(p.similarity, 3, lang)}"
             a, b = passage_id("a", si, p.number), passage_id("b", si, p.number)
             query_marks.append(Mark(p.a_start, p.a_end, a, b, colour, label, p.a_changed))
             source_marks.append(Mark(p.b_start, p.b_end, b, a, colour, label, p.b_changed))
         for r in match.rewritten:  # reworded sentences: the same colour, hatched
-            label = f"{REWRITTEN_LABEL} {match.id} #{r.number}: {r.similarity:.3f}"
+            said = REWRITTEN.get(lang, REWRITTEN_LABEL)
+            label = f"{said} {match.id} #{r.number}: {number(r.similarity, 3, lang)}"
             a, b = passage_id("a", si, f"r{r.number}"), passage_id("b", si, f"r{r.number}")
             query_marks.append(Mark(r.a_start, r.a_end, a, b, colour, label, rewritten=True))
             source_marks.append(Mark(r.b_start, r.b_end, b, a, colour, label, rewritten=True))
