@@ -6,7 +6,6 @@ import http.client
 import os
 import socket
 import threading
-import time
 from urllib.parse import urlsplit
 
 import click
@@ -133,17 +132,23 @@ def serve(
         f"{'need the token' if token else 'are off'}, "
         f"reads {'open' if reads == 'open' else 'need the token'}"
     )
-    threading.Thread(target=_announce, args=(host, port, banner), daemon=True).start()
+    stopped = threading.Event()
+    announcer = threading.Thread(target=_announce, args=(host, port, banner, stopped), daemon=True)
+    announcer.start()
     os.environ.update(config.to_env())
-    uvicorn.run(  # type: ignore[attr-defined]
-        "neardup.web.app:app_from_env",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level=log_level,
-        access_log=log_level in ("info", "debug"),
-    )
+    try:
+        uvicorn.run(  # type: ignore[attr-defined]
+            "neardup.web.app:app_from_env",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level=log_level,
+            access_log=log_level in ("info", "debug"),
+        )
+    finally:
+        stopped.set()
+        announcer.join(timeout=5)
 
 
 def hide_password(db: str, message: str) -> str:
@@ -156,27 +161,33 @@ def hide_password(db: str, message: str) -> str:
 
 
 def _free_port(host: str) -> int:
+    """A free port on ``host`` (0 when ``host`` cannot be bound: uvicorn then says why)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family) as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
+    try:
+        with socket.socket(family) as s:
+            s.bind((host, 0))
+            return int(s.getsockname()[1])
+    except (OSError, OverflowError, UnicodeError):
+        return 0
 
 
-def _announce(host: str, port: int, banner: str) -> None:
+def _announce(host: str, port: int, banner: str, stopped: threading.Event) -> None:
     """Print the banner once the server answers a request (not when it starts loading: the
-    first start of a worker loads dictionaries and kernels, which can take minutes)."""
+    first start of a worker loads dictionaries and kernels, which can take minutes); give up
+    when the server has stopped."""
     target = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
-    while True:
-        connection = http.client.HTTPConnection(target, port, timeout=30)
+    while not stopped.is_set():
+        connection = http.client.HTTPConnection(target, port, timeout=5)
         try:
             connection.request("GET", "/static/app.css")
             connection.getresponse().read()
         except (OSError, http.client.HTTPException):
-            time.sleep(0.2)
+            stopped.wait(0.2)
             continue
         finally:
             connection.close()
-        click.echo(banner, err=True)
+        if not stopped.is_set():
+            click.echo(banner, err=True)
         return
 
 
