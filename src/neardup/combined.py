@@ -23,8 +23,12 @@ regression over nine features of a pair, each in [0, 1]:
 
 ``score = 1 / (1 + exp(-(intercept + Σ weight_i · feature_i)))``, then at least the floor (the
 word 1-gram resemblance of a pair whose shorter text has fewer than 16 canonical tokens, the
-pair-local TF-IDF cosine otherwise: chosen on human-labelled pairs, docs/quality.md): a
-probability-like number,
+pair-local TF-IDF cosine otherwise: chosen on human-labelled pairs, docs/quality.md). A short
+pair of like length (the shorter text under 32 canonical tokens and at least a third of the
+longer) scores instead ``0.8 ×`` the resemblance of character 3-grams of the *written* text
+(:func:`written_text`: punctuation, digits and function words kept) ``+ 0.2 ×`` the word
+1-gram resemblance — on human-labelled sentence pairs the written characters tell a rewrite
+from a pair on one topic better than lemmas do. The logistic part is a probability-like number,
 calibrated on the generated training pairs (a half of positives and a half of negatives of each
 generated kind; 0.5 is the natural threshold). The coefficients are in
 :mod:`neardup._combined_coefficients`, written by ``benchmarks/fit_combined.py`` from pairs
@@ -46,7 +50,9 @@ import numpy.typing as npt
 
 from neardup import _combined_coefficients as coefficients
 from neardup._kernels.pairs import pair_overlaps, pair_term_products
-from neardup.pipeline import Analyzable, Pipeline, make_spec
+from neardup.analysis.chain import Canonical, Chain, canonical_of_terms
+from neardup.analyzed import AnalyzedText
+from neardup.pipeline import Analyzable, Pipeline, as_text, make_spec
 from neardup.shingles import shingle
 from neardup.similarity import Fingerprints
 from neardup.spec import ShingleSpec, Spec
@@ -75,6 +81,7 @@ IDF_ONE_SIDE = 1.0 + float(np.log(1.5))
 _WORD5 = ShingleSpec(unit="word", k=5)
 _WORD1 = ShingleSpec(unit="word", k=1)
 _CHAR4 = ShingleSpec(unit="char", k=4)
+_CHAR3 = ShingleSpec(unit="char", k=3)
 
 
 @dataclass(frozen=True)
@@ -91,14 +98,24 @@ class CombinedModel:
     #: shorter text has fewer canonical tokens than this, and at least its pair-local TF-IDF
     #: cosine otherwise.
     floor_below: int = 0
+    #: The short-pair blend (0: none): a pair whose shorter text has fewer canonical tokens
+    #: than this, and is at least ``blend_ratio`` of the longer one's, scores
+    #: ``Σ blend_i · part_i`` over (the resemblance of character 3-grams of the written text,
+    #: the resemblance of word 1-grams, the logistic score with its floor). A short text
+    #: inside a much longer one is a paste, which the logistic score's containment sees.
+    blend_below: int = 0
+    blend_ratio: float = 0.0
+    blend: tuple[float, float, float] = (0.0, 0.0, 1.0)
 
     def __post_init__(self) -> None:
         if self.features != FEATURES or len(self.weights) != len(FEATURES):
             raise ValueError("the combined model's coefficients do not match its features")
 
-    def apply(self, features: F64, shorter: I64 | None = None) -> F64:
+    def apply(self, features: F64, shorter: I64 | None = None, written3: F64 | None = None) -> F64:
         """The score of each row of a ``(pairs, len(FEATURES))`` feature matrix (``shorter``:
-        each pair's shorter text's canonical tokens, which the floor needs)."""
+        each pair's shorter text's canonical tokens, which the floor and the blend need;
+        ``written3``: each pair's resemblance of character 3-grams of the written text, which
+        the blend needs)."""
         features = np.asarray(features, dtype=np.float64)
         z = self.intercept + features @ np.asarray(self.weights)
         scores = np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
@@ -106,6 +123,12 @@ class CombinedModel:
             word1, tfidf = FEATURES.index("resemblance_word1"), FEATURES.index("tfidf_pair")
             floor = np.where(shorter < self.floor_below, features[:, word1], features[:, tfidf])
             scores = np.maximum(scores, floor)
+        if self.blend_below and shorter is not None and written3 is not None:
+            words = features[:, FEATURES.index("resemblance_word1")]
+            w_text, w_word, w_model = self.blend
+            mixed = w_text * np.asarray(written3) + w_word * words + w_model * scores
+            alike = features[:, FEATURES.index("length_ratio")] >= self.blend_ratio
+            scores = np.where((shorter < self.blend_below) & alike, mixed, scores)
         return scores
 
     def to_dict(self) -> dict[str, Any]:
@@ -116,20 +139,26 @@ class CombinedModel:
             "trained_on": self.trained_on,
             "version": self.version,
             "floor_below": self.floor_below,
+            "blend_below": self.blend_below,
+            "blend_ratio": self.blend_ratio,
+            "blend": list(self.blend),
         }
 
 
 #: The model the package ships (see the module docstring): the logistic model of fit
-#: ``coefficients.VERSION`` (2) with the floor chosen on the human-labelled dev sets
-#: (``benchmarks/quality_dev.py``, docs/quality.md: it lifts the worst held-out set's margin
-#: over the best baseline from −0.052 to −0.026 AUC), hence version 3.
+#: ``coefficients.VERSION`` (2) with the floor (version 3) and the short-pair blend (version 4)
+#: chosen on the human-labelled dev sets (``benchmarks/quality_dev.py``, docs/quality.md: the
+#: blend chosen without a set is at or above that set's best baseline, on every set).
 MODEL = CombinedModel(
     features=tuple(coefficients.FEATURES),
     weights=tuple(coefficients.WEIGHTS),
     intercept=coefficients.INTERCEPT,
     trained_on=coefficients.TRAINED_ON,
-    version=3,
+    version=4,
     floor_below=16,
+    blend_below=32,
+    blend_ratio=0.33,
+    blend=(0.8, 0.2, 0.0),
 )
 
 
@@ -166,6 +195,7 @@ class CombinedTable:
     word5: Packed
     terms: Packed  # word 1-grams with their counts
     char4: Packed
+    written3: Packed  # character 3-grams of the written text (see :func:`written_text`)
 
     def __len__(self) -> int:
         return int(self.tokens.shape[0])
@@ -180,12 +210,14 @@ class CombinedFeatures:
         html = spec.analyzer.chain("*").char_filters
         mode = html[0].param("mode", "auto") if html and html[0].name == "html" else "never"
         self.plain = Pipeline(make_spec("plain", html=mode))
+        self._chain = next(iter(self.plain.analyzer.chains.values()))
 
     def table(self, texts: Sequence[Analyzable], progress: Progress = None) -> CombinedTable:
         tokens = np.zeros(len(texts), dtype=np.int64)
         word5: list[Fingerprints] = []
         terms: list[Fingerprints] = []
         char4: list[Fingerprints] = []
+        written3: list[Fingerprints] = []
         family = self.lemmas.family
         for d, text in enumerate(texts):
             canonical = self.lemmas.canonical(text)
@@ -196,9 +228,34 @@ class CombinedFeatures:
             )
             plain = self.plain.canonical(text)
             char4.append(Fingerprints.from_hashes(shingle(plain, _CHAR4, family).hashes))
+            written = self.written(text)
+            written3.append(Fingerprints.from_hashes(shingle(written, _CHAR3, family).hashes))
             if progress is not None:
                 progress(1)
-        return CombinedTable(tokens, Packed.of(word5), Packed.of(terms), Packed.of(char4))
+        return CombinedTable(
+            tokens, Packed.of(word5), Packed.of(terms), Packed.of(char4), Packed.of(written3)
+        )
+
+    def written(self, text: Analyzable) -> Canonical:
+        """``text`` as written (:func:`written_text` under the ``plain`` char filters), once
+        per analysed text."""
+        if isinstance(text, AnalyzedText):
+            return text.derived(
+                ("written", self.plain.spec.analyzer), lambda: written_text(self._chain, text.text)
+            )
+        return written_text(self._chain, as_text(text))
+
+
+def written_text(chain: Chain, text: str) -> Canonical:
+    """The text as a reader sees it, for character n-grams: the ``plain`` char filters (HTML
+    stripped, NFKC, the tricks folded, lowercase), ё as е, and every run of white space one
+    space — punctuation, digits and function words stay (the baseline a user tries first,
+    exact Jaccard of character 3-grams, reads them too; on paraphrase sentences they tell a
+    rewrite from a pair on one topic)."""
+    filtered, _ = chain.filter_chars(text)
+    words = filtered.replace("ё", "е").split()
+    spans = np.zeros(len(words), dtype=np.int64)
+    return canonical_of_terms(words, spans, spans, "*")
 
 
 def _set_measures(p: Packed, a: I64, b: I64) -> tuple[F64, F64]:
@@ -247,7 +304,8 @@ def combined_scores(
     a = np.ascontiguousarray(a, dtype=np.int64)
     b = np.ascontiguousarray(b, dtype=np.int64)
     shorter = np.minimum(table.tokens[a], table.tokens[b])
-    scores = model.apply(pair_features(table, a, b), shorter)
+    written3 = _set_measures(table.written3, a, b)[0] if model.blend_below else None
+    scores = model.apply(pair_features(table, a, b), shorter, written3)
     scores[(table.tokens[a] == 0) | (table.tokens[b] == 0)] = 0.0
     scores[(a == b) & (table.tokens[a] > 0)] = 1.0
     return scores

@@ -218,7 +218,7 @@ class Chain:
             if keep is not None:
                 orig_starts = orig_starts[keep]
                 orig_ends = orig_ends[keep]
-        return _from_terms(terms, orig_starts, orig_ends, language)
+        return canonical_of_terms(terms, orig_starts, orig_ends, language)
 
 
 @dataclass(frozen=True)
@@ -347,7 +347,10 @@ def _fusable(spec: ChainSpec) -> tuple[str, ...] | None:
     return names
 
 
-def _from_terms(terms: list[str], starts: IntArray, ends: IntArray, language: str) -> Canonical:
+def canonical_of_terms(
+    terms: list[str], starts: IntArray, ends: IntArray, language: str
+) -> Canonical:
+    """A canonical stream of ``terms`` (their spans ``starts``/``ends`` in the source)."""
     # Filters may leave an empty term (a lemma never is, but a thesaurus could map to ""): drop it.
     if terms and not all(terms):
         keep = np.fromiter((bool(t) for t in terms), dtype=np.bool_, count=len(terms))
