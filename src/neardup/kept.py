@@ -67,9 +67,12 @@ def source_info(collection: Any, ids: Iterable[str]) -> dict[str, dict[str, str]
 
 
 def check_record(
-    result: CheckResult, info: Mapping[str, Mapping[str, str]] | None = None
+    result: CheckResult,
+    info: Mapping[str, Mapping[str, str]] | None = None,
+    exclude: Iterable[str] = (),
 ) -> dict[str, Any]:
-    """The JSON a check is kept as (see the module's docstring)."""
+    """The JSON a check is kept as (see the module's docstring); ``exclude``: the ids the
+    check left out."""
     out = result.to_dict()
     if result.alignment is not None:
         fragments = result.alignment.to_dict(with_text=True)
@@ -78,6 +81,7 @@ def check_record(
         out["fragments"] = fragments
     found = {m["id"] for m in out["matches"]}
     out["source_info"] = {k: dict(v) for k, v in (info or {}).items() if k in found}
+    out["exclude"] = sorted(set(exclude))
     return out
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, File, Form, Query, Request, UploadFile
+from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
 from neardup.defaults import DEFAULTS
 from neardup.matrix import METHODS
 from neardup.web.auth import require_read, require_write, token_of
+from neardup.web.kept import kept_json
 from neardup.web.service import Service, upload_text
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -34,6 +35,9 @@ class CheckIn(_Strict):
     top: int = Field(DEFAULTS.top, ge=1, le=100, description="Matches reported (and aligned).")
     fragments: bool = Field(
         DEFAULTS.fragments, description="Also list the passages copied from its matches."
+    )
+    exclude: list[str] = Field(
+        default_factory=list, max_length=1000, description="Ids of documents to leave out."
     )
 
 
@@ -94,25 +98,33 @@ async def _upload(service: Service, file: UploadFile) -> str:
 
 
 @router.post("/check", summary="Check a text: uniqueness, matches, passages (stores nothing)")
-def check(body: CheckIn, request: Request) -> dict[str, Any]:
-    """The JSON of ``neardup index check --json`` (``"fragments"`` with ``fragments: true``)."""
+def check(body: CheckIn, request: Request, response: Response) -> dict[str, Any]:
+    """The JSON of ``neardup index check --json`` (``"fragments"`` with ``fragments: true``),
+    with ``check_id`` when checks are kept (:mod:`neardup.web.kept`)."""
     service = _read(request)
-    return service.check(body.text, top=body.top, fragments=body.fragments).to_dict()
+    checked = service.check(
+        body.text, top=body.top, fragments=body.fragments, exclude=body.exclude
+    )
+    return kept_json(request, response, checked)
 
 
 @router.post("/check/file", summary="Check an uploaded file (.txt, .html, .docx, .pdf)")
 async def check_file(
     request: Request,
     file: Annotated[UploadFile, File()],
+    response: Response,
     top: Annotated[int, Form(ge=1, le=100)] = DEFAULTS.top,
     fragments: Annotated[bool, Form()] = DEFAULTS.fragments,
+    exclude: Annotated[list[str] | None, Form()] = None,
 ) -> dict[str, Any]:
     """As ``/api/check``, plus ``"text"``: the text extracted from the file, which the
     passages' offsets refer to."""
     service = _read(request)
     text = await _upload(service, file)
-    checked = await asyncio.to_thread(service.check, text, top=top, fragments=fragments)
-    out = checked.to_dict()
+    checked = await asyncio.to_thread(
+        service.check, text, top=top, fragments=fragments, exclude=exclude or []
+    )
+    out = kept_json(request, response, checked, file.filename or "")
     out["text"] = text
     return out
 

@@ -126,6 +126,38 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error": {"ru": "Ошибка", "en": "Error"},
     "empty_input": {"ru": "Дайте текст или файл.", "en": "Give a text or a file."},
     "show_all": {"ru": "все источники", "en": "all sources"},
+    # --- kept checks, the report, sources (neardup.web.kept) ---------------------------------
+    "kept_drop_here": {
+        "ru": "…или перетащите файл сюда",
+        "en": "…or drop a file here",
+    },
+    "kept_history": {"ru": "История проверок", "en": "Checks made"},
+    "kept_history_all": {
+        "ru": "Все сохранённые проверки (вы вошли с токеном), сначала новые.",
+        "en": "Every kept check (you hold the token), newest first.",
+    },
+    "kept_history_own": {
+        "ru": "Проверки, сделанные в этом браузере, сначала новые.",
+        "en": "The checks made in this browser, newest first.",
+    },
+    "kept_none": {"ru": "Сохранённых проверок нет.", "en": "No kept checks."},
+    "kept_off": {
+        "ru": "Сервис не сохраняет проверки (--keep-checks-days 0).",
+        "en": "This service keeps no checks (--keep-checks-days 0).",
+    },
+    "kept_date": {"ru": "Дата", "en": "Date"},
+    "kept_saved": {
+        "ru": "Проверка сохранена {date}; по ссылке её откроет любой, кому разрешено чтение.",
+        "en": "Check kept {date}; anyone allowed to read can open it by its link.",
+    },
+    "kept_link": {"ru": "ссылка на проверку", "en": "link to this check"},
+    "kept_delete": {"ru": "Удалить проверку", "en": "Remove this check"},
+    "kept_excluded": {"ru": "Исключены из проверки", "en": "Left out of the check"},
+    "kept_include": {"ru": "вернуть", "en": "take back"},
+    "kept_exclude": {"ru": "исключить источник", "en": "exclude this source"},
+    "kept_open_source": {"ru": "открыть ↗", "en": "open ↗"},
+    "kept_prev": {"ru": "предыдущий фрагмент", "en": "previous passage"},
+    "kept_next": {"ru": "следующий фрагмент", "en": "next passage"},
 }
 
 
