@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from neardup.kept import Source, cited_spans, sources_of
+from neardup.kept import Source, sources_of
 from neardup.report import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
 
 
@@ -91,7 +91,7 @@ def kept_view(text: str, record: Mapping[str, Any]) -> KeptView:
         {"suspicious": bool(record["suspicious"].get("flag")), "found": found} if found else None
     )
     return KeptView(
-        marked_text(text, query_marks, cited_spans(record)),
+        marked_text(text, query_marks),
         tuple(views),
         sum(v.passages for v in views),
         tricks,
