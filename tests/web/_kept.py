@@ -6,7 +6,8 @@ from pathlib import Path
 
 from neardup.index import Collection, IndexSpec
 from neardup.pipeline import make_spec
-from tests.web.conftest import EXAMPLES
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 TITLES = {
     "school.txt": ("Кабинет робототехники в сельской школе", "https://example.org/news/school"),
