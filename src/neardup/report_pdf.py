@@ -42,6 +42,9 @@ FONT_CANDIDATES = (
     "/System/Library/Fonts/Supplemental/Arial.ttf",
     "C:/Windows/Fonts/arial.ttf",
 )
+#: Characters of the text a report marks (about 60 pages); a longer text is cut there, with a
+#: note saying so (the kept check shows it whole).
+MAX_REPORT_TEXT = 200_000
 #: Characters a font must have to print a Russian text.
 CYRILLIC_PROBE = "АБВЖЯабвжяЁё"
 
@@ -80,6 +83,11 @@ WORDS: dict[str, dict[str, str]] = {
     "changed": {"ru": "изменённые слова (точки)", "en": "edited words (dotted line)"},
     "cite": {"ru": "цитата (серый, курсив)", "en": "cited (grey, italics)"},
     "page": {"ru": "стр.", "en": "page"},
+    "cut": {
+        "ru": "… текст обрезан: ещё {n} символов не показаны (полностью — на странице проверки).",
+        "en": "… the text is cut here: {n} more characters are not shown (the check's page "
+        "shows it whole).",
+    },
 }
 
 
@@ -118,7 +126,9 @@ def _require_cyrillic(path: Path) -> None:
         with TTFont(str(path), lazy=True) as ttf:
             cmap = ttf.getBestCmap() or {}
     except Exception as exc:  # fontTools raises many kinds on a file that is not a font
-        raise ConfigurationError(f"{path} is not a TrueType font the report can use: {exc}")
+        raise ConfigurationError(
+            f"{path} is not a TrueType font the report can use: {exc}"
+        ) from None
     missing = [c for c in CYRILLIC_PROBE if ord(c) not in cmap]
     if missing:
         raise ConfigurationError(
@@ -138,7 +148,9 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
 
 
-_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
+_UNPRINTABLE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]"
+)
 
 
 def printable(text: str) -> str:
@@ -184,8 +196,8 @@ def pieces(length: int, sources: Sequence[Source], cited: Sequence[tuple[int, in
         in_cite = any(a <= x and y <= b for a, b in cited)
         if covering:
             first = covering[0]
-            changed = any(a <= x and y <= b for a, b in first[4])
-            out.append(Piece(x, y, first[2], first[3], changed, in_cite))
+            edited = any(a <= x and y <= b for a, b in first[4])
+            out.append(Piece(x, y, first[2], first[3], edited, in_cite))
         else:
             out.append(Piece(x, y, None, False, False, in_cite))
     return out
@@ -195,7 +207,7 @@ class _Report:
     """The document being written (fpdf2), with its fonts and the words of its language."""
 
     def __init__(self, font: Path, lang: str) -> None:
-        fpdf = require("fpdf", "report")
+        fpdf: Any = require("fpdf", "report")
         self.lang = lang if lang in ("ru", "en") else "ru"
         self.pdf: Any = fpdf.FPDF(format="A4")
         self.pdf.set_margins(15, 15, 15)
@@ -253,8 +265,9 @@ def check_pdf(
     lang: str = "ru",
     link: str = "",
     font: str | os.PathLike[str] | None = None,
+    max_text: int = MAX_REPORT_TEXT,
 ) -> bytes:
-    """The PDF report of a check: ``text`` and its ``record`` (:func:`neardup.kept.check_record`)."""
+    """The PDF report of ``text`` checked: its ``record`` (:func:`neardup.kept.check_record`)."""
     report = _Report(find_font(font), lang)
     pdf, w = report.pdf, report.w
     pdf.set_title(w("title"))
@@ -278,7 +291,12 @@ def check_pdf(
     _sources(report, sources)
     _legend(report, sources)
     report.heading(w("text"))
-    _marked_text(report, printable(text), pieces(len(text), sources, cited_spans(record)))
+    shown = text[:max_text]
+    runs = pieces(len(shown), sources, cited_spans(record))
+    _marked_text(report, printable(shown), runs)
+    if len(text) > len(shown):
+        pdf.set_font("body", "I", 9)
+        pdf.multi_cell(0, 5, w("cut").format(n=f"{len(text) - len(shown):,}"))
     return bytes(pdf.output())
 
 

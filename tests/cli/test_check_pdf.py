@@ -31,7 +31,9 @@ def test_pdf_report_of_a_check(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str, text_file: Path
 ) -> None:
     out = tmp_path / "report.pdf"
-    code, stdout, err = run(capsys, "index", "check", db, str(text_file), "--json", "--pdf", str(out))
+    code, stdout, err = run(
+        capsys, "index", "check", db, str(text_file), "--json", "--pdf", str(out)
+    )
     assert code == 0, err
     result = json.loads(stdout)
     data = out.read_bytes()

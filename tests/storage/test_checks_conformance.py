@@ -30,7 +30,7 @@ def store(backend: Backend) -> CheckStore:
 
 
 def test_keep_get_round_trip(store: CheckStore) -> None:
-    text = "Строка с NUL \x00, кавычками \"'\" и эмодзи 🙂\nи второй строкой"
+    text = 'Строка с NUL \x00, кавычками "\'" и эмодзи 🙂\nи второй строкой'
     kept = _check("abc", 1000.5, owner_digest("browser"), text)
     store.keep(kept)
     got = store.get("abc")

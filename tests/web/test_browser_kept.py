@@ -137,8 +137,19 @@ def _pdf_shot(data: bytes) -> None:
     pdf = Path(where) / "check-report.pdf"
     pdf.write_bytes(data)
     subprocess.run(
-        [tool, "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf),
-         str(Path(where) / "check-report")],
+        [
+            tool,
+            "-png",
+            "-r",
+            "80",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-singlefile",
+            str(pdf),
+            str(Path(where) / "check-report"),
+        ],
         check=True,
     )
     pdf.unlink()

@@ -103,9 +103,7 @@ def test_exclude_a_source_changes_the_figure(kc: TestClient) -> None:
     shown = re.search(r'<span id="uniqueness">Уникальность ([\d.]+) %', page)
     assert shown is not None and float(shown.group(1)) == round(100 * less["uniqueness"], 1)
     assert 'id="excluded"' in page and "school.txt" in page
-    back = kc.post(
-        f"{again.headers['location']}/exclude", data={"include": "school.txt"}
-    ).text
+    back = kc.post(f"{again.headers['location']}/exclude", data={"include": "school.txt"}).text
     assert f"Уникальность {100 * full['uniqueness']:.1f} %" in back
 
 

@@ -543,13 +543,7 @@ def check(
     --pdf OUT.pdf writes the report to hand in (as the service's PDF); --exclude ID leaves a
     stored document out, as if it were not there.
     """
-    if html_report:
-        check_writable(html_report)
-    if pdf_report:
-        check_writable(pdf_report)
-        from neardup.report_pdf import find_font
-
-        find_font(pdf_font)  # a missing font fails before the check, not after
+    _outputs_ready(html_report, pdf_report, pdf_font)
     text = read_input(file, read_options(reading)).text
     with _collection(db, readonly=True) as col:
         aligner = None
@@ -622,6 +616,17 @@ def check(
         console.print(f"HTML report written to {markup_safe(html_report)}")
     if pdf_report:
         console.print(f"PDF report written to {markup_safe(pdf_report)}")
+
+
+def _outputs_ready(html_report: str | None, pdf_report: str | None, font: str | None) -> None:
+    """Fail before the check, not after it, on a report that cannot be written."""
+    for path in (html_report, pdf_report):
+        if path:
+            check_writable(path)
+    if pdf_report:
+        from neardup.report_pdf import find_font
+
+        find_font(font)
 
 
 def _write_pdf(

@@ -18,7 +18,6 @@ SCHEMA = (
 _COLUMNS = "id, created, owner, name, uniqueness, preview"
 
 
-
 class PostgresCheckStore:
     """:class:`~neardup.storage.checks.CheckStore` in the collection's PostgreSQL schema."""
 
@@ -57,8 +56,8 @@ class PostgresCheckStore:
         with self.storage._lock:
             rows = self.storage._q(
                 "SELECT id, created, owner, name, spec, body FROM kept_checks WHERE id = %s",
-            (check_id,),
-        )
+                (check_id,),
+            )
         return KeptCheck.from_row(*rows[0]) if rows else None
 
     def list(

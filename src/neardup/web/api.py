@@ -102,9 +102,7 @@ def check(body: CheckIn, request: Request, response: Response) -> dict[str, Any]
     """The JSON of ``neardup index check --json`` (``"fragments"`` with ``fragments: true``),
     with ``check_id`` when checks are kept (:mod:`neardup.web.kept`)."""
     service = _read(request)
-    checked = service.check(
-        body.text, top=body.top, fragments=body.fragments, exclude=body.exclude
-    )
+    checked = service.check(body.text, top=body.top, fragments=body.fragments, exclude=body.exclude)
     return kept_json(request, response, checked)
 
 

@@ -53,17 +53,17 @@ def _owner_key(request: Request) -> str | None:
 def _set_owner(request: Request, response: Response, key: str) -> None:
     if request.cookies.get(OWNER_COOKIE) != key:
         days = max(1, _service(request).config.keep_checks_days)
-        response.set_cookie(
-            OWNER_COOKIE, key, max_age=days * 86400, httponly=True, samesite="lax"
-        )
+        response.set_cookie(OWNER_COOKIE, key, max_age=days * 86400, httponly=True, samesite="lax")
 
 
 def _may_remove(request: Request, kept: KeptCheck) -> bool:
     if _holder(request):
         return True
     key = _owner_key(request)
-    return bool(kept.owner) and key is not None and secrets.compare_digest(
-        kept.owner, owner_digest(key)
+    return (
+        bool(kept.owner)
+        and key is not None
+        and secrets.compare_digest(kept.owner, owner_digest(key))
     )
 
 
@@ -74,7 +74,9 @@ def keep(request: Request, checked: Checked, name: str = "") -> tuple[KeptCheck 
     return kept, key
 
 
-def kept_json(request: Request, response: Response, checked: Checked, name: str = "") -> dict[str, Any]:
+def kept_json(
+    request: Request, response: Response, checked: Checked, name: str = ""
+) -> dict[str, Any]:
     """An API check's JSON with its kept id and addresses (``check_id``, ``check_url``,
     ``pdf_url``) when checks are kept."""
     out = checked.to_dict()
@@ -137,7 +139,12 @@ def _kept_or_error(request: Request, check_id: str) -> KeptCheck | Response:
     try:
         return _service(request).kept(valid_id(check_id))
     except NeardupError as exc:
-        return _pages()._render(request, "check.html", status=404 if status_of(exc) in (400, 404) else status_of(exc), error=str(exc))
+        return _pages()._render(
+            request,
+            "check.html",
+            status=404 if status_of(exc) in (400, 404) else status_of(exc),
+            error=str(exc),
+        )
 
 
 @page_router.get("/checks/{check_id}", response_class=HTMLResponse)
@@ -184,7 +191,11 @@ def history_page(request: Request) -> Response:
         return denied
     items = _history(request, limit=HISTORY, offset=0)
     return _pages()._render(
-        request, "checks.html", items=items, when=when, everyone=_holder(request),
+        request,
+        "checks.html",
+        items=items,
+        when=when,
+        everyone=_holder(request),
         keeps=_service(request).keeps,
     )
 

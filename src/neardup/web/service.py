@@ -12,8 +12,8 @@ import dataclasses
 import os
 import threading
 import time
-from collections.abc import Sequence
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,8 +30,8 @@ from neardup.errors import (
     UnsupportedTypeError,
 )
 from neardup.index import CheckResult, Collection
-from neardup.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.kept import check_record, source_info
+from neardup.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
 from neardup.storage.checks import CheckStore, KeptCheck, KeptSummary, check_store, new_check_id
 

@@ -89,7 +89,9 @@ class SQLiteCheckStore:
             if not self._exists():
                 return False
             with self.storage._errors():
-                cur = self.storage._conn.execute("DELETE FROM kept_checks WHERE id = ?", (check_id,))
+                cur = self.storage._conn.execute(
+                    "DELETE FROM kept_checks WHERE id = ?", (check_id,)
+                )
                 return cur.rowcount > 0
 
     def purge(self, before: float) -> int:
