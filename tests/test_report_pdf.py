@@ -59,9 +59,7 @@ def test_pieces_draw_copied_over_rewritten_and_mark_edits_and_citations() -> Non
 def test_a_report_of_any_text_and_its_cut() -> None:
     word = "Длинноесловобезпробелов" * 12  # longer than a line: cut across lines
     text = f"Начало\tтекста\x00 с NUL и 🙂.\n\n{word}\nКонец текста " * 3
-    spans = [
-        {"number": 1, "a_start": 0, "a_end": 20, "b_start": 0, "b_end": 20, "similarity": 0.9}
-    ]
+    spans = [{"number": 1, "a_start": 0, "a_end": 20, "b_start": 0, "b_end": 20, "similarity": 0.9}]
     data = check_pdf(text, _record(spans), created=86400.0, collection="демо", spec="abc")
     assert data.startswith(b"%PDF")
     shown = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages)

@@ -107,7 +107,7 @@ def test_exclude_a_source_changes_the_figure(kc: TestClient) -> None:
     assert f"Уникальность {100 * full['uniqueness']:.1f} %" in back
 
 
-def test_page_check_redirects_to_its_own_page(kc: TestClient) -> None:
+def test_page_check_redirects_to_its_own_page(kc: TestClient, titled: str) -> None:
     r = kc.post("/check", data={"text": copied_text()}, follow_redirects=False)
     assert r.status_code == 303
     where = r.headers["location"]
@@ -121,9 +121,14 @@ def test_page_check_redirects_to_its_own_page(kc: TestClient) -> None:
     assert f'href="{where}/pdf"' in page
     history = kc.get("/checks").text
     assert f'href="{where}"' in history
+    with client_for(ServiceConfig(db=titled, token=TOKEN)) as other:
+        refused = other.post(f"{where}/delete")
+        assert refused.status_code == 403
+        assert "Эту проверку сделали в другом браузере" in refused.text
     removed = kc.post(f"{where}/delete", follow_redirects=False)
     assert removed.status_code == 303
-    assert kc.get(where).status_code == 404
+    gone = kc.get(where)
+    assert gone.status_code == 404 and "Такой проверки нет" in gone.text
 
 
 def test_reads_with_a_token_guard_kept_checks(titled: str) -> None:

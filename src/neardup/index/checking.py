@@ -30,6 +30,7 @@ from neardup._kernels.align import covered_tokens
 from neardup.analyzed import AnalyzedText
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, NotSupportedError
+from neardup.index.items import unstorable
 from neardup.index.policy import Policy
 from neardup.index.reading import Reading
 from neardup.index.results import Analyzed, CheckResult, Decision, Match, match_of, sort_matches
@@ -130,7 +131,8 @@ class Checking(Scoring, Reading):
         names are dropped from the candidates before they are verified."""
         item = self._analyzed(item)
         rules = Policy.of(self.index_spec, policy)
-        left_out = sorted({doc_id for doc_id in exclude if doc_id})
+        # an id no backend could store is in no collection: nothing to leave out
+        left_out = sorted({d for d in exclude if isinstance(d, str) and d and not unstorable(d)})
         with self.storage.snapshot():
             pairs = self._stored_pairs([item])
             candidates = pairs.other.tolist()

@@ -158,6 +158,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "kept_open_source": {"ru": "открыть ↗", "en": "open ↗"},
     "kept_prev": {"ru": "предыдущий фрагмент", "en": "previous passage"},
     "kept_next": {"ru": "следующий фрагмент", "en": "next passage"},
+    "kept_missing": {
+        "ru": "Такой проверки нет: ссылка неверна, или проверка удалена либо устарела.",
+        "en": "No such check: the link is wrong, or the check was removed or has expired.",
+    },
+    "kept_not_yours": {
+        "ru": "Эту проверку сделали в другом браузере: удалить её может он или владелец токена.",
+        "en": "This check was made in another browser: only it or a token holder may remove it.",
+    },
 }
 
 

@@ -24,6 +24,7 @@ from neardup.kept import collection_name
 from neardup.storage.checks import KeptCheck, owner_digest, valid_id
 from neardup.web.auth import require_read, token_of, token_ok
 from neardup.web.http_errors import status_of
+from neardup.web.i18n import translator
 from neardup.web.kept_view import kept_view, when
 from neardup.web.service import Checked, Service
 
@@ -136,15 +137,12 @@ def respond_check(request: Request, checked: Checked, name: str = "") -> Respons
 
 
 def _kept_or_error(request: Request, check_id: str) -> KeptCheck | Response:
+    """The kept check, or the page saying there is none (404)."""
     try:
         return _service(request).kept(valid_id(check_id))
-    except NeardupError as exc:
-        return _pages()._render(
-            request,
-            "check.html",
-            status=404 if status_of(exc) in (400, 404) else status_of(exc),
-            error=str(exc),
-        )
+    except NeardupError:
+        t = translator(_pages()._lang(request))
+        return _pages()._render(request, "check.html", status=404, error=t["kept_missing"])
 
 
 @page_router.get("/checks/{check_id}", response_class=HTMLResponse)
@@ -202,13 +200,14 @@ def history_page(request: Request) -> Response:
 
 @page_router.post("/checks/{check_id}/delete", response_class=HTMLResponse)
 def delete_page(request: Request, check_id: str) -> Response:
+    if (denied := _pages()._page_read(request)) is not None:
+        return denied
     found = _kept_or_error(request, check_id)
     if isinstance(found, Response):
         return found
     if not _may_remove(request, found):
-        return _pages()._render(
-            request, "check.html", status=403, error="this check was made by another browser"
-        )
+        t = translator(_pages()._lang(request))
+        return _pages()._render(request, "check.html", status=403, error=t["kept_not_yours"])
     _service(request).forget(found.id)
     return RedirectResponse("/checks", status_code=303)
 
