@@ -159,3 +159,11 @@ def test_keeping_none_and_retention(titled: str) -> None:
         assert c.get("/api/checks/old-check").status_code == 404  # past the retention
         c.post("/api/check", json={"text": copied_text()})
         assert service.checks.get("old-check") is None  # removed by the next keep
+
+
+def test_retention_reaches_the_workers() -> None:
+    for days in (0, 7):
+        config = ServiceConfig(db="x.db", keep_checks_days=days)
+        assert ServiceConfig.from_env(config.to_env()).keep_checks_days == days
+    with pytest.raises(ValueError, match="keep_checks_days"):
+        ServiceConfig(db="x.db", keep_checks_days=-1)
