@@ -167,3 +167,18 @@ def test_retention_reaches_the_workers() -> None:
         assert ServiceConfig.from_env(config.to_env()).keep_checks_days == days
     with pytest.raises(ValueError, match="keep_checks_days"):
         ServiceConfig(db="x.db", keep_checks_days=-1)
+
+
+def test_a_read_only_collection_still_checks(titled: str) -> None:
+    import os
+    import stat
+
+    os.chmod(titled, stat.S_IRUSR | stat.S_IRGRP)
+    try:
+        with client_for(ServiceConfig(db=titled)) as c:
+            body = c.post("/api/check", json={"text": copied_text()}).json()
+            assert body["uniqueness"] < 0.2 and "check_id" not in body
+            r = c.post("/check", data={"text": copied_text()}, follow_redirects=False)
+            assert r.status_code == 200 and 'id="uniqueness"' in r.text
+    finally:
+        os.chmod(titled, stat.S_IRUSR | stat.S_IWUSR)

@@ -9,6 +9,7 @@ Several processes (``neardup serve --workers N``) share a PostgreSQL collection.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import threading
 import time
@@ -26,6 +27,7 @@ from neardup.errors import (
     ConfigurationError,
     InputError,
     NotFoundError,
+    StorageError,
     TooLargeError,
     UnsupportedTypeError,
 )
@@ -36,6 +38,7 @@ from neardup.spec import INDEX_POLICIES
 from neardup.storage.checks import CheckStore, KeptCheck, KeptSummary, check_store, new_check_id
 
 DAY = 86400.0
+_log = logging.getLogger("neardup.web")
 
 #: Files the service takes: every one-text format of the reader's suffix table.
 UPLOAD_SUFFIXES = tuple(s for s, f in inputs.SUFFIXES.items() if not f.records)
@@ -218,9 +221,13 @@ class Service:
             checked.text,
             checked.record(),
         )
-        with self.lock:
-            self.checks.purge(now - self.config.keep_checks_days * DAY)
-            self.checks.keep(kept)
+        try:
+            with self.lock:
+                self.checks.purge(now - self.config.keep_checks_days * DAY)
+                self.checks.keep(kept)
+        except StorageError as exc:  # a read-only file, a role that may not create a table…
+            _log.warning("a check could not be kept, its result is shown unkept: %s", exc)
+            return None
         return kept
 
     def kept(self, check_id: str) -> KeptCheck:
