@@ -182,3 +182,21 @@ def test_a_read_only_collection_still_checks(titled: str) -> None:
             assert r.status_code == 200 and 'id="uniqueness"' in r.text
     finally:
         os.chmod(titled, stat.S_IRUSR | stat.S_IWUSR)
+
+
+def test_file_check_is_kept_with_its_name_and_exclude(kc: TestClient) -> None:
+    data = copied_text().encode("utf-8")
+    r = kc.post(
+        "/api/check/file",
+        files={"file": ("заметка.txt", data)},
+        data={"exclude": ["school.txt", "bakery.txt"]},
+    )
+    body = r.json()
+    assert r.status_code == 200 and body["matches"] == [] and body["uniqueness"] == 1.0
+    kept = kc.get(f"/api/checks/{body['check_id']}").json()
+    assert kept["name"] == "заметка.txt" and kept["result"]["exclude"] == [
+        "bakery.txt",
+        "school.txt",
+    ]
+    listed = kc.get("/api/checks").json()["checks"][0]
+    assert listed["name"] == "заметка.txt" and listed["uniqueness"] == 1.0
