@@ -63,14 +63,37 @@ def test_a_report_of_any_text_and_its_cut() -> None:
     data = check_pdf(text, _record(spans), created=86400.0, collection="демо", spec="abc")
     assert data.startswith(b"%PDF")
     shown = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages)
-    assert "Уникальность 40.0 %" in shown
+    # Russian: the decimal comma and the plural forms (12 words: "12 слов"), as the page says
+    assert "Уникальность 40,0 %" in shown and "заимствовано 50,0 %" in shown
+    assert "12 слов" in shown and "цитируется 10,0 %" in shown
     assert "Заголовок источника" in shown and "https://example.org/a" in shown
     assert "1970-01-02 00:00 UTC" in shown and "Коллекция: демо" in shown
     cut = check_pdf(text, _record(spans), max_text=30, lang="en")
     words = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(cut)).pages)
-    assert f"{len(text) - 30:,} more characters are not shown" in words
+    assert f"not shown: {len(text) - 30:,} characters" in words
+    assert "Uniqueness 40.0 %" in words and "12 words" in words
     assert "Конец текста" not in words
 
 
 def test_the_font_is_found_or_named() -> None:
     assert find_font().suffix == ".ttf"
+
+
+@pytest.mark.parametrize(
+    ("words", "lang", "said"),
+    [
+        (1, "ru", "1 слово"),
+        (3, "ru", "3 слова"),
+        (11, "ru", "11 слов"),
+        (21, "ru", "21 слово"),
+        (1, "en", "1 word"),
+        (3, "en", "3 words"),
+    ],
+)
+def test_counts_take_their_plural_form(words: int, lang: str, said: str) -> None:
+    record = {**_record([]), "words": words}
+    data = check_pdf("Текст", record, lang=lang, max_text=2)
+    shown = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages)
+    assert f"· {said}" in shown
+    cut = {"ru": "не показано: 3 символа", "en": "not shown: 3 characters"}[lang]
+    assert cut in shown

@@ -7,6 +7,9 @@ copied passages on their source's colour, the rewritten ones on that colour and 
 with a dashed line, the edited words inside a copied passage under a dotted line, and the cited
 passages on grey, in italics — with a legend.
 
+Numbers take the language's decimal separator and counts their plural forms
+(:mod:`neardup.plurals`: "40,0 %", "21 слово" in Russian), as on the page.
+
 It is drawn from a check's record (:func:`neardup.kept.check_record`), so the CLI
 (``neardup index check --pdf``), the API (``/api/checks/{id}/pdf``) and the page give the same
 report. The font: ``font=`` or ``NEARDUP_PDF_FONT`` (a ``.ttf`` with Cyrillic letters), else
@@ -26,6 +29,7 @@ from typing import Any
 
 from neardup.errors import ConfigurationError, require
 from neardup.kept import Source, cited_spans, sources_of
+from neardup.plurals import number, plural
 from neardup.report import CITATION_COLOUR, HTML_COLOURS
 
 #: The environment variable naming a TrueType font file for the reports.
@@ -53,7 +57,6 @@ WORDS: dict[str, dict[str, str]] = {
     "uniqueness": {"ru": "Уникальность", "en": "Uniqueness"},
     "borrowed": {"ru": "заимствовано", "en": "borrowed"},
     "cited": {"ru": "цитируется", "en": "cited"},
-    "words": {"ru": "слов", "en": "words"},
     "meaning": {
         "ru": "Уникальность — доля слов текста, не найденных ни в одном документе коллекции; "
         "заимствовано — доля, скопированная из документа; цитируется — доля, скопированная "
@@ -84,9 +87,8 @@ WORDS: dict[str, dict[str, str]] = {
     "cite": {"ru": "цитата (серый, курсив)", "en": "cited (grey, italics)"},
     "page": {"ru": "стр.", "en": "page"},
     "cut": {
-        "ru": "… текст обрезан: ещё {n} символов не показаны (полностью — на странице проверки).",
-        "en": "… the text is cut here: {n} more characters are not shown (the check's page "
-        "shows it whole).",
+        "ru": "… текст обрезан здесь; не показано: {n} (полностью — на странице проверки).",
+        "en": "… the text is cut here; not shown: {n} (the check's page shows it whole).",
     },
 }
 
@@ -208,6 +210,7 @@ class _Report:
 
     def __init__(self, font: Path, lang: str) -> None:
         fpdf: Any = require("fpdf", "report")
+        require("babel", "report")  # the plural forms and the decimal separator
         self.lang = lang if lang in ("ru", "en") else "ru"
         self.pdf: Any = fpdf.FPDF(format="A4")
         self.pdf.set_margins(15, 15, 15)
@@ -232,6 +235,10 @@ class _Report:
 
     def w(self, key: str) -> str:
         return WORDS[key][self.lang]
+
+    def percent(self, share: float) -> str:
+        """A share as a percentage with the language's decimal separator: "40,0 %"."""
+        return f"{number(100 * share, 1, self.lang)} %"
 
     @property
     def width(self) -> float:
@@ -296,7 +303,8 @@ def check_pdf(
     _marked_text(report, printable(shown), runs)
     if len(text) > len(shown):
         pdf.set_font("body", "I", 9)
-        pdf.multi_cell(0, 5, w("cut").format(n=f"{len(text) - len(shown):,}"))
+        left = plural(len(text) - len(shown), "character", report.lang)
+        pdf.multi_cell(0, 5, w("cut").format(n=left))
     return bytes(pdf.output())
 
 
@@ -305,15 +313,15 @@ def _figure(report: _Report, record: Mapping[str, Any]) -> None:
     u = float(record.get("uniqueness", 1.0))
     pdf.set_font("body", "B", 22)
     pdf.set_text_color(160, 32, 32)
-    pdf.cell(0, 12, f"{w('uniqueness')} {100 * u:.1f} %", new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(0, 12, f"{w('uniqueness')} {report.percent(u)}", new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(0, 0, 0)
     pdf.set_font("body", "", 11)
     borrowed, cited = float(record.get("borrowed", 0.0)), float(record.get("cited", 0.0))
     pdf.cell(
         0,
         6,
-        f"{w('borrowed')} {100 * borrowed:.1f} % · {w('cited')} {100 * cited:.1f} % · "
-        f"{record.get('words', 0)} {w('words')}",
+        f"{w('borrowed')} {report.percent(borrowed)} · {w('cited')} {report.percent(cited)} · "
+        f"{plural(int(record.get('words', 0)), 'word', report.lang)}",
         new_x="LMARGIN",
         new_y="NEXT",
     )
@@ -344,8 +352,8 @@ def _sources(report: _Report, sources: Sequence[Source]) -> None:
             if s.url:
                 label += f"\n{s.url}"
             row.cell(label, link=s.url or None)
-            row.cell(f"{100 * s.borrowed:.1f} %")
-            row.cell(str(len(s.spans)))
+            row.cell(report.percent(s.borrowed))
+            row.cell(number(len(s.spans), 0, report.lang))
     pdf.set_font("body", "", 10)
 
 

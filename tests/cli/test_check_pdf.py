@@ -39,7 +39,8 @@ def test_pdf_report_of_a_check(
     data = out.read_bytes()
     assert data.startswith(b"%PDF")
     text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages)
-    assert f"Уникальность {result['uniqueness_percent']:.1f} %" in text
+    percent = f"{result['uniqueness_percent']:.1f}".replace(".", ",")  # the decimal comma
+    assert f"Уникальность {percent} %" in text
     assert TITLES["school.txt"][0] in text and TITLES["bakery.txt"][0] in text
     assert "Коллекция: районные новости" in text  # the name, not the folder
     assert str(tmp_path) not in text

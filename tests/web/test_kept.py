@@ -73,7 +73,7 @@ def test_pdf_report_holds_the_figure_and_the_sources(kc: TestClient) -> None:
     assert r.headers["content-type"] == "application/pdf"
     assert r.content.startswith(b"%PDF")
     text = _pdf_text(r.content)
-    figure = f"Уникальность {body['uniqueness_percent']:.1f} %"
+    figure = f"Уникальность {_comma(body['uniqueness_percent'])} %"  # the decimal comma
     assert figure in text
     assert TITLES["school.txt"][0] in text and TITLES["bakery.txt"][0] in text
     assert "https://example.org/news/school" in text
@@ -100,11 +100,11 @@ def test_exclude_a_source_changes_the_figure(kc: TestClient) -> None:
     again = kc.post(f"{first}/exclude", data={"exclude": "school.txt"}, follow_redirects=False)
     assert again.status_code == 303 and again.headers["location"] != first
     page = kc.get(again.headers["location"]).text
-    shown = re.search(r'<span id="uniqueness">Уникальность ([\d.]+) %', page)
-    assert shown is not None and float(shown.group(1)) == round(100 * less["uniqueness"], 1)
+    shown = re.search(r'<span id="uniqueness">Уникальность ([\d,]+) %', page)
+    assert shown is not None and shown.group(1) == _comma(100 * less["uniqueness"])
     assert 'id="excluded"' in page and "school.txt" in page
     back = kc.post(f"{again.headers['location']}/exclude", data={"include": "school.txt"}).text
-    assert f"Уникальность {100 * full['uniqueness']:.1f} %" in back
+    assert f"Уникальность {_comma(100 * full['uniqueness'])} %" in back
 
 
 def test_page_check_redirects_to_its_own_page(kc: TestClient, titled: str) -> None:
@@ -200,3 +200,85 @@ def test_file_check_is_kept_with_its_name_and_exclude(kc: TestClient) -> None:
     ]
     listed = kc.get("/api/checks").json()["checks"][0]
     assert listed["name"] == "заметка.txt" and listed["uniqueness"] == 1.0
+
+
+def _comma(percent: float) -> str:
+    """A percentage as the Russian page and report write it: one decimal, a comma."""
+    return f"{percent:.1f}".replace(".", ",")
+
+
+# --- kept checks and the service's other promises (#25): bad characters, the page's language --
+
+
+def test_exclude_with_a_refused_character_is_a_422(kc: TestClient) -> None:
+    """An exclude list is a text the service takes: a NUL or a lone surrogate is refused (422),
+    on the API in English, on the page in its language with the text kept."""
+    r = kc.post("/api/check", json={"text": copied_text(), "exclude": ["school.txt", "a\x00b"]})
+    assert r.status_code == 422
+    assert r.json() == {
+        "error": "InvalidTextError",
+        "message": "exclude[1] holds a NUL character at position 1; texts must be valid "
+        "Unicode without NUL characters or lone surrogates",
+    }
+    surrogate = b'{"text": "\xd0\x94\xd0\xb0", "exclude": ["\\ud800"]}'
+    r = kc.post("/api/check", content=surrogate, headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "lone surrogate (U+D800)" in r.json()["message"]
+    page = kc.post("/check", data={"text": "Мой текст", "exclude": "a\x00b"})
+    assert page.status_code == 422
+    assert "В тексте недопустимый символ NUL (позиция 1)" in page.text
+    assert ">Мой текст</textarea>" in page.text
+    assert kc.get("/api/checks", headers={"Authorization": f"Bearer {TOKEN}"}).json() == {
+        "checks": []
+    }  # nothing was kept
+
+
+def test_kept_page_numbers_and_reasons_in_the_page_language(tmp_path: Path) -> None:
+    """The kept check's page: decimals with the language's separator (passages' labels too),
+    a refusal's reason and its counts in the page's words, the history's figures."""
+    from neardup.index import Collection, IndexSpec
+    from neardup.pipeline import make_spec
+
+    db = str(tmp_path / "long.db")
+    with Collection.create(db, make_spec("ru"), IndexSpec(policy="allow", min_length=200)):
+        pass
+    short = "Короткая заметка о погоде в нашем районе на эту неделю."  # 55 characters
+    with client_for(ServiceConfig(db=db, token=TOKEN)) as c:
+        ru = c.post("/check", data={"text": short})
+        assert ru.status_code == 200 and len(ru.history) == 1  # followed the 303
+        decision = re.search(r'id="decision">(.*?)</p>', ru.text)
+        assert decision is not None
+        assert decision.group(1) == (
+            "при добавлении был бы отклонён: слишком короткий: в тексте 55 символов, "
+            "коллекция принимает тексты не меньше 200 символов"
+        )
+        assert "Уникальность 100,0 %" in ru.text
+        en = c.get(str(ru.url) + "?lang=en")
+        decision = re.search(r'id="decision">(.*?)</p>', en.text)
+        assert decision is not None
+        assert decision.group(1) == (
+            "would be refused: too short: the text has 55 characters; the collection admits "
+            "texts of at least 200 characters"
+        )
+        history = c.get("/checks", headers={"Authorization": f"Bearer {TOKEN}"})
+        assert "<td>100.0 %</td>" in history.text  # the cookie says English now
+        history = c.get("/checks?lang=ru", headers={"Authorization": f"Bearer {TOKEN}"})
+        assert "<td>100,0 %</td>" in history.text
+
+
+def test_kept_passages_labels_in_the_page_language(kc: TestClient) -> None:
+    first = kc.post("/check", data={"text": copied_text()})
+    labels = re.findall(r'title="([^"]*#1: [^"]*)"', first.text)
+    assert "Кабинет робототехники в сельской школе #1: 1,000" in labels
+    english = kc.get(str(first.url) + "?lang=en")
+    labels = re.findall(r'title="([^"]*#1: [^"]*)"', english.text)
+    assert "Кабинет робототехники в сельской школе #1: 1.000" in labels
+
+
+def test_an_id_with_a_slash_is_refused_not_sent_elsewhere(kc: TestClient) -> None:
+    """Each kept-check route answers only what its schema declares: no 405 or redirect for
+    an id holding a slash."""
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    assert kc.delete("/api/checks/abc/pdf", headers=auth).status_code == 400
+    assert kc.get("/api/checks/abc/def", headers=auth).status_code == 400
+    assert kc.get("/api/checks/abc/", headers=auth, follow_redirects=False).status_code == 400
+    assert kc.get("/api/checks/abc/pdf", headers=auth).status_code == 404

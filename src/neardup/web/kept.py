@@ -22,11 +22,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from neardup.errors import NeardupError
 from neardup.kept import collection_name
 from neardup.storage.checks import KeptCheck, owner_digest, valid_id
+from neardup.web.api import READ, errors
 from neardup.web.auth import require_read, token_of, token_ok
-from neardup.web.http_errors import status_of
 from neardup.web.i18n import translator
 from neardup.web.kept_view import kept_view, when
 from neardup.web.service import Checked, Service
+from neardup.web.texts import safe_text
 
 #: The cookie that tells a browser's own checks.
 OWNER_COOKIE = "neardup_owner"
@@ -71,7 +72,7 @@ def _may_remove(request: Request, kept: KeptCheck) -> bool:
 def keep(request: Request, checked: Checked, name: str = "") -> tuple[KeptCheck | None, str]:
     """Keep a check made by this request; the check and the browser's key (new or its own)."""
     key = _owner_key(request) or secrets.token_urlsafe(24)
-    kept = _service(request).keep(checked, owner=owner_digest(key), name=name)
+    kept = _service(request).keep(checked, owner=owner_digest(key), name=safe_text(name))
     return kept, key
 
 
@@ -109,11 +110,12 @@ def render_check(
 ) -> Response:
     """The result page of a check from its record (kept or not)."""
     service = _service(request)
-    return _pages()._render(
+    pages = _pages()
+    return pages._render(
         request,
         "check.html",
         rec=record,
-        view=kept_view(text, record),
+        view=kept_view(text, record, pages._lang(request)),
         kept=kept,
         created=when(kept.created) if kept is not None else "",
         text="" if kept is not None else text,
@@ -178,8 +180,8 @@ async def exclude_page(
         checked = await asyncio.to_thread(
             service.check, found.text, fragments=True, exclude=sorted(left_out)
         )
-    except NeardupError as exc:
-        return _pages()._render(request, "check.html", status=status_of(exc), error=str(exc))
+    except NeardupError as exc:  # the page's language, as every error the page shows
+        return _pages()._error(request, "check.html", exc)
     return respond_check(request, checked, found.name)
 
 
@@ -260,7 +262,11 @@ def _read(request: Request) -> Service:
     return service
 
 
-@api_router.get("/checks", summary="Kept checks: all (token holder) or this client's own")
+@api_router.get(
+    "/checks",
+    summary="Kept checks: all (token holder) or this client's own",
+    responses=errors(*READ, 413, 422),
+)
 def api_history(
     request: Request,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
@@ -273,19 +279,14 @@ def api_history(
     return {"checks": [s.to_dict() for s in _history(request, limit=limit, offset=offset)]}
 
 
-@api_router.get("/checks/{check_id}", summary="A kept check: its text and result")
-def api_kept(request: Request, check_id: str) -> dict[str, Any]:
-    """``{"id", "created", "name", "spec", "text", "result"}``: ``result`` is the check's JSON
-    with the passages, each source's text and ``source_info`` (title, url)."""
-    service = _read(request)
-    return service.kept(valid_id(check_id)).to_dict()
-
-
 @api_router.get(
     "/checks/{check_id}/pdf",
     summary="A kept check as a PDF report",
     response_class=Response,
-    responses={200: {"content": {"application/pdf": {}}}},
+    responses={
+        200: {"content": {"application/pdf": {}}},
+        **errors(*READ, 400, 404, 413, 422),
+    },
 )
 def api_pdf(request: Request, check_id: str, lang: str = "ru") -> Response:
     service = _read(request)
@@ -293,7 +294,24 @@ def api_pdf(request: Request, check_id: str, lang: str = "ru") -> Response:
     return _pdf(request, kept, lang if lang in ("ru", "en") else "ru")
 
 
-@api_router.delete("/checks/{check_id}", summary="Remove a kept check")
+# ``:path``, so that an id holding a slash is refused (400) rather than sent elsewhere (405)
+@api_router.get(
+    "/checks/{check_id:path}",
+    summary="A kept check: its text and result",
+    responses=errors(*READ, 400, 404, 413, 422),
+)
+def api_kept(request: Request, check_id: str) -> dict[str, Any]:
+    """``{"id", "created", "name", "spec", "text", "result"}``: ``result`` is the check's JSON
+    with the passages, each source's text and ``source_info`` (title, url)."""
+    service = _read(request)
+    return service.kept(valid_id(check_id)).to_dict()
+
+
+@api_router.delete(
+    "/checks/{check_id:path}",
+    summary="Remove a kept check",
+    responses=errors(*READ, 400, 403, 404, 413, 422),
+)
 def api_delete(request: Request, check_id: str) -> dict[str, Any]:
     """A token holder removes any check; anyone else only those made with its cookie (403)."""
     service = _read(request)

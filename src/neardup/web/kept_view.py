@@ -12,6 +12,8 @@ from typing import Any
 
 from neardup.kept import Source, sources_of
 from neardup.report import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
+from neardup.web.i18n import number
+from neardup.web.render import REWRITTEN
 
 
 @dataclass(frozen=True)
@@ -42,16 +44,15 @@ class KeptView:
     tricks: dict[str, Any] | None
 
 
-def _marks(source: Source, colour: str) -> tuple[list[Mark], list[Mark]]:
+def _marks(source: Source, colour: str, lang: str) -> tuple[list[Mark], list[Mark]]:
     query: list[Mark] = []
     own: list[Mark] = []
     si = source.index
     for span in source.spans:
         a, b = passage_id("a", si, span.number), passage_id("b", si, span.number)
-        number = span.number.lstrip("r")
-        label = f"{source.name} #{number}: {span.similarity:.3f}"
+        label = f"{source.name} #{span.number.lstrip('r')}: {number(span.similarity, 3, lang)}"
         if span.rewritten:
-            label = f"{REWRITTEN_LABEL} {label}"
+            label = f"{REWRITTEN.get(lang, REWRITTEN_LABEL)} {label}"
         query.append(
             Mark(span.a_start, span.a_end, a, b, colour, label, span.a_changed, span.rewritten)
         )
@@ -61,13 +62,14 @@ def _marks(source: Source, colour: str) -> tuple[list[Mark], list[Mark]]:
     return query, own
 
 
-def kept_view(text: str, record: Mapping[str, Any]) -> KeptView:
-    """Mark the passages of every source of ``record`` in ``text`` and in the source."""
+def kept_view(text: str, record: Mapping[str, Any], lang: str = "en") -> KeptView:
+    """Mark the passages of every source of ``record`` in ``text`` and in the source (each
+    passage's label, its similarity, in ``lang``'s words and decimal separator)."""
     query_marks: list[Mark] = []
     views: list[KeptSourceView] = []
     for source in sources_of(record):
         colour = HTML_COLOURS[source.index % len(HTML_COLOURS)]
-        query, own = _marks(source, colour)
+        query, own = _marks(source, colour, lang)
         query_marks += query
         views.append(
             KeptSourceView(
