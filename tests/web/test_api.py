@@ -42,10 +42,15 @@ def test_check_is_the_cli_json(
     assert [m["id"] for m in body["matches"]] == ["park_repost.txt", "park.txt"]
     assert body["decision"] == {"accepted": True, "reason": "new", "group": None}
     assert "uniqueness" not in body["fragments"]  # said once
+    # the check is kept: its id and addresses beside the CLI's JSON
+    kept = {key: body.pop(key) for key in ("check_id", "check_url", "pdf_url")}
+    assert kept["check_url"] == f"/checks/{kept['check_id']}"
     path = str(EXAMPLES / "essay_with_quote.txt")
     assert body == cli_json(capsys, "index", "check", db, path, "--json", "--fragments")
     plain = client.post("/api/check", json={"text": essay}).json()
     assert "fragments" not in plain
+    assert plain.pop("check_id") != kept["check_id"]
+    del plain["check_url"], plain["pdf_url"]
     assert plain == cli_json(capsys, "index", "check", db, path, "--json")
 
 
@@ -125,6 +130,9 @@ def test_openapi_schema_lists_every_verb(client: TestClient) -> None:
         "/api/compare",
         "/api/compare/files",
         "/api/matrix",
+        "/api/checks",
+        "/api/checks/{check_id}",
+        "/api/checks/{check_id}/pdf",
     }
 
 

@@ -182,6 +182,13 @@ def test_every_route_declares_its_errors(fuzz_client: TestClient) -> None:
     ]  # fmt: skip
     assert declared[("GET", "/api/documents/{doc_id}")] == [200, 400, 401, 404, 413, 422, 503]
     assert declared[("GET", "/api/stats")] == [200, 401, 413, 503]
+    # the kept checks (#25): a malformed id is a 400, an unknown one a 404, another's a 403
+    assert declared[("GET", "/api/checks")] == [200, 401, 413, 422, 503]
+    assert declared[("GET", "/api/checks/{check_id}")] == [200, 400, 401, 404, 413, 422, 503]
+    assert declared[("GET", "/api/checks/{check_id}/pdf")] == [200, 400, 401, 404, 413, 422, 503]
+    assert declared[("DELETE", "/api/checks/{check_id}")] == [
+        200, 400, 401, 403, 404, 413, 422, 503
+    ]  # fmt: skip
     error = schema["paths"]["/api/check"]["post"]["responses"]["422"]["content"]
     assert error["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorOut"}
     assert schema["components"]["schemas"]["ErrorOut"]["required"] == ["error", "message"]

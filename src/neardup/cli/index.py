@@ -7,11 +7,12 @@ is chosen once, at ``create``, and stored; every later command uses the stored s
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -27,6 +28,9 @@ from neardup.defaults import DEFAULTS
 from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
 from neardup.report import check_writable, markup_safe, printable
 from neardup.spec import CANDIDATE_METHODS, INDEX_MEASURES, INDEX_POLICIES, IndexSpec
+
+if TYPE_CHECKING:
+    from neardup.index import CheckResult, Collection
 
 DB_HELP = "A SQLite file, or a postgresql://user@host:port/db?schema=NAME URL."
 
@@ -474,6 +478,30 @@ def _add_with_progress(
     help="combined: also score each match shown with the combined score (neardup.combined), "
     "from the stored texts (sets: the shingle-set measures only).",
 )
+@click.option(
+    "--pdf",
+    "pdf_report",
+    metavar="OUT.pdf",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write a PDF report to hand in: the figure, the sources, the text with its passages "
+    "marked (needs neardup[report] and a Cyrillic font: DejaVu Sans, or NEARDUP_PDF_FONT).",
+)
+@click.option(
+    "--pdf-font",
+    metavar="FONT.ttf",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="The TrueType font of the PDF report (default: NEARDUP_PDF_FONT, else DejaVu Sans).",
+)
+@click.option(
+    "--exclude",
+    "exclude",
+    metavar="ID",
+    multiple=True,
+    help="Leave the stored document ID out of the check (repeatable), e.g. the writer's own "
+    "earlier text.",
+)
 @reader_options
 def check(
     db: str,
@@ -485,6 +513,9 @@ def check(
     no_citations: bool,
     no_rewrites: bool,
     method: str,
+    pdf_report: str | None,
+    pdf_font: str | None,
+    exclude: tuple[str, ...],
     **reading: Any,
 ) -> None:
     """How unique FILE is against the collection, and which documents it matches (stores nothing).
@@ -508,9 +539,11 @@ def check(
     --html FILE writes them as a page to open in a browser.
 
     --method combined adds each match's combined score (a "combined" key with --json).
+
+    --pdf OUT.pdf writes the report to hand in (as the service's PDF); --exclude ID leaves a
+    stored document out, as if it were not there.
     """
-    if html_report:
-        check_writable(html_report)
+    _outputs_ready(html_report, pdf_report, pdf_font)
     text = read_input(file, read_options(reading)).text
     with _collection(db, readonly=True) as col:
         aligner = None
@@ -525,7 +558,10 @@ def check(
             fragments=fragments or bool(html_report),
             citations=not no_citations,
             aligner=aligner,
+            exclude=exclude,
         )
+        if pdf_report:
+            _write_pdf(col, db, file, text, result, exclude, pdf_report, pdf_font)
     alignment = result.alignment
     if html_report and alignment is not None:
         from neardup.report import write_html
@@ -578,6 +614,49 @@ def check(
         print_terminal(alignment, console, query_title=file, summary=False)
     if html_report:
         console.print(f"HTML report written to {markup_safe(html_report)}")
+    if pdf_report:
+        console.print(f"PDF report written to {markup_safe(pdf_report)}")
+
+
+def _outputs_ready(html_report: str | None, pdf_report: str | None, font: str | None) -> None:
+    """Fail before the check, not after it, on a report that cannot be written."""
+    for path in (html_report, pdf_report):
+        if path:
+            check_writable(path)
+    if pdf_report:
+        from neardup.report_pdf import find_font
+
+        find_font(font)
+
+
+def _write_pdf(
+    col: Collection,
+    db: str,
+    file: str,
+    text: str,
+    result: CheckResult,
+    exclude: tuple[str, ...],
+    out: str,
+    font: str | None,
+) -> None:
+    """``check --pdf``: the report of this check, as the service draws a kept one."""
+    import time
+
+    from neardup.kept import check_record, collection_name, source_info
+    from neardup.report_pdf import check_pdf
+
+    record = check_record(result, source_info(col, [m.id for m in result.matches]), exclude)
+    data = check_pdf(
+        text,
+        record,
+        created=time.time(),
+        collection=collection_name(db),
+        spec=col.spec.fingerprint(),
+        name=os.path.basename(file) if file != "-" else "",
+        font=font,
+    )
+    with open(out, "wb") as fh:
+        fh.write(data)
 
 
 @index.command("remove")

@@ -74,6 +74,13 @@ def _finite(param: click.Parameter, value: float) -> float:
     help="Most texts in one similarity matrix.",
 )
 @click.option(
+    "--keep-checks-days",
+    type=click.IntRange(min=0),
+    default=30,
+    show_default=True,
+    help="Days each check is kept under its own link, history and PDF (0: keep none).",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
     default="info",
@@ -90,6 +97,7 @@ def serve(
     max_body: float,
     max_text: int,
     max_matrix: int,
+    keep_checks_days: int,
     log_level: str,
 ) -> None:
     """Serve the collection DB over HTTP: the API under /api (schema at /api/openapi.json)
@@ -116,6 +124,7 @@ def serve(
         max_body=int(max_body * MiB),
         max_text=max_text,
         max_matrix=max_matrix,
+        keep_checks_days=keep_checks_days,
     )
     try:
         with Collection.open(db) as col:  # fail here, with one line, if DB is not a collection

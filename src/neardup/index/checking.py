@@ -18,7 +18,7 @@ text is analysed once too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -30,6 +30,7 @@ from neardup._kernels.align import covered_tokens
 from neardup.analyzed import AnalyzedText
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, NotSupportedError
+from neardup.index.items import unstorable
 from neardup.index.policy import Policy
 from neardup.index.reading import Reading
 from neardup.index.results import Analyzed, CheckResult, Decision, Match, match_of, sort_matches
@@ -79,6 +80,7 @@ class Checking(Scoring, Reading):
         fragments: bool = DEFAULTS.fragments,
         citations: bool = DEFAULTS.citations,
         aligner: Aligner | None = None,
+        exclude: Iterable[str] = (),
     ) -> CheckResult:
         """How unique ``text`` is against the collection, its matches and what ``add`` does.
 
@@ -87,7 +89,9 @@ class Checking(Scoring, Reading):
         counts every copied word as borrowed): passages found by aligning the text with the
         stored texts of its ``top`` strongest matches. ``fragments=True`` lists the passages
         in :meth:`CheckResult.to_dict`. ``combined=True`` also scores each match shown with the
-        combined score, from the stored texts (the collection must keep them)."""
+        combined score, from the stored texts (the collection must keep them). ``exclude``: ids
+        of documents left out of this check, as if they were not stored (the writer's own
+        earlier work, say); ids not stored are ignored."""
         if combined and not self.index_spec.store_text:
             raise ConfigurationError("the combined score needs a collection that keeps its texts")
         if fragments and not self.index_spec.store_text:
@@ -105,7 +109,7 @@ class Checking(Scoring, Reading):
         else:
             analysis = self.pipeline.analyze(text)
             item = self.analyze(analysis)
-        found = self.look_up(item, top=top, policy=policy)
+        found = self.look_up(item, top=top, policy=policy, exclude=exclude)
         return self.report(
             analysis,
             found,
@@ -115,13 +119,27 @@ class Checking(Scoring, Reading):
             aligner=aligner,
         )
 
-    def look_up(self, item: Analyzed, *, top: int | None, policy: str | None) -> LookedUp:
-        """The storage's part of :meth:`check`, in one snapshot."""
+    def look_up(
+        self,
+        item: Analyzed,
+        *,
+        top: int | None,
+        policy: str | None,
+        exclude: Iterable[str] = (),
+    ) -> LookedUp:
+        """The storage's part of :meth:`check`, in one snapshot; the documents ``exclude``
+        names are dropped from the candidates before they are verified."""
         item = self._analyzed(item)
         rules = Policy.of(self.index_spec, policy)
+        # an id no backend could store is in no collection: nothing to leave out
+        left_out = sorted({d for d in exclude if isinstance(d, str) and d and not unstorable(d)})
         with self.storage.snapshot():
             pairs = self._stored_pairs([item])
-            scored, _, shingles = self._verify(item, pairs.other.tolist())
+            candidates = pairs.other.tolist()
+            if left_out:
+                dropped = set(self.storage.keys_for_ids(left_out).values())
+                candidates = [k for k in candidates if k not in dropped]
+            scored, _, shingles = self._verify(item, candidates)
             shared = [(k, m) for k, m in scored if m.shared > 0]
             infos = {d.key: d for d in self.storage.docs([k for k, _ in shared], meta=False)}
             matches = sort_matches(

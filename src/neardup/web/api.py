@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, File, Form, Query, Request, UploadFile
+from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
 from neardup.defaults import DEFAULTS
@@ -33,8 +33,9 @@ _WHEN = {
     400: "Bad input: malformed JSON, an empty or unusable text or file, a bad option value.",
     401: "No token, or a wrong one (writes always; reads when the service was started with "
     "--reads token).",
-    403: "Writes are off: the service was started without a token.",
-    404: "No such document.",
+    403: "Writes are off: the service was started without a token; or a kept check made by "
+    "another client, which only it or a token holder may remove.",
+    404: "No such document, or no kept check of that id (removed, or past the retention).",
     409: "An id already in the collection (policy reject).",
     413: "The body is over the service's limit (--max-body), or a text over --max-text "
     "characters, or a file's text over its limits.",
@@ -70,6 +71,9 @@ class CheckIn(_Strict):
     top: int = Field(DEFAULTS.top, ge=1, le=100, description="Matches reported (and aligned).")
     fragments: bool = Field(
         DEFAULTS.fragments, description="Also list the passages copied from its matches."
+    )
+    exclude: list[str] = Field(
+        default_factory=list, max_length=1000, description="Ids of documents to leave out."
     )
 
 
@@ -131,13 +135,18 @@ async def _upload(service: Service, file: UploadFile) -> str:
 
 @router.post(
     "/check",
-    summary="Check a text: uniqueness, matches, passages (stores nothing)",
+    summary="Check a text: uniqueness, matches, passages (kept when the service keeps checks)",
     responses=errors(*READ, *BODY),
 )
-def check(body: CheckIn, request: Request) -> dict[str, Any]:
-    """The JSON of ``neardup index check --json`` (``"fragments"`` with ``fragments: true``)."""
+def check(body: CheckIn, request: Request, response: Response) -> dict[str, Any]:
+    """The JSON of ``neardup index check --json`` (``"fragments"`` with ``fragments: true``),
+    with ``check_id`` when checks are kept (:mod:`neardup.web.kept`); the collection itself
+    is left as it was."""
+    from neardup.web.kept import kept_json  # kept's routes use this module's error schema
+
     service = _read(request)
-    return service.check(body.text, top=body.top, fragments=body.fragments).to_dict()
+    checked = service.check(body.text, top=body.top, fragments=body.fragments, exclude=body.exclude)
+    return kept_json(request, response, checked)
 
 
 @router.post(
@@ -148,15 +157,21 @@ def check(body: CheckIn, request: Request) -> dict[str, Any]:
 async def check_file(
     request: Request,
     file: Annotated[UploadFile, File()],
+    response: Response,
     top: Annotated[int, Form(ge=1, le=100)] = DEFAULTS.top,
     fragments: Annotated[bool, Form()] = DEFAULTS.fragments,
+    exclude: Annotated[list[str] | None, Form()] = None,
 ) -> dict[str, Any]:
     """As ``/api/check``, plus ``"text"``: the text extracted from the file, which the
     passages' offsets refer to."""
+    from neardup.web.kept import kept_json
+
     service = _read(request)
     text = await _upload(service, file)
-    checked = await asyncio.to_thread(service.check, text, top=top, fragments=fragments)
-    out = checked.to_dict()
+    checked = await asyncio.to_thread(
+        service.check, text, top=top, fragments=fragments, exclude=exclude or []
+    )
+    out = kept_json(request, response, checked, file.filename or "")
     out["text"] = text
     return out
 

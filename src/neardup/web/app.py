@@ -207,6 +207,7 @@ def create_app(config: ServiceConfig, service: Service | None = None) -> FastAPI
     install_errors(app)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(__import__("neardup.web.kept", fromlist=["router"]).router)
     from pathlib import Path
 
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")

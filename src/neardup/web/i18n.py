@@ -5,7 +5,8 @@ first supported language of the ``Accept-Language`` header, else Russian.
 
 Counts take their plural form from Babel's plural rules (``plural(4, "document")`` is
 "4 документа", ``plural(5, "document")`` "5 документов"), numbers the locale's decimal and
-group separators (``number(0.5, 3)`` is "0,500" in Russian). An error the server sends to the
+group separators (``number(0.5, 3)`` is "0,500" in Russian): :mod:`neardup.plurals`, which the
+PDF report shares. An error the server sends to the
 page gets a stable code (:func:`error_code`: from its class and its English message) and is
 shown in the page's language by that code (:func:`error_text`); the API's JSON stays English.
 """
@@ -14,14 +15,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-from babel import Locale
-from babel.numbers import format_decimal
+from neardup.plurals import DEFAULT_LANGUAGE, LANGUAGES, number, plural, size
 
-LANGUAGES = ("ru", "en")
-DEFAULT_LANGUAGE = "ru"
+# the counts' words and forms live in neardup.plurals (the PDF report speaks through them too)
+from neardup.plurals import WORDS as WORDS
+from neardup.plurals import word as word
 
 MESSAGES: dict[str, dict[str, str]] = {
     "title": {
@@ -162,75 +162,47 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Too much for one request: this service takes at most {size}. The text is "
         "kept in the field: shorten it or split it.",
     },
+    # --- kept checks, the report, sources (neardup.web.kept) ---------------------------------
+    "kept_drop_here": {
+        "ru": "…или перетащите файл сюда",
+        "en": "…or drop a file here",
+    },
+    "kept_history": {"ru": "История проверок", "en": "Checks made"},
+    "kept_history_all": {
+        "ru": "Все сохранённые проверки (вы вошли с токеном), сначала новые.",
+        "en": "Every kept check (you hold the token), newest first.",
+    },
+    "kept_history_own": {
+        "ru": "Проверки, сделанные в этом браузере, сначала новые.",
+        "en": "The checks made in this browser, newest first.",
+    },
+    "kept_none": {"ru": "Сохранённых проверок нет.", "en": "No kept checks."},
+    "kept_off": {
+        "ru": "Сервис не сохраняет проверки (--keep-checks-days 0).",
+        "en": "This service keeps no checks (--keep-checks-days 0).",
+    },
+    "kept_date": {"ru": "Дата", "en": "Date"},
+    "kept_saved": {
+        "ru": "Проверка сохранена {date}; по ссылке её откроет любой, кому разрешено чтение.",
+        "en": "Check kept {date}; anyone allowed to read can open it by its link.",
+    },
+    "kept_link": {"ru": "ссылка на проверку", "en": "link to this check"},
+    "kept_delete": {"ru": "Удалить проверку", "en": "Remove this check"},
+    "kept_excluded": {"ru": "Исключены из проверки", "en": "Left out of the check"},
+    "kept_include": {"ru": "вернуть", "en": "take back"},
+    "kept_exclude": {"ru": "исключить источник", "en": "exclude this source"},
+    "kept_open_source": {"ru": "открыть ↗", "en": "open ↗"},
+    "kept_prev": {"ru": "предыдущий фрагмент", "en": "previous passage"},
+    "kept_next": {"ru": "следующий фрагмент", "en": "next passage"},
+    "kept_missing": {
+        "ru": "Такой проверки нет: ссылка неверна, или проверка удалена либо устарела.",
+        "en": "No such check: the link is wrong, or the check was removed or has expired.",
+    },
+    "kept_not_yours": {
+        "ru": "Эту проверку сделали в другом браузере: удалить её может он или владелец токена.",
+        "en": "This check was made in another browser: only it or a token holder may remove it.",
+    },
 }
-
-#: Word forms of the counts the page shows, by Babel's plural categories (CLDR).
-WORDS: dict[str, dict[str, dict[str, str]]] = {
-    "document": {
-        "ru": {"one": "документ", "few": "документа", "many": "документов", "other": "документа"},
-        "en": {"one": "document", "other": "documents"},
-    },
-    "passage": {
-        "ru": {"one": "фрагмент", "few": "фрагмента", "many": "фрагментов", "other": "фрагмента"},
-        "en": {"one": "passage", "other": "passages"},
-    },
-    "shingle": {
-        "ru": {"one": "шингл", "few": "шингла", "many": "шинглов", "other": "шингла"},
-        "en": {"one": "shingle", "other": "shingles"},
-    },
-    "character": {
-        "ru": {"one": "символ", "few": "символа", "many": "символов", "other": "символа"},
-        "en": {"one": "character", "other": "characters"},
-    },
-    "text": {
-        "ru": {"one": "текст", "few": "текста", "many": "текстов", "other": "текста"},
-        "en": {"one": "text", "other": "texts"},
-    },
-    "group": {
-        "ru": {"one": "группа", "few": "группы", "many": "групп", "other": "группы"},
-        "en": {"one": "group", "other": "groups"},
-    },
-    "member": {
-        "ru": {"one": "участник", "few": "участника", "many": "участников", "other": "участника"},
-        "en": {"one": "member", "other": "members"},
-    },
-}
-
-
-@cache
-def _locale(lang: str) -> Locale:
-    return Locale.parse(lang)
-
-
-def number(value: float, digits: int = 0, lang: str = DEFAULT_LANGUAGE) -> str:
-    """``value`` with ``digits`` decimals and the locale's separators ("0,500", "2 097 152")."""
-    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
-    return format_decimal(value, format=pattern, locale=_locale(lang))
-
-
-def word(n: float, key: str, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The form of the word ``key`` that goes with the count ``n`` (Babel's plural rule)."""
-    forms = WORDS[key][lang]
-    category = _locale(lang).plural_form(n)
-    return forms.get(category, forms["other"])
-
-
-def plural(n: float, key: str, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The count and its word: "4 документа", "1 passage", "2 097 152 символов"."""
-    return f"{number(n, 0, lang)} {word(n, key, lang)}"
-
-
-def size(nbytes: float, lang: str = DEFAULT_LANGUAGE) -> str:
-    """A size in MiB (or KiB below one MiB) with the locale's decimal separator."""
-    if nbytes >= 1 << 20:
-        value = nbytes / (1 << 20)
-        unit = {"ru": "МиБ", "en": "MiB"}[lang]
-    else:
-        value = nbytes / 1024
-        unit = {"ru": "КиБ", "en": "KiB"}[lang]
-    digits = 0 if value == int(value) else 1
-    return f"{number(value, digits, lang)} {unit}"
-
 
 # --- errors ---------------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from neardup.web.render import (
     heat_colour,
     number_filter,
     plural_filter,
+    reason_filter,
     size_filter,
     text_colour,
     word_filter,
@@ -52,6 +53,7 @@ templates.env.globals.update(
     word=word_filter,
     number=number_filter,
     size=size_filter,
+    reason_text=reason_filter,
 )
 templates.env.filters.update(number=number_filter)
 
@@ -148,28 +150,22 @@ async def check_page(
     request: Request,
     text: Annotated[str, Form()] = "",
     file: Annotated[UploadFile | None, File()] = None,
+    exclude: Annotated[list[str] | None, Form()] = None,
 ) -> Response:
+    """Check, keep and redirect to the kept check (:mod:`neardup.web.kept`)."""
+    from neardup.web.kept import respond_check
+
     if (denied := _page_read(request)) is not None:
         return denied
     service = _service(request)
     try:
         given = await _text_or_file(service, text, file)
-        checked = await asyncio.to_thread(service.check, given, fragments=True)
+        left_out = [e for e in exclude or [] if e]
+        checked = await asyncio.to_thread(service.check, given, fragments=True, exclude=left_out)
     except NeardupError as exc:
         return _error(request, "check.html", exc, text=text)
-    assert checked.alignment is not None
-    view = aligned_view(checked.alignment, _lang(request))
-    scores = {m.id: m for m in checked.result.matches}
-    return _render(
-        request,
-        "check.html",
-        checked=checked,
-        text=text,
-        view=view,
-        scores=scores,
-        k=service.collection.spec.shingles.k,
-        filename=file.filename if file is not None and file.filename else None,
-    )
+    name = file.filename if file is not None and file.filename else ""
+    return respond_check(request, checked, name)
 
 
 @router.get("/compare", response_class=HTMLResponse)

@@ -14,7 +14,7 @@ from jinja2.runtime import Context
 
 from neardup.align import Alignment
 from neardup.report import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
-from neardup.web.i18n import DEFAULT_LANGUAGE, number, plural, size, word
+from neardup.web.i18n import DEFAULT_LANGUAGE, number, plural, reason_text, size, word
 
 
 @dataclass(frozen=True)
@@ -117,3 +117,10 @@ def size_filter(context: Context, nbytes: float) -> str:
 def word_filter(context: Context, n: float, key: str) -> str:
     """``word(4, 'document')`` in a template: "документа" / "documents" (the word alone)."""
     return word(n, key, context.get("lang", DEFAULT_LANGUAGE))
+
+
+@pass_context
+def reason_filter(context: Context, reason: str, detail: str | None = None) -> str:
+    """``reason_text('too_short', detail)`` in a template: a decision's reason (and a length
+    refusal's detail) in the page's language."""
+    return reason_text(reason, detail, context.get("lang", DEFAULT_LANGUAGE))

@@ -9,9 +9,12 @@ Several processes (``neardup serve --workers N``) share a PostgreSQL collection.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import threading
+import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,11 +23,23 @@ from neardup.align import Aligner, Alignment
 from neardup.comparison import Comparison
 from neardup.comparison import compare as compare_texts
 from neardup.defaults import DEFAULTS
-from neardup.errors import ConfigurationError, InputError, TooLargeError, UnsupportedTypeError
+from neardup.errors import (
+    ConfigurationError,
+    InputError,
+    NotFoundError,
+    StorageError,
+    TooLargeError,
+    UnsupportedTypeError,
+)
 from neardup.index import CheckResult, Collection
+from neardup.kept import check_record, source_info
 from neardup.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
+from neardup.storage.checks import CheckStore, KeptCheck, KeptSummary, check_store, new_check_id
 from neardup.web.texts import refuse_bad_characters
+
+DAY = 86400.0
+_log = logging.getLogger("neardup.web")
 
 #: Files the service takes: every one-text format of the reader's suffix table.
 UPLOAD_SUFFIXES = tuple(s for s, f in inputs.SUFFIXES.items() if not f.records)
@@ -41,7 +56,8 @@ class ServiceConfig:
     ``token``: the token writes need (None: writes are refused). ``reads``: ``open`` (anyone
     may read) or ``token`` (reads need it too). ``max_body``: bytes of a request body;
     ``max_text``: characters of one text (given or extracted); ``max_matrix``: texts in one
-    matrix; ``top``: sources checked for passages.
+    matrix; ``top``: sources checked for passages; ``keep_checks_days``: days a check is kept
+    under its own id and page (0: none is kept).
     """
 
     db: str
@@ -51,6 +67,7 @@ class ServiceConfig:
     max_text: int = 1_000_000
     max_matrix: int = 20
     top: int = 10
+    keep_checks_days: int = 30
 
     def __post_init__(self) -> None:
         if self.reads not in ("open", "token"):
@@ -60,6 +77,8 @@ class ServiceConfig:
         for name in ("max_body", "max_text", "max_matrix", "top"):
             if getattr(self, name) < 1:
                 raise ConfigurationError(f"{name} must be at least 1")
+        if self.keep_checks_days < 0:
+            raise ConfigurationError("keep_checks_days must be 0 (keep none) or more")
 
     def to_env(self) -> dict[str, str]:
         """The settings as environment variables, for worker processes."""
@@ -76,7 +95,7 @@ class ServiceConfig:
             raise ConfigurationError("NEARDUP_SERVE_DB is not set: start with `neardup serve DB`")
         ints = {
             name: int(env[f"NEARDUP_SERVE_{name.upper()}"])
-            for name in ("max_body", "max_text", "max_matrix", "top")
+            for name in ("max_body", "max_text", "max_matrix", "top", "keep_checks_days")
             if f"NEARDUP_SERVE_{name.upper()}" in env
         }
         return cls(
@@ -93,6 +112,10 @@ class Checked:
 
     text: str
     result: CheckResult
+    #: ``{id: {"title", "url"}}`` of the matches whose metadata names them.
+    info: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
+    #: The ids the check left out.
+    exclude: tuple[str, ...] = ()
 
     @property
     def alignment(self) -> Alignment | None:
@@ -101,6 +124,10 @@ class Checked:
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``neardup index check --json`` (``--fragments`` adds ``fragments``)."""
         return self.result.to_dict()
+
+    def record(self) -> dict[str, Any]:
+        """The JSON it is kept as (:func:`neardup.kept.check_record`)."""
+        return check_record(self.result, self.info, self.exclude)
 
 
 def upload_text(data: bytes, filename: str) -> str:
@@ -128,6 +155,7 @@ class Service:
         self.collection = collection if collection is not None else Collection.open(config.db)
         self.lock = threading.Lock()
         self.aligner = Aligner(self.collection.spec)
+        self.checks: CheckStore = check_store(self.collection.storage)
 
     def close(self) -> None:
         self.collection.close()
@@ -154,19 +182,77 @@ class Service:
 
     # --- verbs -------------------------------------------------------------------------------
     def check(
-        self, text: str, *, top: int | None = None, fragments: bool = DEFAULTS.fragments
+        self,
+        text: str,
+        *,
+        top: int | None = None,
+        fragments: bool = DEFAULTS.fragments,
+        exclude: Sequence[str] = (),
     ) -> Checked:
         """:meth:`Collection.check <neardup.index.Collection.check>` with the storage lock held
         only while the storage is read: the text is analysed before, and the passages aligned
         after, in parallel with other requests."""
         col = self.collection
         self.limit_text(text)
+        refuse_bad_characters(list(exclude), "exclude")  # as every text the service takes: 422
         analysis = col.pipeline.analyze(text)
         item = col.analyze(analysis)
         with self.lock:
-            found = col.look_up(item, top=top or self.config.top, policy=None)
+            found = col.look_up(item, top=top or self.config.top, policy=None, exclude=exclude)
+            info = source_info(col, [m.id for m in found.matches])
         result = col.report(analysis, found, fragments=fragments, aligner=self.aligner)
-        return Checked(text, result)
+        return Checked(text, result, info, tuple(sorted(set(exclude))))
+
+    # --- kept checks -------------------------------------------------------------------------
+    @property
+    def keeps(self) -> bool:
+        """Whether checks are kept (``keep_checks_days`` above 0)."""
+        return self.config.keep_checks_days > 0
+
+    def keep(self, checked: Checked, *, owner: str = "", name: str = "") -> KeptCheck | None:
+        """Keep a check under a new id (None when checks are not kept); checks older than the
+        retention are removed on the way."""
+        if not self.keeps:
+            return None
+        now = time.time()
+        kept = KeptCheck(
+            new_check_id(),
+            now,
+            owner,
+            name,
+            self.collection.spec.fingerprint(),
+            checked.text,
+            checked.record(),
+        )
+        try:
+            with self.lock:
+                self.checks.purge(now - self.config.keep_checks_days * DAY)
+                self.checks.keep(kept)
+        except StorageError as exc:  # a read-only file, a role that may not create a table…
+            _log.warning("a check could not be kept, its result is shown unkept: %s", exc)
+            return None
+        return kept
+
+    def kept(self, check_id: str) -> KeptCheck:
+        """A kept check (NotFoundError when there is none of that id, or it is too old)."""
+        with self.lock:
+            found = self.checks.get(check_id)
+        oldest = time.time() - self.config.keep_checks_days * DAY
+        if found is None or found.created < oldest:
+            raise NotFoundError(f"no kept check {check_id[:80]!r}")
+        return found
+
+    def kept_list(
+        self, *, owner: str | None, limit: int = 100, offset: int = 0
+    ) -> list[KeptSummary]:
+        oldest = time.time() - self.config.keep_checks_days * DAY
+        with self.lock:
+            found = self.checks.list(owner=owner, limit=limit, offset=offset)
+        return [s for s in found if s.created >= oldest]
+
+    def forget(self, check_id: str) -> bool:
+        with self.lock:
+            return self.checks.delete(check_id)
 
     def add(
         self,

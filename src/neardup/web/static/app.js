@@ -1,6 +1,18 @@
-// neardup's page: upload progress, and a passage's source shown beside the text.
-// Everything works without this script; it only makes the page quicker to read.
+// neardup's page: upload progress and drag-and-drop, a passage's source shown beside the
+// text, next/previous passage. Everything works without this script; it only makes the page
+// quicker to use.
 "use strict";
+
+// Outline every piece of a passage (a passage cut by others is drawn in several pieces).
+function neardupOutline(anchorId) {
+  const pieces = document.querySelectorAll('a.frag[data-anchor="' + anchorId + '"]');
+  pieces.forEach(function (a) { a.classList.add("active"); });
+  return pieces;
+}
+
+function neardupClearOutline() {
+  document.querySelectorAll("a.frag.active").forEach(function (a) { a.classList.remove("active"); });
+}
 
 function neardupShowSource(index, targetId) {
   const panes = document.querySelectorAll(".sources .pane.source");
@@ -9,13 +21,68 @@ function neardupShowSource(index, targetId) {
     pane.classList.toggle("shown", on);
     pane.classList.toggle("hidden", !on);
   });
-  document.querySelectorAll("a.frag.active").forEach(function (a) { a.classList.remove("active"); });
+  neardupClearOutline();
   if (!targetId) { return; }
   const anchor = document.getElementById(targetId);
   if (!anchor) { return; }
-  const frag = anchor.nextElementSibling;
-  if (frag) { frag.classList.add("active"); }
+  neardupOutline(targetId);
   anchor.scrollIntoView({ block: "center" });
+}
+
+// The passages of the checked text in reading order, each once: next/previous go through them.
+function neardupPassageNav() {
+  const nav = document.getElementById("passnav");
+  if (!nav) { return; }
+  const seen = {};
+  const order = [];
+  document.querySelectorAll("#query a.frag").forEach(function (a) {
+    const id = a.dataset.anchor;
+    if (id && !seen[id]) { seen[id] = true; order.push(a); }
+  });
+  if (order.length === 0) { return; }
+  nav.hidden = false;
+  const at = document.getElementById("passage-at");
+  let current = -1;
+  function go(step) {
+    current = (current + step + order.length) % order.length;
+    const link = order[current];
+    at.textContent = (current + 1) + " / " + order.length;
+    link.click();
+    neardupOutline(link.dataset.anchor);
+    link.scrollIntoView({ block: "center" });
+  }
+  document.getElementById("next-passage").addEventListener("click", function () { go(1); });
+  document.getElementById("prev-passage").addEventListener("click", function () { go(-1); });
+  at.textContent = order.length + "";
+}
+
+// Drop a file on the check form: it goes into the form's file field (the field stays usable).
+function neardupDropZone() {
+  const zone = document.getElementById("drop");
+  const input = document.getElementById("file");
+  if (!zone || !input || !window.DataTransfer) { return; }
+  const hint = document.getElementById("drop-hint");
+  if (hint) { hint.hidden = false; }
+  const form = zone.closest("form");
+  ["dragenter", "dragover"].forEach(function (kind) {
+    form.addEventListener(kind, function (event) {
+      event.preventDefault();
+      zone.classList.add("over");
+    });
+  });
+  form.addEventListener("dragleave", function (event) {
+    if (!form.contains(event.relatedTarget)) { zone.classList.remove("over"); }
+  });
+  form.addEventListener("drop", function (event) {
+    event.preventDefault();
+    zone.classList.remove("over");
+    const files = event.dataTransfer && event.dataTransfer.files;
+    if (!files || files.length === 0) { return; }
+    const chosen = new DataTransfer();
+    chosen.items.add(files[0]);
+    input.files = chosen.files;
+    if (hint) { hint.textContent = files[0].name; }
+  });
 }
 
 function neardupInit() {
@@ -30,7 +97,7 @@ function neardupInit() {
       if (!match) { return; }
       event.preventDefault();
       neardupShowSource(match[1], target);
-      link.classList.add("active");
+      neardupOutline(link.dataset.anchor);
     });
   });
   // a passage in a source: bring its place in the checked text into view
@@ -39,9 +106,9 @@ function neardupInit() {
       const target = document.getElementById(link.getAttribute("href").slice(1));
       if (!target) { return; }
       event.preventDefault();
-      document.querySelectorAll("a.frag.active").forEach(function (a) { a.classList.remove("active"); });
-      link.classList.add("active");
-      if (target.nextElementSibling) { target.nextElementSibling.classList.add("active"); }
+      neardupClearOutline();
+      neardupOutline(link.dataset.anchor);
+      neardupOutline(target.id);
       target.scrollIntoView({ block: "center" });
     });
   });
@@ -54,6 +121,8 @@ function neardupInit() {
   document.querySelectorAll("form.upload").forEach(function (form) {
     form.addEventListener("submit", function (event) { neardupSubmit(form, event); });
   });
+  neardupDropZone();
+  neardupPassageNav();
 }
 
 // An error shown at the top of the page, the form and what was typed in it left as they are.
@@ -123,6 +192,11 @@ function neardupSubmit(form, event) {
       return;
     }
     const doc = new DOMParser().parseFromString(xhr.responseText, "text/html");
+    // a kept check answers with a redirect to its own page: show its address, so it can be
+    // sent and Back works
+    if (xhr.status < 400 && xhr.responseURL && xhr.responseURL !== window.location.href) {
+      window.history.pushState({ neardup: true }, "", xhr.responseURL);
+    }
     document.title = doc.title;
     document.body.replaceWith(document.adoptNode(doc.body));
     window.scrollTo(0, 0);
@@ -133,6 +207,9 @@ function neardupSubmit(form, event) {
   });
   xhr.send(new FormData(form));
 }
+
+// Back after a check made by the script: load the page of that address.
+window.addEventListener("popstate", function () { window.location.reload(); });
 
 if (document.readyState === "loading") {
   document.addEventListener("DOMContentLoaded", neardupInit);

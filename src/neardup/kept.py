@@ -1,0 +1,198 @@
+"""A check as it is kept and reported: one JSON record the page, the API and the PDF report are
+all drawn from.
+
+The record is :meth:`neardup.index.CheckResult.to_dict` with the passages (``fragments``) and
+two additions: each source's stored text (``fragments.sources[i].text``, so the page can mark
+the passages in it) and ``source_info``, the ``title`` and ``url`` a stored document's metadata
+gives (a URL only when it is ``http``/``https``: it becomes a link). The checked text itself is
+kept beside the record.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from neardup.index import CheckResult
+
+#: Metadata keys read as a source's title, first found wins.
+TITLE_KEYS = ("title", "name")
+#: Metadata keys read as a source's address.
+URL_KEYS = ("url", "link", "href")
+
+
+def safe_url(value: object) -> str:
+    """``value`` if it is an absolute http(s) URL of printable characters, else empty."""
+    if not isinstance(value, str) or len(value) > 2000:
+        return ""
+    url = value.strip()
+    if any(ord(c) < 33 or c in "<>\"'\\" for c in url):
+        return ""
+    parts = urlsplit(url)
+    return url if parts.scheme.lower() in ("http", "https") and parts.netloc else ""
+
+
+def info_of(meta: Mapping[str, Any]) -> dict[str, str]:
+    """The ``title`` and ``url`` of a document's metadata (each only when there)."""
+    out: dict[str, str] = {}
+    for key in TITLE_KEYS:
+        value = meta.get(key)
+        if isinstance(value, str) and value.strip():
+            out["title"] = " ".join(value.split())[:300]
+            break
+    for key in URL_KEYS:
+        url = safe_url(meta.get(key))
+        if url:
+            out["url"] = url
+            break
+    return out
+
+
+def source_info(collection: Any, ids: Iterable[str]) -> dict[str, dict[str, str]]:
+    """``{id: {"title", "url"}}`` of the stored documents ``ids`` that have either."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    storage = collection.storage
+    keys = storage.keys_for_ids(wanted)
+    out: dict[str, dict[str, str]] = {}
+    for doc in storage.docs(sorted(keys.values()), meta=True):
+        info = info_of(doc.meta or {})
+        if info:
+            out[doc.id] = info
+    return out
+
+
+def check_record(
+    result: CheckResult,
+    info: Mapping[str, Mapping[str, str]] | None = None,
+    exclude: Iterable[str] = (),
+) -> dict[str, Any]:
+    """The JSON a check is kept as (see the module's docstring); ``exclude``: the ids the
+    check left out."""
+    out = result.to_dict()
+    if result.alignment is not None:
+        fragments = result.alignment.to_dict(with_text=True)
+        for key in ("uniqueness", "borrowed", "cited", "tokens", "text"):
+            fragments.pop(key, None)
+        out["fragments"] = fragments
+    found = {m["id"] for m in out["matches"]}
+    out["source_info"] = {k: dict(v) for k, v in (info or {}).items() if k in found}
+    out["exclude"] = sorted(set(exclude))
+    return out
+
+
+def collection_name(location: str) -> str:
+    """A collection's name to show to anyone: a SQLite file's name without its folder and
+    suffix, a PostgreSQL collection's schema, never a path or a password."""
+    if location.startswith(("postgresql://", "postgres://")):
+        from urllib.parse import parse_qs
+
+        query = urlsplit(location).query
+        return parse_qs(query).get("schema", ["neardup"])[0]
+    if location.startswith("memory:") or not location:
+        return "memory"
+    stem = os.path.splitext(os.path.basename(location.rstrip("/\\")))[0]
+    return stem or "collection"
+
+
+@dataclass(frozen=True)
+class Span:
+    """A passage as a report draws it: its spans in the text (``a``) and the source (``b``)."""
+
+    number: str
+    a_start: int
+    a_end: int
+    b_start: int
+    b_end: int
+    similarity: float
+    rewritten: bool
+    a_changed: tuple[tuple[int, int], ...] = ()
+    b_changed: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Source:
+    """One source of a kept check: its id, its name and link, its shares and passages."""
+
+    index: int
+    id: str
+    title: str
+    url: str
+    borrowed: float
+    source_used: float
+    text: str
+    spans: tuple[Span, ...]
+    resemblance: float = 0.0
+    in_doc: float = 0.0
+    in_text: float = 0.0
+
+    @property
+    def name(self) -> str:
+        """The title when the metadata gives one, else the id."""
+        return self.title or self.id
+
+
+def _pairs(value: Any) -> tuple[tuple[int, int], ...]:
+    return tuple((int(a), int(b)) for a, b in value or ())
+
+
+def sources_of(record: Mapping[str, Any]) -> list[Source]:
+    """The sources of a kept record, in the order the check listed them."""
+    info = record.get("source_info") or {}
+    scores = {m["id"]: m for m in record.get("matches", [])}
+    out: list[Source] = []
+    for si, s in enumerate((record.get("fragments") or {}).get("sources", [])):
+        spans = [
+            Span(
+                str(p["number"]),
+                p["a_start"],
+                p["a_end"],
+                p["b_start"],
+                p["b_end"],
+                float(p["similarity"]),
+                False,
+                _pairs(p.get("a_changed")),
+                _pairs(p.get("b_changed")),
+            )
+            for p in s.get("passages", [])
+        ]
+        spans += [
+            Span(
+                f"r{p['number']}",
+                p["a_start"],
+                p["a_end"],
+                p["b_start"],
+                p["b_end"],
+                float(p["similarity"]),
+                True,
+            )
+            for p in s.get("rewritten", [])
+        ]
+        meta = info.get(s["id"], {})
+        m = scores.get(s["id"], {})
+        out.append(
+            Source(
+                si,
+                s["id"],
+                meta.get("title", ""),
+                meta.get("url", ""),
+                float(s["borrowed"]),
+                float(s["source_used"]),
+                s.get("text", ""),
+                tuple(spans),
+                float(m.get("resemblance", 0.0)),
+                float(m.get("containment_query_in_doc", 0.0)),
+                float(m.get("containment_doc_in_query", 0.0)),
+            )
+        )
+    return out
+
+
+def cited_spans(record: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """The text's citations (quoted or referenced spans) the check found."""
+    found = (record.get("fragments") or {}).get("citations") or []
+    return [(int(c["start"]), int(c["end"])) for c in found]

@@ -1,0 +1,105 @@
+"""The kept-check store behaves the same on memory, SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from neardup.errors import InputError, NeardupError
+from neardup.index import Collection
+from neardup.pipeline import make_spec
+from neardup.storage.checks import (
+    CheckStore,
+    KeptCheck,
+    check_store,
+    new_check_id,
+    owner_digest,
+    valid_id,
+)
+from tests.storage.conftest import Backend
+
+
+def _check(check_id: str, created: float, owner: str = "", text: str = "текст") -> KeptCheck:
+    result = {"uniqueness": 0.25, "matches": [{"id": "doc-1"}], "fragments": {"sources": []}}
+    return KeptCheck(check_id, created, owner, "work.docx", "spec-fp", text, result)
+
+
+@pytest.fixture
+def store(backend: Backend) -> CheckStore:
+    col = Collection.create(backend.target(), make_spec("ru"))
+    return check_store(col.storage)
+
+
+def test_keep_get_round_trip(store: CheckStore) -> None:
+    text = 'Строка с NUL \x00, кавычками "\'" и эмодзи 🙂\nи второй строкой'
+    kept = _check("abc", 1000.5, owner_digest("browser"), text)
+    store.keep(kept)
+    got = store.get("abc")
+    assert got == kept
+    assert got is not None and got.uniqueness == 0.25
+    assert store.get("nope") is None
+
+
+def test_list_newest_first_by_owner_with_paging(store: CheckStore) -> None:
+    mine, theirs = owner_digest("mine"), owner_digest("theirs")
+    store.keep(_check("a", 100.0, mine))
+    store.keep(_check("b", 300.0, theirs))
+    store.keep(_check("c", 200.0, mine))
+    store.keep(_check("d", 200.0, ""))
+    assert [s.id for s in store.list()] == ["b", "c", "d", "a"]
+    assert [s.id for s in store.list(owner=mine)] == ["c", "a"]
+    assert [s.id for s in store.list(owner="")] == ["d"]
+    assert [s.id for s in store.list(limit=2, offset=1)] == ["c", "d"]
+    first = store.list(owner=theirs)[0]
+    assert (first.name, first.uniqueness, first.preview, first.created) == (
+        "work.docx",
+        0.25,
+        "текст",
+        300.0,
+    )
+
+
+def test_delete_and_purge(store: CheckStore) -> None:
+    for i, created in enumerate([10.0, 20.0, 30.0, 40.0]):
+        store.keep(_check(f"k{i}", created))
+    assert store.delete("k1") is True
+    assert store.delete("k1") is False
+    assert store.purge(35.0) == 2  # k0 and k2; k1 is gone already
+    assert [s.id for s in store.list()] == ["k3"]
+    assert store.purge(0.0) == 0
+
+
+def test_an_id_is_kept_once(store: CheckStore) -> None:
+    store.keep(_check("same", 1.0))
+    with pytest.raises(NeardupError):
+        store.keep(_check("same", 2.0))
+    assert store.get("same") is not None and store.get("same").created == 1.0  # type: ignore[union-attr]
+
+
+def test_an_empty_store_answers(store: CheckStore) -> None:
+    assert list(store.list()) == []
+    assert store.delete("x") is False
+    assert store.purge(1e12) == 0
+
+
+def test_kept_checks_survive_reopening(backend: Backend) -> None:
+    if backend.kind == "memory":
+        pytest.skip("a memory collection ends with its process")
+    col = Collection.create(backend.target(), make_spec("ru"))
+    check_store(col.storage).keep(_check("lasting", 5.0))
+    col.close()
+    again = Collection.open(backend.target())
+    try:
+        got = check_store(again.storage).get("lasting")
+        assert got is not None and got.text == "текст"
+    finally:
+        again.close()
+
+
+def test_ids_are_unguessable_and_checked() -> None:
+    ids = {new_check_id() for _ in range(100)}
+    assert len(ids) == 100
+    assert all(len(i) == 22 and valid_id(i) == i for i in ids)
+    for bad in ("", "../x", "a" * 65, "a b"):
+        with pytest.raises(InputError):
+            valid_id(bad)
+    assert owner_digest(None) == "" and owner_digest("k") != owner_digest("l")
