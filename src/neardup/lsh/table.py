@@ -1,0 +1,203 @@
+"""The in-memory part of an LSH index: signatures by slot and the bucket table over their band
+keys (the kernels are :mod:`neardup._kernels.lsh`).
+
+A document lives in a *slot* (a row of :attr:`SlotTable.signatures`); slots are handed out in
+order and never reused until :meth:`SlotTable.compact`, which renumbers the live ones in the
+same order. Keys (the user's ids) are the business of :class:`~neardup.lsh.index.LSHIndex`.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from neardup._kernels import lsh as kernels
+from neardup.sketch.supershingles import band_keys
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+Signatures = npt.NDArray[np.uint64] | npt.NDArray[np.uint32]
+
+_MIN_SLOTS = 64
+_MIN_TABLE = 1024
+
+
+def _power_of_two(n: int) -> int:
+    return 1 << max(0, int(n) - 1).bit_length()
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The answer of a batch query in CSR form: query ``i``'s candidates are
+    ``slots[offsets[i]:offsets[i + 1]]``, best first (similarity, then the earlier slot)."""
+
+    offsets: I64
+    slots: I64
+    shared_bands: I64
+    similarities: F64
+
+    def row(self, i: int) -> slice:
+        return slice(int(self.offsets[i]), int(self.offsets[i + 1]))
+
+
+class SlotTable:
+    """Signatures by slot, which slots are live, and the bucket table of their band keys."""
+
+    def __init__(self, num_perm: int, bands: int, rows: int, seed: int, dtype: type) -> None:
+        self.num_perm = num_perm
+        self.bands = bands
+        self.rows = rows
+        self.seed = seed
+        self.dtype = dtype
+        self.empty = dtype(np.iinfo(dtype).max)
+        self.used = 0  # slots handed out (live or dead)
+        self.live = 0
+        self._lock = threading.Lock()
+        self._stamp = 0
+        self._allocate_slots(_MIN_SLOTS)
+        self._allocate_table(_MIN_TABLE)
+
+    # --- storage of the arrays -------------------------------------------------------------
+    def _allocate_slots(self, capacity: int) -> None:
+        self.signatures: Signatures = np.empty((capacity, self.num_perm), dtype=self.dtype)
+        self.alive = np.zeros(capacity, dtype=np.bool_)
+        self.entry_next = np.full(capacity * self.bands, -1, dtype=np.int64)
+        self._seen = np.full(capacity, -1, dtype=np.int64)
+        self._count = np.zeros(capacity, dtype=np.int64)
+        self._met = np.empty(capacity, dtype=np.int64)
+        self._stamp = 0
+
+    def _allocate_table(self, size: int) -> None:
+        self.table_keys = np.zeros(size, dtype=np.uint64)
+        self.table_head = np.full(size, -1, dtype=np.int64)
+        self.buckets = 0
+
+    @property
+    def capacity(self) -> int:
+        return int(self.alive.shape[0])
+
+    def keys_of(self, signatures: Signatures) -> U64:
+        """``(n, bands)`` band keys of ``(n, num_perm)`` signatures."""
+        return band_keys(signatures, self.bands, self.rows, seed=self.seed)
+
+    def _rebuild(self, capacity: int, table_size: int) -> None:
+        """Reallocate for ``capacity`` slots and a table of ``table_size``, keeping the used
+        slots (live and dead) where they are; only the live ones go back into buckets."""
+        old_sigs, old_alive, used = self.signatures, self.alive, self.used
+        self._allocate_slots(capacity)
+        self.signatures[:used] = old_sigs[:used]
+        self.alive[:used] = old_alive[:used]
+        self._allocate_table(table_size)
+        live = np.flatnonzero(self.alive[:used]).astype(np.int64)
+        if live.shape[0]:
+            keys = self.keys_of(self.signatures[live])
+            self.buckets = kernels.table_insert(
+                self.table_keys, self.table_head, self.entry_next, keys, live
+            )
+
+    def _table_size_for(self, buckets: int) -> int:
+        return max(_MIN_TABLE, _power_of_two(2 * buckets + 2))
+
+    # --- changes ---------------------------------------------------------------------------
+    def add(self, signatures: Signatures) -> I64:
+        """Put ``(n, num_perm)`` signatures into new slots; returns the slots."""
+        with self._lock:
+            n = int(signatures.shape[0])
+            start = self.used
+            if start + n > self.capacity:
+                self._rebuild(
+                    max(_power_of_two(start + n), 2 * self.capacity), self.table_keys.shape[0]
+                )
+            worst = self.buckets + n * self.bands
+            if 2 * worst > self.table_keys.shape[0]:
+                # sized for the worst case, so the insert below never needs to stop and grow
+                self._rebuild(self.capacity, self._table_size_for(worst))
+            slots = np.arange(start, start + n, dtype=np.int64)
+            self.signatures[start : start + n] = signatures
+            self.alive[start : start + n] = True
+            self.used += n
+            self.live += n
+            if n:
+                keys = self.keys_of(self.signatures[start : start + n])
+                self.buckets += kernels.table_insert(
+                    self.table_keys, self.table_head, self.entry_next, keys, slots
+                )
+            return slots
+
+    def kill(self, slots: I64) -> None:
+        """Mark slots dead: they are skipped from now on (and dropped by :meth:`compact`)."""
+        with self._lock:
+            self.live -= int(np.count_nonzero(self.alive[slots]))
+            self.alive[slots] = False
+
+    def needs_compaction(self) -> bool:
+        dead = self.used - self.live
+        return dead > 1024 and dead > self.live
+
+    def compact(self) -> I64:
+        """Renumber the live slots ``0 … live-1`` in their order and rebuild the buckets.
+        Returns the old slot of every new one."""
+        with self._lock:
+            old = np.flatnonzero(self.alive[: self.used]).astype(np.int64)
+            sigs = self.signatures[old].copy()
+            self.used = 0
+            self.live = 0
+            self._allocate_slots(max(_MIN_SLOTS, _power_of_two(old.shape[0])))
+            self._allocate_table(self._table_size_for(old.shape[0] * self.bands))
+        self.add(sigs)
+        return old
+
+    # --- reads -----------------------------------------------------------------------------
+    def query(
+        self,
+        keys: U64,
+        signatures: Signatures,
+        exclude: I64,
+        *,
+        min_bands: int = 1,
+        min_similarity: float = -1.0,
+    ) -> Candidates:
+        """Candidates of ``(n, bands)`` query keys with their ``(n, num_perm)`` signatures,
+        each query sorted best first."""
+        with self._lock:
+            n = int(keys.shape[0])
+            if self._stamp + n >= (1 << 62):
+                self._seen[:] = -1
+                self._stamp = 0
+            offsets, slots, shared, sims = kernels.query(
+                self.table_keys,
+                self.table_head,
+                self.entry_next,
+                self.alive,
+                self.signatures,
+                keys,
+                signatures,
+                exclude,
+                min_bands,
+                min_similarity,
+                self.empty,
+                self._seen,
+                self._count,
+                self._met,
+                self._stamp,
+            )
+            self._stamp += n
+        if slots.shape[0] > 1:
+            query_of = np.repeat(np.arange(n, dtype=np.int64), np.diff(offsets))
+            order = np.lexsort((slots, -sims, query_of))
+            slots, shared, sims = slots[order], shared[order], sims[order]
+        return Candidates(offsets, slots, shared, sims)
+
+    def estimate(self, slot: int, signature: Signatures) -> float:
+        """The estimated similarity of a stored slot and a signature."""
+        a = self.signatures[slot]
+        if bool(np.all(a == self.empty)) or bool(np.all(signature == self.empty)):
+            return 0.0
+        return float(np.count_nonzero(a == signature)) / self.num_perm
+
+    def bucket_sizes(self) -> I64:
+        return kernels.bucket_sizes(self.table_head, self.entry_next, self.alive, self.bands)
