@@ -36,6 +36,7 @@ def test_all_is_pinned() -> None:
         "IndexSpec",
         "InputError",
         "InputTooLargeError",
+        "LSHIndex",
         "Match",
         "Measures",
         "MinHasher",

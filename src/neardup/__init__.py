@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from neardup.comparison import Comparison, compare
     from neardup.dedup import dedup
     from neardup.index import CheckResult, Collection, Decision, Document, Group, Match
+    from neardup.lsh import LSHIndex
     from neardup.matrix import SimilarityMatrix, similarity_matrix
     from neardup.pipeline import Pipeline, default_spec, make_spec
     from neardup.similarity import Fingerprints, Measures
@@ -74,6 +75,7 @@ _LAZY = {
     "Decision": "neardup.index",
     "Document": "neardup.index",
     "Fingerprints": "neardup.similarity",
+    "LSHIndex": "neardup.lsh",
     "Group": "neardup.index",
     "Match": "neardup.index",
     "Measures": "neardup.similarity",
@@ -124,6 +126,7 @@ __all__ = [
     "IndexSpec",
     "InputError",
     "InputTooLargeError",
+    "LSHIndex",
     "Match",
     "Measures",
     "MinHasher",
