@@ -86,9 +86,7 @@ def _find(table_keys: U64, table_head: I64, key: np.uint64) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _share(
-    a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], empty: np.uint64
-) -> float:
+def _share(a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], empty: np.uint64) -> float:
     """The share of equal positions of two signatures; 0.0 when either is an empty set's."""
     num = a.shape[0]
     same = 0

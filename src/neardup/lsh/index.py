@@ -16,7 +16,7 @@ import json
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +51,11 @@ def _check_key(key: object) -> Key:
     return key
 
 
+def _add(seen: set[Key], key: Key) -> bool:
+    seen.add(key)
+    return False
+
+
 def _encode(key: Key) -> str:
     return json.dumps(key, ensure_ascii=False)
 
@@ -60,6 +65,13 @@ def _decode(text: str) -> Key:
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise InputError(f"a stored key is neither a str nor an int: {text!r}")
     return value
+
+
+def _entry(key: Key, signature: Signatures, fps: Fingerprints | None) -> Entry:
+    if fps is None:
+        return Entry(_encode(key), signature.tobytes())
+    counts = None if fps.counts is None else fps.counts.tobytes()
+    return Entry(_encode(key), signature.tobytes(), fps.values.tobytes(), counts)
 
 
 class LSHIndex:
@@ -160,9 +172,7 @@ class LSHIndex:
         return len(self._slot_of)
 
     def __contains__(self, key: object) -> bool:
-        return (
-            not isinstance(key, bool) and isinstance(key, str | int) and key in self._slot_of
-        )
+        return not isinstance(key, bool) and isinstance(key, str | int) and key in self._slot_of
 
     def __iter__(self) -> Iterator[Key]:
         """The keys, in the order they were added (an updated key counts as added anew)."""
@@ -241,15 +251,15 @@ class LSHIndex:
             raise InputError(f"{what} must be a list of items, not one {type(items).__name__}")
         batch = list(items)
         if not batch:
-            return np.empty((0, self.num_perm), dtype=self._dtype), [] if want_fps else None
+            empty: Signatures = np.empty((0, self.num_perm), dtype=self._dtype)
+            return empty, [] if want_fps else None
         if all(isinstance(x, str | bytes) for x in batch):
-            sigs = self.hasher.sign_texts(batch)
+            sigs = cast(Signatures, np.ascontiguousarray(self.hasher.sign_texts(batch)))
             fps = [self.pipeline.fingerprints(t) for t in batch] if want_fps else None
-            return np.ascontiguousarray(sigs), fps
+            return sigs, fps
         if all(isinstance(x, Fingerprints) for x in batch):
-            return np.ascontiguousarray(self.hasher.sign_many(batch)), (
-                batch if want_fps else None
-            )
+            sigs = cast(Signatures, np.ascontiguousarray(self.hasher.sign_many(batch)))
+            return sigs, (batch if want_fps else None)
         if any(isinstance(x, str | bytes | Fingerprints) for x in batch):
             raise InputError(f"{what} mixes texts, fingerprints and signatures: give one kind")
         if want_fps:
@@ -276,7 +286,7 @@ class LSHIndex:
         keys = [_check_key(k) for k in keys]
         if len(set(keys)) != len(keys):
             seen: set[Key] = set()
-            twice = next(k for k in keys if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+            twice = next(k for k in keys if k in seen or _add(seen, k))
             raise DuplicateIdError(f"key {twice!r} is given twice in one batch")
         there = [k for k in keys if k in self._slot_of]
         if there:
@@ -306,15 +316,7 @@ class LSHIndex:
         if not keys:
             return
         self.store.put(
-            [
-                Entry(
-                    _encode(k),
-                    sigs[i].tobytes(),
-                    None if fps is None else fps[i].values.tobytes(),
-                    None if fps is None or fps[i].counts is None else fps[i].counts.tobytes(),  # type: ignore[union-attr]
-                )
-                for i, k in enumerate(keys)
-            ],
+            [_entry(k, sigs[i], None if fps is None else fps[i]) for i, k in enumerate(keys)],
             replace=replace,
         )
         if replace:
@@ -363,7 +365,7 @@ class LSHIndex:
             raise SpecMismatchError(
                 f"the LSH store {self.store.location} holds signatures of another width"
             )
-        sigs = np.frombuffer(b"".join(e.signature for e in entries), dtype=self._dtype)
+        sigs: Signatures = np.frombuffer(b"".join(e.signature for e in entries), dtype=self._dtype)
         fps: list[Fingerprints] | None = None
         if self.verify:
             fp_spec = self.hasher.fingerprint_spec
@@ -414,8 +416,8 @@ class LSHIndex:
         idx = np.asarray(slots, dtype=np.int64)
         sigs = self._table.signatures[idx]
         found = self._candidates(sigs, idx, min_similarity)
-        fps = [self._fps[s] for s in slots] if self.verify else None
-        return self._results(found, idx.shape[0], fps, min_similarity, limit)  # type: ignore[arg-type]
+        fps = [cast(Fingerprints, self._fps[s]) for s in slots] if self.verify else None
+        return self._results(found, idx.shape[0], fps, min_similarity, limit)
 
     def _candidates(
         self, sigs: Signatures, exclude: I64, min_similarity: float | None
@@ -436,7 +438,7 @@ class LSHIndex:
     ) -> list[list[LSHResult]]:
         if limit is not None and (isinstance(limit, bool) or int(limit) < 0):
             raise InputError(f"limit must be a non-negative integer, got {limit!r}")
-        key_at = self._key_at
+        key_at = cast(list[Key], self._key_at)  # the slots a query finds are live
         slots = found.slots.tolist()
         sims = found.similarities.tolist()
         out: list[list[LSHResult]] = []
@@ -444,7 +446,7 @@ class LSHIndex:
             part = found.row(i)
             if fps is None:
                 rows = [
-                    LSHResult(key_at[s], sim)  # type: ignore[arg-type]
+                    LSHResult(key_at[s], sim)
                     for s, sim in zip(slots[part], sims[part], strict=True)
                 ]
             else:
@@ -464,7 +466,8 @@ class LSHIndex:
             if sim > 0.0 and sim >= floor:
                 scored.append((-sim, s, sim))
         scored.sort()
-        return [LSHResult(self._key_at[s], sim) for _, s, sim in scored]  # type: ignore[arg-type]
+        key_at = cast(list[Key], self._key_at)
+        return [LSHResult(key_at[s], sim) for _, s, sim in scored]
 
     # --- the whole index ------------------------------------------------------------------
     def _all(self, min_similarity: float | None) -> tuple[list[int], list[list[LSHResult]]]:
@@ -475,10 +478,8 @@ class LSHIndex:
         """Every key with the keys of its candidates (best first), as snapy's
         ``adjacency_list``; a key with none maps to ``[]``."""
         slots, found = self._all(min_similarity)
-        return {
-            self._key_at[s]: [r.id for r in rows]  # type: ignore[misc]
-            for s, rows in zip(slots, found, strict=True)
-        }
+        key_at = cast(list[Key], self._key_at)
+        return {key_at[s]: [r.id for r in rows] for s, rows in zip(slots, found, strict=True)}
 
     def edge_list(
         self, min_similarity: float | None = None, *, weighted: bool = True
@@ -493,7 +494,7 @@ class LSHIndex:
                 if s < t:
                     edges.append((-r.similarity, s, t, r.similarity))
         edges.sort()
-        key_at = self._key_at
+        key_at = cast(list[Key], self._key_at)
         if weighted:
-            return [(key_at[s], key_at[t], sim) for _, s, t, sim in edges]  # type: ignore[misc]
-        return [(key_at[s], key_at[t]) for _, s, t, _ in edges]  # type: ignore[misc]
+            return [(key_at[s], key_at[t], sim) for _, s, t, sim in edges]
+        return [(key_at[s], key_at[t]) for _, s, t, _ in edges]

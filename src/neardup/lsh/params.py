@@ -102,6 +102,23 @@ class Params:
             ) from None
 
 
+def _check_numbers(threshold: float, num_perm: int, weights: tuple[float, float]) -> None:
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+        raise InputError(f"threshold must be a number in (0, 1), got {threshold!r}")
+    if math.isnan(threshold) or not (0.0 < float(threshold) < 1.0):
+        raise InputError(f"threshold must be in (0, 1), got {threshold!r}")
+    if isinstance(num_perm, bool) or not isinstance(num_perm, int) or num_perm < 1:
+        raise InputError(f"num_perm must be a positive integer, got {num_perm!r}")
+    try:
+        pair = [float(w) for w in weights]
+    except (TypeError, ValueError):
+        pair = []
+    if len(pair) != 2:
+        raise InputError(
+            f"weights must be two numbers (false positive, false negative), got {weights!r}"
+        )
+
+
 def resolve(
     threshold: float,
     num_perm: int,
@@ -113,18 +130,8 @@ def resolve(
     sketch of ``num_perm`` functions, banded as the spec's sketch says or, when it names no
     bands, as :func:`~neardup.sketch.params.choose` picks for ``threshold`` and ``weights``
     (false positive weight, false negative weight)."""
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
-        raise InputError(f"threshold must be a number in (0, 1), got {threshold!r}")
-    if not (0.0 < float(threshold) < 1.0) or math.isnan(threshold):
-        raise InputError(f"threshold must be in (0, 1), got {threshold!r}")
-    if isinstance(num_perm, bool) or not isinstance(num_perm, int) or num_perm < 1:
-        raise InputError(f"num_perm must be a positive integer, got {num_perm!r}")
-    try:
-        fp_weight, fn_weight = (float(w) for w in weights)
-    except (TypeError, ValueError):
-        raise InputError(
-            f"weights must be two numbers (false positive, false negative), got {weights!r}"
-        ) from None
+    _check_numbers(threshold, num_perm, weights)
+    fp_weight, fn_weight = (float(w) for w in weights)
     if spec is None:
         from neardup.pipeline import default_spec
 
@@ -149,5 +156,7 @@ def resolve(
         choice = choose(float(threshold), num_perm, fp_weight=fp_weight, fn_weight=fn_weight)
         bands, rows = choice.bands, choice.rows
         sketch = replace(sketch, bands=bands, rows=rows)
-    full: Spec | SketchSpec = sketch if isinstance(spec, SketchSpec) else spec.replace(sketch=sketch)
+    full: Spec | SketchSpec = sketch
+    if isinstance(spec, Spec):
+        full = spec.replace(sketch=sketch)
     return Params(float(threshold), num_perm, bands, rows, bool(verify), full)
