@@ -1,15 +1,17 @@
 """The kernels of :class:`~neardup.lsh.LSHIndex`: its bucket table, bucket lookup and merge,
 candidate counting and the similarity estimate of every candidate, a batch per call.
 
-The band keys come from :func:`neardup._kernels.minhash.band_keys` (band ``b``'s seed is
-hashed into its key, so the keys of every band share ONE table). The table is open
-addressing with linear probing over a power-of-two array: ``table_keys[t]`` holds a band key
-and ``table_head[t]`` the newest entry of its bucket (``-1``: a free place). An entry is one
-(document slot, band): entry ``e = slot · bands + band``, and ``entry_next[e]`` is the entry
-added before it to the same bucket (``-1``: the last), so a bucket is a linked list through
-``entry_next`` and adding a document never moves anything. Removed documents stay in their
-buckets, flagged dead in ``alive``, until the index is rebuilt (the caller does it when the
-dead outnumber the live).
+The band keys are those of :func:`neardup._kernels.minhash.band_keys` (band ``b``'s seed is
+hashed into its key, so the keys of every band share ONE table; :func:`query` makes them
+inline). The table is open addressing with linear probing over a power-of-two ``(T, 2)``
+``uint64`` array: ``table[t, 0]`` holds a band key and ``table[t, 1]`` its bucket's newest
+entry plus one (``0``: a free place), with the top bit :data:`MORE` set when the bucket holds
+more than that entry, so the common bucket of one document costs one cache line. An entry is
+one (document slot, band): entry ``e = slot · bands + band``, and ``entry_next[e]`` is the
+entry added before it to the same bucket (``-1``: the last), so a bucket is a linked list
+through ``entry_next`` and adding a document never moves anything. Removed documents stay in
+their buckets, flagged dead in ``alive``, until the index is rebuilt (the caller does it when
+the dead outnumber the live).
 
 Every kernel is ``nogil``; none allocates per entry.
 """
@@ -20,12 +22,19 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from neardup._kernels.minhash import splitmix64
+
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 B1 = npt.NDArray[np.bool_]
 
 _SHIFT = np.uint64(32)
+
+
+#: The bit of ``table[t, 1]`` telling that the bucket holds more than its newest entry.
+MORE = np.uint64(1 << 63)
+_ENTRY = np.uint64((1 << 63) - 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -36,17 +45,11 @@ def _place(key: np.uint64, mask: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def table_insert(
-    table_keys: U64,
-    table_head: I64,
-    entry_next: I64,
-    keys: U64,
-    slots: I64,
-) -> int:
+def table_insert(table: U64, entry_next: I64, keys: U64, slots: I64) -> int:
     """Add documents: row ``i`` of ``keys`` (``(n, bands)`` band keys) is document slot
     ``slots[i]``; its entries join the front of their buckets. Returns the number of buckets
     made (the caller keeps the table at most half full)."""
-    mask = table_keys.shape[0] - 1
+    mask = table.shape[0] - 1
     bands = keys.shape[1]
     made = 0
     for i in range(keys.shape[0]):
@@ -56,43 +59,40 @@ def table_insert(
             e = base + b
             t = _place(key, mask)
             while True:
-                head = table_head[t]
-                if head < 0:
-                    table_keys[t] = key
-                    table_head[t] = e
+                head = table[t, 1]
+                if head == 0:
+                    table[t, 0] = key
+                    table[t, 1] = np.uint64(e + 1)
                     entry_next[e] = -1
                     made += 1
                     break
-                if table_keys[t] == key:
-                    entry_next[e] = head
-                    table_head[t] = e
+                if table[t, 0] == key:
+                    entry_next[e] = np.int64(head & _ENTRY) - 1
+                    table[t, 1] = np.uint64(e + 1) | MORE
                     break
                 t = (t + 1) & mask
     return made
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _find(table_keys: U64, table_head: I64, key: np.uint64) -> int:
-    """The head entry of a key's bucket, or ``-1``."""
-    mask = table_keys.shape[0] - 1
+def _find(table: U64, key: np.uint64) -> np.uint64:
+    """A key's ``table[t, 1]`` (its newest entry plus one, with :data:`MORE`), or ``0``."""
+    mask = table.shape[0] - 1
     t = _place(key, mask)
     while True:
-        head = table_head[t]
-        if head < 0:
-            return -1
-        if table_keys[t] == key:
+        head = table[t, 1]
+        if head == 0 or table[t, 0] == key:
             return head
         t = (t + 1) & mask
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _share(a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], empty: np.uint64) -> float:
-    """The share of equal positions of two signatures; 0.0 when either is an empty set's."""
-    num = a.shape[0]
+def _same(a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], empty: np.uint64) -> int:
+    """How many positions of two signatures agree; 0 when either is an empty set's."""
     same = 0
     a_empty = True
     b_empty = True
-    for i in range(num):
+    for i in range(a.shape[0]):
         x = a[i]
         y = b[i]
         if x != empty:
@@ -102,100 +102,122 @@ def _share(a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], empty: np.uint6
         if x == y:
             same += 1
     if a_empty or b_empty:
-        return 0.0
-    return same / num
+        return 0
+    return same
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _band_key(
+    signature: npt.NDArray[np.uint64], band: int, rows: int, seed: np.uint64
+) -> np.uint64:
+    """Band ``band``'s key, as :func:`neardup._kernels.minhash.band_keys` makes it."""
+    h = seed
+    base = band * rows
+    for r in range(rows):
+        h = splitmix64(h ^ np.uint64(signature[base + r]))
+    return h
 
 
 @njit(cache=True, nogil=True)
 def query(
-    table_keys: U64,
-    table_head: I64,
+    table: U64,
     entry_next: I64,
     alive: B1,
     signatures: npt.NDArray[np.uint64],
-    query_keys: U64,
-    query_signatures: npt.NDArray[np.uint64],
+    queries: npt.NDArray[np.uint64],
+    band_seeds: U64,
+    rows: int,
     exclude: I64,
-    min_bands: int,
-    min_similarity: float,
+    min_same: int,
     empty: np.uint64,
-    seen: I64,
-    count: I64,
-    met: I64,
+    scratch: npt.NDArray[np.int64],
     stamp: int,
-) -> tuple[I64, I64, I64, F64]:
-    """Candidates of a batch of queries: every live slot sharing at least ``min_bands`` band
-    keys with query ``i`` (row ``i`` of ``query_keys``), except slot ``exclude[i]``, whose
-    estimated similarity (share of equal minhashes, rows of ``signatures`` against
-    ``query_signatures``) is at least ``min_similarity`` (give a negative one for all).
+) -> tuple[I64, I64, F64]:
+    """Candidates of a batch of query signatures (rows of ``queries``): every live slot that
+    shares a band key with query ``i`` (its keys made here, band ``b`` from ``band_seeds[b]``
+    and minhashes ``b·rows … b·rows + rows - 1``), except slot ``exclude[i]``, with at least
+    ``min_same`` (and at least one) minhashes equal to the query's; a signature whose every
+    position is ``empty`` (an empty set's) agrees with none.
 
-    ``seen``, ``count`` and ``met`` are scratch arrays of the slots' length that the caller
-    keeps between calls (so a query of one costs no allocation of the index's size); query
-    ``i`` marks the slots it meets in ``seen`` with ``stamp + i``, so ``seen`` must hold no
-    value ≥ ``stamp`` (the caller passes a stamp past every earlier call's).
+    ``scratch`` is a ``(2, slots)`` array the caller keeps between calls (so a query of one
+    allocates nothing of the index's size): row 0 marks the slots query ``i`` meets with
+    ``stamp + i`` (it must hold no value ≥ ``stamp``), row 1 lists them.
 
-    Returns ``(offsets, slots, shared_bands, similarities)`` in CSR form: query ``i``'s
-    candidates are ``slots[offsets[i]:offsets[i+1]]``, in the order first met.
+    Returns ``(offsets, slots, similarities)`` in CSR form: query ``i``'s candidates are
+    ``slots[offsets[i]:offsets[i+1]]``, best first (more equal minhashes, then lower slot);
+    a similarity is the share of equal minhashes.
     """
-    n = query_keys.shape[0]
-    bands = query_keys.shape[1]
-    size = 1024
-    out_slots = np.empty(size, dtype=np.int64)
-    out_shared = np.empty(size, dtype=np.int64)
-    out_sims = np.empty(size, dtype=np.float64)
+    n = queries.shape[0]
+    num = queries.shape[1]
+    bands = band_seeds.shape[0]
+    capacity = alive.shape[0]
+    seen = scratch[0]
+    met = scratch[1]
+    size = 64
+    out = np.empty(size, dtype=np.int64)
     offsets = np.zeros(n + 1, dtype=np.int64)
+    floor = max(1, min_same)
     m = 0
     for i in range(n):
         mark = stamp + i
         found = 0
+        query_sig = queries[i]
         for b in range(bands):
-            e = _find(table_keys, table_head, query_keys[i, b])
+            head = _find(table, _band_key(query_sig, b, rows, band_seeds[b]))
+            if head == 0:
+                continue
+            e = np.int64(head & _ENTRY) - 1
+            if head & MORE == 0:  # one entry: no need to read entry_next
+                s = e // bands
+                if alive[s] and seen[s] != mark:
+                    seen[s] = mark
+                    met[found] = s
+                    found += 1
+                continue
             while e >= 0:
                 s = e // bands
-                if alive[s]:
-                    if seen[s] != mark:
-                        seen[s] = mark
-                        count[s] = 1
-                        met[found] = s
-                        found += 1
-                    else:
-                        count[s] += 1
+                if alive[s] and seen[s] != mark:
+                    seen[s] = mark
+                    met[found] = s
+                    found += 1
                 e = entry_next[e]
+        first = m
         for j in range(found):
             s = met[j]
-            if s == exclude[i] or count[s] < min_bands:
+            if s == exclude[i]:
                 continue
-            sim = _share(signatures[s], query_signatures[i], empty)
-            if sim == 0.0 or sim < min_similarity:
+            same = _same(signatures[s], query_sig, empty)
+            if same < floor:
                 continue
             if m == size:
                 size *= 2
-                grown_slots = np.empty(size, dtype=np.int64)
-                grown_shared = np.empty(size, dtype=np.int64)
-                grown_sims = np.empty(size, dtype=np.float64)
-                grown_slots[:m] = out_slots[:m]
-                grown_shared[:m] = out_shared[:m]
-                grown_sims[:m] = out_sims[:m]
-                out_slots = grown_slots
-                out_shared = grown_shared
-                out_sims = grown_sims
-            out_slots[m] = s
-            out_shared[m] = count[s]
-            out_sims[m] = sim
+                grown = np.empty(size, dtype=np.int64)
+                grown[:m] = out[:m]
+                out = grown
+            # one integer orders the results: fewer differing minhashes, then lower slot
+            out[m] = (num - same) * capacity + s
             m += 1
+        if m - first > 1:
+            out[first:m] = np.sort(out[first:m])
         offsets[i + 1] = m
-    return offsets, out_slots[:m].copy(), out_shared[:m].copy(), out_sims[:m].copy()
+    slots = np.empty(m, dtype=np.int64)
+    sims = np.empty(m, dtype=np.float64)
+    for j in range(m):
+        slots[j] = out[j] % capacity
+        sims[j] = (num - out[j] // capacity) / num
+    return offsets, slots, sims
 
 
 @njit(cache=True, nogil=True)
-def bucket_sizes(table_head: I64, entry_next: I64, alive: B1, bands: int) -> I64:
+def bucket_sizes(table: U64, entry_next: I64, alive: B1, bands: int) -> I64:
     """The number of live documents in every non-empty bucket (for statistics)."""
-    out = np.empty(table_head.shape[0], dtype=np.int64)
+    out = np.empty(table.shape[0], dtype=np.int64)
     m = 0
-    for t in range(table_head.shape[0]):
-        e = table_head[t]
-        if e < 0:
+    for t in range(table.shape[0]):
+        head = table[t, 1]
+        if head == 0:
             continue
+        e = np.int64(head & _ENTRY) - 1
         size = 0
         while e >= 0:
             if alive[e // bands]:

@@ -15,15 +15,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, TypeAlias, cast
+from typing import Any, NamedTuple, TypeAlias, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from neardup.errors import DuplicateIdError, InputError, NotFoundError, SpecMismatchError
 from neardup.lsh.params import Params, resolve
-from neardup.lsh.store import Entry, LSHStore, open_store
+from neardup.lsh.store import Entry, LSHStore, NullStore, open_store
 from neardup.lsh.table import Candidates, SlotTable
 from neardup.similarity import Fingerprints, resemblance
 from neardup.sketch.minhash import MinHasher
@@ -33,13 +32,13 @@ from neardup.spec import SketchSpec, Spec
 Key: TypeAlias = str | int
 Signatures = npt.NDArray[np.uint64] | npt.NDArray[np.uint32]
 I64 = npt.NDArray[np.int64]
+_NO_SLOT = np.full(1, -1, dtype=np.int64)
 
 
-@dataclass(frozen=True)
-class LSHResult:
+class LSHResult(NamedTuple):
     """One document a query found: its key (``id``) and its similarity to the query —
-    estimated from the signatures, or the exact resemblance of the stored fingerprints when
-    the index verifies."""
+    estimated from the signatures (the share of equal minhashes), or the exact resemblance of
+    the stored fingerprints when the index verifies."""
 
     id: Key
     similarity: float
@@ -129,6 +128,7 @@ class LSHIndex:
         self._key_at: list[Key | None] = []
         self._fps: list[Fingerprints | None] = []
         self._pipeline: Any = None
+        self._writes = not isinstance(store, NullStore)
         stored = store.read_params()
         if stored:
             params.check_against(stored, store.location)
@@ -315,18 +315,18 @@ class LSHIndex:
             raise InputError(f"{len(keys)} keys for {sigs.shape[0]} documents")
         if not keys:
             return
-        self.store.put(
-            [_entry(k, sigs[i], None if fps is None else fps[i]) for i, k in enumerate(keys)],
-            replace=replace,
-        )
+        if self._writes:
+            self.store.put(
+                [_entry(k, sigs[i], None if fps is None else fps[i]) for i, k in enumerate(keys)],
+                replace=replace,
+            )
         if replace:
             self._forget(keys)
         self._place(keys, sigs, fps)
 
     def _place(self, keys: list[Key], sigs: Signatures, fps: list[Fingerprints] | None) -> None:
         slots = self._table.add(sigs)
-        for k, slot in zip(keys, slots.tolist(), strict=True):
-            self._slot_of[k] = slot
+        self._slot_of.update(zip(keys, slots.tolist(), strict=True))
         self._key_at.extend(keys)
         self._fps.extend(fps if fps is not None else [None] * len(keys))
 
@@ -354,7 +354,8 @@ class LSHIndex:
         if len(set(keys)) != len(keys):
             raise InputError("a key is given twice in one batch")
         if keys:
-            self.store.delete([_encode(k) for k in keys])
+            if self._writes:
+                self.store.delete([_encode(k) for k in keys])
             self._forget(keys)
 
     def _load(self, entries: list[Entry]) -> None:
@@ -387,11 +388,16 @@ class LSHIndex:
     ) -> list[LSHResult]:
         """The documents sharing a band with ``item`` (a text, a signature or fingerprints),
         best first; ``min_similarity`` drops those below it, ``limit`` keeps the first ones."""
-        if isinstance(item, np.ndarray) and item.ndim != 1:
-            raise InputError(
-                f"query() takes one signature, got an array of shape {item.shape}: "
-                "use query_batch() for a matrix"
-            )
+        if isinstance(item, np.ndarray):
+            if item.ndim != 1:
+                raise InputError(
+                    f"query() takes one signature, got an array of shape {item.shape}: "
+                    "use query_batch() for a matrix"
+                )
+            if not self.verify and item.dtype == self._dtype and item.shape[0] == self.num_perm:
+                # the common case, without the checks a batch of anything needs
+                found = self._candidates(item[None, :], _NO_SLOT, min_similarity)
+                return self._results(found, 1, None, min_similarity, limit)[0]
         return self.query_batch([item], min_similarity=min_similarity, limit=limit)[0]
 
     def query_key(
@@ -425,8 +431,8 @@ class LSHIndex:
         if min_similarity is not None and not 0.0 <= float(min_similarity) <= 1.0:
             raise InputError(f"min_similarity must be in [0, 1], got {min_similarity!r}")
         # under verification the estimate filters nothing: the exact value decides
-        floor = -1.0 if min_similarity is None or self.verify else float(min_similarity)
-        return self._table.query(self._table.keys_of(sigs), sigs, exclude, min_similarity=floor)
+        floor = None if min_similarity is None or self.verify else float(min_similarity)
+        return self._table.query(sigs, exclude, min_similarity=floor)
 
     def _results(
         self,
@@ -440,18 +446,18 @@ class LSHIndex:
             raise InputError(f"limit must be a non-negative integer, got {limit!r}")
         key_at = cast(list[Key], self._key_at)  # the slots a query finds are live
         slots = found.slots.tolist()
-        sims = found.similarities.tolist()
-        out: list[list[LSHResult]] = []
-        for i in range(n):
-            part = found.row(i)
-            if fps is None:
-                rows = [
-                    LSHResult(key_at[s], sim)
-                    for s, sim in zip(slots[part], sims[part], strict=True)
-                ]
-            else:
-                rows = self._verified(slots[part], fps[i], min_similarity)
-            out.append(rows if limit is None else rows[: int(limit)])
+        offsets = found.offsets.tolist()
+        if fps is not None:
+            out = [
+                self._verified(slots[offsets[i] : offsets[i + 1]], fps[i], min_similarity)
+                for i in range(n)
+            ]
+        else:
+            sims = found.similarities.tolist()
+            results = [LSHResult(key_at[s], sim) for s, sim in zip(slots, sims, strict=True)]
+            out = [results[offsets[i] : offsets[i + 1]] for i in range(n)]
+        if limit is not None:
+            out = [rows[: int(limit)] for rows in out]
         return out
 
     def _verified(

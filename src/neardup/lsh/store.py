@@ -8,8 +8,9 @@ added, so a reopened index gives the same answers. The store also keeps the inde
 parameters (threshold, bands, rows, num_perm, the spec fingerprint, verification): an index
 opened with other ones is refused (:class:`~neardup.errors.SpecMismatchError`).
 
-Three stores: :class:`MemoryStore` (nothing outlives the process, unless the same object is
-handed to a new index), :class:`~neardup.lsh.sqlite_store.SQLiteStore` (a file, through the
+Without a store (``store=None``) the index keeps nothing apart from itself. Three stores:
+:class:`MemoryStore` (nothing outlives the process, but the same object handed to a new index
+reopens it; for tests), :class:`~neardup.lsh.sqlite_store.SQLiteStore` (a file, through the
 standard library's ``sqlite3``) and :class:`~neardup.lsh.postgres_store.PostgresStore` (a
 schema of a PostgreSQL database, through psycopg). Their tables are ``lsh_meta`` and
 ``lsh_entries``, apart from a collection's tables, so an index may share a database (and a
@@ -117,17 +118,34 @@ class MemoryStore:
         pass
 
 
+class NullStore(MemoryStore):
+    """No store: what ``store=None`` gives. The index itself is the memory; nothing is written
+    anywhere (the index skips its calls) and nothing can be reopened."""
+
+    kind = "none"
+    location = "none"
+
+    def put(self, entries: Sequence[Entry], *, replace: bool = False) -> None:
+        pass
+
+    def delete(self, keys: Sequence[str]) -> None:
+        pass
+
+    def load(self) -> list[Entry]:
+        return []
+
+
 def is_postgres(location: str) -> bool:
     return location.startswith(("postgresql://", "postgres://"))
 
 
 def open_store(store: LSHStore | str | os.PathLike[str] | None) -> LSHStore:
-    """A store from what an index was given: ``None`` or ``"memory:"`` a new
-    :class:`MemoryStore`; a ``postgresql://`` URL (``?schema=NAME``, default ``neardup``) a
+    """A store from what an index was given: ``None`` a :class:`NullStore` (the index lives in
+    memory, nothing kept apart), ``"memory:"`` a new :class:`MemoryStore`; a ``postgresql://`` URL (``?schema=NAME``, default ``neardup``) a
     :class:`~neardup.lsh.postgres_store.PostgresStore`; any other text or path a SQLite file
     (made when missing); a store object as it is."""
     if store is None:
-        return MemoryStore()
+        return NullStore()
     if isinstance(store, str | os.PathLike):
         location = os.fspath(store)
         if location == "memory:":

@@ -8,6 +8,7 @@ same order. Keys (the user's ids) are the business of :class:`~neardup.lsh.index
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 
@@ -15,7 +16,8 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import lsh as kernels
-from neardup.sketch.supershingles import band_keys
+from neardup._kernels import minhash as minhash_kernels
+from neardup.sketch.supershingles import band_seeds
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -37,11 +39,8 @@ class Candidates:
 
     offsets: I64
     slots: I64
-    shared_bands: I64
     similarities: F64
 
-    def row(self, i: int) -> slice:
-        return slice(int(self.offsets[i]), int(self.offsets[i + 1]))
 
 
 class SlotTable:
@@ -53,7 +52,8 @@ class SlotTable:
         self.rows = rows
         self.seed = seed
         self.dtype = dtype
-        self.empty = dtype(np.iinfo(dtype).max)
+        self.empty = np.uint64(np.iinfo(dtype).max)
+        self.band_seeds = band_seeds(seed, bands)
         self.used = 0  # slots handed out (live or dead)
         self.live = 0
         self._lock = threading.Lock()
@@ -66,14 +66,11 @@ class SlotTable:
         self.signatures: Signatures = np.empty((capacity, self.num_perm), dtype=self.dtype)
         self.alive = np.zeros(capacity, dtype=np.bool_)
         self.entry_next = np.full(capacity * self.bands, -1, dtype=np.int64)
-        self._seen = np.full(capacity, -1, dtype=np.int64)
-        self._count = np.zeros(capacity, dtype=np.int64)
-        self._met = np.empty(capacity, dtype=np.int64)
+        self._scratch = np.full((2, capacity), -1, dtype=np.int64)
         self._stamp = 0
 
     def _allocate_table(self, size: int) -> None:
-        self.table_keys = np.zeros(size, dtype=np.uint64)
-        self.table_head = np.full(size, -1, dtype=np.int64)
+        self.table = np.zeros((size, 2), dtype=np.uint64)
         self.buckets = 0
 
     @property
@@ -82,7 +79,7 @@ class SlotTable:
 
     def keys_of(self, signatures: Signatures) -> U64:
         """``(n, bands)`` band keys of ``(n, num_perm)`` signatures."""
-        return band_keys(signatures, self.bands, self.rows, seed=self.seed)
+        return minhash_kernels.band_keys(signatures, self.bands, self.rows, self.band_seeds)
 
     def _rebuild(self, capacity: int, table_size: int) -> None:
         """Reallocate for ``capacity`` slots and a table of ``table_size``, keeping the used
@@ -95,9 +92,7 @@ class SlotTable:
         live = np.flatnonzero(self.alive[:used]).astype(np.int64)
         if live.shape[0]:
             keys = self.keys_of(self.signatures[live])
-            self.buckets = kernels.table_insert(
-                self.table_keys, self.table_head, self.entry_next, keys, live
-            )
+            self.buckets = kernels.table_insert(self.table, self.entry_next, keys, live)
 
     def _table_size_for(self, buckets: int) -> int:
         return max(_MIN_TABLE, _power_of_two(2 * buckets + 2))
@@ -110,10 +105,10 @@ class SlotTable:
             start = self.used
             if start + n > self.capacity:
                 self._rebuild(
-                    max(_power_of_two(start + n), 2 * self.capacity), self.table_keys.shape[0]
+                    max(_power_of_two(start + n), 2 * self.capacity), self.table.shape[0]
                 )
             worst = self.buckets + n * self.bands
-            if 2 * worst > self.table_keys.shape[0]:
+            if 2 * worst > self.table.shape[0]:
                 # sized for the worst case, so the insert below never needs to stop and grow
                 self._rebuild(self.capacity, self._table_size_for(worst))
             slots = np.arange(start, start + n, dtype=np.int64)
@@ -123,9 +118,7 @@ class SlotTable:
             self.live += n
             if n:
                 keys = self.keys_of(self.signatures[start : start + n])
-                self.buckets += kernels.table_insert(
-                    self.table_keys, self.table_head, self.entry_next, keys, slots
-                )
+                self.buckets += kernels.table_insert(self.table, self.entry_next, keys, slots)
             return slots
 
     def kill(self, slots: I64) -> None:
@@ -152,52 +145,45 @@ class SlotTable:
         return old
 
     # --- reads -----------------------------------------------------------------------------
+    def min_same(self, min_similarity: float | None) -> int:
+        """The fewest equal minhashes of a similarity (a share of ``num_perm``) at least
+        ``min_similarity``."""
+        if min_similarity is None:
+            return 1
+        k = max(0, math.ceil(min_similarity * self.num_perm))
+        while k > 0 and (k - 1) / self.num_perm >= min_similarity:
+            k -= 1
+        while k / self.num_perm < min_similarity:
+            k += 1
+        return k
+
     def query(
-        self,
-        keys: U64,
-        signatures: Signatures,
-        exclude: I64,
-        *,
-        min_bands: int = 1,
-        min_similarity: float = -1.0,
+        self, signatures: Signatures, exclude: I64, *, min_similarity: float | None = None
     ) -> Candidates:
-        """Candidates of ``(n, bands)`` query keys with their ``(n, num_perm)`` signatures,
-        each query sorted best first."""
+        """Candidates of ``(n, num_perm)`` query signatures, each query's best first; slot
+        ``exclude[i]`` is left out of query ``i``'s."""
+        min_same = self.min_same(min_similarity)
         with self._lock:
-            n = int(keys.shape[0])
+            n = int(signatures.shape[0])
             if self._stamp + n >= (1 << 62):
-                self._seen[:] = -1
+                self._scratch[0] = -1
                 self._stamp = 0
-            offsets, slots, shared, sims = kernels.query(
-                self.table_keys,
-                self.table_head,
+            offsets, slots, sims = kernels.query(
+                self.table,
                 self.entry_next,
                 self.alive,
                 self.signatures,
-                keys,
                 signatures,
+                self.band_seeds,
+                self.rows,
                 exclude,
-                min_bands,
-                min_similarity,
+                min_same,
                 self.empty,
-                self._seen,
-                self._count,
-                self._met,
+                self._scratch,
                 self._stamp,
             )
             self._stamp += n
-        if slots.shape[0] > 1:
-            query_of = np.repeat(np.arange(n, dtype=np.int64), np.diff(offsets))
-            order = np.lexsort((slots, -sims, query_of))
-            slots, shared, sims = slots[order], shared[order], sims[order]
-        return Candidates(offsets, slots, shared, sims)
-
-    def estimate(self, slot: int, signature: Signatures) -> float:
-        """The estimated similarity of a stored slot and a signature."""
-        a = self.signatures[slot]
-        if bool(np.all(a == self.empty)) or bool(np.all(signature == self.empty)):
-            return 0.0
-        return float(np.count_nonzero(a == signature)) / self.num_perm
+        return Candidates(offsets, slots, sims)
 
     def bucket_sizes(self) -> I64:
-        return kernels.bucket_sizes(self.table_head, self.entry_next, self.alive, self.bands)
+        return kernels.bucket_sizes(self.table, self.entry_next, self.alive, self.bands)
