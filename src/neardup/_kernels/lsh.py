@@ -48,7 +48,7 @@ def _place(key: np.uint64, mask: int) -> int:
 def table_insert(table: U64, entry_next: I64, keys: U64, slots: I64) -> int:
     """Add documents: row ``i`` of ``keys`` (``(n, bands)`` band keys) is document slot
     ``slots[i]``; its entries join the front of their buckets. Returns the number of buckets
-    made (the caller keeps the table at most half full)."""
+    made (the caller keeps the table at most 3/4 full)."""
     mask = table.shape[0] - 1
     bands = keys.shape[1]
     made = 0
@@ -118,6 +118,77 @@ def _band_key(
     return h
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _meet(
+    table: U64,
+    entry_next: I64,
+    alive: B1,
+    query: npt.NDArray[np.uint64],
+    band_seeds: U64,
+    rows: int,
+    seen: I64,
+    met: I64,
+    mark: int,
+) -> int:
+    """The live slots sharing a band key with ``query``, each once, into ``met``; returns
+    how many (``seen`` marks the slots met with ``mark``)."""
+    bands = band_seeds.shape[0]
+    found = 0
+    for b in range(bands):
+        head = _find(table, _band_key(query, b, rows, band_seeds[b]))
+        if head == 0:
+            continue
+        e = np.int64(head & _ENTRY) - 1
+        if head & MORE == 0:  # one entry: no need to read entry_next
+            s = e // bands
+            if alive[s] and seen[s] != mark:
+                seen[s] = mark
+                met[found] = s
+                found += 1
+            continue
+        while e >= 0:
+            s = e // bands
+            if alive[s] and seen[s] != mark:
+                seen[s] = mark
+                met[found] = s
+                found += 1
+            e = entry_next[e]
+    return found
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _score(
+    signatures: npt.NDArray[np.uint64],
+    query: npt.NDArray[np.uint64],
+    met: I64,
+    found: int,
+    exclude: int,
+    floor: int,
+    empty: np.uint64,
+    out: I64,
+    m: int,
+) -> int:
+    """Append the codes of the met slots (but ``exclude``) with at least ``floor`` equal
+    minhashes to ``out`` from ``m``, sorted; returns the new end. A code is
+    ``(num_perm − equal) · slots + slot``: one integer orders the results (fewer differing
+    minhashes, then the lower slot)."""
+    num = query.shape[0]
+    capacity = signatures.shape[0]
+    first = m
+    for j in range(found):
+        s = met[j]
+        if s == exclude:
+            continue
+        same = _same(signatures[s], query, empty)
+        if same < floor:
+            continue
+        out[m] = (num - same) * capacity + s
+        m += 1
+    if m - first > 1:
+        out[first:m] = np.sort(out[first:m])
+    return m
+
+
 @njit(cache=True, nogil=True)
 def query(
     table: U64,
@@ -132,7 +203,7 @@ def query(
     empty: np.uint64,
     scratch: npt.NDArray[np.int64],
     stamp: int,
-) -> tuple[I64, I64, F64]:
+) -> tuple[I64, I64]:
     """Candidates of a batch of query signatures (rows of ``queries``): every live slot that
     shares a band key with query ``i`` (its keys made here, band ``b`` from ``band_seeds[b]``
     and minhashes ``b·rows … b·rows + rows - 1``), except slot ``exclude[i]``, with at least
@@ -143,69 +214,47 @@ def query(
     allocates nothing of the index's size): row 0 marks the slots query ``i`` meets with
     ``stamp + i`` (it must hold no value ≥ ``stamp``), row 1 lists them.
 
-    Returns ``(offsets, slots, similarities)`` in CSR form: query ``i``'s candidates are
-    ``slots[offsets[i]:offsets[i+1]]``, best first (more equal minhashes, then lower slot);
-    a similarity is the share of equal minhashes.
+    Returns ``(offsets, codes)`` in CSR form: query ``i``'s candidates are
+    ``codes[offsets[i]:offsets[i+1]]``, best first, each ``(num_perm − equal minhashes) ·
+    slots + slot`` (:func:`decode`).
     """
     n = queries.shape[0]
-    num = queries.shape[1]
-    bands = band_seeds.shape[0]
-    capacity = alive.shape[0]
     seen = scratch[0]
     met = scratch[1]
-    size = 64
-    out = np.empty(size, dtype=np.int64)
+    out = np.empty(64, dtype=np.int64)
     offsets = np.zeros(n + 1, dtype=np.int64)
     floor = max(1, min_same)
     m = 0
     for i in range(n):
-        mark = stamp + i
-        found = 0
-        query_sig = queries[i]
-        for b in range(bands):
-            head = _find(table, _band_key(query_sig, b, rows, band_seeds[b]))
-            if head == 0:
-                continue
-            e = np.int64(head & _ENTRY) - 1
-            if head & MORE == 0:  # one entry: no need to read entry_next
-                s = e // bands
-                if alive[s] and seen[s] != mark:
-                    seen[s] = mark
-                    met[found] = s
-                    found += 1
-                continue
-            while e >= 0:
-                s = e // bands
-                if alive[s] and seen[s] != mark:
-                    seen[s] = mark
-                    met[found] = s
-                    found += 1
-                e = entry_next[e]
-        first = m
-        for j in range(found):
-            s = met[j]
-            if s == exclude[i]:
-                continue
-            same = _same(signatures[s], query_sig, empty)
-            if same < floor:
-                continue
-            if m == size:
-                size *= 2
-                grown = np.empty(size, dtype=np.int64)
-                grown[:m] = out[:m]
-                out = grown
-            # one integer orders the results: fewer differing minhashes, then lower slot
-            out[m] = (num - same) * capacity + s
-            m += 1
-        if m - first > 1:
-            out[first:m] = np.sort(out[first:m])
+        found = _meet(table, entry_next, alive, queries[i], band_seeds, rows, seen, met, stamp + i)
+        if m + found > out.shape[0]:
+            grown = np.empty(max(2 * out.shape[0], m + found), dtype=np.int64)
+            grown[:m] = out[:m]
+            out = grown
+        m = _score(signatures, queries[i], met, found, exclude[i], floor, empty, out, m)
         offsets[i + 1] = m
-    slots = np.empty(m, dtype=np.int64)
-    sims = np.empty(m, dtype=np.float64)
-    for j in range(m):
-        slots[j] = out[j] % capacity
-        sims[j] = (num - out[j] // capacity) / num
-    return offsets, slots, sims
+    return offsets, out[:m].copy()
+
+
+@njit(cache=True, nogil=True)
+def query_one(
+    table: U64,
+    entry_next: I64,
+    alive: B1,
+    signatures: npt.NDArray[np.uint64],
+    query: npt.NDArray[np.uint64],
+    band_seeds: U64,
+    rows: int,
+    min_same: int,
+    empty: np.uint64,
+    scratch: npt.NDArray[np.int64],
+    stamp: int,
+) -> int:
+    """:func:`query` for one signature, into the caller's buffer: the codes are written to
+    ``scratch[2, :count]`` (``scratch`` has a third row for them) and the count returned, so
+    the call allocates nothing."""
+    found = _meet(table, entry_next, alive, query, band_seeds, rows, scratch[0], scratch[1], stamp)
+    return _score(signatures, query, scratch[1], found, -1, max(1, min_same), empty, scratch[2], 0)
 
 
 @njit(cache=True, nogil=True)

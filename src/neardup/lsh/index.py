@@ -20,7 +20,13 @@ from typing import Any, NamedTuple, TypeAlias, cast
 import numpy as np
 import numpy.typing as npt
 
-from neardup.errors import DuplicateIdError, InputError, NotFoundError, SpecMismatchError
+from neardup.errors import (
+    DuplicateIdError,
+    InputError,
+    NotFoundError,
+    SpecError,
+    SpecMismatchError,
+)
 from neardup.lsh.params import Params, resolve
 from neardup.lsh.store import Entry, LSHStore, NullStore, open_store
 from neardup.lsh.table import Candidates, SlotTable
@@ -32,7 +38,6 @@ from neardup.spec import SketchSpec, Spec
 Key: TypeAlias = str | int
 Signatures = npt.NDArray[np.uint64] | npt.NDArray[np.uint32]
 I64 = npt.NDArray[np.int64]
-_NO_SLOT = np.full(1, -1, dtype=np.int64)
 
 
 class LSHResult(NamedTuple):
@@ -254,6 +259,11 @@ class LSHIndex:
             empty: Signatures = np.empty((0, self.num_perm), dtype=self._dtype)
             return empty, [] if want_fps else None
         if all(isinstance(x, str | bytes) for x in batch):
+            if isinstance(self.spec, SketchSpec):
+                raise SpecError(
+                    "this index was made with a SketchSpec alone, so it takes signatures; "
+                    "to add or query texts make it with a full Spec (or spec=None, the defaults)"
+                )
             sigs = cast(Signatures, np.ascontiguousarray(self.hasher.sign_texts(batch)))
             fps = [self.pipeline.fingerprints(t) for t in batch] if want_fps else None
             return sigs, fps
@@ -394,10 +404,21 @@ class LSHIndex:
                     f"query() takes one signature, got an array of shape {item.shape}: "
                     "use query_batch() for a matrix"
                 )
-            if not self.verify and item.dtype == self._dtype and item.shape[0] == self.num_perm:
+            if (
+                not self.verify
+                and limit is None
+                and item.dtype == self._dtype
+                and item.shape[0] == self.num_perm
+            ):
                 # the common case, without the checks a batch of anything needs
-                found = self._candidates(item[None, :], _NO_SLOT, min_similarity)
-                return self._results(found, 1, None, min_similarity, limit)[0]
+                min_same = 1 if min_similarity is None else self._min_same(min_similarity)
+                key_at = cast(list[Key], self._key_at)
+                table = self._table
+                out = []
+                for code in table.query_one(item, min_same):
+                    slot, sim = table.decode(code)
+                    out.append(LSHResult(key_at[slot], sim))
+                return out
         return self.query_batch([item], min_similarity=min_similarity, limit=limit)[0]
 
     def query_key(
@@ -425,11 +446,16 @@ class LSHIndex:
         fps = [cast(Fingerprints, self._fps[s]) for s in slots] if self.verify else None
         return self._results(found, idx.shape[0], fps, min_similarity, limit)
 
+    def _min_same(self, min_similarity: float) -> int:
+        if not 0.0 <= float(min_similarity) <= 1.0:
+            raise InputError(f"min_similarity must be in [0, 1], got {min_similarity!r}")
+        return self._table.min_same(float(min_similarity))
+
     def _candidates(
         self, sigs: Signatures, exclude: I64, min_similarity: float | None
     ) -> Candidates:
-        if min_similarity is not None and not 0.0 <= float(min_similarity) <= 1.0:
-            raise InputError(f"min_similarity must be in [0, 1], got {min_similarity!r}")
+        if min_similarity is not None:
+            self._min_same(min_similarity)  # checks it
         # under verification the estimate filters nothing: the exact value decides
         floor = None if min_similarity is None or self.verify else float(min_similarity)
         return self._table.query(sigs, exclude, min_similarity=floor)

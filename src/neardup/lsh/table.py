@@ -42,7 +42,6 @@ class Candidates:
     similarities: F64
 
 
-
 class SlotTable:
     """Signatures by slot, which slots are live, and the bucket table of their band keys."""
 
@@ -66,7 +65,7 @@ class SlotTable:
         self.signatures: Signatures = np.empty((capacity, self.num_perm), dtype=self.dtype)
         self.alive = np.zeros(capacity, dtype=np.bool_)
         self.entry_next = np.full(capacity * self.bands, -1, dtype=np.int64)
-        self._scratch = np.full((2, capacity), -1, dtype=np.int64)
+        self._scratch = np.full((3, capacity), -1, dtype=np.int64)
         self._stamp = 0
 
     def _allocate_table(self, size: int) -> None:
@@ -94,8 +93,11 @@ class SlotTable:
             keys = self.keys_of(self.signatures[live])
             self.buckets = kernels.table_insert(self.table, self.entry_next, keys, live)
 
-    def _table_size_for(self, buckets: int) -> int:
-        return max(_MIN_TABLE, _power_of_two(2 * buckets + 2))
+    @staticmethod
+    def _table_size_for(buckets: int) -> int:
+        """A table at most 3/4 full: linear probing stays short (four places share a cache
+        line), and the table is half the size of one kept half full."""
+        return max(_MIN_TABLE, _power_of_two((4 * buckets) // 3 + 2))
 
     # --- changes ---------------------------------------------------------------------------
     def add(self, signatures: Signatures) -> I64:
@@ -103,14 +105,16 @@ class SlotTable:
         with self._lock:
             n = int(signatures.shape[0])
             start = self.used
-            if start + n > self.capacity:
-                self._rebuild(
-                    max(_power_of_two(start + n), 2 * self.capacity), self.table.shape[0]
-                )
+            capacity = self.capacity
+            if start + n > capacity:
+                capacity = max(_power_of_two(start + n), 2 * capacity)
             worst = self.buckets + n * self.bands
-            if 2 * worst > self.table.shape[0]:
+            size = self.table.shape[0]
+            if 4 * worst > 3 * size:
                 # sized for the worst case, so the insert below never needs to stop and grow
-                self._rebuild(self.capacity, self._table_size_for(worst))
+                size = self._table_size_for(worst)
+            if capacity != self.capacity or size != self.table.shape[0]:
+                self._rebuild(capacity, size)
             slots = np.arange(start, start + n, dtype=np.int64)
             self.signatures[start : start + n] = signatures
             self.alive[start : start + n] = True
@@ -162,13 +166,43 @@ class SlotTable:
     ) -> Candidates:
         """Candidates of ``(n, num_perm)`` query signatures, each query's best first; slot
         ``exclude[i]`` is left out of query ``i``'s."""
-        min_same = self.min_same(min_similarity)
+        return Candidates(*self._query(signatures, exclude, self.min_same(min_similarity)))
+
+    def query_one(self, signature: Signatures, min_same: int) -> list[int]:
+        """The codes of one ``(num_perm,)`` signature's candidates, best first (decode them
+        with :meth:`decode`)."""
+        with self._lock:
+            if self._stamp + 1 >= (1 << 62):
+                self._scratch[0] = -1
+                self._stamp = 0
+            count = kernels.query_one(
+                self.table,
+                self.entry_next,
+                self.alive,
+                self.signatures,
+                signature,
+                self.band_seeds,
+                self.rows,
+                min_same,
+                self.empty,
+                self._scratch,
+                self._stamp,
+            )
+            self._stamp += 1
+            return self._scratch[2, :count].tolist()  # type: ignore[no-any-return]
+
+    def decode(self, code: int) -> tuple[int, float]:
+        """``(slot, similarity)`` of a candidate's code."""
+        differ, slot = divmod(code, self.capacity)
+        return slot, (self.num_perm - differ) / self.num_perm
+
+    def _query(self, signatures: Signatures, exclude: I64, min_same: int) -> tuple[I64, I64, F64]:
         with self._lock:
             n = int(signatures.shape[0])
             if self._stamp + n >= (1 << 62):
                 self._scratch[0] = -1
                 self._stamp = 0
-            offsets, slots, sims = kernels.query(
+            offsets, codes = kernels.query(
                 self.table,
                 self.entry_next,
                 self.alive,
@@ -183,7 +217,8 @@ class SlotTable:
                 self._stamp,
             )
             self._stamp += n
-        return Candidates(offsets, slots, sims)
+        differ, slots = np.divmod(codes, self.capacity)
+        return offsets, slots, (self.num_perm - differ) / self.num_perm
 
     def bucket_sizes(self) -> I64:
         return kernels.bucket_sizes(self.table, self.entry_next, self.alive, self.bands)
