@@ -140,10 +140,11 @@ def is_postgres(location: str) -> bool:
 
 
 def open_store(store: LSHStore | str | os.PathLike[str] | None) -> LSHStore:
-    """A store from what an index was given: ``None`` a :class:`NullStore` (the index lives in
-    memory, nothing kept apart), ``"memory:"`` a new :class:`MemoryStore`; a ``postgresql://`` URL (``?schema=NAME``, default ``neardup``) a
-    :class:`~neardup.lsh.postgres_store.PostgresStore`; any other text or path a SQLite file
-    (made when missing); a store object as it is."""
+    """A store from what an index was given: ``None`` a :class:`NullStore` (the index lives
+    in memory, nothing is kept apart), ``"memory:"`` a new :class:`MemoryStore`, a
+    ``postgresql://`` URL (``?schema=NAME``, default ``neardup``) a
+    :class:`~neardup.lsh.postgres_store.PostgresStore`, any other text or path a SQLite file
+    (made when missing), and a store object as it is."""
     if store is None:
         return NullStore()
     if isinstance(store, str | os.PathLike):
