@@ -189,7 +189,7 @@ class SlotTable:
                 self._stamp,
             )
             self._stamp += 1
-            return self._scratch[2, :count].tolist()  # type: ignore[no-any-return]
+            return self._scratch[2, :count].tolist()
 
     def decode(self, code: int) -> tuple[int, float]:
         """``(slot, similarity)`` of a candidate's code."""
