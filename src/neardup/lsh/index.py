@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import Any, NamedTuple, TypeAlias, cast
 
 import numpy as np
@@ -47,6 +48,11 @@ class LSHResult(NamedTuple):
 
     id: Key
     similarity: float
+
+
+#: ``LSHResult`` from an ``(id, similarity)`` pair, made in C (what ``LSHResult._make`` does
+#: through a Python frame).
+_new_result = partial(tuple.__new__, LSHResult)
 
 
 def _check_key(key: object) -> Key:
@@ -417,7 +423,7 @@ class LSHIndex:
                 out = []
                 for code in table.query_one(item, min_same):
                     slot, sim = table.decode(code)
-                    out.append(LSHResult(key_at[slot], sim))
+                    out.append(_new_result((key_at[slot], sim)))
                 return out
         return self.query_batch([item], min_similarity=min_similarity, limit=limit)[0]
 
@@ -480,8 +486,10 @@ class LSHIndex:
             ]
         else:
             sims = found.similarities.tolist()
-            results = [LSHResult(key_at[s], sim) for s, sim in zip(slots, sims, strict=True)]
-            out = [results[offsets[i] : offsets[i + 1]] for i in range(n)]
+            keys = [key_at[s] for s in slots]
+            # tuple.__new__ through partial: no Python frame per result
+            results = list(map(_new_result, zip(keys, sims, strict=True)))
+            out = [results[a:b] for a, b in zip(offsets, offsets[1:], strict=False)]
         if limit is not None:
             out = [rows[: int(limit)] for rows in out]
         return out
