@@ -32,14 +32,20 @@ def planted(n: int, seed: int, num_perm: int = 128, dtype: type = np.uint64) -> 
 
 
 def reference(
-    sigs: U64, alive: list[int], query: U64, bands: int, rows: int, seed: int
+    sigs: U64,
+    alive: list[int],
+    query: U64,
+    bands: int,
+    rows: int,
+    seed: int,
+    min_bands: int = 1,
 ) -> list[tuple[int, float]]:
     keys = band_keys(sigs, bands, rows, seed=seed)
     qkeys = band_keys(query, bands, rows, seed=seed)
     num = sigs.shape[1]
     out = []
     for d in alive:
-        if np.any(keys[d] == qkeys):
+        if np.count_nonzero(keys[d] == qkeys) >= min_bands:
             same = int(np.count_nonzero(sigs[d] == query))
             if same:
                 out.append((d, same / num))
@@ -61,6 +67,24 @@ def test_candidates_are_the_documents_sharing_a_band(seed: int) -> None:
         assert got == want
         assert batch[q] == index.query(sigs[q])
     assert sum(len(rows) for rows in batch) > 400  # the planted copies are there
+
+
+@pytest.mark.parametrize("min_bands", [2, 5])
+def test_min_bands_counts_the_shared_bands(min_bands: int) -> None:
+    sigs = planted(600, 12)
+    index = LSHIndex(threshold=0.5, spec=SketchSpec())
+    index.add_batch(list(range(600)), sigs)
+    batch = index.query_batch(sigs[:200], min_bands=min_bands)
+    kept = 0
+    for q in range(200):
+        want = reference(sigs, list(range(600)), sigs[q], index.bands, index.rows, 0, min_bands)
+        assert [(r.id, r.similarity) for r in batch[q]] == want
+        assert index.query(sigs[q], min_bands=min_bands) == batch[q]
+        kept += len(want)
+    everything = sum(len(rows) for rows in index.query_batch(sigs[:200]))
+    assert 200 < kept < everything  # some candidates share fewer bands
+    with pytest.raises(InputError, match=r"min_bands must be in \[1, 25\]"):
+        index.query(sigs[0], min_bands=26)
 
 
 def test_growth_keeps_every_document_findable() -> None:

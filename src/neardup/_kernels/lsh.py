@@ -126,12 +126,15 @@ def _meet(
     query: npt.NDArray[np.uint64],
     band_seeds: U64,
     rows: int,
-    seen: I64,
-    met: I64,
+    scratch: npt.NDArray[np.int64],
     mark: int,
 ) -> int:
-    """The live slots sharing a band key with ``query``, each once, into ``met``; returns
-    how many (``seen`` marks the slots met with ``mark``)."""
+    """The live slots sharing a band key with ``query``, each once, into ``scratch[1]``;
+    returns how many. ``scratch[0]`` marks the slots met with ``mark``, ``scratch[2]`` counts
+    the bands each shares."""
+    seen = scratch[0]
+    met = scratch[1]
+    shared = scratch[2]
     bands = band_seeds.shape[0]
     found = 0
     for b in range(bands):
@@ -139,19 +142,18 @@ def _meet(
         if head == 0:
             continue
         e = np.int64(head & _ENTRY) - 1
-        if head & MORE == 0:  # one entry: no need to read entry_next
-            s = e // bands
-            if alive[s] and seen[s] != mark:
-                seen[s] = mark
-                met[found] = s
-                found += 1
-            continue
         while e >= 0:
             s = e // bands
-            if alive[s] and seen[s] != mark:
-                seen[s] = mark
-                met[found] = s
-                found += 1
+            if alive[s]:
+                if seen[s] != mark:
+                    seen[s] = mark
+                    shared[s] = 1
+                    met[found] = s
+                    found += 1
+                else:
+                    shared[s] += 1
+            if head & MORE == 0:  # a bucket of one entry: entry_next is not read
+                break
             e = entry_next[e]
     return found
 
@@ -160,24 +162,28 @@ def _meet(
 def _score(
     signatures: npt.NDArray[np.uint64],
     query: npt.NDArray[np.uint64],
-    met: I64,
+    scratch: npt.NDArray[np.int64],
     found: int,
     exclude: int,
+    min_bands: int,
     floor: int,
     empty: np.uint64,
     out: I64,
     m: int,
 ) -> int:
-    """Append the codes of the met slots (but ``exclude``) with at least ``floor`` equal
-    minhashes to ``out`` from ``m``, sorted; returns the new end. A code is
-    ``(num_perm − equal) · slots + slot``: one integer orders the results (fewer differing
-    minhashes, then the lower slot)."""
+    """Append to ``out`` from ``m`` the codes of the ``found`` slots met (``scratch[1]``),
+    but ``exclude``, that share at least ``min_bands`` bands and at least ``floor`` equal
+    minhashes with the query, sorted; returns the new end. A code is ``(num_perm − equal) ·
+    slots + slot``: one integer orders the results (fewer differing minhashes, then the lower
+    slot)."""
+    met = scratch[1]
+    shared = scratch[2]
     num = query.shape[0]
     capacity = signatures.shape[0]
     first = m
     for j in range(found):
         s = met[j]
-        if s == exclude:
+        if s == exclude or shared[s] < min_bands:
             continue
         same = _same(signatures[s], query, empty)
         if same < floor:
@@ -199,39 +205,41 @@ def query(
     band_seeds: U64,
     rows: int,
     exclude: I64,
+    min_bands: int,
     min_same: int,
     empty: np.uint64,
     scratch: npt.NDArray[np.int64],
     stamp: int,
 ) -> tuple[I64, I64]:
     """Candidates of a batch of query signatures (rows of ``queries``): every live slot that
-    shares a band key with query ``i`` (its keys made here, band ``b`` from ``band_seeds[b]``
-    and minhashes ``b·rows … b·rows + rows - 1``), except slot ``exclude[i]``, with at least
-    ``min_same`` (and at least one) minhashes equal to the query's; a signature whose every
-    position is ``empty`` (an empty set's) agrees with none.
+    shares at least ``min_bands`` band keys with query ``i`` (snapy's "sensitivity"; the keys
+    made here, band ``b`` from ``band_seeds[b]`` and minhashes ``b·rows … b·rows + rows -
+    1``), except slot ``exclude[i]``, and at least ``min_same`` (and at least one) minhashes;
+    a signature whose every position is ``empty`` (an empty set's) agrees with none.
 
-    ``scratch`` is a ``(2, slots)`` array the caller keeps between calls (so a query of one
+    ``scratch`` is a ``(4, slots)`` array the caller keeps between calls (so a query of one
     allocates nothing of the index's size): row 0 marks the slots query ``i`` meets with
-    ``stamp + i`` (it must hold no value ≥ ``stamp``), row 1 lists them.
+    ``stamp + i`` (it must hold no value ≥ ``stamp``), row 1 lists them, row 2 counts their
+    shared bands, row 3 is :func:`query_one`'s output.
 
     Returns ``(offsets, codes)`` in CSR form: query ``i``'s candidates are
     ``codes[offsets[i]:offsets[i+1]]``, best first, each ``(num_perm − equal minhashes) ·
-    slots + slot`` (:func:`decode`).
+    slots + slot``.
     """
     n = queries.shape[0]
-    seen = scratch[0]
-    met = scratch[1]
     out = np.empty(64, dtype=np.int64)
     offsets = np.zeros(n + 1, dtype=np.int64)
     floor = max(1, min_same)
     m = 0
     for i in range(n):
-        found = _meet(table, entry_next, alive, queries[i], band_seeds, rows, seen, met, stamp + i)
+        found = _meet(table, entry_next, alive, queries[i], band_seeds, rows, scratch, stamp + i)
         if m + found > out.shape[0]:
             grown = np.empty(max(2 * out.shape[0], m + found), dtype=np.int64)
             grown[:m] = out[:m]
             out = grown
-        m = _score(signatures, queries[i], met, found, exclude[i], floor, empty, out, m)
+        m = _score(
+            signatures, queries[i], scratch, found, exclude[i], min_bands, floor, empty, out, m
+        )
         offsets[i + 1] = m
     return offsets, out[:m].copy()
 
@@ -245,16 +253,17 @@ def query_one(
     query: npt.NDArray[np.uint64],
     band_seeds: U64,
     rows: int,
+    min_bands: int,
     min_same: int,
     empty: np.uint64,
     scratch: npt.NDArray[np.int64],
     stamp: int,
 ) -> int:
     """:func:`query` for one signature, into the caller's buffer: the codes are written to
-    ``scratch[2, :count]`` (``scratch`` has a third row for them) and the count returned, so
-    the call allocates nothing."""
-    found = _meet(table, entry_next, alive, query, band_seeds, rows, scratch[0], scratch[1], stamp)
-    return _score(signatures, query, scratch[1], found, -1, max(1, min_same), empty, scratch[2], 0)
+    ``scratch[3, :count]`` and the count returned, so the call allocates nothing."""
+    found = _meet(table, entry_next, alive, query, band_seeds, rows, scratch, stamp)
+    floor = max(1, min_same)
+    return _score(signatures, query, scratch, found, -1, min_bands, floor, empty, scratch[3], 0)
 
 
 @njit(cache=True, nogil=True)

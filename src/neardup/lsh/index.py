@@ -41,6 +41,14 @@ Signatures = npt.NDArray[np.uint64] | npt.NDArray[np.uint32]
 I64 = npt.NDArray[np.int64]
 
 
+class _Ask(NamedTuple):
+    """What a query asks beyond its items."""
+
+    min_similarity: float | None
+    min_bands: int
+    limit: int | None
+
+
 class LSHResult(NamedTuple):
     """One document a query found: its key (``id``) and its similarity to the query —
     estimated from the signatures (the share of equal minhashes), or the exact resemblance of
@@ -400,10 +408,16 @@ class LSHIndex:
 
     # --- queries --------------------------------------------------------------------------
     def query(
-        self, item: Any, *, min_similarity: float | None = None, limit: int | None = None
+        self,
+        item: Any,
+        *,
+        min_similarity: float | None = None,
+        min_bands: int = 1,
+        limit: int | None = None,
     ) -> list[LSHResult]:
-        """The documents sharing a band with ``item`` (a text, a signature or fingerprints),
-        best first; ``min_similarity`` drops those below it, ``limit`` keeps the first ones."""
+        """The documents sharing at least ``min_bands`` bands (snapy's "sensitivity") with
+        ``item`` (a text, a signature or fingerprints), best first; ``min_similarity`` drops
+        those below it, ``limit`` keeps the first ones."""
         if isinstance(item, np.ndarray):
             if item.ndim != 1:
                 raise InputError(
@@ -417,63 +431,78 @@ class LSHIndex:
                 and item.shape[0] == self.num_perm
             ):
                 # the common case, without the checks a batch of anything needs
-                min_same = 1 if min_similarity is None else self._min_same(min_similarity)
-                key_at = cast(list[Key], self._key_at)
+                min_same = self._min_same(min_similarity)
                 table = self._table
+                key_at = cast(list[Key], self._key_at)
                 out = []
-                for code in table.query_one(item, min_same):
+                for code in table.query_one(item, self._min_bands(min_bands), min_same):
                     slot, sim = table.decode(code)
                     out.append(_new_result((key_at[slot], sim)))
                 return out
-        return self.query_batch([item], min_similarity=min_similarity, limit=limit)[0]
+        return self.query_batch(
+            [item], min_similarity=min_similarity, min_bands=min_bands, limit=limit
+        )[0]
 
     def query_key(
-        self, key: Key, *, min_similarity: float | None = None, limit: int | None = None
+        self,
+        key: Key,
+        *,
+        min_similarity: float | None = None,
+        min_bands: int = 1,
+        limit: int | None = None,
     ) -> list[LSHResult]:
         """The documents similar to a stored one (itself left out)."""
-        return self._query_slots([self._slot(key)], min_similarity, limit)[0]
+        ask = _Ask(min_similarity, min_bands, limit)
+        return self._query_slots([self._slot(key)], ask)[0]
 
     def query_batch(
-        self, items: Any, *, min_similarity: float | None = None, limit: int | None = None
+        self,
+        items: Any,
+        *,
+        min_similarity: float | None = None,
+        min_bands: int = 1,
+        limit: int | None = None,
     ) -> list[list[LSHResult]]:
         """:meth:`query` for a batch (a list of items, or an ``(n, num_perm)`` matrix): one
         kernel call for the lookups, merges and counts of all of them."""
+        ask = _Ask(min_similarity, min_bands, limit)
         sigs, fps = self._prepare(items, what="the queries", want_fps=self.verify)
         exclude = np.full(sigs.shape[0], -1, dtype=np.int64)
-        found = self._candidates(sigs, exclude, min_similarity)
-        return self._results(found, sigs.shape[0], fps, min_similarity, limit)
+        return self._results(self._candidates(sigs, exclude, ask), sigs.shape[0], fps, ask)
 
-    def _query_slots(
-        self, slots: Sequence[int], min_similarity: float | None, limit: int | None
-    ) -> list[list[LSHResult]]:
+    def _query_slots(self, slots: Sequence[int], ask: _Ask) -> list[list[LSHResult]]:
         idx = np.asarray(slots, dtype=np.int64)
         sigs = self._table.signatures[idx]
-        found = self._candidates(sigs, idx, min_similarity)
+        found = self._candidates(sigs, idx, ask)
         fps = [cast(Fingerprints, self._fps[s]) for s in slots] if self.verify else None
-        return self._results(found, idx.shape[0], fps, min_similarity, limit)
+        return self._results(found, idx.shape[0], fps, ask)
 
-    def _min_same(self, min_similarity: float) -> int:
+    def _min_same(self, min_similarity: float | None) -> int:
+        if min_similarity is None:
+            return 1
         if not 0.0 <= float(min_similarity) <= 1.0:
             raise InputError(f"min_similarity must be in [0, 1], got {min_similarity!r}")
         return self._table.min_same(float(min_similarity))
 
-    def _candidates(
-        self, sigs: Signatures, exclude: I64, min_similarity: float | None
-    ) -> Candidates:
-        if min_similarity is not None:
-            self._min_same(min_similarity)  # checks it
+    def _min_bands(self, min_bands: int) -> int:
+        if isinstance(min_bands, bool) or not isinstance(min_bands, int):
+            raise InputError(f"min_bands must be an integer, got {min_bands!r}")
+        if not 1 <= min_bands <= self.bands:
+            raise InputError(f"min_bands must be in [1, {self.bands}], got {min_bands}")
+        return min_bands
+
+    def _candidates(self, sigs: Signatures, exclude: I64, ask: _Ask) -> Candidates:
+        self._min_same(ask.min_similarity)  # checks it
         # under verification the estimate filters nothing: the exact value decides
-        floor = None if min_similarity is None or self.verify else float(min_similarity)
-        return self._table.query(sigs, exclude, min_similarity=floor)
+        floor = None if self.verify else ask.min_similarity
+        return self._table.query(
+            sigs, exclude, min_similarity=floor, min_bands=self._min_bands(ask.min_bands)
+        )
 
     def _results(
-        self,
-        found: Candidates,
-        n: int,
-        fps: list[Fingerprints] | None,
-        min_similarity: float | None,
-        limit: int | None,
+        self, found: Candidates, n: int, fps: list[Fingerprints] | None, ask: _Ask
     ) -> list[list[LSHResult]]:
+        limit = ask.limit
         if limit is not None and (isinstance(limit, bool) or int(limit) < 0):
             raise InputError(f"limit must be a non-negative integer, got {limit!r}")
         key_at = cast(list[Key], self._key_at)  # the slots a query finds are live
@@ -481,7 +510,7 @@ class LSHIndex:
         offsets = found.offsets.tolist()
         if fps is not None:
             out = [
-                self._verified(slots[offsets[i] : offsets[i + 1]], fps[i], min_similarity)
+                self._verified(slots[offsets[i] : offsets[i + 1]], fps[i], ask.min_similarity)
                 for i in range(n)
             ]
         else:
@@ -510,23 +539,25 @@ class LSHIndex:
         return [LSHResult(key_at[s], sim) for _, s, sim in scored]
 
     # --- the whole index ------------------------------------------------------------------
-    def _all(self, min_similarity: float | None) -> tuple[list[int], list[list[LSHResult]]]:
+    def _all(self, ask: _Ask) -> tuple[list[int], list[list[LSHResult]]]:
         slots = [self._slot_of[k] for k in self.keys()]
-        return slots, self._query_slots(slots, min_similarity, None) if slots else []
+        return slots, self._query_slots(slots, ask) if slots else []
 
-    def adjacency_list(self, min_similarity: float | None = None) -> dict[Key, list[Key]]:
+    def adjacency_list(
+        self, min_similarity: float | None = None, *, min_bands: int = 1
+    ) -> dict[Key, list[Key]]:
         """Every key with the keys of its candidates (best first), as snapy's
         ``adjacency_list``; a key with none maps to ``[]``."""
-        slots, found = self._all(min_similarity)
+        slots, found = self._all(_Ask(min_similarity, min_bands, None))
         key_at = cast(list[Key], self._key_at)
         return {key_at[s]: [r.id for r in rows] for s, rows in zip(slots, found, strict=True)}
 
     def edge_list(
-        self, min_similarity: float | None = None, *, weighted: bool = True
+        self, min_similarity: float | None = None, *, weighted: bool = True, min_bands: int = 1
     ) -> list[tuple[Key, Key, float]] | list[tuple[Key, Key]]:
         """Every similar pair once, ``(earlier key, later key, similarity)`` (or without the
         similarity when not ``weighted``), best first, then in the order the keys were added."""
-        slots, found = self._all(min_similarity)
+        slots, found = self._all(_Ask(min_similarity, min_bands, None))
         edges: list[tuple[float, int, int, float]] = []
         for s, rows in zip(slots, found, strict=True):
             for r in rows:

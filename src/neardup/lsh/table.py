@@ -65,7 +65,7 @@ class SlotTable:
         self.signatures: Signatures = np.empty((capacity, self.num_perm), dtype=self.dtype)
         self.alive = np.zeros(capacity, dtype=np.bool_)
         self.entry_next = np.full(capacity * self.bands, -1, dtype=np.int64)
-        self._scratch = np.full((3, capacity), -1, dtype=np.int64)
+        self._scratch = np.full((4, capacity), -1, dtype=np.int64)
         self._stamp = 0
 
     def _allocate_table(self, size: int) -> None:
@@ -162,13 +162,20 @@ class SlotTable:
         return k
 
     def query(
-        self, signatures: Signatures, exclude: I64, *, min_similarity: float | None = None
+        self,
+        signatures: Signatures,
+        exclude: I64,
+        *,
+        min_similarity: float | None = None,
+        min_bands: int = 1,
     ) -> Candidates:
-        """Candidates of ``(n, num_perm)`` query signatures, each query's best first; slot
-        ``exclude[i]`` is left out of query ``i``'s."""
-        return Candidates(*self._query(signatures, exclude, self.min_same(min_similarity)))
+        """Candidates of ``(n, num_perm)`` query signatures sharing at least ``min_bands``
+        bands, each query's best first; slot ``exclude[i]`` is left out of query ``i``'s."""
+        return Candidates(
+            *self._query(signatures, exclude, min_bands, self.min_same(min_similarity))
+        )
 
-    def query_one(self, signature: Signatures, min_same: int) -> list[int]:
+    def query_one(self, signature: Signatures, min_bands: int, min_same: int) -> list[int]:
         """The codes of one ``(num_perm,)`` signature's candidates, best first (decode them
         with :meth:`decode`)."""
         with self._lock:
@@ -183,20 +190,23 @@ class SlotTable:
                 signature,
                 self.band_seeds,
                 self.rows,
+                min_bands,
                 min_same,
                 self.empty,
                 self._scratch,
                 self._stamp,
             )
             self._stamp += 1
-            return self._scratch[2, :count].tolist()
+            return self._scratch[3, :count].tolist()
 
     def decode(self, code: int) -> tuple[int, float]:
         """``(slot, similarity)`` of a candidate's code."""
         differ, slot = divmod(code, self.capacity)
         return slot, (self.num_perm - differ) / self.num_perm
 
-    def _query(self, signatures: Signatures, exclude: I64, min_same: int) -> tuple[I64, I64, F64]:
+    def _query(
+        self, signatures: Signatures, exclude: I64, min_bands: int, min_same: int
+    ) -> tuple[I64, I64, F64]:
         with self._lock:
             n = int(signatures.shape[0])
             if self._stamp + n >= (1 << 62):
@@ -211,6 +221,7 @@ class SlotTable:
                 self.band_seeds,
                 self.rows,
                 exclude,
+                min_bands,
                 min_same,
                 self.empty,
                 self._scratch,
