@@ -140,6 +140,7 @@ class LSHIndex:
         self.store = store
         self.hasher = MinHasher(params.spec)
         self._dtype: type = self.hasher.dtype
+        self._np_dtype = np.dtype(self._dtype)
         self._table = SlotTable(
             params.num_perm, params.bands, params.rows, params.sketch.seed, self._dtype
         )
@@ -425,20 +426,22 @@ class LSHIndex:
                     "use query_batch() for a matrix"
                 )
             if (
-                not self.verify
-                and limit is None
-                and item.dtype == self._dtype
+                item.dtype == self._np_dtype
                 and item.shape[0] == self.num_perm
+                and limit is None
+                and not self.verify
             ):
                 # the common case, without the checks a batch of anything needs
-                min_same = self._min_same(min_similarity)
                 table = self._table
-                key_at = cast(list[Key], self._key_at)
-                out = []
-                for code in table.query_one(item, self._min_bands(min_bands), min_same):
-                    slot, sim = table.decode(code)
-                    out.append(_new_result((key_at[slot], sim)))
-                return out
+                codes = table.query_one(
+                    item,
+                    1 if min_bands == 1 else self._min_bands(min_bands),
+                    self._min_same(min_similarity),
+                )
+                if not codes:
+                    return []
+                slots, num, key_at = table.capacity, self.num_perm, self._key_at
+                return [_new_result((key_at[c % slots], (num - c // slots) / num)) for c in codes]
         return self.query_batch(
             [item], min_similarity=min_similarity, min_bands=min_bands, limit=limit
         )[0]

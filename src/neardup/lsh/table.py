@@ -176,8 +176,8 @@ class SlotTable:
         )
 
     def query_one(self, signature: Signatures, min_bands: int, min_same: int) -> list[int]:
-        """The codes of one ``(num_perm,)`` signature's candidates, best first (decode them
-        with :meth:`decode`)."""
+        """The codes of one ``(num_perm,)`` signature's candidates, best first: a code is
+        ``(num_perm − equal minhashes) · capacity + slot``."""
         with self._lock:
             if self._stamp + 1 >= (1 << 62):
                 self._scratch[0] = -1
@@ -198,11 +198,6 @@ class SlotTable:
             )
             self._stamp += 1
             return self._scratch[3, :count].tolist()
-
-    def decode(self, code: int) -> tuple[int, float]:
-        """``(slot, similarity)`` of a candidate's code."""
-        differ, slot = divmod(code, self.capacity)
-        return slot, (self.num_perm - differ) / self.num_perm
 
     def _query(
         self, signatures: Signatures, exclude: I64, min_bands: int, min_same: int
