@@ -90,8 +90,8 @@ def test_query_by_signature_is_the_query_by_text(place: Place) -> None:
 
 def test_contains_length_and_keys_in_order(place: Place) -> None:
     index = filled(place)
-    index.add(7, OTHER)
-    assert "d0" in index and 7 in index
+    index.add(np.int64(7), OTHER)  # a numpy integer is taken as the int it holds
+    assert "d0" in index and 7 in index and np.int64(7) in index
     assert "d9" not in index and "7" not in index and True not in index
     assert len(index) == 7
     assert index.keys() == ["d0", "d1", "d2", "d3", "d4", "d5", 7]
@@ -236,9 +236,11 @@ def test_verification_reports_the_exact_resemblance(place: Place) -> None:
         index.query(np.zeros(128, dtype=np.uint64))
     with pytest.raises(InputError, match="verifies"):
         index.add("sig", np.zeros(128, dtype=np.uint64))
+    before = index.query_batch([NEAR, BASE[3]])
     index.close()
     again = make(place, verify=True)
     assert [(r.id, r.similarity) for r in again.query_key("near")] == [("d0", exact)]
+    assert again.query_batch([NEAR, BASE[3]]) == before
 
 
 def test_many_removals_compact_and_keep_the_answers(place: Place) -> None:

@@ -64,6 +64,8 @@ _new_result = partial(tuple.__new__, LSHResult)
 
 
 def _check_key(key: object) -> Key:
+    if isinstance(key, np.integer):
+        return int(key)
     if isinstance(key, bool) or not isinstance(key, str | int):
         raise InputError(f"a key must be a str or an int, got {type(key).__name__}: {key!r}")
     return key
@@ -192,6 +194,8 @@ class LSHIndex:
         return len(self._slot_of)
 
     def __contains__(self, key: object) -> bool:
+        if isinstance(key, np.integer):
+            key = int(key)
         return not isinstance(key, bool) and isinstance(key, str | int) and key in self._slot_of
 
     def __iter__(self) -> Iterator[Key]:
