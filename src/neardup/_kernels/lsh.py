@@ -127,18 +127,23 @@ def _meet(
     band_seeds: U64,
     rows: int,
     scratch: npt.NDArray[np.int64],
+    heads: U64,
     mark: int,
 ) -> int:
     """The live slots sharing a band key with ``query``, each once, into ``scratch[1]``;
     returns how many. ``scratch[0]`` marks the slots met with ``mark``, ``scratch[2]`` counts
-    the bands each shares."""
+    the bands each shares; ``heads`` (one place per band) is room for the probes' answers."""
     seen = scratch[0]
     met = scratch[1]
     shared = scratch[2]
     bands = band_seeds.shape[0]
+    # every band's probe first, then the buckets: the probes do not wait on one another, so
+    # their cache misses overlap
+    for b in range(bands):
+        heads[b] = _find(table, _band_key(query, b, rows, band_seeds[b]))
     found = 0
     for b in range(bands):
-        head = _find(table, _band_key(query, b, rows, band_seeds[b]))
+        head = heads[b]
         if head == 0:
             continue
         e = np.int64(head & _ENTRY) - 1
@@ -230,9 +235,12 @@ def query(
     out = np.empty(64, dtype=np.int64)
     offsets = np.zeros(n + 1, dtype=np.int64)
     floor = max(1, min_same)
+    heads = np.empty(band_seeds.shape[0], dtype=np.uint64)
     m = 0
     for i in range(n):
-        found = _meet(table, entry_next, alive, queries[i], band_seeds, rows, scratch, stamp + i)
+        found = _meet(
+            table, entry_next, alive, queries[i], band_seeds, rows, scratch, heads, stamp + i
+        )
         if m + found > out.shape[0]:
             grown = np.empty(max(2 * out.shape[0], m + found), dtype=np.int64)
             grown[:m] = out[:m]
@@ -261,7 +269,8 @@ def query_one(
 ) -> int:
     """:func:`query` for one signature, into the caller's buffer: the codes are written to
     ``scratch[3, :count]`` and the count returned, so the call allocates nothing."""
-    found = _meet(table, entry_next, alive, query, band_seeds, rows, scratch, stamp)
+    heads = np.empty(band_seeds.shape[0], dtype=np.uint64)
+    found = _meet(table, entry_next, alive, query, band_seeds, rows, scratch, heads, stamp)
     floor = max(1, min_same)
     return _score(signatures, query, scratch, found, -1, min_bands, floor, empty, scratch[3], 0)
 
