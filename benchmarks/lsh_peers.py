@@ -26,9 +26,10 @@ before); queries ask for every stored document one at a time, then (where the li
 one) in batches. Recall: the share of within-group pairs of exact Jaccard ≥ threshold that a
 query returns.
 
-Run::
+Run (``--update-docs`` writes the table into docs/benchmarks.md, "LSHIndex against its
+peers")::
 
-    .venv/bin/python benchmarks/lsh_peers.py --docs 50000
+    .venv/bin/python benchmarks/lsh_peers.py --docs 100000 --update-docs
 """
 
 from __future__ import annotations
@@ -331,6 +332,36 @@ def table(results: dict[str, dict[str, Any] | str], n: int) -> str:
     return "\n".join(lines)
 
 
+SECTION = "<!-- section: lsh-peers -->"
+SECTION_END = "<!-- end: lsh-peers -->"
+NOTES = "<!-- lsh-peers: notes -->"
+
+
+def section(summary: dict[str, Any], caption: str, command: str) -> str:
+    """The docs/benchmarks.md section of one run."""
+    return "\n".join(
+        [
+            "## LSHIndex against its peers (issue 26)",
+            "",
+            "neardup's `LSHIndex` side by side with datasketch `MinHashLSH`, rensa "
+            "`RMinHashLSH` and gaoya `MinHash64StringIntIndexVec` (gaoya in its own venv, not "
+            "in the package's extras), each in a process of its own, on the same generated "
+            "documents (`benchmarks/lsh_peers.py` says how they are made and fed to each). "
+            "Measured on a shared, loaded 2-core machine: rates are per CPU second of the "
+            "library's process, the best of the runs; memory is the RSS growth while the index "
+            "is built. Produced by:",
+            "",
+            "```text",
+            command,
+            "```",
+            "",
+            caption,
+            "",
+            table(summary["results"], summary["docs"]),
+        ]
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--docs", type=int, default=50000)
@@ -339,6 +370,9 @@ def main() -> None:
     ap.add_argument("--gaoya-python", default=str(ROOT / "build" / "venv-gaoya" / "bin" / "python"))
     ap.add_argument("--only", default=",".join(PEERS), help="comma-separated libraries")
     ap.add_argument("--repeat", type=int, default=REPEAT, help="runs of each timed step")
+    ap.add_argument(
+        "--update-docs", action="store_true", help="write the table into docs/benchmarks.md"
+    )
     ap.add_argument("--child", choices=PEERS, help=argparse.SUPPRESS)
     ap.add_argument("--data", help=argparse.SUPPRESS)
     ap.add_argument("--bands", type=int, default=0, help=argparse.SUPPRESS)
@@ -348,6 +382,7 @@ def main() -> None:
         child(args)
         return
     sys.path.insert(0, str(ROOT / "src"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     from neardup.sketch import choose
 
     choice = choose(args.threshold, NUM_PERM, fp_weight=0.5, fn_weight=0.5)
@@ -381,15 +416,27 @@ def main() -> None:
     load_after = os.getloadavg()[0]
     summary = {"docs": args.docs, "truth_pairs": truth, "results": results}
     print(json.dumps(summary, indent=1))
-    print()
-    print(
+    caption = (
         f"{args.docs:,} documents, {truth:,} pairs at Jaccard ≥ {args.threshold}, "
         f"{choice.bands} bands × {choice.rows} rows for all; best of {args.repeat} runs; "
         f"load average {load_before:.2f} before, {load_after:.2f} after; "
         "(n×) = neardup's rate ÷ the peer's"
     )
     print()
+    print(caption)
+    print()
     print(table(results, args.docs))
+    if args.update_docs:
+        from doc_sections import rewrite_section
+
+        command = ".venv/bin/python benchmarks/lsh_peers.py " + " ".join(sys.argv[1:])
+        rewrite_section(
+            ROOT / "docs" / "benchmarks.md",
+            SECTION,
+            SECTION_END,
+            section(summary, caption, command),
+            keep=NOTES,
+        )
 
 
 if __name__ == "__main__":
