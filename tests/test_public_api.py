@@ -36,6 +36,7 @@ def test_all_is_pinned() -> None:
         "IndexSpec",
         "InputError",
         "InputTooLargeError",
+        "InvalidTextError",
         "LSHIndex",
         "Match",
         "Measures",

@@ -7,6 +7,7 @@
     │   ├── InputTooLargeError a text or file over the size limit (--max-bytes)
     │   ├── TooLargeError     a request or a text over a service's limit (HTTP 413)
     │   ├── UnsupportedTypeError  a file of a kind that is not read (HTTP 415)
+    │   ├── InvalidTextError  a text holding a NUL or a lone surrogate, refused (HTTP 422)
     │   └── TextLengthError   a text outside the length range a collection admits
     ├── SpecError             an invalid spec, or one that does not match what was stored
     │   └── SpecMismatchError data made under one spec compared with data of another
@@ -90,6 +91,12 @@ class TooLargeError(InputError):
 
 class UnsupportedTypeError(InputError):
     """A file of a kind neardup does not read (HTTP 415)."""
+
+
+class InvalidTextError(InputError):
+    """A text, id or metadata value holding a NUL character or a lone surrogate, which the
+    service refuses rather than drops (HTTP 422); the message names the field and the
+    position."""
 
 
 class DamagedCollectionError(StorageError):

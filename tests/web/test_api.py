@@ -50,10 +50,17 @@ def test_check_is_the_cli_json(
 
 
 def test_stats_groups_get_are_the_cli_json(
-    client: TestClient, db: str, park: str, capsys: pytest.CaptureFixture[str]
+    client: TestClient,
+    db: str,
+    park: str,
+    capsys: pytest.CaptureFixture[str],
+    auth: dict[str, str],
 ) -> None:
-    stats = client.get("/api/stats").json()
+    # the token holder sees the CLI's JSON; an anonymous reader the same without the location
+    stats = client.get("/api/stats", headers=auth).json()
     assert stats == cli_json(capsys, "index", "stats", db, "--json")
+    anonymous = client.get("/api/stats").json()
+    assert anonymous == {k: v for k, v in stats.items() if k != "location"}
     assert stats["documents"] == 4
     groups = client.get("/api/groups").json()["groups"]
     assert groups == [
@@ -72,8 +79,10 @@ def test_stats_groups_get_are_the_cli_json(
     assert r.status_code == 404
     assert r.json() == {
         "error": "NotFoundError",
-        "message": f"no document 'nowhere.txt' in the collection {db}",
+        "message": "no document 'nowhere.txt' in the collection",
     }
+    r = client.get("/api/documents/nowhere.txt", headers=auth)
+    assert r.json()["message"] == f"no document 'nowhere.txt' in the collection {db}"
 
 
 def test_compare_and_matrix_are_the_cli_json(

@@ -37,11 +37,11 @@ def test_check_page_shows_both_figures_sources_and_passages(client: TestClient, 
     assert r.status_code == 200
     html = r.text
     assert SCRIPT not in html and "&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in html
-    unique = re.search(r'<span id="uniqueness">Уникальность ([\d.]+) %</span>', html)
+    unique = re.search(r'<span id="uniqueness">Уникальность ([\d,]+) %</span>', html)
     # the essay's one shared paragraph is quoted: its words are cited, not borrowed; the
     # script's words are new words
-    assert unique is not None and unique.group(1) == "74.7"
-    assert "заимствовано 0.0 %, цитируется 25.3 %" in html
+    assert unique is not None and unique.group(1) == "74,7"  # the Russian decimal comma
+    assert "заимствовано 0,0 %, цитируется 25,3 %" in html
     assert "Уникальность по шинглам" not in html  # one figure
     sources = re.findall(
         r'class="swatch source-link" href="#source-(\d)" data-source="\d" '
@@ -54,7 +54,7 @@ def test_check_page_shows_both_figures_sources_and_passages(client: TestClient, 
     assert html.count('<a class="frag multi"') == 1
     assert 'href="#b-0-1"' in html and 'id="b-0-1"' in html and 'href="#a-0-1"' in html
     plain = client.post("/check", data={"text": essay}).text
-    assert '<span id="uniqueness">Уникальность 73.4 %</span>' in plain
+    assert '<span id="uniqueness">Уникальность 73,4 %</span>' in plain
 
 
 def test_check_page_upload_and_errors(client: TestClient, essay: str) -> None:
@@ -62,15 +62,27 @@ def test_check_page_upload_and_errors(client: TestClient, essay: str) -> None:
     r = client.post("/check", files={"file": ("сочинение.docx", data)})
     assert r.status_code == 200
     assert "Проверяемый текст: сочинение.docx" in r.text
-    assert '<span id="uniqueness">Уникальность 73.4 %</span>' in r.text
+    assert '<span id="uniqueness">Уникальность 73,4 %</span>' in r.text
     empty = client.post("/check", data={"text": "  "})
     assert empty.status_code == 400 and "Ошибка: Дайте текст или файл." in empty.text
     bad = client.post("/check", files={"file": ("x.pdf", b"%PDF-1.4 broken")})
-    assert bad.status_code == 400 and "not a readable .pdf file" in bad.text
+    assert bad.status_code == 400
+    assert "Ошибка: Файл .pdf не читается: он повреждён или на самом деле другого типа." in bad.text
     wrong = client.post("/check", files={"file": ("x.odt", b"...")})
     assert wrong.status_code == 415
+    assert "Ошибка: Файлы типа «.odt» не читаются; можно загрузить .txt" in wrong.text
     big = client.post("/check", data={"text": "a " * 30_000})
-    assert big.status_code == 413 and "at most 50,000" in big.text
+    assert big.status_code == 413
+    assert (
+        "Ошибка: Текст слишком длинный: 60\xa0000 символов, а сервис принимает не больше "
+        "50\xa0000 символов." in big.text
+    )
+    assert big.text.count("a a a") > 1000  # the text is kept in the field
+    english = client.post("/check?lang=en", data={"text": "a " * 30_000})
+    assert (
+        "Error: The text is too long: 60,000 characters; this service takes at most "
+        "50,000 characters." in english.text
+    )
 
 
 def test_compare_page(client: TestClient, essay: str, park: str) -> None:
@@ -94,12 +106,15 @@ def test_collection_pages_add_and_remove(client: TestClient, park: str) -> None:
     )
     form = {"id": "evil<b>.txt", "text": SCRIPT + " Новый текст про зиму и снег.", "token": "x"}
     denied = client.post("/collection/add", data=form)
-    assert denied.status_code == 401 and "wrong token" in denied.text
+    assert denied.status_code == 401 and "Ошибка: Неверный токен." in denied.text
+    # what the user typed is kept
+    assert 'value="evil&lt;b&gt;.txt"' in denied.text
+    assert "Новый текст про зиму и снег.</textarea>" in denied.text
     assert count(client) == 4
     form["token"] = TOKEN
     added = client.post("/collection/add", data=form)
     assert added.status_code == 200
-    assert "Документ evil&lt;b&gt;.txt добавлен (new)." in added.text
+    assert "Документ evil&lt;b&gt;.txt добавлен (новый текст)." in added.text
     assert count(client) == 5
     doc = client.get("/doc/evil%3Cb%3E.txt")
     assert doc.status_code == 200
@@ -107,7 +122,7 @@ def test_collection_pages_add_and_remove(client: TestClient, park: str) -> None:
     dup = client.post(
         "/collection/add", data={"id": "p2", "text": park, "token": TOKEN, "policy": "reject"}
     )
-    assert "Документ p2 не добавлен (duplicate)." in dup.text
+    assert "Документ p2 не добавлен (дубликат)." in dup.text
     assert client.post("/doc-remove", data={"id": "evil<b>.txt"}).status_code == 401
     removed = client.post("/doc-remove", data={"id": "evil<b>.txt", "token": TOKEN})
     assert removed.status_code == 200 and '<b id="doc-count">4</b>' in removed.text
@@ -121,11 +136,11 @@ def test_matrix_page(client: TestClient, essay: str, park: str) -> None:
     assert r.status_code == 200
     cells = re.findall(
         r"<td style=\"background:hsl\(8, 80%, \d+%\);color:#[0-9a-f]{3}\" "
-        r"title=\"[^\"]*\">([\d.]+)</td>",
+        r"title=\"[^\"]*\">([\d,]+)</td>",
         r.text,
     )
     assert len(cells) == 9
-    assert cells[0] == "1.00" and cells[4] == "1.00"
+    assert cells[0] == "1,00" and cells[4] == "1,00"
     assert SCRIPT not in r.text
     many = client.post("/matrix", data={"texts": "\n---\n".join(["текст"] * 21)})
     assert many.status_code == 413

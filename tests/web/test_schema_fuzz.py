@@ -1,6 +1,7 @@
 """The OpenAPI schema fuzzed with hypothesis: requests built from each operation's schema
-(valid shapes with random values, and random JSON in their place) never get a 5xx, and
-every error is the JSON ``{"error", "message"}``. (schemathesis does the same with more
+(valid shapes with random values, and random JSON in their place) never get a 5xx, every
+status is one the schema declares for that operation, and every error is the JSON
+``{"error", "message"}``. (schemathesis does the same with more
 machinery; this is self-contained and offline.)"""
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ ANY_JSON = st.recursive(
     max_leaves=10,
 )
 TEXTS = st.text(max_size=200) | st.sampled_from(
-    ["<script>alert(1)</script>", "Каждый год мы с классом выбираем тему", "", "\x00\ud7ff"]
+    [
+        "<script>alert(1)</script>",
+        "Каждый год мы с классом выбираем тему",
+        "",
+        "\x00\ud7ff",
+        "Каждый год\ud800 мы",  # a lone surrogate
+        "\udfff",
+    ]
 )
 
 
@@ -56,8 +64,8 @@ def from_schema(
         return TEXTS
     if kind == "integer":
         return st.integers(min_value=-5, max_value=200)
-    if kind == "boolean":
-        return st.booleans()
+    if kind == "boolean":  # a boolean, now and then what a lax parser would take for one
+        return st.booleans() | st.sampled_from(["true", "false", 1, 0, "yes"])
     if kind == "array":
         return st.lists(from_schema(schema.get("items", {}), root, depth + 1), max_size=25)
     if kind == "object" and "properties" in schema:
@@ -93,18 +101,25 @@ def _operations(client: TestClient) -> list[tuple[str, str, dict[str, Any]]]:
 
 
 @st.composite
-def requests(draw: st.DrawFn, client: TestClient) -> tuple[str, str, dict[str, Any]]:
+def requests(draw: st.DrawFn, client: TestClient) -> tuple[str, str, dict[str, Any], set[int]]:
     root = client.get("/api/openapi.json").json()
     path, method, op = draw(st.sampled_from(_operations(client)))
+    declared = {int(status) for status in op["responses"]}
     url = path
     params: dict[str, Any] = {}
     for p in op.get("parameters", []):
         value = draw(from_schema(p.get("schema", {}), root) | st.text(max_size=10))
         if p["in"] == "path":
-            url = url.replace("{" + p["name"] + "}", quote(str(value), safe="") or "x")
+            # a lone surrogate goes as its UTF-8-like bytes (%ED%A0%80), invalid UTF-8
+            quoted = quote(str(value), safe="", errors="surrogatepass")
+            url = url.replace("{" + p["name"] + "}", quoted or "x")
         elif draw(st.booleans()):
             params[p["name"]] = str(value)
-    kwargs: dict[str, Any] = {"params": params}
+    if params:
+        url += "?" + "&".join(
+            f"{quote(k)}={quote(v, safe='', errors='surrogatepass')}" for k, v in params.items()
+        )
+    kwargs: dict[str, Any] = {}
     if draw(st.booleans()):
         kwargs["headers"] = {"Authorization": f"Bearer {TOKEN}"}
     content = op.get("requestBody", {}).get("content", {})
@@ -126,10 +141,12 @@ def requests(draw: st.DrawFn, client: TestClient) -> tuple[str, str, dict[str, A
                 suffix = draw(st.sampled_from([".txt", ".html", ".docx", ".pdf", ".exe", ""]))
                 files[name] = (f"f{suffix}", draw(st.binary(max_size=300)))
             else:
-                data[name] = str(draw(from_schema(prop, root)))
+                # a lone surrogate cannot go in a form (a browser sends U+FFFD): replaced
+                value = str(draw(from_schema(prop, root)))
+                data[name] = value.encode("utf-8", "replace").decode("utf-8")
         kwargs["files"] = files or None
         kwargs["data"] = data or None
-    return method, url, kwargs
+    return method, url, kwargs, declared
 
 
 def test_no_5xx_from_fuzzed_requests(fuzz_client: TestClient) -> None:
@@ -137,14 +154,47 @@ def test_no_5xx_from_fuzzed_requests(fuzz_client: TestClient) -> None:
 
     @settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
     @given(requests(fuzz_client))
-    def one(request: tuple[str, str, dict[str, Any]]) -> None:
-        method, url, kwargs = request
+    def one(request: tuple[str, str, dict[str, Any], set[int]]) -> None:
+        method, url, kwargs, declared = request
         r = fuzz_client.request(method, url, **kwargs)
         seen.add(r.status_code)
         assert r.status_code < 500, (method, url, r.status_code, r.text[:300])
+        assert r.status_code in declared, (method, url, r.status_code, declared, r.text[:300])
         if r.status_code >= 400:
             body = r.json()
             assert set(body) == {"error", "message"} and body["message"], body
 
     one()
     assert {200, 401, 422} <= seen, seen  # the fuzzing reached both sides of the checks
+
+
+def test_every_route_declares_its_errors(fuzz_client: TestClient) -> None:
+    """The schema lists the errors each operation can answer, each as ``{error, message}``."""
+    schema = fuzz_client.get("/api/openapi.json").json()
+    declared = {
+        (method.upper(), path): sorted(int(s) for s in op["responses"])
+        for path, item in schema["paths"].items()
+        for method, op in item.items()
+    }
+    assert declared[("POST", "/api/check")] == [200, 400, 401, 413, 422, 503]
+    assert declared[("POST", "/api/documents/file")] == [
+        200, 400, 401, 403, 409, 413, 415, 422, 503
+    ]  # fmt: skip
+    assert declared[("GET", "/api/documents/{doc_id}")] == [200, 400, 401, 404, 413, 422, 503]
+    assert declared[("GET", "/api/stats")] == [200, 401, 413, 503]
+    error = schema["paths"]["/api/check"]["post"]["responses"]["422"]["content"]
+    assert error["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorOut"}
+    assert schema["components"]["schemas"]["ErrorOut"]["required"] == ["error", "message"]
+
+
+def test_booleans_are_booleans(fuzz_client: TestClient) -> None:
+    """JSON bodies take JSON's types as they are: ``"true"`` or ``1`` is not a boolean."""
+    for value in ("true", 1, "yes"):
+        r = fuzz_client.post("/api/check", json={"text": "Каждый год", "fragments": value})
+        assert r.status_code == 422, (value, r.text)
+        assert r.json() == {
+            "error": "invalid_request",
+            "message": "fragments: Input should be a valid boolean",
+        }
+    ok = fuzz_client.post("/api/check", json={"text": "Каждый год", "fragments": True})
+    assert ok.status_code == 200 and "fragments" in ok.json()

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import http.client
 import os
+import socket
+import threading
+from urllib.parse import urlsplit
 
 import click
 
-from neardup.errors import ConfigurationError, require
+from neardup.errors import ConfigurationError, NeardupError, require
 
 
 def _finite(param: click.Parameter, value: float) -> float:
@@ -113,25 +117,78 @@ def serve(
         max_text=max_text,
         max_matrix=max_matrix,
     )
-    with Collection.open(db) as col:  # fail here, with one line, if DB is not a collection
-        count = len(col)
+    try:
+        with Collection.open(db) as col:  # fail here, with one line, if DB is not a collection
+            count = len(col)
+            location = str(col.location)  # a URL's password is shown as ***
+    except NeardupError as exc:
+        raise type(exc)(hide_password(db, str(exc))) from None
+    if port == 0:
+        port = _free_port(host)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    click.echo(
-        f"serving {db} ({count} documents) at http://{shown}:{port}/ — the API under /api, "
-        f"its schema at /api/openapi.json; writes {'need the token' if token else 'are off'}, "
-        f"reads {'open' if reads == 'open' else 'need the token'}",
-        err=True,
+    banner = (
+        f"serving {location} ({count} documents) at http://{shown}:{port}/ — the API under "
+        f"/api, its schema at /api/openapi.json; writes "
+        f"{'need the token' if token else 'are off'}, "
+        f"reads {'open' if reads == 'open' else 'need the token'}"
     )
+    stopped = threading.Event()
+    announcer = threading.Thread(target=_announce, args=(host, port, banner, stopped), daemon=True)
+    announcer.start()
     os.environ.update(config.to_env())
-    uvicorn.run(  # type: ignore[attr-defined]
-        "neardup.web.app:app_from_env",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level=log_level,
-        access_log=log_level in ("info", "debug"),
-    )
+    try:
+        uvicorn.run(  # type: ignore[attr-defined]
+            "neardup.web.app:app_from_env",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level=log_level,
+            access_log=log_level in ("info", "debug"),
+        )
+    finally:
+        stopped.set()
+        announcer.join(timeout=5)
+
+
+def hide_password(db: str, message: str) -> str:
+    """``message`` with the password of the URL ``db`` (if any) shown as ``***``."""
+    try:
+        password = urlsplit(db).password
+    except ValueError:
+        return message
+    return message.replace(password, "***") if password else message
+
+
+def _free_port(host: str) -> int:
+    """A free port on ``host`` (0 when ``host`` cannot be bound: uvicorn then says why)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family) as s:
+            s.bind((host, 0))
+            return int(s.getsockname()[1])
+    except (OSError, OverflowError, UnicodeError):
+        return 0
+
+
+def _announce(host: str, port: int, banner: str, stopped: threading.Event) -> None:
+    """Print the banner once the server answers a request (not when it starts loading: the
+    first start of a worker loads dictionaries and kernels, which can take minutes); give up
+    when the server has stopped."""
+    target = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    while not stopped.is_set():
+        connection = http.client.HTTPConnection(target, port, timeout=5)
+        try:
+            connection.request("GET", "/static/app.css")
+            connection.getresponse().read()
+        except (OSError, http.client.HTTPException):
+            stopped.wait(0.2)
+            continue
+        finally:
+            connection.close()
+        if not stopped.is_set():
+            click.echo(banner, err=True)
+        return
 
 
 COMMANDS = [serve]

@@ -15,10 +15,44 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from neardup.defaults import DEFAULTS
 from neardup.matrix import METHODS
-from neardup.web.auth import require_read, require_write, token_of
+from neardup.web.auth import require_read, require_write, token_of, token_ok
+from neardup.web.forms import LimitedRoute
 from neardup.web.service import Service, upload_text
 
-router = APIRouter(prefix="/api", tags=["api"])
+router = APIRouter(prefix="/api", tags=["api"], route_class=LimitedRoute)
+
+
+class ErrorOut(BaseModel):
+    """Every error: a kind (the exception's or the check's name) and a message in English."""
+
+    error: str = Field(description="What kind of error: e.g. InputError, invalid_request.")
+    message: str = Field(description="What went wrong, for a person to read.")
+
+
+_WHEN = {
+    400: "Bad input: malformed JSON, an empty or unusable text or file, a bad option value.",
+    401: "No token, or a wrong one (writes always; reads when the service was started with "
+    "--reads token).",
+    403: "Writes are off: the service was started without a token.",
+    404: "No such document.",
+    409: "An id already in the collection (policy reject).",
+    413: "The body is over the service's limit (--max-body), or a text over --max-text "
+    "characters, or a file's text over its limits.",
+    415: "A file of a type that is not read.",
+    422: "The request does not match the schema, or a text (id, meta) holds a NUL character "
+    "or a lone surrogate.",
+    503: "The collection's store failed (unreachable, locked); the request can be tried again.",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers of a route, for its OpenAPI schema."""
+    return {s: {"model": ErrorOut, "description": _WHEN[s]} for s in statuses}
+
+
+READ = (401, 503)
+BODY = (400, 413, 422)
+WRITE = (401, 403, 503)
 
 Policy = Literal["reject", "group", "allow"]
 Method = Literal["containment", "resemblance", "sorensen", "minhash", "tfidf", "combined"]
@@ -26,7 +60,9 @@ assert set(Method.__args__) == set(METHODS)  # type: ignore[attr-defined]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """No unknown fields, and JSON's types as they are: ``true`` is a boolean, ``"true"`` not."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class CheckIn(_Strict):
@@ -93,14 +129,22 @@ async def _upload(service: Service, file: UploadFile) -> str:
     return service.limit_text(text, f"the text of {file.filename!r}")
 
 
-@router.post("/check", summary="Check a text: uniqueness, matches, passages (stores nothing)")
+@router.post(
+    "/check",
+    summary="Check a text: uniqueness, matches, passages (stores nothing)",
+    responses=errors(*READ, *BODY),
+)
 def check(body: CheckIn, request: Request) -> dict[str, Any]:
     """The JSON of ``neardup index check --json`` (``"fragments"`` with ``fragments: true``)."""
     service = _read(request)
     return service.check(body.text, top=body.top, fragments=body.fragments).to_dict()
 
 
-@router.post("/check/file", summary="Check an uploaded file (.txt, .html, .docx, .pdf)")
+@router.post(
+    "/check/file",
+    summary="Check an uploaded file (.txt, .html, .docx, .pdf)",
+    responses=errors(*READ, *BODY, 415),
+)
 async def check_file(
     request: Request,
     file: Annotated[UploadFile, File()],
@@ -117,7 +161,11 @@ async def check_file(
     return out
 
 
-@router.post("/documents", summary="Check and add documents under a policy")
+@router.post(
+    "/documents",
+    summary="Check and add documents under a policy",
+    responses=errors(*WRITE, *BODY, 409),
+)
 def add(body: AddIn, request: Request) -> dict[str, Any]:
     """The JSON of ``neardup index add --json``: counts and one decision per document."""
     service = _write(request)
@@ -125,7 +173,11 @@ def add(body: AddIn, request: Request) -> dict[str, Any]:
     return service.add(docs, policy=body.policy, check=body.check)
 
 
-@router.post("/documents/file", summary="Check and add an uploaded file as one document")
+@router.post(
+    "/documents/file",
+    summary="Check and add an uploaded file as one document",
+    responses=errors(*WRITE, *BODY, 409, 415),
+)
 async def add_file(
     request: Request,
     id: Annotated[str, Form(min_length=1, max_length=1000)],
@@ -138,25 +190,35 @@ async def add_file(
     return await asyncio.to_thread(service.add, [(id, text, meta)], policy=policy)
 
 
-@router.post("/remove", summary="Remove documents (all or nothing)")
+@router.post(
+    "/remove", summary="Remove documents (all or nothing)", responses=errors(*WRITE, *BODY, 404)
+)
 def remove(body: RemoveIn, request: Request) -> dict[str, Any]:
     service = _write(request)
     return service.remove(body.ids)
 
 
-@router.delete("/documents/{doc_id:path}", summary="Remove one document")
+@router.delete(
+    "/documents/{doc_id:path}",
+    summary="Remove one document",
+    responses=errors(*WRITE, 400, 404, 413, 422),
+)
 def remove_one(doc_id: str, request: Request) -> dict[str, Any]:
     service = _write(request)
     return service.remove([doc_id])
 
 
-@router.get("/documents/{doc_id:path}", summary="A stored document")
+@router.get(
+    "/documents/{doc_id:path}",
+    summary="A stored document",
+    responses=errors(*READ, 400, 404, 413, 422),
+)
 def get(doc_id: str, request: Request) -> dict[str, Any]:
     """id, key, group, shingles, meta, text."""
     return _read(request).get(doc_id)
 
 
-@router.get("/groups", summary="Duplicate groups")
+@router.get("/groups", summary="Duplicate groups", responses=errors(*READ, 413, 422))
 def groups(
     request: Request, min_size: Annotated[int, Query(ge=1, le=1_000_000)] = 2
 ) -> dict[str, Any]:
@@ -164,20 +226,32 @@ def groups(
     return {"groups": _read(request).groups(min_size)}
 
 
-@router.get("/stats", summary="Counts, sizes and settings of the collection")
+@router.get(
+    "/stats", summary="Counts, sizes and settings of the collection", responses=errors(*READ, 413)
+)
 def stats(request: Request) -> dict[str, Any]:
-    """The JSON of ``neardup index stats --json``."""
-    return _read(request).stats()
+    """The JSON of ``neardup index stats --json`` (``location`` only with the token)."""
+    service = _read(request)
+    out = service.stats()
+    if not token_ok(service.config, token_of(request)):
+        out.pop("location", None)
+    return out
 
 
-@router.post("/compare", summary="Compare two texts under the collection's spec")
+@router.post(
+    "/compare",
+    summary="Compare two texts under the collection's spec",
+    responses=errors(*READ, *BODY),
+)
 def compare(body: CompareIn, request: Request) -> dict[str, Any]:
     """The JSON of ``neardup compare A B --json --fragments`` (A's passages taken from B)."""
     out, _ = _read(request).compare(body.a, body.b, fragments=body.fragments, b_id=body.b_id)
     return out
 
 
-@router.post("/compare/files", summary="Compare two uploaded files")
+@router.post(
+    "/compare/files", summary="Compare two uploaded files", responses=errors(*READ, *BODY, 415)
+)
 async def compare_files(
     request: Request,
     a: Annotated[UploadFile, File()],
@@ -193,7 +267,9 @@ async def compare_files(
     return out
 
 
-@router.post("/matrix", summary="The similarity matrix of a few texts")
+@router.post(
+    "/matrix", summary="The similarity matrix of a few texts", responses=errors(*READ, *BODY)
+)
 def matrix(body: MatrixIn, request: Request) -> dict[str, Any]:
     """The JSON of ``neardup matrix --json``: row i, column j = text i against text j."""
     service = _read(request)

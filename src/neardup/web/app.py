@@ -20,7 +20,7 @@ from typing import Any
 from fastapi import FastAPI, HTTPException
 from fastapi.staticfiles import StaticFiles
 
-from neardup.web.http_errors import error_response, install_errors
+from neardup.web.http_errors import error_response, install_errors, log
 from neardup.web.service import Service, ServiceConfig
 
 Scope = MutableMapping[str, Any]
@@ -74,7 +74,7 @@ class BodyLimit:
         declared = _content_length(scope)
         message = f"the request body is larger than this service's limit of {self.limit:,} bytes"
         if declared is not None and declared > self.limit:
-            await self._refuse(send, message)
+            await self._refuse(send, message, scope)
             return
         seen = 0
         started = False
@@ -99,10 +99,29 @@ class BodyLimit:
             await self.app(scope, counted, sending)
         except BodyTooLarge:
             if not started:
-                await self._refuse(send, message)
+                await self._refuse(send, message, scope)
+        except Exception as exc:
+            # caught here, not by Starlette's ServerErrorMiddleware (which answers, then raises
+            # again, so that the server logs a second traceback and drops the connection)
+            log.error("unexpected error on %s", scope.get("path"), exc_info=exc)
+            if not started:
+                response = _unexpected_response(scope, exc)
+                await response(scope, _no_receive, send)
 
     @staticmethod
-    async def _refuse(send: Send, message: str) -> None:
+    async def _refuse(send: Send, message: str, scope: Scope | None = None) -> None:
+        if scope is not None and scope.get("app") is not None:
+            from starlette.requests import Request
+
+            from neardup.web.http_errors import wants_page
+            from neardup.web.pages import error_page
+
+            request = Request(scope)
+            if wants_page(request):
+                exc = BodyTooLarge(413, message)
+                page = error_page(request, 413, exc, message)
+                await page(scope, _no_receive, _secured(send))
+                return
         response = error_response(413, "too_large", message)
 
         async def secured(msg: Message) -> None:
@@ -111,6 +130,28 @@ class BodyLimit:
             await send(msg)
 
         await response({"type": "http", "method": "POST", "headers": []}, _no_receive, secured)
+
+
+def _secured(send: Send) -> Send:
+    async def secured(msg: Message) -> None:
+        if msg["type"] == "http.response.start":
+            msg["headers"] = _with_security_headers(msg.get("headers", []))
+        await send(msg)
+
+    return secured
+
+
+def _unexpected_response(scope: Scope, exc: Exception) -> Any:
+    from starlette.requests import Request
+
+    from neardup.web.http_errors import wants_page
+
+    message = "internal error; see the server's log"
+    if scope.get("app") is not None and wants_page(Request(scope)):
+        from neardup.web.pages import error_page
+
+        return error_page(Request(scope), 500, exc, message)
+    return error_response(500, "internal", message)
 
 
 def _content_length(scope: Scope) -> int | None:

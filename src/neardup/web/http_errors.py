@@ -1,5 +1,9 @@
-"""Errors as HTTP responses: JSON ``{"error": KIND, "message": TEXT}``, the status of each of
-neardup's errors, and the application's exception handlers.
+"""Errors as HTTP responses: JSON ``{"error": KIND, "message": TEXT}`` under ``/api`` (English),
+an HTML page in the page's language elsewhere; the status of each of neardup's errors, and the
+application's exception handlers.
+
+A message never shows the collection's location (a file path or a URL) to a reader without
+the token; a token holder sees it.
 """
 
 from __future__ import annotations
@@ -23,18 +27,48 @@ from neardup.errors import (
     StorageError,
 )
 from neardup.web.service import TooLargeError, UnsupportedTypeError
+from neardup.web.texts import InvalidTextError, safe_text
 
 log = logging.getLogger("neardup.web")
 
 
 def error_response(status: int, kind: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": kind, "message": message}, status_code=status)
+    return JSONResponse({"error": kind, "message": safe_text(message)}, status_code=status)
+
+
+def wants_page(request: Request) -> bool:
+    """Whether an error goes to the page (HTML) rather than to the API (JSON)."""
+    path = request.url.path
+    return not (path == "/api" or path.startswith(("/api/", "/static/")))
+
+
+def hide_location(request: Request, message: str) -> str:
+    """``message`` without the collection's location, unless the request holds the token."""
+    from neardup.web.auth import token_of, token_ok
+
+    config = getattr(request.app.state, "config", None)
+    if config is None or token_ok(config, token_of(request)):
+        return message
+    service = getattr(request.app.state, "service", None)
+    places = {config.db}
+    if service is not None:
+        places.add(str(service.collection.location))
+    for place in sorted(places, key=len, reverse=True):
+        if not place:
+            continue
+        for said in ("collection at ", "collection ", "server of "):
+            message = message.replace(said + place, said.split()[0])
+        if len(place) >= 8 and ("/" in place or "\\" in place):  # a path or a URL elsewhere
+            message = message.replace(place, "the collection")
+    return message
 
 
 def status_of(exc: NeardupError) -> int:
     """The HTTP status of one of neardup's errors."""
     if isinstance(exc, TooLargeError):
         return 413
+    if isinstance(exc, InvalidTextError):
+        return 422
     if isinstance(exc, UnsupportedTypeError):
         return 415
     if isinstance(exc, NotFoundError):
@@ -64,17 +98,28 @@ def validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
     return 422, "invalid_request", "; ".join(parts) + more
 
 
+def _page(request: Request, status: int, exc: BaseException, message: str) -> Response:
+    from neardup.web.pages import error_page
+
+    return error_page(request, status, exc, message)
+
+
 def install_errors(app: FastAPI) -> None:
     @app.exception_handler(NeardupError)
     async def _neardup(request: Request, exc: NeardupError) -> Response:
         status = status_of(exc)
         if status >= 500:
-            log.error("%s on %s: %s", type(exc).__name__, request.url.path, exc)
-        return error_response(status, type(exc).__name__, str(exc))
+            log.error("%s on %s: %s", type(exc).__name__, request.url.path, safe_text(str(exc)))
+        message = hide_location(request, str(exc))
+        if wants_page(request):
+            return _page(request, status, exc, message)
+        return error_response(status, type(exc).__name__, message)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         status, kind, message = validation_message(exc)
+        if wants_page(request):
+            return _page(request, status, exc, message)
         return error_response(status, kind, message)
 
     @app.exception_handler(StarletteHTTPException)
@@ -87,7 +132,10 @@ def install_errors(app: FastAPI) -> None:
             413: "too_large",
         }.get(exc.status_code, "http_error")
         headers = getattr(exc, "headers", None)
-        response = error_response(exc.status_code, kind, str(exc.detail))
+        if wants_page(request):
+            response = _page(request, exc.status_code, exc, str(exc.detail))
+        else:
+            response = error_response(exc.status_code, kind, str(exc.detail))
         if headers:
             response.headers.update(headers)
         return response
@@ -95,4 +143,6 @@ def install_errors(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s", request.url.path)
+        if wants_page(request):
+            return _page(request, 500, exc, "internal error; see the server's log")
         return error_response(500, "internal", "internal error; see the server's log")

@@ -2,9 +2,23 @@
 
 The language is chosen by ``?lang=ru|en`` (remembered in a cookie), else the cookie, else the
 first supported language of the ``Accept-Language`` header, else Russian.
+
+Counts take their plural form from Babel's plural rules (``plural(4, "document")`` is
+"4 документа", ``plural(5, "document")`` "5 документов"), numbers the locale's decimal and
+group separators (``number(0.5, 3)`` is "0,500" in Russian). An error the server sends to the
+page gets a stable code (:func:`error_code`: from its class and its English message) and is
+shown in the page's language by that code (:func:`error_text`); the API's JSON stays English.
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from babel import Locale
+from babel.numbers import format_decimal
 
 LANGUAGES = ("ru", "en")
 DEFAULT_LANGUAGE = "ru"
@@ -126,7 +140,322 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error": {"ru": "Ошибка", "en": "Error"},
     "empty_input": {"ru": "Дайте текст или файл.", "en": "Give a text or a file."},
     "show_all": {"ru": "все источники", "en": "all sources"},
+    "limits": {
+        "ru": "Не больше {chars} в тексте; запрос (текст и файлы вместе) — до {size}.",
+        "en": "At most {chars} a text; a request (text and files together) up to {size}.",
+    },
+    "page_not_found": {"ru": "Такой страницы нет.", "en": "There is no such page."},
+    "documents_title": {"ru": "Документы", "en": "Documents"},
+    "search": {"ru": "Найти", "en": "Search"},
+    "search_label": {"ru": "Идентификатор или заголовок", "en": "Id or title"},
+    "no_documents": {"ru": "Документов не найдено.", "en": "No documents found."},
+    "found": {"ru": "Найдено: {n}", "en": "Found: {n}"},
+    "page_of": {"ru": "Страница {page} из {pages}", "en": "Page {page} of {pages}"},
+    "previous": {"ru": "← назад", "en": "← previous"},
+    "next": {"ru": "вперёд →", "en": "next →"},
+    "all_groups": {"ru": "все группы", "en": "all groups"},
+    "title_field": {"ru": "заголовок", "en": "title"},
+    "shingles_column": {"ru": "шинглы", "en": "shingles"},
+    "too_large_before": {
+        "ru": "Слишком много для одного запроса: сервис принимает не больше {size}. "
+        "Текст остался в поле — сократите его или разделите на части.",
+        "en": "Too much for one request: this service takes at most {size}. The text is "
+        "kept in the field: shorten it or split it.",
+    },
 }
+
+#: Word forms of the counts the page shows, by Babel's plural categories (CLDR).
+WORDS: dict[str, dict[str, dict[str, str]]] = {
+    "document": {
+        "ru": {"one": "документ", "few": "документа", "many": "документов", "other": "документа"},
+        "en": {"one": "document", "other": "documents"},
+    },
+    "passage": {
+        "ru": {"one": "фрагмент", "few": "фрагмента", "many": "фрагментов", "other": "фрагмента"},
+        "en": {"one": "passage", "other": "passages"},
+    },
+    "shingle": {
+        "ru": {"one": "шингл", "few": "шингла", "many": "шинглов", "other": "шингла"},
+        "en": {"one": "shingle", "other": "shingles"},
+    },
+    "character": {
+        "ru": {"one": "символ", "few": "символа", "many": "символов", "other": "символа"},
+        "en": {"one": "character", "other": "characters"},
+    },
+    "text": {
+        "ru": {"one": "текст", "few": "текста", "many": "текстов", "other": "текста"},
+        "en": {"one": "text", "other": "texts"},
+    },
+    "group": {
+        "ru": {"one": "группа", "few": "группы", "many": "групп", "other": "группы"},
+        "en": {"one": "group", "other": "groups"},
+    },
+    "member": {
+        "ru": {"one": "участник", "few": "участника", "many": "участников", "other": "участника"},
+        "en": {"one": "member", "other": "members"},
+    },
+}
+
+
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def number(value: float, digits: int = 0, lang: str = DEFAULT_LANGUAGE) -> str:
+    """``value`` with ``digits`` decimals and the locale's separators ("0,500", "2 097 152")."""
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return format_decimal(value, format=pattern, locale=_locale(lang))
+
+
+def word(n: float, key: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The form of the word ``key`` that goes with the count ``n`` (Babel's plural rule)."""
+    forms = WORDS[key][lang]
+    category = _locale(lang).plural_form(n)
+    return forms.get(category, forms["other"])
+
+
+def plural(n: float, key: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The count and its word: "4 документа", "1 passage", "2 097 152 символов"."""
+    return f"{number(n, 0, lang)} {word(n, key, lang)}"
+
+
+def size(nbytes: float, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A size in MiB (or KiB below one MiB) with the locale's decimal separator."""
+    if nbytes >= 1 << 20:
+        value = nbytes / (1 << 20)
+        unit = {"ru": "МиБ", "en": "MiB"}[lang]
+    else:
+        value = nbytes / 1024
+        unit = {"ru": "КиБ", "en": "KiB"}[lang]
+    digits = 0 if value == int(value) else 1
+    return f"{number(value, digits, lang)} {unit}"
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    """One kind of error the page explains: the exception classes it comes from (by name, the
+    class or a base), a pattern of its English message, and its words in each language."""
+
+    code: str
+    classes: tuple[str, ...]
+    pattern: str
+    ru: str
+    en: str
+
+
+_NUM = r"(?P<{}>[\d,]+)"
+ERRORS: tuple[ErrorCode, ...] = (
+    ErrorCode(
+        "invalid_text",
+        ("InvalidTextError",),
+        r"holds (a NUL character|a lone surrogate \((?P<char>U\+[0-9A-F]+)\)) at position "
+        + _NUM.format("position"),
+        "В тексте недопустимый символ{char} (позиция {position}): нужен текст в Юникоде "
+        "без символов NUL и одиночных суррогатов.",
+        "The text holds a refused character{char} at position {position}: texts must be "
+        "valid Unicode without NUL characters or lone surrogates.",
+    ),
+    ErrorCode(
+        "text_too_long",
+        ("TooLargeError",),
+        r"has "
+        + _NUM.format("n")
+        + r" characters; this service takes at most "
+        + _NUM.format("max"),
+        "Текст слишком длинный: {n_chars}, а сервис принимает не больше {max_chars}. "
+        "Сократите текст или разделите его на части.",
+        "The text is too long: {n_chars}; this service takes at most {max_chars}. "
+        "Shorten the text or split it.",
+    ),
+    ErrorCode(
+        "body_too_large",
+        ("TooLargeError", "HTTPException"),
+        r"the request body is larger than this service's limit of " + _NUM.format("max"),
+        "Запрос слишком большой: сервис принимает не больше {max_size} за раз "
+        "(текст и файлы вместе).",
+        "The request is too large: this service takes at most {max_size} at a time "
+        "(text and files together).",
+    ),
+    ErrorCode(
+        "matrix_too_many",
+        ("TooLargeError",),
+        _NUM.format("n") + r" texts; this service builds matrices of at most " + _NUM.format("max"),
+        "{n_texts}: сервис строит матрицу не больше чем из {max_texts}.",
+        "{n_texts}: this service builds matrices of at most {max_texts}.",
+    ),
+    ErrorCode(
+        "matrix_too_few",
+        ("InputError",),
+        r"a matrix needs at least 2 texts",
+        "Для матрицы нужно хотя бы два текста.",
+        "A matrix needs at least two texts.",
+    ),
+    ErrorCode(
+        "unsupported_type",
+        ("UnsupportedTypeError",),
+        r"cannot read a file of type '(?P<suffix>[^']*)'; expected one of (?P<allowed>.+)$",
+        "Файлы типа «{suffix}» не читаются; можно загрузить {allowed}.",
+        "Files of type '{suffix}' are not read; upload one of {allowed}.",
+    ),
+    ErrorCode(
+        "encrypted_pdf",
+        ("InputError",),
+        r"\.pdf file is encrypted",
+        "PDF-файл зашифрован: читаются только незашифрованные PDF.",
+        "The PDF file is encrypted: only unencrypted PDFs are read.",
+    ),
+    ErrorCode(
+        "unreadable_file",
+        ("InputError",),
+        r"not a readable (?P<kind>\.?\w+) file",
+        "Файл {kind} не читается: он повреждён или на самом деле другого типа.",
+        "The {kind} file cannot be read: it is damaged or not what its name says.",
+    ),
+    ErrorCode(
+        "file_too_large",
+        ("InputTooLargeError",),
+        r"",
+        "Файл слишком велик для сервиса ({detail}).",
+        "The file is too large for this service ({detail}).",
+    ),
+    ErrorCode(
+        "undecodable",
+        ("DecodeError",),
+        r"",
+        "Текст файла не удалось прочитать ни в одной известной кодировке.",
+        "The file's text could not be decoded in any known encoding.",
+    ),
+    ErrorCode(
+        "wrong_token",
+        ("AuthError", "HTTPException"),
+        r"^wrong token$",
+        "Неверный токен.",
+        "Wrong token.",
+    ),
+    ErrorCode(
+        "token_needed",
+        ("AuthError", "HTTPException"),
+        r"needs? a token",
+        "Здесь нужен токен.",
+        "This needs a token.",
+    ),
+    ErrorCode(
+        "writes_off",
+        ("HTTPException",),
+        r"^writes are off",
+        "Сервис запущен без токена: добавление и удаление выключены.",
+        "The service was started without a token: adding and removing are off.",
+    ),
+    ErrorCode(
+        "empty_id",
+        ("InputError",),
+        r"a document id must not be empty",
+        "Укажите идентификатор документа.",
+        "Give the document an id.",
+    ),
+    ErrorCode(
+        "duplicate_id",
+        ("DuplicateIdError",),
+        r"",
+        "Документ с таким идентификатором уже есть в коллекции.",
+        "A document with this id is already in the collection.",
+    ),
+    ErrorCode(
+        "not_found",
+        ("NotFoundError",),
+        r"",
+        "Такого документа нет в коллекции.",
+        "There is no such document in the collection.",
+    ),
+    ErrorCode(
+        "no_texts",
+        ("NeardupError",),
+        r"keeps no texts",
+        "Коллекция не хранит тексты.",
+        "The collection keeps no texts.",
+    ),
+    ErrorCode(
+        "page_not_found",
+        ("HTTPException",),
+        r"^Not Found$",
+        "Такой страницы нет.",
+        "There is no such page.",
+    ),
+    ErrorCode(
+        "method_not_allowed",
+        ("HTTPException",),
+        r"^Method Not Allowed$",
+        "Эта страница открывается только формой; начните с формы выше.",
+        "This page is opened only by a form; start from the form above.",
+    ),
+    ErrorCode(
+        "storage",
+        ("StorageError",),
+        r"",
+        "Хранилище коллекции сейчас недоступно; попробуйте ещё раз позже.",
+        "The collection's store is not available now; try again later.",
+    ),
+)
+
+_GENERIC = {
+    "ru": "Запрос не выполнен: {detail}",
+    "en": "{detail}",
+}
+
+
+def _class_names(exc: BaseException) -> set[str]:
+    return {cls.__name__ for cls in type(exc).__mro__}
+
+
+def error_code(exc: BaseException, message: str | None = None) -> tuple[str, dict[str, str]]:
+    """The stable code of an error and the values its words need (from its message)."""
+    text = str(exc) if message is None else message
+    names = _class_names(exc)
+    for known in ERRORS:
+        if not names.intersection(known.classes):
+            continue
+        found = re.search(known.pattern, text)
+        if found is not None:
+            params = {k: v for k, v in found.groupdict().items() if v is not None}
+            params["detail"] = text
+            return known.code, params
+    return "other", {"detail": text}
+
+
+def _count(value: str) -> int:
+    return int(value.replace(",", ""))
+
+
+def error_text(code: str, params: dict[str, str], lang: str) -> str:
+    """The words of the error ``code`` in ``lang``, with its counts in the locale's forms."""
+    known = next((e for e in ERRORS if e.code == code), None)
+    if known is None:
+        return _GENERIC[lang].format(detail=params.get("detail", ""))
+    values: dict[str, Any] = dict(params)
+    values["char"] = (
+        f" {params['char']}" if params.get("char") else (" NUL" if code == "invalid_text" else "")
+    )
+    if "position" in params:
+        values["position"] = number(_count(params["position"]), 0, lang)
+    if code == "text_too_long":
+        values["n_chars"] = plural(_count(params["n"]), "character", lang)
+        values["max_chars"] = plural(_count(params["max"]), "character", lang)
+    elif code == "body_too_large":
+        values["max_size"] = size(_count(params["max"]), lang)
+    elif code == "matrix_too_many":
+        values["n_texts"] = plural(_count(params["n"]), "text", lang)
+        values["max_texts"] = plural(_count(params["max"]), "text", lang)
+    return getattr(known, lang).format(**values)
+
+
+def translate_error(exc: BaseException, lang: str, message: str | None = None) -> str:
+    """An error as the page shows it, in ``lang``."""
+    code, params = error_code(exc, message)
+    return error_text(code, params, lang)
 
 
 def choose_language(query: str | None, cookie: str | None, accept: str | None) -> str:
@@ -159,3 +488,50 @@ def choose_language(query: str | None, cookie: str | None, accept: str | None) -
 def translator(lang: str) -> dict[str, str]:
     """Every message in ``lang``."""
     return {key: texts[lang] for key, texts in MESSAGES.items()}
+
+
+#: Why a text was admitted or refused (:class:`neardup.index.policy.Reason`), as the page says.
+REASONS: dict[str, dict[str, str]] = {
+    "new": {"ru": "новый текст", "en": "new"},
+    "duplicate": {"ru": "дубликат", "en": "duplicate"},
+    "grouped": {"ru": "в группу дубликатов", "en": "grouped"},
+    "group_full": {"ru": "группа дубликатов заполнена", "en": "group full"},
+    "linked": {"ru": "связан с похожими", "en": "linked"},
+    "unchecked": {"ru": "без проверки", "en": "unchecked"},
+    "too_short": {"ru": "слишком короткий", "en": "too short"},
+    "too_long": {"ru": "слишком длинный", "en": "too long"},
+}
+
+_LENGTH = re.compile(
+    r"has (?P<n>\d+) characters; the collection .*?admits texts of "
+    r"(?:(?P<low>\d+) to (?P<high>\d+)|at most (?P<most>\d+)|at least (?P<least>\d+)) characters"
+)
+
+
+def reason_text(reason: str, detail: str | None, lang: str) -> str:
+    """A decision's reason (and a length refusal's detail) in ``lang``."""
+    said = REASONS.get(reason, {}).get(lang, reason)
+    if not detail:
+        return said
+    found = _LENGTH.search(detail)
+    if found is None:
+        return f"{said}: {detail}"
+    n = plural(int(found["n"]), "character", lang)
+    if found["low"]:
+        admitted = {"ru": "от {a} до {b}", "en": "{a} to {b}"}[lang].format(
+            a=number(int(found["low"]), 0, lang),
+            b=plural(int(found["high"]), "character", lang),
+        )
+    elif found["most"]:
+        admitted = {"ru": "не больше {a}", "en": "at most {a}"}[lang].format(
+            a=plural(int(found["most"]), "character", lang)
+        )
+    else:
+        admitted = {"ru": "не меньше {a}", "en": "at least {a}"}[lang].format(
+            a=plural(int(found["least"]), "character", lang)
+        )
+    words = {
+        "ru": "{said}: в тексте {n}, коллекция принимает тексты {admitted}",
+        "en": "{said}: the text has {n}; the collection admits texts of {admitted}",
+    }[lang]
+    return words.format(said=said, n=n, admitted=admitted)

@@ -11,22 +11,49 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, File, Form, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from neardup.errors import InputError, NeardupError
 from neardup.matrix import METHODS
-from neardup.web.auth import require_read, require_write, token_of, token_ok
-from neardup.web.http_errors import status_of
-from neardup.web.i18n import LANGUAGES, choose_language, translator
-from neardup.web.render import aligned_view, heat_colour, text_colour
+from neardup.web.auth import AuthError, require_read, require_write, token_of, token_ok
+from neardup.web.forms import LimitedRoute
+from neardup.web.http_errors import hide_location, status_of
+from neardup.web.i18n import (
+    LANGUAGES,
+    choose_language,
+    reason_text,
+    translate_error,
+    translator,
+)
+from neardup.web.i18n import plural as plural_of
+from neardup.web.i18n import size as size_of
+from neardup.web.listing import documents_page
+from neardup.web.render import (
+    aligned_view,
+    heat_colour,
+    number_filter,
+    plural_filter,
+    size_filter,
+    text_colour,
+    word_filter,
+)
 from neardup.web.service import UPLOAD_SUFFIXES, Service, upload_text
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=LimitedRoute)
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
-templates.env.globals.update(heat_colour=heat_colour, text_colour=text_colour, quote=quote)
+templates.env.globals.update(
+    heat_colour=heat_colour,
+    text_colour=text_colour,
+    quote=quote,
+    plural=plural_filter,
+    word=word_filter,
+    number=number_filter,
+    size=size_filter,
+)
+templates.env.filters.update(number=number_filter)
 
 ACCEPT = ",".join(UPLOAD_SUFFIXES)
 
@@ -46,14 +73,23 @@ def _lang(request: Request) -> str:
 def _render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
     lang = _lang(request)
     service = _service(request)
-    base = {
+    config = service.config
+    t = translator(lang)
+    size = size_of(config.max_body, lang)
+    t["too_large_before"] = t["too_large_before"].format(size=size)
+    base: dict[str, Any] = {
         "lang": lang,
-        "t": translator(lang),
+        "t": t,
         "languages": LANGUAGES,
         "path": request.url.path,
-        "writes": bool(service.config.token),
+        "writes": bool(config.token),
         "accept": ACCEPT,
-        "max_body": service.config.max_body,
+        "max_body": config.max_body,
+        "max_text": config.max_text,
+        "max_matrix": config.max_matrix,
+        "limits": t["limits"].format(
+            chars=plural_of(config.max_text, "character", lang), size=size
+        ),
     }
     response = templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
     chosen = request.query_params.get("lang")
@@ -68,8 +104,24 @@ def _page_read(request: Request) -> Response | None:
     try:
         require_read(service.config, token_of(request))
     except StarletteHTTPException as exc:
-        return _render(request, "token.html", status=exc.status_code, error=str(exc.detail))
+        return _render(request, "token.html", status=exc.status_code, error=_says(request, exc))
     return None
+
+
+def _says(request: Request, exc: BaseException, message: str | None = None) -> str:
+    """An error as the page says it: in the page's language, without the collection's
+    location for a reader without the token."""
+    if message is None:
+        message = str(exc.detail) if isinstance(exc, StarletteHTTPException) else str(exc)
+    if not message:
+        return translator(_lang(request))["empty_input"]
+    return translate_error(exc, _lang(request), hide_location(request, message))
+
+
+def error_page(request: Request, status: int, exc: BaseException, message: str) -> Response:
+    """An error outside a form's page (an unknown path, a request too large to read…) as an
+    HTML page in the page's language."""
+    return _render(request, "error.html", status=status, error=_says(request, exc, message))
 
 
 async def _text_or_file(service: Service, text: str, file: UploadFile | None) -> str:
@@ -83,8 +135,7 @@ async def _text_or_file(service: Service, text: str, file: UploadFile | None) ->
 
 
 def _error(request: Request, name: str, exc: NeardupError, **context: Any) -> Response:
-    message = str(exc) or translator(_lang(request))["empty_input"]
-    return _render(request, name, status=status_of(exc), error=message, **context)
+    return _render(request, name, status=status_of(exc), error=_says(request, exc), **context)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -107,7 +158,7 @@ async def check_page(
     except NeardupError as exc:
         return _error(request, "check.html", exc, text=text)
     assert checked.alignment is not None
-    view = aligned_view(checked.alignment)
+    view = aligned_view(checked.alignment, _lang(request))
     scores = {m.id: m for m in checked.result.matches}
     return _render(
         request,
@@ -145,7 +196,7 @@ async def compare_page(
         return _error(request, "compare.html", exc, text_a=text_a, text_b=text_b)
     alignment = compared.alignment
     assert alignment is not None  # fragments were asked for
-    view = aligned_view(alignment)
+    view = aligned_view(alignment, _lang(request))
     return _render(
         request,
         "compare.html",
@@ -159,22 +210,45 @@ async def compare_page(
     )
 
 
+PER_PAGE = 50
+
+
 @router.get("/collection", response_class=HTMLResponse)
-def collection_page(request: Request, message: str | None = None) -> Response:
-    return _page_read(request) or _collection(request, message=message)
+def collection_page(
+    request: Request,
+    q: Annotated[str, Query(max_length=1000)] = "",
+    page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
+    group: Annotated[int | None, Query()] = None,
+) -> Response:
+    return _page_read(request) or _collection(request, q=q, page=page, group=group)
 
 
-def _collection(request: Request, status: int = 200, **context: Any) -> Response:
+def _collection(
+    request: Request,
+    status: int = 200,
+    *,
+    q: str = "",
+    page: int = 1,
+    group: int | None = None,
+    **context: Any,
+) -> Response:
     service = _service(request)
     stats = service.stats()
+    stats.pop("location", None)
     groups = service.groups(2)
+    listed = documents_page(service, q=q, page=page, per_page=PER_PAGE, group=group)
+    shown_group = next((g for g in groups if g["id"] == group), None) if group else None
     return _render(
         request,
         "collection.html",
         status=status,
         stats=stats,
-        groups=groups[:200],
-        more_groups=max(0, len(groups) - 200),
+        groups=groups[:200] if group is None else [],
+        more_groups=max(0, len(groups) - 200) if group is None else 0,
+        group=group,
+        shown_group=shown_group,
+        listed=listed,
+        q=q,
         policies=("reject", "group", "allow"),
         **context,
     )
@@ -191,10 +265,11 @@ async def add_page(
 ) -> Response:
     service = _service(request)
     t = translator(_lang(request))
+    typed: dict[str, Any] = {"add_id": id, "add_text": text, "add_policy": policy}  # kept
     try:
         require_write(service.config, token_of(request, token or None))
     except StarletteHTTPException as exc:
-        return _collection(request, status=exc.status_code, error=str(exc.detail))
+        return _collection(request, status=exc.status_code, error=_says(request, exc), **typed)
     try:
         doc_id = id.strip() or (file.filename if file is not None and file.filename else "")
         if not doc_id:
@@ -202,11 +277,11 @@ async def add_page(
         given = await _text_or_file(service, text, file)
         summary = await asyncio.to_thread(service.add, [(doc_id, given, {})], policy=policy or None)
     except NeardupError as exc:
-        return _collection(request, status=status_of(exc), error=str(exc) or t["empty_input"])
+        return _collection(request, status=status_of(exc), error=_says(request, exc), **typed)
     decision = summary["decisions"][0]
     key = "added" if decision["accepted"] else "refused"
     detail = decision.get("detail")  # a length refusal says the length and the range
-    reason = f"{decision['reason']}: {detail}" if detail else decision["reason"]
+    reason = reason_text(decision["reason"], detail, _lang(request))
     message = t[key].format(id=doc_id, reason=reason)
     return _collection(request, message=message)
 
@@ -218,7 +293,9 @@ def document_page(request: Request, doc_id: str) -> Response:
     try:
         doc = _service(request).get(doc_id)
     except NeardupError as exc:
-        return _render(request, "document.html", status=status_of(exc), error=str(exc), doc=None)
+        return _render(
+            request, "document.html", status=status_of(exc), error=_says(request, exc), doc=None
+        )
     return _render(request, "document.html", doc=doc)
 
 
@@ -237,12 +314,16 @@ def remove_page(
             request,
             "document.html",
             status=exc.status_code,
-            error=str(exc.detail),
+            error=_says(request, exc),
             doc=_maybe(service, id),
         )
     except NeardupError as exc:
         return _render(
-            request, "document.html", status=status_of(exc), error=str(exc), doc=_maybe(service, id)
+            request,
+            "document.html",
+            status=status_of(exc),
+            error=_says(request, exc),
+            doc=_maybe(service, id),
         )
     message = translator(_lang(request))["removed"].format(id=id)
     return _collection(request, message=message)
@@ -304,7 +385,26 @@ def token_page(request: Request, token: Annotated[str, Form()] = "") -> Response
     """Remember the token in a cookie (same site only) when reads need one."""
     service = _service(request)
     if not token_ok(service.config, token):
-        return _render(request, "token.html", status=401, error="wrong token")
+        return _render(
+            request, "token.html", status=401, error=_says(request, AuthError(401, "wrong token"))
+        )
     response = RedirectResponse("/", status_code=303)
     response.set_cookie("neardup_token", token, httponly=True, samesite="strict")
     return response
+
+
+# A GET on a form's target (Back or a reload after a submit without JavaScript) goes to the form.
+_FORMS = {
+    "/check": "/",
+    "/collection/add": "/collection",
+    "/doc-remove": "/collection",
+    "/token": "/",
+}
+
+
+@router.get("/check", response_class=HTMLResponse)
+@router.get("/collection/add", response_class=HTMLResponse)
+@router.get("/doc-remove", response_class=HTMLResponse)
+@router.get("/token", response_class=HTMLResponse)
+def form_target(request: Request) -> Response:
+    return RedirectResponse(_FORMS[request.url.path], status_code=303)

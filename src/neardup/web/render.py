@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from jinja2 import pass_context
+from jinja2.runtime import Context
+
 from neardup.align import Alignment
 from neardup.report import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
+from neardup.web.i18n import DEFAULT_LANGUAGE, number, plural, size, word
 
 
 @dataclass(frozen=True)
@@ -35,20 +39,26 @@ class AlignedView:
     passages: int
 
 
-def aligned_view(alignment: Alignment) -> AlignedView:
-    """Mark the passages of every source in the query and in the source itself."""
+#: A reworded passage's label on the page, by language.
+REWRITTEN = {"ru": "пересказ", "en": REWRITTEN_LABEL}
+
+
+def aligned_view(alignment: Alignment, lang: str = "en") -> AlignedView:
+    """Mark the passages of every source in the query and in the source itself (each
+    passage's label, its similarity, in ``lang``'s words and decimal separator)."""
     query_marks: list[Mark] = []
     sources: list[SourceView] = []
     for si, match in enumerate(alignment.found):
         colour = HTML_COLOURS[si % len(HTML_COLOURS)]
         source_marks: list[Mark] = []
         for p in match.passages:
-            label = f"{match.id} #{p.number}: {p.similarity:.3f}"
+            label = f"{match.id} #{p.number}: {number(p.similarity, 3, lang)}"
             a, b = passage_id("a", si, p.number), passage_id("b", si, p.number)
             query_marks.append(Mark(p.a_start, p.a_end, a, b, colour, label, p.a_changed))
             source_marks.append(Mark(p.b_start, p.b_end, b, a, colour, label, p.b_changed))
         for r in match.rewritten:  # reworded sentences: the same colour, hatched
-            label = f"{REWRITTEN_LABEL} {match.id} #{r.number}: {r.similarity:.3f}"
+            said = REWRITTEN.get(lang, REWRITTEN_LABEL)
+            label = f"{said} {match.id} #{r.number}: {number(r.similarity, 3, lang)}"
             a, b = passage_id("a", si, f"r{r.number}"), passage_id("b", si, f"r{r.number}")
             query_marks.append(Mark(r.a_start, r.a_end, a, b, colour, label, rewritten=True))
             source_marks.append(Mark(r.b_start, r.b_end, b, a, colour, label, rewritten=True))
@@ -80,3 +90,30 @@ def heat_colour(value: float) -> str:
 
 def text_colour(value: float) -> str:
     return "#fff" if value > 0.6 else "#111"
+
+
+# --- counts and numbers in the page's language (jinja globals; ``lang`` from the context) ----
+
+
+@pass_context
+def plural_filter(context: Context, n: float, key: str) -> str:
+    """``plural(4, 'document')`` in a template: "4 документа" / "4 documents"."""
+    return plural(n, key, context.get("lang", DEFAULT_LANGUAGE))
+
+
+@pass_context
+def number_filter(context: Context, value: float, digits: int = 0) -> str:
+    """``number(0.5, 3)`` in a template: "0,500" / "0.500"."""
+    return number(value, digits, context.get("lang", DEFAULT_LANGUAGE))
+
+
+@pass_context
+def size_filter(context: Context, nbytes: float) -> str:
+    """``size(20971520)`` in a template: "20 МиБ" / "20 MiB"."""
+    return size(nbytes, context.get("lang", DEFAULT_LANGUAGE))
+
+
+@pass_context
+def word_filter(context: Context, n: float, key: str) -> str:
+    """``word(4, 'document')`` in a template: "документа" / "documents" (the word alone)."""
+    return word(n, key, context.get("lang", DEFAULT_LANGUAGE))

@@ -24,6 +24,7 @@ from neardup.errors import ConfigurationError, InputError, TooLargeError, Unsupp
 from neardup.index import CheckResult, Collection
 from neardup.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
+from neardup.web.texts import refuse_bad_characters
 
 #: Files the service takes: every one-text format of the reader's suffix table.
 UPLOAD_SUFFIXES = tuple(s for s, f in inputs.SUFFIXES.items() if not f.records)
@@ -143,6 +144,7 @@ class Service:
 
     # --- limits ------------------------------------------------------------------------------
     def limit_text(self, text: str, what: str = "the text") -> str:
+        refuse_bad_characters(text, what)  # NUL, lone surrogates: 422
         if len(text) > self.config.max_text:
             raise TooLargeError(
                 f"{what} has {len(text):,} characters; this service takes at most "
@@ -186,7 +188,10 @@ class Service:
         for doc_id, text, _ in documents:
             if not doc_id or not doc_id.strip():
                 raise InputError("a document id must not be empty")
+            refuse_bad_characters(doc_id, "a document id")
             self.limit_text(text, f"the text of {doc_id!r}")
+        for doc_id, _, meta in documents:
+            refuse_bad_characters(meta, f"the meta of {doc_id!r}")
         analyses = col.analyze_many([text for _, text, _ in documents])
         analyzed = [
             (doc_id, analysis, meta)
@@ -212,12 +217,14 @@ class Service:
     def remove(self, ids: list[str]) -> dict[str, Any]:
         if not ids:
             raise InputError("give at least one id to remove")
+        refuse_bad_characters(ids, "the ids")
         with self.lock:
             removed = self.collection.remove(ids)
             left = len(self.collection)
         return {"removed": removed, "documents": left}
 
     def get(self, doc_id: str) -> dict[str, Any]:
+        refuse_bad_characters(doc_id, "the id")
         with self.lock:
             return document_dict(self.collection.get(doc_id))
 
@@ -236,6 +243,7 @@ class Service:
         (:func:`neardup.compare`, the same call with the same defaults), and the comparison."""
         self.limit_text(a, "text A")
         self.limit_text(b, "text B")
+        refuse_bad_characters(b_id, "b_id")
         result = compare_texts(
             a, b, spec=self.collection.spec, fragments=fragments, aligner=self.aligner, b_id=b_id
         )
@@ -253,6 +261,7 @@ class Service:
             )
         if len(set(ids)) != len(ids):
             raise InputError("the ids of a matrix's texts must be unique")
+        refuse_bad_characters(ids, "the ids")
         for doc_id, text in zip(ids, texts, strict=True):
             self.limit_text(text, f"the text {doc_id!r}")
         return similarity_matrix(texts, ids=ids, method=method, spec=self.collection.spec)

@@ -56,8 +56,41 @@ function neardupInit() {
   });
 }
 
+// An error shown at the top of the page, the form and what was typed in it left as they are.
+function neardupSay(message) {
+  let box = document.getElementById("error");
+  if (!box) {
+    box = document.createElement("p");
+    box.id = "error";
+    box.className = "error";
+    box.setAttribute("role", "alert");
+    const main = document.querySelector("main");
+    main.insertBefore(box, main.firstChild);
+  }
+  box.textContent = document.body.dataset.error + ": " + message;
+  box.scrollIntoView({ block: "center" });
+}
+
+// The bytes a form would send (its texts in UTF-8 and its files), to refuse before sending.
+function neardupFormBytes(form) {
+  let total = 0;
+  form.querySelectorAll("textarea").forEach(function (area) {
+    total += new Blob([area.value]).size;
+  });
+  form.querySelectorAll("input[type=file]").forEach(function (input) {
+    for (const file of input.files) { total += file.size; }
+  });
+  return total;
+}
+
 // Send a form with XMLHttpRequest to show the upload's progress, then show the answer.
 function neardupSubmit(form, event) {
+  const limit = Number(document.body.dataset.maxBody || 0);
+  if (limit > 0 && neardupFormBytes(form) > limit) {
+    event.preventDefault();
+    neardupSay(document.body.dataset.tooLarge);
+    return;
+  }
   if (!window.XMLHttpRequest || !window.DOMParser) { return; }
   event.preventDefault();
   const box = document.getElementById("progress");
@@ -81,6 +114,14 @@ function neardupSubmit(form, event) {
     label.textContent = body.dataset.processing;
   });
   xhr.addEventListener("load", function () {
+    const type = xhr.getResponseHeader("content-type") || "";
+    if (type.indexOf("text/html") < 0) {  // not a page: say its message, keep the form
+      box.hidden = true;
+      let message = xhr.statusText;
+      try { message = JSON.parse(xhr.responseText).message || message; } catch (e) { /* as is */ }
+      neardupSay(message);
+      return;
+    }
     const doc = new DOMParser().parseFromString(xhr.responseText, "text/html");
     document.title = doc.title;
     document.body.replaceWith(document.adoptNode(doc.body));
