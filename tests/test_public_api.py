@@ -37,6 +37,7 @@ def test_all_is_pinned() -> None:
         "InputError",
         "InputTooLargeError",
         "InvalidTextError",
+        "LSHIndex",
         "Match",
         "Measures",
         "MinHasher",

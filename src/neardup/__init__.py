@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from neardup.comparison import Comparison, compare
     from neardup.dedup import dedup
     from neardup.index import CheckResult, Collection, Decision, Document, Group, Match
+    from neardup.lsh import LSHIndex
     from neardup.matrix import SimilarityMatrix, similarity_matrix
     from neardup.pipeline import Pipeline, default_spec, make_spec
     from neardup.similarity import Fingerprints, Measures
@@ -75,6 +76,7 @@ _LAZY = {
     "Decision": "neardup.index",
     "Document": "neardup.index",
     "Fingerprints": "neardup.similarity",
+    "LSHIndex": "neardup.lsh",
     "Group": "neardup.index",
     "Match": "neardup.index",
     "Measures": "neardup.similarity",
@@ -126,6 +128,7 @@ __all__ = [
     "InputError",
     "InputTooLargeError",
     "InvalidTextError",
+    "LSHIndex",
     "Match",
     "Measures",
     "MinHasher",
