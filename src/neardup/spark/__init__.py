@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 from collections.abc import Iterator
@@ -83,7 +84,9 @@ def session(
     conf: dict[str, str] | None = None,
 ) -> Any:
     """A quiet SparkSession (no UI, warnings only, Arrow on), or one clear error when Spark
-    cannot start (no Java, most often)."""
+    cannot start (no Java, most often). ``master``: ``local[N]`` (one JVM), a cluster's URL
+    (``spark://host:7077``, ``yarn``), or ``local-cluster[W,C,MB]``: W workers of C cores and
+    MB MiB on this machine, each executor a JVM of its own (its memory defaults to MB)."""
     require("pyspark", "spark")
     from pyspark.sql import SparkSession
 
@@ -114,7 +117,12 @@ def session(
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
         .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{_log4j()}")
     )
-    for key, value in (conf or {}).items():
+    settings = dict(conf or {})
+    cluster = re.fullmatch(r"local-cluster\[\s*\d+\s*,\s*\d+\s*,\s*(\d+)\s*\]", master)
+    if cluster and "spark.executor.memory" not in settings:
+        # Spark's default executor (1g) waits for ever on a smaller worker: take its memory
+        settings["spark.executor.memory"] = f"{cluster.group(1)}m"
+    for key, value in settings.items():
         builder = builder.config(key, value)
     try:
         spark = builder.getOrCreate()
@@ -530,6 +538,7 @@ def dedup_files(
         own = spark is None
         spark = spark if spark is not None else session(master)
         try:
+            master_url = str(spark.sparkContext.master)  # the session's, when one ran already
             t0 = time.perf_counter()
             if not ids:
                 raise DatasetError("the input holds no documents")
@@ -556,7 +565,7 @@ def dedup_files(
         summary = {
             "out": str(out_path),
             "engine": "spark",
-            "master": master,
+            "master": master_url,
             "documents": len(ids),
             "groups": kept,
             "removed": len(ids) - kept,
