@@ -188,7 +188,7 @@ def run(name: str, corpus: Path, args: argparse.Namespace, extra: list[str]) -> 
     }
     with (out / "documents.jsonl").open(encoding="utf-8") as fh:
         r["group_of"] = {d["id"]: d["group"] for d in map(json.loads, fh)}
-    shutil.rmtree(out, ignore_errors=True)
+    r["out"] = str(out.relative_to(ROOT))  # kept until the next run, to compare by hand
     log(json.dumps({k: v for k, v in r.items() if k != "group_of"}))
     return r
 

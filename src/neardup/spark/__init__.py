@@ -199,8 +199,11 @@ def _pair_batches(batches: Iterator[Any], window: int) -> Iterator[Any]:
 
 
 def _score_batches(
-    batches: Iterator[Any], exact: bool, value_bits: int, num_perm: int
+    batches: Iterator[Any], exact: bool, value_bits: int, num_perm: int, rounded: bool = False
 ) -> Iterator[Any]:
+    """Each pair's measures; ``rounded``: to six decimals by Python's ``round`` on the exact
+    double, as the local engine writes them (Spark's ``round`` goes half up on the decimal
+    string, and a tie such as 81/128 = 0.6328125 would come out 0.632813, not 0.632812)."""
     import pyarrow as pa
 
     from neardup.sketch.minhash import empty_value
@@ -228,6 +231,10 @@ def _score_batches(
             scores = estimated_scores(sigs, empty_value(value_bits), idx, idx + m)
             cols = {"resemblance": scores.resemblance}
         out = {"a": batch.column("a"), "b": batch.column("b")}
+        if rounded:
+            cols = {
+                k: np.array([round(float(x), 6) for x in np.asarray(v)]) for k, v in cols.items()
+            }
         out.update({k: pa.array(v, pa.float64()) for k, v in cols.items()})
         yield pa.RecordBatch.from_pydict(out)
 
@@ -292,7 +299,7 @@ def connected_components(edges: Any, max_rounds: int = 100) -> Any:
     return e.select(F.col("u").alias("node"), F.col("v").alias("root")).union(roots).distinct()
 
 
-def _score(pairs: Any, signed: Any, exact: bool, spec: Spec) -> Any:
+def _score(pairs: Any, signed: Any, exact: bool, spec: Spec, rounded: bool = False) -> Any:
     from pyspark.sql import functions as F
 
     assert spec.sketch is not None
@@ -304,7 +311,9 @@ def _score(pairs: Any, signed: Any, exact: bool, spec: Spec) -> Any:
         ", containment_ab double, containment_ba double" if exact else ""
     )
     value_bits, num_perm = spec.sketch.value_bits, spec.sketch.num_perm
-    return joined.mapInArrow(lambda it: _score_batches(it, exact, value_bits, num_perm), schema)
+    return joined.mapInArrow(
+        lambda it: _score_batches(it, exact, value_bits, num_perm, rounded), schema
+    )
 
 
 def _measure(scored: Any, measure: str) -> Any:
@@ -400,13 +409,13 @@ def dedup_dataframe(
     members = docs.where(F.col("order") != F.col("rep_order")).select(
         F.col("order").alias("a"), F.col("rep_order").alias("b")
     )
-    to_rep = _score(members, signed, exact, full)
+    to_rep = _score(members, signed, exact, full, rounded=True)
     to_rep = to_rep.select(F.col("a").alias("order"), _measure(to_rep, measure).alias("sim"))
     added = docs.join(to_rep, "order", "left").select(
         "order",
         "group",
         (F.col("order") == F.col("rep_order")).alias("kept"),
-        F.coalesce(F.round("sim", 6), F.lit(1.0)).alias("similarity"),
+        F.coalesce("sim", F.lit(1.0)).alias("similarity"),
         F.col("rep").alias("representative"),
     )
     # the input's own columns, as the local engine writes a record: id, text, the others
