@@ -511,7 +511,10 @@ def check(
     """
     if html_report:
         check_writable(html_report)
-    text = read_input(file, read_options(reading)).text
+    from neardup.inputs import hidden_in
+
+    decoded = read_input(file, read_options(reading))
+    text = decoded.text
     with _collection(db, readonly=True) as col:
         aligner = None
         if no_rewrites:
@@ -525,6 +528,7 @@ def check(
             fragments=fragments or bool(html_report),
             citations=not no_citations,
             aligner=aligner,
+            hidden=hidden_in(decoded),
         )
     alignment = result.alignment
     if html_report and alignment is not None:

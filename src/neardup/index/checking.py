@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels.align import covered_tokens
+from neardup.analysis.tricks import NONE, Tricks
 from neardup.analyzed import AnalyzedText
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, NotSupportedError
@@ -79,6 +80,7 @@ class Checking(Scoring, Reading):
         fragments: bool = DEFAULTS.fragments,
         citations: bool = DEFAULTS.citations,
         aligner: Aligner | None = None,
+        hidden: Tricks = NONE,
     ) -> CheckResult:
         """How unique ``text`` is against the collection, its matches and what ``add`` does.
 
@@ -87,7 +89,9 @@ class Checking(Scoring, Reading):
         counts every copied word as borrowed): passages found by aligning the text with the
         stored texts of its ``top`` strongest matches. ``fragments=True`` lists the passages
         in :meth:`CheckResult.to_dict`. ``combined=True`` also scores each match shown with the
-        combined score, from the stored texts (the collection must keep them)."""
+        combined score, from the stored texts (the collection must keep them). ``hidden``: the
+        text hidden in the file the text was read from (:func:`neardup.inputs.hidden_in`),
+        reported with the tricks the analyzer undid."""
         if combined and not self.index_spec.store_text:
             raise ConfigurationError("the combined score needs a collection that keeps its texts")
         if fragments and not self.index_spec.store_text:
@@ -113,6 +117,7 @@ class Checking(Scoring, Reading):
             citations=citations,
             combined=combined,
             aligner=aligner,
+            hidden=hidden,
         )
 
     def look_up(self, item: Analyzed, *, top: int | None, policy: str | None) -> LookedUp:
@@ -157,6 +162,7 @@ class Checking(Scoring, Reading):
         citations: bool = DEFAULTS.citations,
         combined: bool = False,
         aligner: Aligner | None = None,
+        hidden: Tricks = NONE,
     ) -> CheckResult:
         """:meth:`check`'s result from what :meth:`look_up` found (no storage is read)."""
         from neardup.align import apply_citations
@@ -194,7 +200,7 @@ class Checking(Scoring, Reading):
             alignment=alignment,
             listed=fragments,
             basis=basis,
-            tricks=text.canonical.tricks,
+            tricks=text.canonical.tricks.merged(hidden),
         )
 
     def _with_combined(

@@ -13,10 +13,11 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
+from neardup.analysis.tricks import Tricks
 from neardup.defaults import DEFAULTS
 from neardup.matrix import METHODS
 from neardup.web.auth import require_read, require_write, token_of
-from neardup.web.service import Service, upload_text
+from neardup.web.service import Service, upload
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -87,10 +88,10 @@ def _write(request: Request) -> Service:
     return service
 
 
-async def _upload(service: Service, file: UploadFile) -> str:
+async def _upload(service: Service, file: UploadFile) -> tuple[str, Tricks]:
     data = await file.read()
-    text = await asyncio.to_thread(upload_text, data, file.filename or "")
-    return service.limit_text(text, f"the text of {file.filename!r}")
+    text, hidden = await asyncio.to_thread(upload, data, file.filename or "")
+    return service.limit_text(text, f"the text of {file.filename!r}"), hidden
 
 
 @router.post("/check", summary="Check a text: uniqueness, matches, passages (stores nothing)")
@@ -110,8 +111,10 @@ async def check_file(
     """As ``/api/check``, plus ``"text"``: the text extracted from the file, which the
     passages' offsets refer to."""
     service = _read(request)
-    text = await _upload(service, file)
-    checked = await asyncio.to_thread(service.check, text, top=top, fragments=fragments)
+    text, hidden = await _upload(service, file)
+    checked = await asyncio.to_thread(
+        service.check, text, top=top, fragments=fragments, hidden=hidden
+    )
     out = checked.to_dict()
     out["text"] = text
     return out
@@ -133,7 +136,7 @@ async def add_file(
     policy: Annotated[Policy | None, Form()] = None,
 ) -> dict[str, Any]:
     service = _write(request)
-    text = await _upload(service, file)
+    text, _ = await _upload(service, file)
     meta = {"filename": file.filename or ""}
     return await asyncio.to_thread(service.add, [(id, text, meta)], policy=policy)
 
@@ -185,9 +188,11 @@ async def compare_files(
 ) -> dict[str, Any]:
     """As ``/api/compare``, plus ``"text_a"`` and ``"text_b"``: the extracted texts."""
     service = _read(request)
-    text_a = await _upload(service, a)
-    text_b = await _upload(service, b)
-    out, _ = await asyncio.to_thread(service.compare, text_a, text_b, b_id=b.filename or "B")
+    text_a, hidden_a = await _upload(service, a)
+    text_b, hidden_b = await _upload(service, b)
+    out, _ = await asyncio.to_thread(
+        service.compare, text_a, text_b, b_id=b.filename or "B", hidden=(hidden_a, hidden_b)
+    )
     out["text_a"] = text_a
     out["text_b"] = text_b
     return out

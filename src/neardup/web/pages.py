@@ -16,13 +16,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from neardup.analysis.tricks import NONE, Tricks
 from neardup.errors import InputError, NeardupError
 from neardup.matrix import METHODS
 from neardup.web.auth import require_read, require_write, token_of, token_ok
 from neardup.web.http_errors import status_of
 from neardup.web.i18n import LANGUAGES, choose_language, translator
 from neardup.web.render import aligned_view, heat_colour, text_colour
-from neardup.web.service import UPLOAD_SUFFIXES, Service, upload_text
+from neardup.web.service import UPLOAD_SUFFIXES, Service, upload, upload_text
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -72,13 +73,14 @@ def _page_read(request: Request) -> Response | None:
     return None
 
 
-async def _text_or_file(service: Service, text: str, file: UploadFile | None) -> str:
+async def _text_or_file(service: Service, text: str, file: UploadFile | None) -> tuple[str, Tricks]:
+    """The text given or read from the file, and the text hidden in the file (issue 24)."""
     if file is not None and file.filename:
         data = await file.read()
-        extracted = await asyncio.to_thread(upload_text, data, file.filename)
-        return service.limit_text(extracted, f"the text of {file.filename!r}")
+        extracted, hidden = await asyncio.to_thread(upload, data, file.filename)
+        return service.limit_text(extracted, f"the text of {file.filename!r}"), hidden
     if text.strip():
-        return service.limit_text(text)
+        return service.limit_text(text), NONE
     raise InputError("")
 
 
@@ -102,8 +104,8 @@ async def check_page(
         return denied
     service = _service(request)
     try:
-        given = await _text_or_file(service, text, file)
-        checked = await asyncio.to_thread(service.check, given, fragments=True)
+        given, hidden = await _text_or_file(service, text, file)
+        checked = await asyncio.to_thread(service.check, given, fragments=True, hidden=hidden)
     except NeardupError as exc:
         return _error(request, "check.html", exc, text=text)
     assert checked.alignment is not None
@@ -138,9 +140,11 @@ async def compare_page(
         return denied
     service = _service(request)
     try:
-        a = await _text_or_file(service, text_a, file_a)
-        b = await _text_or_file(service, text_b, file_b)
-        out, compared = await asyncio.to_thread(service.compare, a, b, fragments=True)
+        a, hidden_a = await _text_or_file(service, text_a, file_a)
+        b, hidden_b = await _text_or_file(service, text_b, file_b)
+        out, compared = await asyncio.to_thread(
+            service.compare, a, b, fragments=True, hidden=(hidden_a, hidden_b)
+        )
     except NeardupError as exc:
         return _error(request, "compare.html", exc, text_a=text_a, text_b=text_b)
     alignment = compared.alignment
@@ -199,7 +203,7 @@ async def add_page(
         doc_id = id.strip() or (file.filename if file is not None and file.filename else "")
         if not doc_id:
             raise InputError("a document id must not be empty")
-        given = await _text_or_file(service, text, file)
+        given, _ = await _text_or_file(service, text, file)
         summary = await asyncio.to_thread(service.add, [(doc_id, given, {})], policy=policy or None)
     except NeardupError as exc:
         return _collection(request, status=status_of(exc), error=str(exc) or t["empty_input"])
