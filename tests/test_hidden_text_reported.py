@@ -46,9 +46,10 @@ def _docx_copy() -> bytes:
 
 
 def _pdf_copy() -> bytes:
-    from tests.test_office_hidden_pdf import _line, _pdf
-
+    pytest.importorskip("fpdf")
     from fpdf.enums import TextMode
+
+    from tests.test_office_hidden_pdf import _line, _pdf
 
     pdf = _pdf()
     for text in PARAGRAPHS:
