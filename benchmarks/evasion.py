@@ -146,8 +146,12 @@ def _sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE.split(text.strip()) if s.strip()]
 
 
+#: What XML (a .docx) cannot hold: control characters (a few documents have them).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
 def _paragraphs(text: str) -> list[str]:
-    return [p.strip() for p in text.split("\n") if p.strip()]
+    return [p.strip() for p in _NOT_XML.sub(" ", text).split("\n") if p.strip()]
 
 
 def docx_copy(text: str, stuffing: list[str] | None) -> bytes:
@@ -261,8 +265,9 @@ def run_copies(count: int, only: set[str] | None, worst: int) -> None:
                     flagged += analyzer.canonical(copy).tricks.suspicious
                 else:
                     file_name, write = OFFICE[trick]
+                    following = docs[(number + 1) % len(docs)][1]
                     stuffing = [
-                        " ".join(s.split()) for s in _sentences(docs[(number + 1) % len(docs)][1])
+                        " ".join(_NOT_XML.sub(" ", s).split()) for s in _sentences(following)
                     ]
                     plain = text_from_bytes(write(text, None), file_name).text
                     clean = compare(text, plain, spec=folded_spec).resemblance

@@ -371,6 +371,8 @@ class _Neutralizer:
     def _fold_foreign(self, w: int, a: int, b: int) -> int:
         letters = self._letters(a, b)
         targets = cf.fold_targets()[self.script]
+        if letters and self._code(a, b, letters):
+            return self._fold_code(a, b, letters, targets)
         if not letters or len(letters) != b - a:
             return 0  # digits or marks: a formula or a code (H2O, p42), not a swapped word
         if not all(self._plain_look_alike(p, targets) for p in letters):
@@ -389,6 +391,41 @@ class _Neutralizer:
         for p in letters:
             self.subs[p] = targets[int(self.cps[p])]
         return len(letters)
+
+    def _code(self, a: int, b: int, letters: list[int]) -> bool:
+        """Whether the word ``[a, b)`` is letters and digits only, with a digit (``A340``,
+        ``750p``, ``95MC``)."""
+        digits = sum(1 for p in range(a, b) if self.cls[p] & cf.DIGIT)
+        return digits > 0 and digits + len(letters) == b - a
+
+    def _fold_code(self, a: int, b: int, letters: list[int], targets: dict[int, int]) -> int:
+        """A code of letters and digits wholly in another script, in a copy with letters
+        swapped (the caller has seen the evidence): its letters fold into the text's script
+        when each has a plain look-alike there, and either the text is Latin (an English text
+        holds no Cyrillic or Greek codes: ``А340``, ``750р`` are swapped ``A340``, ``750p``) or
+        the code is joined by a hyphen to a word of the text's script, as folded
+        (``Ту-95MC``, ``Су-30CM``). A Latin code standing alone in a Russian copy (``A380``,
+        ``F-35``, or a swapped ``В37``?) cannot be told from the source's own and stays."""
+        if not all(self._plain_look_alike(p, targets) for p in letters):
+            return 0
+        if self.script != cf.LATIN and not self._hyphened_to_text(a):
+            return 0
+        for p in letters:
+            self.subs[p] = targets[int(self.cps[p])]
+        return len(letters)
+
+    def _hyphened_to_text(self, a: int) -> bool:
+        """Whether a hyphen joins the word starting at ``a`` to the word before it, and that
+        word has a letter of the text's script (or folded into it)."""
+        if a < 2 or self.text[a - 1] not in "-\u2010\u2011":
+            return False
+        p = a - 2
+        found = False
+        while p >= 0 and self.cls[p] & (cf.LETTERS | cf.DIGIT | cf.MARK):
+            if self.cls[p] & self.script or int(self.subs[p]) != int(self.cps[p]):
+                found = found or bool(self.cls[p] & cf.LETTERS)
+            p -= 1
+        return found
 
     def _plain_look_alike(self, p: int, targets: dict[int, int]) -> bool:
         """Whether the letter at ``p`` has a look-alike of the same case in the basic alphabet
