@@ -182,6 +182,24 @@ def test_letter_spacing() -> None:
     assert trick.spans == ((0, len(spaced)),)
 
 
+@pytest.mark.parametrize(
+    ("spaced", "joined"),
+    [
+        # brackets, quotes and commas spaced with the letters (the evasion benchmark's worst
+        # Reuters copies): a mark after a word break, several marks in a row
+        ("P a r t y   ( P C P ) ,   w h o   h e l d", "Party (PCP), who held"),
+        ("L e a h y   ( D - V t . )   s a i d   t h r e e", "Leahy (D-Vt.) said three"),
+        ("P L C   < B C S . L > ,   a n d   d u e", "PLC <BCS.L>, and due"),
+        ("с к а з а л   « н е т »   в ч е р а", "сказал «нет» вчера"),
+    ],
+)
+def test_letter_spacing_with_punctuation(spaced: str, joined: str) -> None:
+    text, _, tricks = neutralize(spaced)
+    assert text == joined
+    assert _terms(spaced) == _terms(joined)
+    assert tricks.kinds == ("letter_spacing",)
+
+
 def test_stuffing() -> None:
     assert _terms("пла\ue000гиат и пла1гиат") == ["плагиат", "и", "плагиат"]
     trick = find_tricks("пла\ue000гиат и пла1гиат").get("stuffing")

@@ -207,32 +207,55 @@ def _neutralize(text: str) -> tuple[str, OffsetMap | None, _Found | None]:
 _WHITE = frozenset(" \t\u00a0")
 
 
-def _gap_kind(gap: str, inner: str | None) -> tuple[str, int] | None:
-    """What the characters between two single letters of a spaced run are: ``("join", -1)``
-    the separator between the letters of a word, ``("break", -1)`` more white space between
-    two words, ``("punct", 1)`` and ``("punct_break", 1)`` a punctuation mark between single
-    separators (kept, and followed by a word break); ``None`` when the run ends here."""
+#: What the gap between two single letters of a spaced run is (:func:`_gap_kind`): its kind,
+#: the offsets of the punctuation marks kept, the offset of the one space kept (or -1).
+_Gap = tuple[str, tuple[int, ...], int]
+
+
+def _gap_kind(gap: str, inner: str | None) -> _Gap | None:
+    """What the characters between two single letters of a spaced run are: ``join`` the
+    separator between the letters of a word, ``break`` more white space between two words,
+    ``punct`` punctuation marks between single separators (kept: ``1 , 8 5 0``, ``D - V t``)
+    and ``punct_break`` the same with a word break among them (``s ,   i t s``, ``y   ( P``,
+    ``P ) ,   w``: the marks kept, one space for the break); ``None`` when the run ends
+    here."""
     spaces = len(gap) >= 1 and all(c in _WHITE for c in gap)
     if inner is None:
         if len(gap) == 1 and gap not in "\n\r" and not gap.isalnum():
-            return "join", -1
+            return "join", (), -1
     elif gap == inner:
-        return "join", -1
+        return "join", (), -1
     elif spaces and len(gap) <= 4:
-        if inner != " ":
-            return "break", -1
-        if len(gap) >= 2:
-            return "break", -1
-    if inner not in (None, " ") or len(gap) < 3 or gap[0] != " ":
+        if inner != " " or len(gap) >= 2:
+            return "break", (), 0
+    if inner not in (None, " ") or len(gap) < 3 or gap[0] != " " or gap[-1] not in _WHITE:
         return None
-    mark, rest = gap[1], gap[2:]
-    if mark in _WHITE or mark.isalnum() or mark in "\n\r":
+    return _marks_gap(gap)
+
+
+def _marks_gap(gap: str) -> _Gap | None:
+    """:func:`_gap_kind` of a gap holding marks: each mark alone between white space, a
+    single space inside a word, at most one word break (two to four white characters)."""
+    marks: list[int] = []
+    space, p = -1, 0
+    while p < len(gap):
+        if gap[p] in _WHITE:
+            q = p
+            while q < len(gap) and gap[q] in _WHITE:
+                q += 1
+            if q - p >= 2:
+                if space >= 0 or q - p > 4:
+                    return None
+                space = p
+            p = q
+            continue
+        if gap[p].isalnum() or gap[p] in "\n\r" or gap[p + 1] not in _WHITE:
+            return None
+        marks.append(p)
+        p += 1
+    if not marks:
         return None
-    if rest == " ":
-        return "punct", 1
-    if 2 <= len(rest) <= 4 and all(c in _WHITE for c in rest):
-        return "punct_break", 1
-    return None
+    return ("punct_break" if space >= 0 else "punct"), tuple(marks), space
 
 
 class _Neutralizer:
@@ -576,7 +599,7 @@ class _Neutralizer:
         while i < len(words):
             run = [words[i]]
             inner: str | None = None
-            gaps: list[tuple[int, int, str, int]] = []
+            gaps: list[tuple[int, int, _Gap]] = []
             while i + 1 < len(words):
                 v = words[i]
                 gap_start, gap_end = int(ends[v]), int(starts[v + 1])
@@ -585,11 +608,11 @@ class _Neutralizer:
                     break
                 if inner is None:
                     inner = " " if kind[0] == "punct" else self.text[gap_start]
-                gaps.append((gap_start, gap_end, *kind))
+                gaps.append((gap_start, gap_end, kind))
                 run.append(v + 1)
                 i += 1
             i += 1
-            joins = sum(1 for g in gaps if g[2] in ("join", "punct"))
+            joins = sum(1 for g in gaps if g[2][0] in ("join", "punct"))
             if len(run) < SPACED_LETTERS or joins < SPACED_LETTERS - 1:
                 continue
             chars = [self._char_of_single(x) for x in run]
@@ -599,16 +622,15 @@ class _Neutralizer:
             if len(letters) >= 3:
                 self._join(run, gaps)
 
-    def _join(self, run: list[int], gaps: list[tuple[int, int, str, int]]) -> None:
+    def _join(self, run: list[int], gaps: list[tuple[int, int, _Gap]]) -> None:
         words = 1
-        for a, b, kind, mark in gaps:
+        for a, b, (_, marks, space) in gaps:
             self.keep[a:b] = False
-            if mark >= 0:  # the punctuation between the spaces
+            for mark in marks:  # the punctuation between the spaces
                 self.keep[a + mark] = True
-            if kind in ("break", "punct_break"):
-                space = a + mark + 1
-                self.keep[space] = True  # one space between the joined words
-                self.subs[space] = 0x20
+            if space >= 0:
+                self.keep[a + space] = True  # one space between the joined words
+                self.subs[a + space] = 0x20
                 words += 1
         first = int(self.starts[run[0]])
         last = int(self.ends[run[-1]])
