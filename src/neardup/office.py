@@ -1,8 +1,10 @@
 """Text out of office documents: ``.docx`` (python-docx) and ``.pdf`` (pypdf).
 
-``extract_text(data, suffix)`` is the one way neardup turns such a file into text; the reader
-(``neardup.inputs``: every command's files and folders) and the web service's uploads (through
-the reader) both call it, so the offsets of matched passages refer to the same extracted text
+``extract(data, suffix)`` is the one way neardup turns such a file into the text a reader sees
+(and what was hidden in it: :class:`Dropped`, issue 24); ``extract_text(data, suffix)`` gives
+all of its text. The reader (``neardup.inputs``: every command's files and folders) and the web
+service's uploads (through the reader) call ``extract`` (``extract_text`` with
+``visible_only=False``), so the offsets of matched passages refer to the same extracted text
 everywhere. Both libraries come with ``neardup[office]`` (also in ``[web]`` and ``[all]``).
 
 * ``.docx``: the body's paragraphs and table cells in document order, one paragraph a line
@@ -561,8 +563,9 @@ def extract(data: bytes, suffix: str, *, limits: OfficeLimits = DEFAULT_LIMITS) 
 
 def read_file(path: str | os.PathLike[str], *, limits: OfficeLimits = DEFAULT_LIMITS) -> str:
     """The text of a ``.docx`` or ``.pdf`` file on disk (its size checked before it is read;
-    a refusal names the file). The reader (``neardup.inputs``) reads office files the same
-    way, by :func:`extract_text`; this module does not import it."""
+    a refusal names the file), all of it: :func:`extract_text`. The reader
+    (``neardup.inputs``) reads what a reader sees, by :func:`extract`; this module does not
+    import it."""
     file = Path(path)
     try:
         size = file.stat().st_size
