@@ -195,6 +195,13 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
         f"{result.verified_pairs} of {result.candidate_pairs} candidate pairs verified; "
         f"{summary['seconds']['total']:.1f} s → {result.out}"
     )
+    tricks = result.tricks
+    if tricks.get("documents"):
+        kinds = ", ".join(f"{kind} {count}" for kind, count in tricks["kinds"].items())
+        click.echo(
+            f"tricks undone in {tricks['documents']} documents ({tricks['suspicious']} "
+            f"suspicious): {kinds}"
+        )
 
 
 COMMANDS = [dedup]
