@@ -9,8 +9,8 @@ test:
 * **reuters corrections** (en): a story whose title starts with a correction or repeat marker
   of this copy (``CORRECTED -``, ``(CORRECTED)-``, ``<CORRECTED> -``, ``RPT-``, ``(RPT)``)
   and has a body, paired with its original: the story without a marker, with a body, dated at
-  most 7 days before it (and not after it), whose title (marker and tickers dropped) shares
-  the most ``\\w+`` words with it, at least half of their union (word Jaccard ≥ 0.5).
+  most 7 days before it (and not after it), whose title (marker dropped) shares the most
+  ``\\w+`` words with it, at least half of their union (word Jaccard ≥ 0.5).
 * **reuters re-issues** (en): two stories with the same title (lowercase ``\\w+`` words), dated
   at most one day apart, whose bodies are not identical (after white space is evened out), the
   title not a recurring rubric (held by at most two distinct bodies in the corpus; "U.K. MONEY
@@ -19,22 +19,26 @@ test:
 * **ru_news reprints** (ru): two Nezavisimaya Gazeta documents that are one article — the same
   date and file name in their URL (the corpus holds an article under its section, another
   section and ``amp.ng.ru``) — or that carry the same title (lowercase words, ё as е) that is
-  not a rubric (held by at most two distinct bodies), whose bodies are not identical. Pairs of
-  identical bodies (463 in ru_news, 233 same-title ones in Reuters) are left out of every set:
-  every measure scores them 1.
+  not a rubric (held by at most two distinct bodies), whose bodies are not identical; one pair
+  per two distinct bodies. Pairs of identical bodies (hundreds in each corpus) are left out of
+  every set: every measure scores them 1.
 
 Negatives, for each positive pair ``(a, b)`` and each of its two texts: up to :data:`HARD`
 **hard** ones — another story of the same date (Reuters: the date line; ru_news: the URL's
 date) and the same topic (Reuters: a shared ``topics`` code, or both without one; ru_news: the
 same URL section, or any section of that date when there is none), whose title shares no ticker
-and less than 0.3 of its words with either text of the positive — and :data:`RANDOM` random
-ones (any other story of the corpus with a body). A text is never paired with a copy of itself
-or of its partner. ru_news has, besides, its rubrics: two issues of a recurring column (the
-same title, other dates, not the same URL file) are hard negatives too.
+and less than 0.3 of its words with either text of the positive; Reuters: up to
+:data:`COMPANY` **company** ones — a story sharing a ticker with it, whose title shares less
+than 0.3 of its words with the positive's; and :data:`RANDOM` random ones (any other story of
+the corpus with a body, apart as the hard ones). A text is never paired with a copy of itself
+or of its partner. ru_news has, besides, its **rubrics** — two issues of a recurring column
+(the same title held by more than two bodies, other dates, not the same URL file) — and its
+**similar titles** (:func:`similar_titles`: another story on one subject).
 
-The label rules are noisy; ``--sample N`` prints N positives of each set (titles, dates,
-lengths and the start of both bodies) to be read by hand, and the docs give what that reading
-found (:data:`READ`).
+The label rules are noisy; ``--sample N`` prints N positives of each set and N similar-title
+negatives of ru_news (titles, dates, lengths, the start of both bodies, the words of one only)
+to be read by hand, and the docs give what that reading found (:data:`READ`,
+:data:`READ_NEGATIVES`).
 
 Every pair is scored by the default — the combined score (``neardup.combined``, the batch path
 ``CombinedFeatures(default_spec()).table`` + ``combined_scores``) — by the baselines of
