@@ -30,7 +30,7 @@ def store(backend: Backend) -> CheckStore:
 
 
 def test_keep_get_round_trip(store: CheckStore) -> None:
-    text = 'Строка с NUL \x00, кавычками "\'" и эмодзи 🙂\nи второй строкой'
+    text = 'Строка с NUL \x00, кавычками "\'", эмодзи 🙂, одиноким \udc80\nи второй строкой'
     kept = _check("abc", 1000.5, owner_digest("browser"), text)
     store.keep(kept)
     got = store.get("abc")
@@ -103,3 +103,17 @@ def test_ids_are_unguessable_and_checked() -> None:
         with pytest.raises(InputError):
             valid_id(bad)
     assert owner_digest(None) == "" and owner_digest("k") != owner_digest("l")
+
+
+def test_a_body_is_utf8_json_with_only_control_characters_and_surrogates_escaped() -> None:
+    kept = KeptCheck("id", 1.0, "", "", "fp", "Щ\x00\ud83d🙂\\", {"источник": "ё\n"})
+    body = kept.body()
+    assert body == '{"text": "Щ\\u0000\\ud83d🙂\\\\", "result": {"источник": "ё\\n"}}'
+    body.encode("utf-8")  # storable: no raw surrogate left
+    assert KeptCheck.from_row("id", 1.0, "", "", "fp", body) == kept
+    # a body an earlier version kept, every character escaped to ASCII, reads the same
+    old = (
+        '{"text": "\\u0429\\u0000\\ud83d\\ud83d\\ude42\\\\", "result": '
+        '{"\\u0438\\u0441\\u0442\\u043e\\u0447\\u043d\\u0438\\u043a": "\\u0451\\n"}}'
+    )
+    assert KeptCheck.from_row("id", 1.0, "", "", "fp", old) == kept

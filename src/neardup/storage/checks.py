@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +26,9 @@ from neardup.errors import InputError
 
 #: Characters of the text a listing shows.
 PREVIEW = 120
+#: A lone surrogate: ``json.dumps(..., ensure_ascii=False)`` leaves it raw, and no backend
+#: stores it, so the body escapes it (only it: a Cyrillic letter escaped takes 6 bytes, not 2).
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -50,9 +54,11 @@ class KeptCheck:
         )
 
     def body(self) -> str:
-        """The text, the name and the result as one JSON string (every character escaped to
-        ASCII, so any text a check took is stored as it is on every backend)."""
-        return json.dumps({"text": self.text, "result": self.result}, ensure_ascii=True)
+        """The text and the result as one JSON string in UTF-8: control characters (NUL among
+        them) and lone surrogates escaped, so any text a check took is stored as it is on every
+        backend; bodies stored escaped to ASCII by earlier versions read the same."""
+        raw = json.dumps({"text": self.text, "result": self.result}, ensure_ascii=False)
+        return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", raw)
 
     @classmethod
     def from_row(
