@@ -2,7 +2,7 @@
 finds, and what the check costs, for each candidate source.
 
 Documents are synthetic shingle fingerprint sequences (random 64-bit values: the candidates do
-not depend on what the fingerprints mean) of 300–1,500 words (uniform; a text of ``w`` words
+not depend on what the fingerprints mean) of 300–1,500 words (uniform, ``--words``; a text of ``w`` words
 has ``w − 4`` word 5-shingles). A query is a fresh text of the same length distribution into
 which a run of 5 % (or 10 %) of a stored document's words is pasted at a random place: the
 run's own shingles, and 4 new shingles on each side where the paste meets the essay's words.
@@ -25,7 +25,7 @@ their exact verification; the queries are ``Analyzed`` beforehand), candidates a
 query, postings a document, the SQLite file a document, and the insert's wall and CPU time.
 
     .venv/bin/python benchmarks/partial_check.py --docs 100000
-    .venv/bin/python benchmarks/partial_check.py --docs 100000 --sources winnow-11,pmbf --pmbf-build unchecked
+    .venv/bin/python benchmarks/partial_check.py --docs 100000 --sources winnow-11,pmbf
 """
 
 from __future__ import annotations
@@ -67,8 +67,12 @@ def loadavg() -> str:
         return " ".join(fh.read().split()[:3])
 
 
+#: the words of a text: uniform in this range (``--words``)
+WORDS = [300, 1500]
+
+
 def words_of(n: int, rng: np.random.Generator) -> np.ndarray:
-    return rng.integers(300, 1501, n)
+    return rng.integers(WORDS[0], WORDS[1] + 1, n)
 
 
 def documents(n_docs: int, seed: int) -> Iterator[np.ndarray]:
@@ -189,13 +193,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pmbf-build", choices=("checked", "unchecked"), default="unchecked")
     ap.add_argument("--work", type=Path, default=Path("/work/bench_cache/partial"))
     ap.add_argument("--json", type=Path, help="write the results here too")
+    ap.add_argument(
+        "--words", default="300,1500", help="the range of a text's words (default 300,1500)"
+    )
     args = ap.parse_args(argv)
+    WORDS[:] = [int(w) for w in args.words.split(",")]
     commit = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
     wanted = args.sources.split(",")
     made = queries(args.docs, args.queries, args.seed)
-    print(f"{os.cpu_count()} cores shared with other jobs; commit {commit}; load {loadavg()}")
+    print(
+        f"{os.cpu_count()} cores shared with other jobs; commit {commit}; texts of "
+        f"{WORDS[0]}–{WORDS[1]} words; load {loadavg()}"
+    )
     print("\n".join(HEAD), flush=True)
     results = []
     args.work.mkdir(parents=True, exist_ok=True)
