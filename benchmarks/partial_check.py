@@ -1,12 +1,12 @@
 """Partial copies at scale (issue 26): the share of 5 % and 10 % pastes a collection's ``check``
 finds, and what the check costs, for each candidate source.
 
-Documents are synthetic shingle fingerprint sequences (random 64-bit values: the candidates do
-not depend on what the fingerprints mean) of 300–1,500 words (uniform, ``--words``; a text of
-``w`` words has ``w − 4`` word 5-shingles). A query is a fresh text of the same length
-distribution into which a run of 5 % (or 10 %) of a stored document's words is pasted at a random place: the
-run's own shingles, and 4 new shingles on each side where the paste meets the essay's words.
-So a 5 % paste of a 300-word text is 15 words, 11 shingles of the source.
+Documents are synthetic shingle fingerprint sequences (random 64-bit values: the candidates
+do not depend on what the fingerprints mean) of 300–1,500 words (uniform, ``--words``; a text
+of ``w`` words has ``w − 4`` word 5-shingles). A query is a fresh text of the same length
+distribution into which a run of 5 % (or 10 %) of a stored document's words is pasted at a
+random place: the run's own shingles, and 4 new shingles on each side where the paste meets
+the essay's words. So a 5 % paste of a 300-word text is 15 words, 11 shingles of the source.
 
 Candidate sources, each in its own SQLite collection (``policy allow``, texts not stored):
 
