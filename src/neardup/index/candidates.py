@@ -10,7 +10,11 @@ One generator exists now, :class:`Winnowing`. It suits both jobs of the collecti
 duplicates share many windows, and a partial copy — one paragraph of a source pasted into a
 long essay — shares every window that lies inside the pasted run, so any run of at least
 ``window`` shared shingles (``window + k - 1`` words) is guaranteed a common sample, however
-small the share of the essay it is. Broder's mod-m sampling keeps no such guarantee: a run
+small the share of the essay it is. Since issue 26 a text looks up every one of its shingles
+(``IndexSpec.lookup = "shingles"``) against stored samples of a window of 11: a 5 % paste of
+a 300-word text (15 words, 11 shingles) is certain to meet one, and a shorter or edited run
+does whenever one of the source's samples lies inside it; collections made before keep their
+window and look up their samples (``lookup = "samples"``). Broder's mod-m sampling keeps no such guarantee: a run
 shorter than about ``m`` shingles may have no sample at all. MinHash LSH band keys (neardup.sketch)
 and pseudo-matrix Bloom rows can be added later as other generators with the same interface.
 
