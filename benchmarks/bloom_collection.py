@@ -44,7 +44,11 @@ METHODS: dict[str, dict[str, Any]] = {
     "winnow": {},
     "pmbf": {"candidates": "pmbf"},
     "both": {"candidates": "both"},
+    # not run unless named (--methods): the window's trade
+    "winnow-8": {"window": 8},
+    "winnow-16": {"window": 16},
 }
+DEFAULT_METHODS = "winnow-24,winnow,pmbf,both"
 
 
 def run_method(method: str, texts: list[str], folder: Path) -> dict[str, Any]:
@@ -88,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--work", type=Path, default=WORK)
     ap.add_argument("--no-docs", action="store_true")
-    ap.add_argument("--methods", default=",".join(METHODS))
+    ap.add_argument("--methods", default=DEFAULT_METHODS)
     args = ap.parse_args(argv)
     need_data("ru_news.jsonl.gz")
     directory = ensure_dataset("ru-partial", partial_config(args.docs, args.seed), args.work)

@@ -14,9 +14,10 @@ small the share of the essay it is. Since issue 26 a text looks up every one of 
 (``IndexSpec.lookup = "shingles"``) against stored samples of a window of 11: a 5 % paste of
 a 300-word text (15 words, 11 shingles) is certain to meet one, and a shorter or edited run
 does whenever one of the source's samples lies inside it; collections made before keep their
-window and look up their samples (``lookup = "samples"``). Broder's mod-m sampling keeps no such guarantee: a run
-shorter than about ``m`` shingles may have no sample at all. MinHash LSH band keys (neardup.sketch)
-and pseudo-matrix Bloom rows can be added later as other generators with the same interface.
+window and look up their samples (``lookup = "samples"``). Broder's mod-m sampling keeps no
+such guarantee: a run shorter than about ``m`` shingles may have no sample at all. MinHash LSH
+band keys (neardup.sketch) and pseudo-matrix Bloom rows can be added later as other generators
+with the same interface.
 
 The collection asks *candidate sources* (:class:`CandidateSource`) for the pairs worth
 verifying: a batch of analyzed texts in, ``(batch position, stored key)`` pairs out, and the
