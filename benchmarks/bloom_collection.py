@@ -47,6 +47,8 @@ METHODS: dict[str, dict[str, Any]] = {
     # not run unless named (--methods): the window's trade
     "winnow-8": {"window": 8},
     "winnow-16": {"window": 16},
+    "winnow-11-samples": {"lookup": "samples"},
+    "winnow-24-all": {"window": 24, "lookup": "shingles"},
 }
 DEFAULT_METHODS = "winnow-24,winnow,pmbf,both"
 
