@@ -49,9 +49,11 @@ def found(col: Collection, items: list[tuple[str, str]]) -> list[int]:
     return out
 
 
-def test_default_finds_every_5_percent_paste() -> None:
+@pytest.mark.parametrize("location", ["memory:", "sqlite"])
+def test_default_finds_every_5_percent_paste(location: str, tmp_path: Path) -> None:
     items = sources()
-    new = Collection.create("memory:", SPEC, IndexSpec(policy="allow"))
+    where = location if location == "memory:" else str(tmp_path / "new.db")
+    new = Collection.create(where, SPEC, IndexSpec(policy="allow"))
     new.add_many(items)
     assert new.index_spec.window == 11 and new.index_spec.lookup == "shingles"
     assert found(new, items) == list(range(N))
