@@ -159,12 +159,12 @@ def collection(method: str, args: argparse.Namespace, folder: Path) -> dict[str,
         made = queries(args.docs, args.queries, args.seed)
         qs = [(key, analyzed(q, winnowing)) for key, q in made]
         t0 = time.perf_counter()
-        col.check(qs[0][1])
+        col.look_up(qs[0][1], top=None, policy=None)
         out["first_s"] = time.perf_counter() - t0
         wall, cpu, found, cands = [], [], 0, []
         for key, item in qs:
             t0, c0 = time.perf_counter(), time.process_time()
-            result = col.check(item, top=None)
+            result = col.look_up(item, top=None, policy=None)
             wall.append(time.perf_counter() - t0)
             cpu.append(time.process_time() - c0)
             found += str(key) in {m.id for m in result.matches}
@@ -176,7 +176,7 @@ def collection(method: str, args: argparse.Namespace, folder: Path) -> dict[str,
     del col, src  # the loaded filter goes: the reopened collection reads it from the file
     t0, c0 = time.perf_counter(), time.process_time()
     with Collection.open(str(path)) as col:
-        col.check(qs[0][1])
+        col.look_up(qs[0][1], top=None, policy=None)
     out["reopen_s"], out["reopen_cpu_s"] = time.perf_counter() - t0, time.process_time() - c0
     out["wall"], out["cpu"] = 1000 * np.array(wall), 1000 * np.array(cpu)
     out["recall"] = found / len(qs)

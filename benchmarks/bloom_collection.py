@@ -36,13 +36,27 @@ from neardup.pipeline import make_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 BLOOM_DOCS = ROOT / "docs" / "bloom.md"
-METHODS = ("winnow", "pmbf", "both")
+#: name → the index spec's candidate settings: the default before issue 26 (``winnow-24``:
+#: window 24, samples looked up), the default since (``winnow``: window 11, every shingle
+#: looked up), the pseudo-matrix filter and both
+METHODS: dict[str, dict[str, Any]] = {
+    "winnow-24": {"window": 24, "lookup": "samples"},
+    "winnow": {},
+    "pmbf": {"candidates": "pmbf"},
+    "both": {"candidates": "both"},
+    # not run unless named (--methods): the window's trade
+    "winnow-8": {"window": 8},
+    "winnow-16": {"window": 16},
+    "winnow-11-samples": {"lookup": "samples"},
+    "winnow-24-all": {"window": 24, "lookup": "shingles"},
+}
+DEFAULT_METHODS = "winnow-24,winnow,pmbf,both"
 
 
 def run_method(method: str, texts: list[str], folder: Path) -> dict[str, Any]:
     """Build the collection under ``method``, check every text; matches, costs, timings."""
     path = folder / f"{method}.db"
-    spec = IndexSpec(policy="allow", measure="containment", candidates=method, store_text=False)
+    spec = IndexSpec(policy="allow", measure="containment", store_text=False, **METHODS[method])
     t0 = time.perf_counter()
     with Collection.create(str(path), make_spec("ru"), spec) as col:
         col.add_many((str(i), t) for i, t in enumerate(texts))
@@ -52,7 +66,7 @@ def run_method(method: str, texts: list[str], folder: Path) -> dict[str, Any]:
         candidates, cpu = [], []
         for i, item in enumerate(analyzed):
             c0 = time.process_time()
-            result = col.check(item, top=None)
+            result = col.look_up(item, top=None, policy=None)
             cpu.append(time.process_time() - c0)
             candidates.append(result.candidates)
             for m in result.matches:
@@ -80,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--work", type=Path, default=WORK)
     ap.add_argument("--no-docs", action="store_true")
+    ap.add_argument("--methods", default=DEFAULT_METHODS)
     args = ap.parse_args(argv)
     need_data("ru_news.jsonl.gz")
     directory = ensure_dataset("ru-partial", partial_config(args.docs, args.seed), args.work)
@@ -91,13 +106,13 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     Path("/work/bench_cache/pmbf").mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir="/work/bench_cache/pmbf") as tmp:
-        for method in METHODS:
+        for method in args.methods.split(","):
             results[method] = run_method(method, texts, Path(tmp))
             log(f"[bloom-collection] {method}: built in {results[method]['build_s']:.1f} s")
     load_after = open("/proc/loadavg").read().split()[:3]
     union = {**results}
     rows = []
-    for method in METHODS:
+    for method in results:
         r = union[method]
         row: list[Any] = [method]
         for kind in ("partial", "partial-edited"):
@@ -135,14 +150,17 @@ def main(argv: list[str] | None = None) -> int:
         kind: int(np.count_nonzero(positive & (kinds == kind)))
         for kind in ("partial", "partial-edited")
     }
+    filter_rows = results.get("pmbf", {}).get("rows", 0)
     body = "\n".join(
         [
             f"`benchmarks/bloom_collection.py` (one run): {len(texts):,} texts of `ru-partial` "
             f"({n_pos['partial']} verbatim and {n_pos['partial-edited']} edited pastes, shares "
             f"{', '.join(f'{s:g}' for s in SHARES)}), each method's SQLite collection under the "
             "`ru` spec, `IndexSpec(policy='allow', measure='containment', candidates=…)` with "
-            "the defaults otherwise (window 24, max_candidates 100; pmbf_n 1000, pmbf_p 0.001, "
-            f"pmbf_max_rows 50; the filter has {results['pmbf']['rows']:,} rows here). "
+            "the defaults otherwise (window 11 and every shingle looked up; `winnow-24`: window "
+            "24, samples looked up, the default before issue 26; max_candidates 100; pmbf_n "
+            "1000, pmbf_p 0.001, "
+            f"pmbf_max_rows 50; the filter has {filter_rows:,} rows here). "
             f"Share found of the pastes by share pasted; load average "
             f"{' '.join(load_before)} before, {' '.join(load_after)} after, "
             f"{os.cpu_count()} cores shared with other developers' jobs; "

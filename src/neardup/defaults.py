@@ -56,6 +56,15 @@ class Defaults:
     gap: int = 8
     min_tokens: int = 8
     max_occurrences: int = 50
+    #: A collection's candidates (``IndexSpec``; issue 26): each stored text posts the minimum
+    #: of every window of ``window`` consecutive shingles (winnowing), and a text checked or
+    #: added looks up every one of its shingles (``lookup="shingles"``) — so any run of
+    #: ``window`` shared shingles (``window + k - 1`` = 15 words: a 5 % paste of a 300-word
+    #: text) is certain to meet a posted sample, and shorter or edited runs often do. Chosen on
+    #: 5 % and 10 % pastes (docs/benchmarks.md, "Partial copies"). Collections created before
+    #: keep what they stored: window 24, their samples looked up (``lookup="samples"``).
+    window: int = 11
+    lookup: str = "shingles"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -25,7 +25,7 @@ from neardup._constraints import (
     refuse_unknown,
 )
 from neardup.analysis.resources import TOKEN_FILTER_PACKAGES, package_version
-from neardup.defaults import SHORT_BELOW
+from neardup.defaults import DEFAULTS, SHORT_BELOW
 from neardup.errors import ConfigurationError, SpecError, SpecMismatchError
 
 #: Bumped whenever a change in neardup itself changes tokens or fingerprints.
@@ -448,6 +448,9 @@ class Spec:
 INDEX_POLICIES = ("reject", "group", "allow")
 INDEX_MEASURES = ("resemblance", "containment")
 CANDIDATE_METHODS = ("winnow", "pmbf", "both")
+#: What a text looks up in the postings: its own samples (collections made before issue 26)
+#: or every one of its shingles (the default since).
+CANDIDATE_LOOKUPS = ("samples", "shingles")
 #: Upper bounds of the index settings: far above any useful value, low enough to stay sane.
 MAX_GROUP_CAP = 1_000_000
 MAX_WINDOW = 4096
@@ -486,6 +489,10 @@ class IndexSpec:
     minimum of every window of this many consecutive short shingles (word 1-grams), so that a
     short text — which looks up all its own — finds the document it was taken from; a short
     text posts all of them (0: long texts post none; docs/collection.md, "Short texts").
+    ``lookup``: what a text looks up in the postings — ``shingles`` (every shingle of it: any
+    run of ``window`` shingles shared with a stored text meets one of its samples, wherever the
+    run lies in the text) or ``samples`` (its own winnowed samples: both sides must choose the
+    same value, as collections made before this setting did; they read back with it).
     """
 
     policy: str = param("reject", OneOf(INDEX_POLICIES))
@@ -493,7 +500,7 @@ class IndexSpec:
     threshold: float = param(0.7, Real(0.0, 1.0, low_open=True))
     group_cap: int = param(10, Integer(1, MAX_GROUP_CAP))
     candidates: str = param("winnow", OneOf(CANDIDATE_METHODS), label="candidate method")
-    window: int = param(24, Integer(1, MAX_WINDOW))
+    window: int = param(DEFAULTS.window, Integer(1, MAX_WINDOW))
     max_candidates: int = param(100, Integer(1, MAX_CANDIDATES))
     max_postings_per_sample: int = param(
         200, Integer(0, MAX_POSTINGS_PER_SAMPLE), label="max_postings_per_sample (0: no limit)"
@@ -505,6 +512,7 @@ class IndexSpec:
     pmbf_p: float = param(0.001, Real(0.0, 0.5, low_open=True, high_open=True))
     pmbf_max_rows: int = param(50, Integer(0, MAX_CANDIDATES), label="pmbf_max_rows (0: all)")
     short_window: int = param(8, Integer(0, MAX_WINDOW), label="short_window (0: off)")
+    lookup: str = param(DEFAULTS.lookup, OneOf(CANDIDATE_LOOKUPS), label="lookup")
 
     def __post_init__(self) -> None:
         check_fields(self, "index")

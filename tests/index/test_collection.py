@@ -239,11 +239,13 @@ def test_partial_copy_is_found_by_the_inverted_index() -> None:
 @pytest.mark.parametrize("location", ["memory:", "sqlite"])
 def test_boilerplate_sample_brings_only_its_newest_documents(location: str, tmp_path: Path) -> None:
     """A footer shared by every document is capped; a near-duplicate is still found by its own
-    samples."""
+    samples. (Texts looking up their samples: with every shingle looked up, the default, the
+    samples a document chose where its own words meet the footer — posted by it alone — bring
+    it too; below.)"""
     footer = tg.text(120, 77)
     docs = [(f"d{i}", tg.text(300, 500 + i) + " " + footer) for i in range(1, 13)]
     where = "memory:" if location == "memory:" else str(tmp_path / "c.db")
-    spec = IndexSpec(policy="allow", max_candidates=50, max_postings_per_sample=3)
+    spec = IndexSpec(policy="allow", max_candidates=50, max_postings_per_sample=3, lookup="samples")
     col = Collection.create(where, SPEC, spec)
     for i in range(
         0, 12, 4
@@ -258,4 +260,30 @@ def test_boilerplate_sample_brings_only_its_newest_documents(location: str, tmp_
     uncapped = Collection.create("memory:", SPEC, spec.replace(max_postings_per_sample=0))
     uncapped.add_many(docs)
     assert {m.id for m in uncapped.check(fresh, top=None).matches} == {d for d, _ in docs}
+
+
+def test_boilerplate_with_every_shingle_looked_up() -> None:
+    """Looking up every shingle, the footer's own samples (posted by all) still bring only the
+    newest 3 documents; a document also comes when a sample it chose at the seam of its text
+    and the footer is a footer shingle (posted by that document alone)."""
+    footer = tg.text(120, 77)
+    docs = [(f"d{i}", tg.text(300, 500 + i) + " " + footer) for i in range(1, 13)]
+    col = Collection.create("memory:", SPEC, IndexSpec(policy="allow", max_postings_per_sample=3))
+    for i in range(0, 12, 4):
+        col.add_many(docs[i : i + 4])
+    fresh = tg.text(300, 999) + " " + footer
+    ref = col.analyze(footer)
+    posted_by = {v: 0 for v in ref.values.tolist()}
+    for _, text in docs:
+        for v in col.analyze(text).samples.tolist():
+            if v in posted_by:
+                posted_by[v] += 1
+    seams = {
+        d
+        for d, text in docs
+        if any(posted_by.get(v, 99) <= 3 for v in col.analyze(text).samples.tolist())
+    }
+    found = {m.id for m in col.check(fresh, top=None).matches}
+    assert found == {"d10", "d11", "d12"} | seams
+    assert len(found) < len(docs)
     col.close()

@@ -16,7 +16,7 @@ def test_defaults_and_round_trip() -> None:
         "threshold": 0.7,
         "group_cap": 10,
         "candidates": "winnow",
-        "window": 24,
+        "window": 11,
         "max_candidates": 100,
         "max_postings_per_sample": 200,
         "store_text": True,
@@ -26,6 +26,7 @@ def test_defaults_and_round_trip() -> None:
         "pmbf_p": 0.001,
         "pmbf_max_rows": 50,
         "short_window": 8,
+        "lookup": "shingles",
     }
     # a collection stored before short_window existed reads back with the default
     old = {k: v for k, v in spec.to_dict().items() if k != "short_window"}

@@ -10,9 +10,14 @@ One generator exists now, :class:`Winnowing`. It suits both jobs of the collecti
 duplicates share many windows, and a partial copy — one paragraph of a source pasted into a
 long essay — shares every window that lies inside the pasted run, so any run of at least
 ``window`` shared shingles (``window + k - 1`` words) is guaranteed a common sample, however
-small the share of the essay it is. Broder's mod-m sampling keeps no such guarantee: a run
-shorter than about ``m`` shingles may have no sample at all. MinHash LSH band keys (neardup.sketch)
-and pseudo-matrix Bloom rows can be added later as other generators with the same interface.
+small the share of the essay it is. Since issue 26 a text looks up every one of its shingles
+(``IndexSpec.lookup = "shingles"``) against stored samples of a window of 11: a 5 % paste of
+a 300-word text (15 words, 11 shingles) is certain to meet one, and a shorter or edited run
+does whenever one of the source's samples lies inside it; collections made before keep their
+window and look up their samples (``lookup = "samples"``). Broder's mod-m sampling keeps no
+such guarantee: a run shorter than about ``m`` shingles may have no sample at all. MinHash LSH
+band keys (neardup.sketch) and pseudo-matrix Bloom rows can be added later as other generators
+with the same interface.
 
 The collection asks *candidate sources* (:class:`CandidateSource`) for the pairs worth
 verifying: a batch of analyzed texts in, ``(batch position, stored key)`` pairs out, and the
@@ -38,7 +43,7 @@ from neardup._kernels.winnow import winnow
 from neardup._sorted import distinct, distinct_counts
 from neardup.bloom.pseudo_matrix import Fetch, PseudoMatrixBloomFilter
 from neardup.errors import ConfigurationError, DamagedCollectionError, StorageError
-from neardup.spec import IndexSpec
+from neardup.spec import CANDIDATE_LOOKUPS, IndexSpec
 from neardup.storage.base import FilterState
 
 if TYPE_CHECKING:
@@ -249,13 +254,18 @@ class CandidateSource(Protocol):
         ...
 
 
-def _flat_samples(queries: Sequence[Query], *, lookups: bool = False) -> tuple[U64, I64]:
-    """Every query's samples (or ``lookups``) end to end, with the position of the query
-    each belongs to."""
+def _flat_samples(
+    queries: Sequence[Query], *, lookups: bool = False, shingles: bool = False
+) -> tuple[U64, I64]:
+    """Every query's samples (or ``lookups``; with ``shingles`` its lookups and every one of its
+    shingles, each value once) end to end, with the position of the query each belongs to."""
     n = len(queries)
     if not n:
         return np.zeros(0, np.uint64), np.zeros(0, np.int64)
-    arrays = [q.lookups if lookups else q.samples for q in queries]
+    if shingles:
+        arrays = [distinct(np.concatenate((q.lookups, q.values))) for q in queries]
+    else:
+        arrays = [q.lookups if lookups else q.samples for q in queries]
     lengths = np.array([a.shape[0] for a in arrays], dtype=np.int64)
     values = np.concatenate(arrays).astype(np.uint64)
     return values, np.repeat(np.arange(n, dtype=np.int64), lengths)
@@ -286,7 +296,18 @@ def limit_per_group(pos: I64, other: I64, limit: int) -> tuple[I64, I64]:
 class PostingsSource:
     """Candidates from the inverted index ``sample → documents`` of a generator's samples.
 
-    A query's candidates are the documents sharing at least one of its samples, those sharing
+    A query looks up its own samples (``lookup="samples"``) or every one of its shingles
+    (``lookup="shingles"``, the default since issue 26). Stored documents post the minimum of
+    every window of ``w`` shingles, so with every shingle looked up, any run of ``w`` shingles
+    a query shares with a stored document holds one of that document's samples, wherever the
+    run lies in the query — a paragraph pasted into a long essay, whose edges the essay's own
+    words surround, is found as surely as a whole copy; a run shorter than ``w`` is found when
+    it holds one of the stored samples (about ``2 / (w + 1)`` of its shingles each). With
+    samples alone, both sides must choose the same minimum, which the guarantee gives only for
+    runs of ``w`` and chance less often below it. Lookups cost a query's distinct shingles
+    instead of its samples; the postings, and so the stored index, are the same either way.
+
+    A query's candidates are the documents sharing at least one looked-up value, those sharing
     the most first (ties by the smaller key), at most ``max_candidates``; a sample posted by
     more than ``max_postings_per_sample`` documents brings only its newest that many (0: all).
     """
@@ -297,11 +318,21 @@ class PostingsSource:
         *,
         max_candidates: int,
         max_postings_per_sample: int,
+        lookup: str = "samples",
     ) -> None:
+        if lookup not in CANDIDATE_LOOKUPS:
+            raise ConfigurationError(
+                f"unknown lookup {lookup!r}: expected one of samples, shingles"
+            )
         self.generator = generator
         self.name = generator.name
         self.max_candidates = max_candidates
         self.max_postings_per_sample = max_postings_per_sample
+        self.lookup = lookup
+
+    def lookups(self, queries: Sequence[Query]) -> tuple[U64, I64]:
+        """What the queries look up, end to end, with the position each value belongs to."""
+        return _flat_samples(queries, lookups=True, shingles=self.lookup == "shingles")
 
     def postings(self, unique_samples: U64, storage: Storage) -> tuple[U64, I64]:
         """Stored postings of the samples, sorted by (value, key), frequent values capped."""
@@ -310,7 +341,7 @@ class PostingsSource:
         return sorted_postings(pv, pk, cap)
 
     def stored(self, queries: Sequence[Query], storage: Storage) -> CandidatePairs:
-        values, pos = _flat_samples(queries, lookups=True)
+        values, pos = self.lookups(queries)
         if not values.shape[0]:
             return CandidatePairs.empty()
         pv, pk = self.postings(distinct(values), storage)
@@ -318,7 +349,7 @@ class PostingsSource:
         return CandidatePairs(st_pos, st_key)
 
     def in_batch(self, queries: Sequence[Query]) -> CandidatePairs:
-        values, pos = _flat_samples(queries, lookups=True)
+        values, pos = self.lookups(queries)
         posted, owner = _flat_samples(queries)
         order = np.lexsort((owner, posted))
         ib_pos, ib_other, _ = rank_many(values, pos, posted[order], owner[order], len(queries))
@@ -335,7 +366,7 @@ class PostingsSource:
     def __repr__(self) -> str:
         return (
             f"PostingsSource({self.generator!r}, max_candidates={self.max_candidates}, "
-            f"max_postings_per_sample={self.max_postings_per_sample})"
+            f"max_postings_per_sample={self.max_postings_per_sample}, lookup={self.lookup!r})"
         )
 
 
@@ -565,6 +596,7 @@ def sources_for(spec: IndexSpec, generator: CandidateGenerator) -> tuple[Candida
         generator,
         max_candidates=spec.max_candidates,
         max_postings_per_sample=spec.max_postings_per_sample,
+        lookup=spec.lookup,
     )
     if spec.candidates == "winnow":
         return (postings,)

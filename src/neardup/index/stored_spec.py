@@ -8,6 +8,10 @@ from collections.abc import Mapping
 from neardup.errors import DamagedCollectionError
 from neardup.spec import IndexSpec, Spec
 
+#: What a collection whose stored index spec has no ``lookup`` looks up: its samples, as every
+#: collection did before ``lookup`` existed (issue 26), so it keeps its candidates.
+LEGACY_LOOKUP = "samples"
+
 
 def stored_specs(location: str, meta: Mapping[str, str]) -> tuple[Spec, IndexSpec]:
     """The spec and index spec a collection's metadata holds; missing or bad ones are damage."""
@@ -25,6 +29,8 @@ def stored_specs(location: str, meta: Mapping[str, str]) -> tuple[Spec, IndexSpe
         index_dict = json.loads(meta["index_spec"])
         if not isinstance(index_dict, dict):
             raise ValueError("not a JSON object")
+        # stored before issue 26: those collections looked up their texts' samples only
+        index_dict.setdefault("lookup", LEGACY_LOOKUP)
         return Spec.from_json(meta["spec"]), IndexSpec.from_dict(index_dict)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise damaged(f"its stored spec is not readable ({type(exc).__name__}: {exc})") from None
