@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels.pairs import pair_multiset_overlaps, pair_overlaps
+from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, MissingDependencyError, require
 from neardup.pipeline import Pipeline
 from neardup.similarity import Fingerprints
@@ -576,7 +577,7 @@ def _collection(ctx: MethodContext) -> Scorer:
     return CollectionScorer(
         ctx.spec,
         measure=ctx.param("measure", "resemblance"),
-        window=ctx.param("window", 24, int),
+        window=ctx.param("window", DEFAULTS.window, int),
         max_candidates=ctx.param("max_candidates", 100, int),
     )
 
