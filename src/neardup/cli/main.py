@@ -18,6 +18,7 @@ import click
 
 from neardup._version import __version__
 from neardup.cli import _numba_startup
+from neardup.cli.messages import error_message, say
 from neardup.errors import ConfigurationError, InputError, NeardupError, SpecError
 
 USAGE_ERRORS = (InputError, SpecError, ConfigurationError)
@@ -109,7 +110,7 @@ def _run(argv: list[str] | None) -> int:
     try:
         cli.main(args=argv, prog_name="neardup", standalone_mode=False)
     except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
+        click.echo(say("aborted"), err=True)
         return 1
     except click.ClickException as exc:
         exc.show()
@@ -117,13 +118,13 @@ def _run(argv: list[str] | None) -> int:
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except USAGE_ERRORS as exc:
-        click.echo(f"Error: {exc}", err=True)
+        click.echo(error_message(exc), err=True)
         return 2
     except NeardupError as exc:
-        click.echo(f"Error: {exc}", err=True)
+        click.echo(error_message(exc), err=True)
         return 1
     except KeyboardInterrupt:
-        click.echo("Interrupted.", err=True)
+        click.echo(say("interrupted"), err=True)
         return 130
     except BrokenPipeError:
         return 0
