@@ -652,7 +652,7 @@ def check(
 def _verdict(result: CheckResult) -> str:
     """Whether the checked text would be added, and why, in the CLI's language."""
     if result.would.accepted:
-        return msg.say("check_would_add", reason=msg.reason(str(result.would.reason)))
+        return msg.say("check_would_add")
     detail = f": {markup_safe(result.would.detail)}" if result.would.detail else ""
     return msg.say("check_would_refuse", reason=msg.reason(str(result.would.reason)), detail=detail)
 

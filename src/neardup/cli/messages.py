@@ -81,7 +81,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "of {words} words; {verdict}",
     },
     "check_cited": {"ru": ", цитируется {cited:.1f} %", "en": ", cited {cited:.1f} %"},
-    "check_would_add": {"ru": "был бы добавлен ({reason})", "en": "would be added ({reason})"},
+    "check_would_add": {"ru": "был бы добавлен", "en": "would be added"},
     "check_would_refuse": {
         "ru": "был бы отклонён ({reason}{detail})",
         "en": "would be refused ({reason}{detail})",
