@@ -164,7 +164,7 @@ def test_a_collection_in_russian(
     code, out, err = run(capsys, "index", "add", db, str(texts))
     assert code == 0, err
     assert out.strip() == (
-        "добавлено: 3 (в группу дубликатов 1, новый текст 2), отклонено: 0; "
+        "добавлено: 3 (в группу дубликатов: 1, новый текст: 2), отклонено: 0; "
         "в коллекции 3 документа"
     )
     code, out, _ = run(capsys, "index", "verify", db)

@@ -496,7 +496,9 @@ def pairs_command(
     )
     dataset = formats.read_pairs(file, docs, labels=label_map)
     scorer = None if method == run.GIVEN else methods.build(method, spec, parameters)
-    with _progress(f"{method}: {len(dataset.texts)} texts", len(dataset.texts)) as advance:
+    with _progress(
+        say("progress_texts", method=method, n=len(dataset.texts)), len(dataset.texts)
+    ) as advance:
         report, scores = run.evaluate_pairs(
             dataset, scorer, threshold=threshold, min_precision=min_precision, progress=advance
         )
@@ -587,7 +589,9 @@ def clusters_command(
     spec = spec_from_options(options)
     dataset = formats.read_clusters(file)
     scorer = methods.build(method, spec, _params(params))
-    with _progress(f"{method}: {len(dataset.documents)} texts", len(dataset.documents)) as advance:
+    with _progress(
+        say("progress_texts", method=method, n=len(dataset.documents)), len(dataset.documents)
+    ) as advance:
         report, _ = run.evaluate_clusters(
             dataset, scorer, spec, threshold=threshold, progress=advance
         )
@@ -678,7 +682,7 @@ def fragments_command(
             if key not in examine:
                 examine.append(key)
     detector = methods.build_fragments(method, spec, _params(params))
-    with _progress(f"{method}: {len(examine)} pairs", len(examine)) as advance:
+    with _progress(say("progress_pairs", method=method, n=len(examine)), len(examine)) as advance:
         detections = run.detect_all(detector, documents, examine, advance)
     report = {
         "method": method,

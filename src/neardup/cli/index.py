@@ -369,7 +369,7 @@ def add(
 
     def why(added: bool) -> str:
         parts = [
-            f"{msg.reason(k)} {v}"
+            msg.say("index_reason", reason=msg.reason(k), n=v)
             for k, v in summary["reasons"].items()
             if (k in admitted) == added
         ]

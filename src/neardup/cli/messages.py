@@ -57,6 +57,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "added {added}{why_added}, refused {refused}{why_refused}{skipped}; "
         "the collection has {total} documents",
     },
+    "index_reason": {"ru": "{reason}: {n}", "en": "{reason} {n}"},
     "index_skipped": {
         "ru": ", пропущено уже сохранённых: {skipped}",
         "en": ", skipped {skipped} already stored",
@@ -87,8 +88,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "would be refused ({reason}{detail})",
     },
     "check_meaning": {
-        "ru": "уникальность — доля слов текста (без служебных слов), не найденных ни в одном "
-        "документе коллекции; заимствованное и цитируемое вместе с ней дают 100 %",
+        "ru": "Уникальность — доля слов текста, не найденных ни в одном источнике; "
+        "заимствовано — доля, скопированная из источника; цитируется — доля, скопированная "
+        "в кавычках или в предложении со своей ссылкой. Вместе три доли дают 100 %.",
         "en": "",  # the English line is neardup.report's UNIQUENESS_MEANING, unchanged
     },
     "check_no_sources": {
@@ -208,6 +210,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "note": {"ru": "примечание: {detail}", "en": "note: {detail}"},
     "eval_not_installed": {"ru": "  (не установлен)", "en": "  (not installed)"},
     "progress_generating": {"ru": "генерация", "en": "generating"},
+    "progress_texts": {"ru": "{method}: {n:#text}", "en": "{method}: {n} texts"},
+    "progress_pairs": {"ru": "{method}: {n:#pair}", "en": "{method}: {n} pairs"},
     "eval_generated": {
         "ru": "исходных документов: {sources} (пригодных {usable}), {documents:#document}, "
         "{pairs:#pair} (положительных {positives}, отрицательных {negatives}){fragments}",
