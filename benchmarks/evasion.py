@@ -13,7 +13,20 @@ corpus), each copied with each trick:
 * ``letter_spacing``: every third sentence letter-spaced (a space between letters, three
   between words);
 * ``stuffing``: a private-use character in the middle of one word of three (of those that
-  are letters only, four or more).
+  are letters only, four or more);
+* ``docx_hidden``: the document written as a .docx (python-docx, a paragraph per line), a
+  sentence of the next document of the sample put after each of its sentences in a run the
+  reader does not see — hidden (``w:vanish``), white, 1 pt in turn;
+* ``pdf_hidden``: the document written as a PDF (fpdf2, DejaVu Sans 11 pt), after each
+  paragraph as many sentences of the next document as it has, each drawn invisible (render
+  mode 3), white or 1 pt in turn, and one more off the page.
+
+The office copies are read by the reader (:func:`neardup.inputs.text_from_bytes`, what every
+command reads them with) and compared with the source with their hidden text reported
+(``hidden_b``); their clean copy is the same file without the hidden text (whose extracted
+text differs from the source by the file's line breaks), and |Δ| is against its score. Their
+"without folding" reads all the text (``visible_only=False``) under the spec without the
+filter. The real documents are read from ``../shared/data`` and the files made in memory.
 
 Each copy is compared with its source by :func:`neardup.compare` (the default spec) and with
 the spec without the filter (``fold_tricks=False``: the raw score). The clean copy (the text
@@ -33,6 +46,7 @@ filter: the documents whose fingerprints differ, and whether each of them has a 
     .venv/bin/python benchmarks/evasion.py --false-alarms
     .venv/bin/python benchmarks/evasion.py --identity
     .venv/bin/python benchmarks/evasion.py --docs 50           # a quick check
+    .venv/bin/python benchmarks/evasion.py --tricks docx_hidden,pdf_hidden --worst 5
 """
 
 from __future__ import annotations
@@ -120,12 +134,113 @@ def make_tricks(language: str) -> dict[str, Callable[[str], str]]:
     }
 
 
-def run_copies(count: int) -> None:
+# --- the office copies: hidden text ---------------------------------------------------------
+
+FONTS = (
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/dejavu/DejaVuSans.ttf"),
+)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE.split(text.strip()) if s.strip()]
+
+
+#: What XML (a .docx) cannot hold: control characters (a few documents have them).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _paragraphs(text: str) -> list[str]:
+    return [p.strip() for p in _NOT_XML.sub(" ", text).split("\n") if p.strip()]
+
+
+def docx_copy(text: str, stuffing: list[str] | None) -> bytes:
+    """``text`` as a .docx, a paragraph per line; with ``stuffing``, a sentence of it after
+    each sentence of the text, hidden, white or 1 pt in turn."""
+    import io
+
+    import docx
+    from docx.shared import Pt, RGBColor
+
+    document = docx.Document()
+    hidden = 0
+    for paragraph_text in _paragraphs(text):
+        paragraph = document.add_paragraph()
+        for sentence in _sentences(paragraph_text):
+            paragraph.add_run(sentence + " ")
+            if stuffing:
+                run = paragraph.add_run(stuffing[hidden % len(stuffing)] + " ")
+                if hidden % 3 == 0:
+                    run.font.hidden = True
+                elif hidden % 3 == 1:
+                    run.font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF)
+                else:
+                    run.font.size = Pt(1)
+                hidden += 1
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def pdf_copy(text: str, stuffing: list[str] | None) -> bytes:
+    """``text`` as a PDF, a paragraph a cell; with ``stuffing``, after each paragraph as many
+    of its sentences as the paragraph has, invisible, white or 1 pt in turn, and one more off
+    the page."""
+    import fpdf
+    from fpdf.enums import TextMode
+
+    font = next(f for f in FONTS if f.is_file())
+    pdf = fpdf.FPDF()
+    pdf.add_page()
+    pdf.add_font("dejavu", fname=str(font))
+    pdf.set_font("dejavu", size=11)
+    hidden = 0
+    for paragraph in _paragraphs(text):
+        pdf.multi_cell(0, 6, paragraph, new_x="LMARGIN", new_y="NEXT")
+        for _ in _sentences(paragraph) if stuffing else ():
+            assert stuffing is not None
+            line = stuffing[hidden % len(stuffing)]
+            if hidden % 3 == 0:
+                with pdf.local_context(text_mode=TextMode.INVISIBLE):
+                    pdf.multi_cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+            elif hidden % 3 == 1:
+                with pdf.local_context(text_color=(255, 255, 255)):
+                    pdf.multi_cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+            else:
+                pdf.set_font_size(1)
+                pdf.multi_cell(0, 1, line, new_x="LMARGIN", new_y="NEXT")
+                pdf.set_font_size(11)
+            hidden += 1
+    if stuffing:
+        pdf.text(-500, -500, stuffing[hidden % len(stuffing)])
+    return bytes(pdf.output())
+
+
+OFFICE = {"docx_hidden": ("copy.docx", docx_copy), "pdf_hidden": ("copy.pdf", pdf_copy)}
+
+
+def _token_diff(spec: object, source: str, copy: str) -> str:
+    """The canonical tokens of one text and not the other (at most eight of each way)."""
+    from collections import Counter
+
+    from neardup.pipeline import Pipeline
+
+    pipeline = Pipeline(spec)  # type: ignore[arg-type]
+    a = Counter(pipeline.canonical(source).terms)
+    b = Counter(pipeline.canonical(copy).terms)
+    only_a = [t for t in a if t not in b][:8]
+    only_b = [t for t in b if t not in a][:8]
+    return f"source only {only_a}; copy only {only_b}"
+
+
+def run_copies(count: int, only: set[str] | None, worst: int) -> None:
     from neardup import compare
+    from neardup.inputs import ReadOptions, hidden_in, text_from_bytes
     from neardup.pipeline import Pipeline, default_spec
 
     folded_spec, raw_spec = default_spec(), default_spec(fold_tricks=False)
     analyzer = Pipeline(folded_spec).analyzer
+    everything = ReadOptions(visible_only=False)
     print(
         "| corpus | trick | copies | mean \\|Δ\\| | worst \\|Δ\\| | within 0.02 | flagged "
         "| resemblance | without folding |"
@@ -134,16 +249,39 @@ def run_copies(count: int) -> None:
     for name in CORPORA:
         language = "ru" if name == "ru_news" else "en"
         docs = sample(name, count)
-        for trick, make in make_tricks(language).items():
+        tricks: dict[str, Callable[[str], str] | None] = {**make_tricks(language)}
+        tricks.update(dict.fromkeys(OFFICE))
+        for trick, make in tricks.items():
+            if only is not None and trick not in only:
+                continue
             deltas, raws, scores, flagged = [], [], [], 0
+            cases: list[tuple[float, str, str, str]] = []
             started = time.process_time()
-            for _, text in docs:
-                copy = make(text)
-                score = compare(text, copy, spec=folded_spec).resemblance
+            for number, (doc_id, text) in enumerate(docs):
+                if make is not None:
+                    copy, clean = make(text), 1.0
+                    score = compare(text, copy, spec=folded_spec).resemblance
+                    raws.append(compare(text, copy, spec=raw_spec).resemblance)
+                    flagged += analyzer.canonical(copy).tricks.suspicious
+                else:
+                    file_name, write = OFFICE[trick]
+                    following = docs[(number + 1) % len(docs)][1]
+                    stuffing = [
+                        " ".join(_NOT_XML.sub(" ", s).split()) for s in _sentences(following)
+                    ]
+                    plain = text_from_bytes(write(text, None), file_name).text
+                    clean = compare(text, plain, spec=folded_spec).resemblance
+                    data = write(text, stuffing)
+                    read = text_from_bytes(data, file_name)
+                    copy = read.text
+                    result = compare(text, copy, spec=folded_spec, hidden_b=hidden_in(read))
+                    score = result.resemblance
+                    flagged += result.tricks_b.suspicious
+                    raw_text = text_from_bytes(data, file_name, everything).text
+                    raws.append(compare(text, raw_text, spec=raw_spec).resemblance)
                 scores.append(score)
-                deltas.append(abs(score - 1.0))
-                raws.append(compare(text, copy, spec=raw_spec).resemblance)
-                flagged += analyzer.canonical(copy).tricks.suspicious
+                deltas.append(abs(score - clean))
+                cases.append((abs(score - clean), doc_id, text, copy))
             n = len(docs)
             within = sum(d <= 0.02 for d in deltas)
             print(
@@ -153,6 +291,10 @@ def run_copies(count: int) -> None:
                 flush=True,
             )
             print(f"    ({time.process_time() - started:.0f} s CPU)", file=sys.stderr)
+            for delta, doc_id, text, copy in sorted(cases, reverse=True)[:worst]:
+                if delta > 0.02:
+                    diff = _token_diff(folded_spec, text, copy)
+                    print(f"    worst {delta:.4f} {name} {doc_id}: {diff}", file=sys.stderr)
 
 
 def run_false_alarms(show: int) -> None:
@@ -232,12 +374,19 @@ def run_identity() -> None:
 
 
 def main() -> None:
+    import logging
+
+    logging.getLogger("fpdf").setLevel(logging.ERROR)  # glyphs DejaVu lacks (emoji) are left out
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--docs", type=int, default=500, help="documents per corpus (copies)")
     parser.add_argument("--false-alarms", action="store_true")
     parser.add_argument("--identity", action="store_true")
+    parser.add_argument("--tricks", help="copies: only these tricks (comma-separated)")
+    parser.add_argument(
+        "--worst", type=int, default=0, help="copies: the worst N of each trick, token diffs"
+    )
     parser.add_argument(
         "--show", type=int, default=12, help="excerpts per flagged trick, and documents nearest"
     )
@@ -249,7 +398,8 @@ def main() -> None:
     elif args.identity:
         run_identity()
     else:
-        run_copies(args.docs)
+        only = set(args.tricks.split(",")) if args.tricks else None
+        run_copies(args.docs, only, args.worst)
 
 
 if __name__ == "__main__":

@@ -159,6 +159,8 @@ def compare(
     rewrites: bool = DEFAULTS.rewrites,
     aligner: Aligner | None = None,
     b_id: str = "B",
+    hidden_a: Tricks = NONE,
+    hidden_b: Tricks = NONE,
 ) -> Comparison:
     """The combined score, resemblance, containment both ways and Sørensen of ``a`` and ``b``.
 
@@ -174,7 +176,9 @@ def compare(
     and referenced passages count as cited unless ``citations=False``; passages whose sentences
     were reworded are marked as rewritten and counted as borrowed unless ``rewrites=False``
     (an ``aligner`` given says it itself). The defaults are those
-    of :mod:`neardup.defaults`, as in the CLI and the service.
+    of :mod:`neardup.defaults`, as in the CLI and the service. ``hidden_a`` and ``hidden_b``:
+    the text hidden in the files the texts were read from (a ``hidden_text`` trick,
+    :func:`neardup.inputs.hidden_in`), reported with the tricks the analyzer undid.
     """
     check("method", method, OneOf(SCORE_METHODS), ConfigurationError)
     check("fragments", fragments, Boolean(), ConfigurationError)
@@ -214,6 +218,6 @@ def compare(
         shingling=shingling,
         combined=combined,
         alignment=alignment,
-        tricks_a=text_a.canonical.tricks,
-        tricks_b=text_b.canonical.tricks,
+        tricks_a=text_a.canonical.tricks.merged(hidden_a),
+        tricks_b=text_b.canonical.tricks.merged(hidden_b),
     )

@@ -144,6 +144,7 @@ TRICK_NAMES = {
     "invisible": "invisible characters",
     "letter_spacing": "letter spacing",
     "stuffing": "characters stuffed inside words",
+    "hidden_text": "text hidden in the file, kept out",
 }
 
 
@@ -154,6 +155,7 @@ def tricks_line(tricks: Tricks, whose: str = "the text") -> str | None:
         return None
     kinds = "; ".join(
         f"{TRICK_NAMES.get(t.kind, t.kind)}: {t.words} words, {t.chars} characters"
+        + (f" ({', '.join(f'{how} {n}' for how, n in t.by)})" if t.by else "")
         for t in tricks.found
     )
     verdict = "SUSPICIOUS, made to evade a checker" if tricks.suspicious else "found"

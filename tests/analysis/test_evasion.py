@@ -67,6 +67,32 @@ def test_cyrillic_look_alikes_in_english_fold_back() -> None:
     assert find_tricks(copy).suspicious
 
 
+CODES_EN = (
+    "Airbus said the new A340 and A330-200 jets will cost 750p a share more than the 3B "
+    "model, according to the company statement released on Monday in Toulouse."
+)
+CODES_RU = (
+    "Стратегические ракетоносцы Ту-95МС и Су-30СМ вылетели с аэродрома, сообщили в "
+    "министерстве обороны России. Их сопровождали истребители, а также самолёт A380."
+)
+
+
+def test_codes_of_letters_and_digits_fold_back_in_a_copy() -> None:
+    # the worst copies of the evasion benchmark: codes kept their swapped letters
+    copy = CODES_EN.translate(_TO_CYRILLIC)
+    assert "А340" in copy and "750р" in copy and "3В" in copy
+    assert _terms(copy, "en") == _terms(CODES_EN, "en")
+    # in a Russian copy, a code joined by a hyphen to a Russian word comes back; a Latin
+    # code standing alone (A380) was Latin in the source too and stays Latin
+    copy = CODES_RU.translate(_TO_LATIN)
+    assert "Ty-95MC" in copy and "A380" in copy
+    assert _terms(copy) == _terms(CODES_RU)
+    # an honest text keeps its codes as they are (no evidence of swapped letters)
+    honest = "Самолёт Ту-95MC и Airbus A380 прилетели; in English a code А340 stays."
+    assert find_tricks(honest).get("homoglyph") is None
+    assert "95mc" in " ".join(_terms(honest))
+
+
 def test_a_few_letters_greek_and_digits() -> None:
     # Greek omicron in a Russian word, Latin p, a zero and a three used as letters
     text = "Пοлитика пpавительства: м0локо и 3има"
@@ -154,6 +180,24 @@ def test_letter_spacing() -> None:
     assert trick is not None
     assert trick.chars == 20 and trick.words == 3
     assert trick.spans == ((0, len(spaced)),)
+
+
+@pytest.mark.parametrize(
+    ("spaced", "joined"),
+    [
+        # brackets, quotes and commas spaced with the letters (the evasion benchmark's worst
+        # Reuters copies): a mark after a word break, several marks in a row
+        ("P a r t y   ( P C P ) ,   w h o   h e l d", "Party (PCP), who held"),
+        ("L e a h y   ( D - V t . )   s a i d   t h r e e", "Leahy (D-Vt.) said three"),
+        ("P L C   < B C S . L > ,   a n d   d u e", "PLC <BCS.L>, and due"),
+        ("с к а з а л   « н е т »   в ч е р а", "сказал «нет» вчера"),
+    ],
+)
+def test_letter_spacing_with_punctuation(spaced: str, joined: str) -> None:
+    text, _, tricks = neutralize(spaced)
+    assert text == joined
+    assert _terms(spaced) == _terms(joined)
+    assert tricks.kinds == ("letter_spacing",)
 
 
 def test_stuffing() -> None:

@@ -58,7 +58,7 @@ def test_compare_leads_with_the_combined_score(capsys: pytest.CaptureFixture[str
     out = run_json(capsys, "compare", *pair, "--json")
     assert next(iter(out)) == "combined"  # the default: the first key
     assert out["combined"] == pytest.approx(0.9997049505498976, abs=1e-12)
-    assert out["combined_version"] == 3
+    assert out["combined_version"] == 4
     assert out["resemblance"] == pytest.approx(1 / 3)  # the shingle measures still follow
     sets_only = run_json(capsys, "compare", *pair, "--json", "--method", "sets")
     assert not {"combined", "combined_version"} & set(sets_only)

@@ -175,7 +175,7 @@ def test_pairs_default_to_the_combined_score(
     assert code == 0
     report = json.loads(out)
     assert report["method"] == "combined" and report["auc"] == 1.0
-    assert report["combined_version"] == 3
+    assert report["combined_version"] == 4
     written = [json.loads(line)["score"] for line in scores.read_text().splitlines()]
     spec = default_spec()
     expected = [combined_score(a, copy, spec), combined_score(a, other, spec)]

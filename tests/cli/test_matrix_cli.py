@@ -63,7 +63,7 @@ def test_the_default_is_the_combined_score(jsonl: str, capsys: pytest.CaptureFix
         [0.999257, 1.0, 0.000499],
         [0.013381, 0.000499, 1.0],
     ]
-    assert out["params"]["model_version"] == 3
+    assert out["params"]["model_version"] == 4
 
 
 @pytest.mark.parametrize("method", ["resemblance", "sorensen", "minhash", "tfidf"])

@@ -252,3 +252,25 @@ def test_dedup_dataframe_carries_the_input_columns(spark: Any) -> None:
     assert [(r["id"], r["text"], r["year"]) for r in got] == [
         (r["id"], r["text"], 2000 + i) for i, r in enumerate(records)
     ]
+
+
+def test_a_similarity_on_a_rounding_tie_is_the_local_engines(spark: Any, tmp_path: Path) -> None:
+    """Resemblance 81/128 = 0.6328125 sits exactly halfway at six decimals: the local engine
+    writes Python's round (0.632812, half to even); Spark's own round (half up, 0.632813) must
+    not be what the Spark engine writes."""
+    from neardup.spark import dedup_dataframe
+
+    words = _textgen.VOCAB  # distinct words: 105 and 104 three-word shingles, 81 shared
+    records = [
+        {"id": "a", "text": " ".join(words[:107])},
+        {"id": "b", "text": " ".join(words[:83] + words[200:223])},
+    ]
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    options = DedupOptions(threshold=0.6)
+    dedup([path], tmp_path / "local", options, spec=PLAIN3, progress=False)
+    local = [json.loads(line) for line in (tmp_path / "local" / "documents.jsonl").open()]
+    assert [r["similarity"] for r in local] == [1.0, 0.632812]
+    df = spark.createDataFrame([(r["id"], r["text"]) for r in records], "id string, text string")
+    rows = sorted(dedup_dataframe(df, options, spec=PLAIN3).collect(), key=lambda r: r["id"])
+    assert [(r["group"], r["similarity"]) for r in rows] == [("a", 1.0), ("a", 0.632812)]

@@ -207,32 +207,55 @@ def _neutralize(text: str) -> tuple[str, OffsetMap | None, _Found | None]:
 _WHITE = frozenset(" \t\u00a0")
 
 
-def _gap_kind(gap: str, inner: str | None) -> tuple[str, int] | None:
-    """What the characters between two single letters of a spaced run are: ``("join", -1)``
-    the separator between the letters of a word, ``("break", -1)`` more white space between
-    two words, ``("punct", 1)`` and ``("punct_break", 1)`` a punctuation mark between single
-    separators (kept, and followed by a word break); ``None`` when the run ends here."""
+#: What the gap between two single letters of a spaced run is (:func:`_gap_kind`): its kind,
+#: the offsets of the punctuation marks kept, the offset of the one space kept (or -1).
+_Gap = tuple[str, tuple[int, ...], int]
+
+
+def _gap_kind(gap: str, inner: str | None) -> _Gap | None:
+    """What the characters between two single letters of a spaced run are: ``join`` the
+    separator between the letters of a word, ``break`` more white space between two words,
+    ``punct`` punctuation marks between single separators (kept: ``1 , 8 5 0``, ``D - V t``)
+    and ``punct_break`` the same with a word break among them (``s ,   i t s``, ``y   ( P``,
+    ``P ) ,   w``: the marks kept, one space for the break); ``None`` when the run ends
+    here."""
     spaces = len(gap) >= 1 and all(c in _WHITE for c in gap)
     if inner is None:
         if len(gap) == 1 and gap not in "\n\r" and not gap.isalnum():
-            return "join", -1
+            return "join", (), -1
     elif gap == inner:
-        return "join", -1
+        return "join", (), -1
     elif spaces and len(gap) <= 4:
-        if inner != " ":
-            return "break", -1
-        if len(gap) >= 2:
-            return "break", -1
-    if inner not in (None, " ") or len(gap) < 3 or gap[0] != " ":
+        if inner != " " or len(gap) >= 2:
+            return "break", (), 0
+    if inner not in (None, " ") or len(gap) < 3 or gap[0] != " " or gap[-1] not in _WHITE:
         return None
-    mark, rest = gap[1], gap[2:]
-    if mark in _WHITE or mark.isalnum() or mark in "\n\r":
+    return _marks_gap(gap)
+
+
+def _marks_gap(gap: str) -> _Gap | None:
+    """:func:`_gap_kind` of a gap holding marks: each mark alone between white space, a
+    single space inside a word, at most one word break (two to four white characters)."""
+    marks: list[int] = []
+    space, p = -1, 0
+    while p < len(gap):
+        if gap[p] in _WHITE:
+            q = p
+            while q < len(gap) and gap[q] in _WHITE:
+                q += 1
+            if q - p >= 2:
+                if space >= 0 or q - p > 4:
+                    return None
+                space = p
+            p = q
+            continue
+        if gap[p].isalnum() or gap[p] in "\n\r" or gap[p + 1] not in _WHITE:
+            return None
+        marks.append(p)
+        p += 1
+    if not marks:
         return None
-    if rest == " ":
-        return "punct", 1
-    if 2 <= len(rest) <= 4 and all(c in _WHITE for c in rest):
-        return "punct_break", 1
-    return None
+    return ("punct_break" if space >= 0 else "punct"), tuple(marks), space
 
 
 class _Neutralizer:
@@ -371,6 +394,8 @@ class _Neutralizer:
     def _fold_foreign(self, w: int, a: int, b: int) -> int:
         letters = self._letters(a, b)
         targets = cf.fold_targets()[self.script]
+        if letters and self._code(a, b, letters):
+            return self._fold_code(a, b, letters, targets)
         if not letters or len(letters) != b - a:
             return 0  # digits or marks: a formula or a code (H2O, p42), not a swapped word
         if not all(self._plain_look_alike(p, targets) for p in letters):
@@ -389,6 +414,41 @@ class _Neutralizer:
         for p in letters:
             self.subs[p] = targets[int(self.cps[p])]
         return len(letters)
+
+    def _code(self, a: int, b: int, letters: list[int]) -> bool:
+        """Whether the word ``[a, b)`` is letters and digits only, with a digit (``A340``,
+        ``750p``, ``95MC``)."""
+        digits = sum(1 for p in range(a, b) if self.cls[p] & cf.DIGIT)
+        return digits > 0 and digits + len(letters) == b - a
+
+    def _fold_code(self, a: int, b: int, letters: list[int], targets: dict[int, int]) -> int:
+        """A code of letters and digits wholly in another script, in a copy with letters
+        swapped (the caller has seen the evidence): its letters fold into the text's script
+        when each has a plain look-alike there, and either the text is Latin (an English text
+        holds no Cyrillic or Greek codes: ``А340``, ``750р`` are swapped ``A340``, ``750p``) or
+        the code is joined by a hyphen to a word of the text's script, as folded
+        (``Ту-95MC``, ``Су-30CM``). A Latin code standing alone in a Russian copy (``A380``,
+        ``F-35``, or a swapped ``В37``?) cannot be told from the source's own and stays."""
+        if not all(self._plain_look_alike(p, targets) for p in letters):
+            return 0
+        if self.script != cf.LATIN and not self._hyphened_to_text(a):
+            return 0
+        for p in letters:
+            self.subs[p] = targets[int(self.cps[p])]
+        return len(letters)
+
+    def _hyphened_to_text(self, a: int) -> bool:
+        """Whether a hyphen joins the word starting at ``a`` to the word before it, and that
+        word has a letter of the text's script (or folded into it)."""
+        if a < 2 or self.text[a - 1] not in "-\u2010\u2011":
+            return False
+        p = a - 2
+        found = False
+        while p >= 0 and self.cls[p] & (cf.LETTERS | cf.DIGIT | cf.MARK):
+            if self.cls[p] & self.script or int(self.subs[p]) != int(self.cps[p]):
+                found = found or bool(self.cls[p] & cf.LETTERS)
+            p -= 1
+        return found
 
     def _plain_look_alike(self, p: int, targets: dict[int, int]) -> bool:
         """Whether the letter at ``p`` has a look-alike of the same case in the basic alphabet
@@ -539,7 +599,7 @@ class _Neutralizer:
         while i < len(words):
             run = [words[i]]
             inner: str | None = None
-            gaps: list[tuple[int, int, str, int]] = []
+            gaps: list[tuple[int, int, _Gap]] = []
             while i + 1 < len(words):
                 v = words[i]
                 gap_start, gap_end = int(ends[v]), int(starts[v + 1])
@@ -548,11 +608,11 @@ class _Neutralizer:
                     break
                 if inner is None:
                     inner = " " if kind[0] == "punct" else self.text[gap_start]
-                gaps.append((gap_start, gap_end, *kind))
+                gaps.append((gap_start, gap_end, kind))
                 run.append(v + 1)
                 i += 1
             i += 1
-            joins = sum(1 for g in gaps if g[2] in ("join", "punct"))
+            joins = sum(1 for g in gaps if g[2][0] in ("join", "punct"))
             if len(run) < SPACED_LETTERS or joins < SPACED_LETTERS - 1:
                 continue
             chars = [self._char_of_single(x) for x in run]
@@ -562,16 +622,15 @@ class _Neutralizer:
             if len(letters) >= 3:
                 self._join(run, gaps)
 
-    def _join(self, run: list[int], gaps: list[tuple[int, int, str, int]]) -> None:
+    def _join(self, run: list[int], gaps: list[tuple[int, int, _Gap]]) -> None:
         words = 1
-        for a, b, kind, mark in gaps:
+        for a, b, (_, marks, space) in gaps:
             self.keep[a:b] = False
-            if mark >= 0:  # the punctuation between the spaces
+            for mark in marks:  # the punctuation between the spaces
                 self.keep[a + mark] = True
-            if kind in ("break", "punct_break"):
-                space = a + mark + 1
-                self.keep[space] = True  # one space between the joined words
-                self.subs[space] = 0x20
+            if space >= 0:
+                self.keep[a + space] = True  # one space between the joined words
+                self.subs[a + space] = 0x20
                 words += 1
         first = int(self.starts[run[0]])
         last = int(self.ends[run[-1]])

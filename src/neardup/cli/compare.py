@@ -140,9 +140,13 @@ def compare(
         from neardup.report import check_writable
 
         check_writable(html_report)
-    reading = read_options(options)
-    text_a = read_input(file_a, reading).text
-    text_b = read_input(file_b, reading).text
+    from neardup.analysis.tricks import folds
+    from neardup.inputs import hidden_in
+
+    # an office file as a reader sees it, its hidden text reported (--no-fold: all its text)
+    reading = {**read_options(options), "visible_only": folds(spec)}
+    decoded_a, decoded_b = read_input(file_a, reading), read_input(file_b, reading)
+    text_a, text_b = decoded_a.text, decoded_b.text
     aligner = None
     if fragments or html_report:
         from neardup.align import Aligner
@@ -157,6 +161,8 @@ def compare(
         citations=not no_citations,
         aligner=aligner,
         b_id=file_b,
+        hidden_a=hidden_in(decoded_a),
+        hidden_b=hidden_in(decoded_b),
     )
     release_pipelines()  # the analyzers' learned forms reach the disk as this process ends
     measures, alignment, combined = result, result.alignment, result.combined

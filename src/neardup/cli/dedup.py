@@ -122,7 +122,10 @@ OPTION_NAMES = tuple(DedupOptions.__dataclass_fields__)
     help="local: this machine; spark: Apache Spark (neardup[spark]; --master).",
 )
 @click.option(
-    "--master", default=None, help="Spark master URL (default: local[JOBS]) with --engine spark."
+    "--master",
+    default=None,
+    help="Spark master URL with --engine spark (default: local[JOBS]): e.g. spark://HOST:7077, "
+    "yarn, or local-cluster[2,1,1024] (two executor JVMs of 1 core and 1024 MiB on this machine).",
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing output of the same spec.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
@@ -201,6 +204,13 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
             out=result.out,
         )
     )
+    tricks = result.tricks
+    if tricks.get("documents"):
+        kinds = ", ".join(f"{kind} {count}" for kind, count in tricks["kinds"].items())
+        click.echo(
+            f"tricks undone in {tricks['documents']} documents ({tricks['suspicious']} "
+            f"suspicious): {kinds}"
+        )
 
 
 COMMANDS = [dedup]

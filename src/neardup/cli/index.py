@@ -572,7 +572,10 @@ def check(
     stored document out, as if it were not there.
     """
     _outputs_ready(html_report, pdf_report, pdf_font)
-    text = read_input(file, read_options(reading)).text
+    from neardup.inputs import hidden_in
+
+    decoded = read_input(file, read_options(reading))
+    text = decoded.text
     with _collection(db, readonly=True) as col:
         aligner = None
         if no_rewrites:
@@ -587,6 +590,7 @@ def check(
             citations=not no_citations,
             aligner=aligner,
             exclude=exclude,
+            hidden=hidden_in(decoded),
         )
         if pdf_report:
             _write_pdf(col, db, file, text, result, exclude, pdf_report, pdf_font)

@@ -28,7 +28,7 @@ from neardup.dedup.options import (
 )
 from neardup.dedup.output import splice_records, write_edges, write_records
 from neardup.dedup.progress import StageClock, StageProgress
-from neardup.dedup.signing import raw_jsonl_files, sign_corpus
+from neardup.dedup.signing import TrickCounts, raw_jsonl_files, sign_corpus
 from neardup.dedup.verify import (
     PairScores,
     StoredFingerprints,
@@ -188,6 +188,7 @@ def _run(
     )
     work = Workspace(partial / "work", spec.sketch.num_perm, dtype, exact and not lazy)
     fields = (id_field, text_field)
+    tricks = TrickCounts()
     ids, keep_values, locations = sign_corpus(
         read,
         raw_files,
@@ -200,6 +201,7 @@ def _run(
         progress=bars,
         batch_size=batch_size,
         winnow=options.winnow,
+        tricks=tricks,
     )
     n = len(ids)
     clock.lap("sign")
@@ -304,6 +306,7 @@ def _run(
         capped_buckets=capped,
         largest_bucket=largest,
         files={**files, "summary": SUMMARY_FILE, "spec": SPEC_FILE},
+        tricks=tricks.to_dict(),
     )
     summary = result.to_dict()
     summary["options"] = options.to_dict()

@@ -160,6 +160,9 @@ class DedupResult:
     files: dict[str, str] = field(default_factory=dict)
     #: CPU seconds per stage: this process and its finished worker processes.
     cpu_seconds: dict[str, float] = field(default_factory=dict)
+    #: Documents with tricks undone (issue 24): ``documents`` (any), ``suspicious`` (past a
+    #: kind's threshold) and ``kinds`` (documents of each kind, ``hidden_text`` included).
+    tricks: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)

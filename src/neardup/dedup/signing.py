@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup import inputs
+from neardup.analysis.tricks import KINDS, NONE, Tricks, folds
 from neardup.dedup.arrays import I64, U64, SignedChunk
 from neardup.dedup.options import ADDED_FIELDS
 from neardup.dedup.progress import StageProgress
@@ -107,6 +108,60 @@ def _chunks(
 
 
 @dataclass
+class TrickCounts:
+    """How many documents had tricks undone (issue 24): any kind (``documents``), past a
+    kind's threshold (``suspicious``), and of each kind (``kinds``; ``hidden_text``: text
+    hidden in an office file, kept out when it was read)."""
+
+    documents: int = 0
+    suspicious: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+
+    def add(self, found: Tricks) -> None:
+        if not found:
+            return
+        self.documents += 1
+        self.suspicious += found.suspicious
+        for kind in found.kinds:
+            self.kinds[kind] = self.kinds.get(kind, 0) + 1
+
+    def absorb(self, other: TrickCounts) -> None:
+        self.documents += other.documents
+        self.suspicious += other.suspicious
+        for kind, count in other.kinds.items():
+            self.kinds[kind] = self.kinds.get(kind, 0) + count
+
+    def to_dict(self) -> dict[str, Any]:
+        order = sorted(self.kinds, key=lambda k: KINDS.index(k) if k in KINDS else len(KINDS))
+        return {
+            "documents": self.documents,
+            "suspicious": self.suspicious,
+            "kinds": {kind: self.kinds[kind] for kind in order},
+        }
+
+
+def count_tricks(spec_json: str, docs: Sequence[tuple[str, str, dict[str, Any]]]) -> TrickCounts:
+    """The tricks of a block of documents: what the spec's ``fold`` undoes (the fast path's
+    scan first, so a clean text costs one numba pass; the few it flags are searched) and the
+    text hidden in their office files (``meta["hidden_text"]``)."""
+    if _WORKER.get("folds_spec") != spec_json:
+        _WORKER["folds_spec"] = spec_json
+        _WORKER["folds"] = folds(Spec.from_json(spec_json))
+    counts = TrickCounts()
+    scan = _WORKER["folds"]
+    if scan:
+        from neardup._kernels.text import code_points
+        from neardup.analysis import evasion
+    for doc_id, text, meta in docs:
+        found = NONE
+        if scan and evasion.might_have_tricks(code_points(text)):
+            found = evasion.find_tricks(text)
+        hidden = inputs.hidden_of(inputs.InputDoc(doc_id, text, meta))
+        counts.add(found.merged(hidden))
+    return counts
+
+
+@dataclass
 class SignedBlock:
     """What signing one block of documents gives the parent: a few numbers per document, and
     for raw JSONL slices where each record lies in its file (for the write stage's splice)."""
@@ -126,6 +181,7 @@ class SignedBlock:
     ends: I64 | None = None
     spliceable: npt.NDArray[np.bool_] | None = None
     replaced: int = 0
+    tricks: TrickCounts = field(default_factory=TrickCounts)
 
 
 def _sign_texts_block(
@@ -149,6 +205,7 @@ def _sign_texts_block(
         keys=_banding(spec_json).keys(chunk[0]),
         samples=samples,
         sample_sizes=sample_sizes,
+        tricks=count_tricks(spec_json, docs),
     )
 
 
@@ -231,9 +288,10 @@ def sign_corpus(
     progress: StageProgress,
     batch_size: int,
     winnow: int = 0,
+    tricks: TrickCounts | None = None,
 ) -> tuple[list[str], list[Any] | None, list[SignedBlock] | None]:
     """Stage 1. Returns the ids, keep values, and (raw JSONL input) each block's record
-    locations for the write stage."""
+    locations for the write stage; the documents with tricks are counted into ``tricks``."""
     spec_json = spec.to_json()
     ids: list[str] = []
     seen: dict[str, int] = {}
@@ -253,6 +311,8 @@ def sign_corpus(
             ids.append(doc_id)
         if keep_values is not None and signed.keep_values is not None:
             keep_values.extend(signed.keep_values)
+        if tricks is not None:
+            tricks.absorb(signed.tricks)
         work.add(signed.chunk, signed.keys, signed.lengths)
         if winnow:
             work.add_samples(signed.samples, signed.sample_sizes)

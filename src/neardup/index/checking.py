@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels.align import covered_tokens
+from neardup.analysis.tricks import NONE, Tricks
 from neardup.analyzed import AnalyzedText
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, NotSupportedError
@@ -81,6 +82,7 @@ class Checking(Scoring, Reading):
         citations: bool = DEFAULTS.citations,
         aligner: Aligner | None = None,
         exclude: Iterable[str] = (),
+        hidden: Tricks = NONE,
     ) -> CheckResult:
         """How unique ``text`` is against the collection, its matches and what ``add`` does.
 
@@ -91,7 +93,9 @@ class Checking(Scoring, Reading):
         in :meth:`CheckResult.to_dict`. ``combined=True`` also scores each match shown with the
         combined score, from the stored texts (the collection must keep them). ``exclude``: ids
         of documents left out of this check, as if they were not stored (the writer's own
-        earlier work, say); ids not stored are ignored."""
+        earlier work, say); ids not stored are ignored. ``hidden``: the text hidden in the file
+        the text was read from (:func:`neardup.inputs.hidden_in`), reported with the tricks the
+        analyzer undid."""
         if combined and not self.index_spec.store_text:
             raise ConfigurationError("the combined score needs a collection that keeps its texts")
         if fragments and not self.index_spec.store_text:
@@ -117,6 +121,7 @@ class Checking(Scoring, Reading):
             citations=citations,
             combined=combined,
             aligner=aligner,
+            hidden=hidden,
         )
 
     def look_up(
@@ -175,6 +180,7 @@ class Checking(Scoring, Reading):
         citations: bool = DEFAULTS.citations,
         combined: bool = False,
         aligner: Aligner | None = None,
+        hidden: Tricks = NONE,
     ) -> CheckResult:
         """:meth:`check`'s result from what :meth:`look_up` found (no storage is read)."""
         from neardup.align import apply_citations
@@ -212,7 +218,7 @@ class Checking(Scoring, Reading):
             alignment=alignment,
             listed=fragments,
             basis=basis,
-            tricks=text.canonical.tricks,
+            tricks=text.canonical.tricks.merged(hidden),
         )
 
     def _with_combined(

@@ -57,6 +57,7 @@ from neardup.inputs.formats import (
     DATASET_SUFFIXES,
     DOCX,
     FORMATS,
+    HIDDEN_META,
     JSONL,
     PARQUET,
     PDF,
@@ -67,7 +68,9 @@ from neardup.inputs.formats import (
     dataset_format,
     extracted_format,
     format_for,
+    hidden_of,
     office_text,
+    office_visible,
 )
 from neardup.inputs.reader import (
     CorpusReader,
@@ -95,7 +98,13 @@ from neardup.inputs.slices import (
     jsonl_slices,
     read_slice,
 )
-from neardup.inputs.texts import check_thesaurus, read_text_input, text_from_bytes
+from neardup.inputs.texts import (
+    Extracted,
+    check_thesaurus,
+    hidden_in,
+    read_text_input,
+    text_from_bytes,
+)
 
 __all__ = [
     "Advance",
@@ -105,8 +114,10 @@ __all__ = [
     "DATASET_SUFFIXES",
     "DEFAULT_MAX_BYTES",
     "DOCX",
+    "Extracted",
     "FORMATS",
     "FileReader",
+    "HIDDEN_META",
     "Format",
     "InputDoc",
     "JSONL",
@@ -130,12 +141,15 @@ __all__ = [
     "document_id",
     "extracted_format",
     "format_for",
+    "hidden_in",
+    "hidden_of",
     "is_plain_jsonl",
     "iter_inputs",
     "iter_json_objects",
     "iter_lines",
     "jsonl_slices",
     "office_text",
+    "office_visible",
     "parse_json_object",
     "read_bytes",
     "read_csv",

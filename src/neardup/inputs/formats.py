@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from neardup.analysis.tricks import NONE, Tricks, hidden_text
 from neardup.errors import DatasetError, InputError, require
 from neardup.inputs.documents import Advance, InputDoc, PathLike, ReadOptions
 from neardup.inputs.files import _stat_regular, _too_large, decode_bytes, read_bytes
@@ -30,6 +31,17 @@ class Format:
     records: bool = False
     #: For a format whose text is extracted from the file's bytes: ``extract(data, suffix)``.
     extract: Callable[[bytes, str], str] | None = None
+    #: And what a reader sees of it: ``visible(data, suffix)``, the text and the text hidden
+    #: in the file as a ``hidden_text`` trick (read so under ``ReadOptions.visible_only``).
+    visible: Callable[[bytes, str], tuple[str, Tricks]] | None = None
+
+    def extracted(self, data: bytes, suffix: str, options: ReadOptions) -> tuple[str, Tricks]:
+        """The text of an extracted format's file and what was hidden in it (nothing
+        without ``visible_only``)."""
+        if options.visible_only and self.visible is not None:
+            return self.visible(data, suffix)
+        assert self.extract is not None
+        return self.extract(data, suffix), NONE
 
 
 def _read_text(
@@ -122,43 +134,79 @@ def _read_parquet(path: Path, _: str, options: ReadOptions, advance: Advance) ->
     advance(info.st_size)
 
 
-def extracted_format(name: str, extract: Callable[[bytes, str], str]) -> Format:
+#: The key of an extracted document's ``meta`` that holds what was hidden in its file (the
+#: ``hidden_text`` trick's characters by how they were hidden, and its words).
+HIDDEN_META = "hidden_text"
+
+
+def extracted_format(
+    name: str,
+    extract: Callable[[bytes, str], str],
+    visible: Callable[[bytes, str], tuple[str, Tricks]] | None = None,
+) -> Format:
     """A one-text format whose text ``extract(data, suffix)`` pulls out of the file's bytes
-    (``.docx``, ``.pdf``): the file is size-checked and read like a text file."""
+    (``.docx``, ``.pdf``): the file is size-checked and read like a text file. With
+    ``visible``, the text a reader sees, what was hidden in ``meta["hidden_text"]``."""
+    fmt: Format
 
     def read(path: Path, doc_id: str, options: ReadOptions, advance: Advance) -> Iterator[InputDoc]:
         data = read_bytes(path, max_bytes=options.max_bytes)
         suffix = _matching_suffix(path.name) or path.suffix.lower()
-        text = _extracted(extract, data, suffix, path)
+        text, hidden = _extracted(fmt, data, suffix, path, options)
         advance(len(data))
-        yield InputDoc(doc_id, text, {"path": path.as_posix(), "format": name})
+        meta: dict[str, Any] = {"path": path.as_posix(), "format": name}
+        trick = hidden.get("hidden_text")
+        if trick is not None:
+            meta[HIDDEN_META] = {"chars": dict(trick.by), "words": trick.words}
+        yield InputDoc(doc_id, text, meta)
 
-    return Format(name, read, extract=extract)
+    fmt = Format(name, read, extract=extract, visible=visible)
+    return fmt
+
+
+def hidden_of(doc: InputDoc) -> Tricks:
+    """What was hidden in a document's file (its ``meta["hidden_text"]``), as a ``hidden_text``
+    trick; :data:`~neardup.analysis.tricks.NONE` for any other document."""
+    found = doc.meta.get(HIDDEN_META) if isinstance(doc.meta, dict) else None
+    if not isinstance(found, dict) or not isinstance(found.get("chars"), dict):
+        return NONE
+    chars = found["chars"]
+    words = int(found.get("words", 0))
+    dropped = [(str(k), int(v), words if i == 0 else 0) for i, (k, v) in enumerate(chars.items())]
+    return hidden_text(dropped, sum(1 for c in doc.text if not c.isspace()))
 
 
 def _extracted(
-    extract: Callable[[bytes, str], str], data: bytes, suffix: str, path: PathLike
-) -> str:
-    """``extract(data, suffix)``, its refusal naming the file."""
+    fmt: Format, data: bytes, suffix: str, path: PathLike, options: ReadOptions
+) -> tuple[str, Tricks]:
+    """``fmt.extracted(data, suffix, options)``, its refusal naming the file."""
     try:
-        return extract(data, suffix)
+        return fmt.extracted(data, suffix, options)
     except InputError as exc:
         raise type(exc)(f"{path}: {exc}") from None
 
 
 def office_text(data: bytes, suffix: str) -> str:
-    """The text of a ``.docx``/``.pdf`` file by :func:`neardup.office.extract_text`."""
+    """All the text of a ``.docx``/``.pdf`` file by :func:`neardup.office.extract_text`."""
     office = importlib.import_module("neardup.office")
     text: str = office.extract_text(data, suffix)
     return text
+
+
+def office_visible(data: bytes, suffix: str) -> tuple[str, Tricks]:
+    """What a reader sees of a ``.docx``/``.pdf`` file and what is hidden in it, by
+    :func:`neardup.office.extract`."""
+    office = importlib.import_module("neardup.office")
+    extraction = office.extract(data, suffix)
+    return extraction.text, extraction.tricks
 
 
 TEXT = Format("text", _read_text)
 JSONL = Format("jsonl", _read_jsonl, records=True)
 CSV = Format("csv", _read_csv, records=True)
 PARQUET = Format("parquet", _read_parquet, records=True)
-DOCX = extracted_format("docx", office_text)
-PDF = extracted_format("pdf", office_text)
+DOCX = extracted_format("docx", office_text, office_visible)
+PDF = extracted_format("pdf", office_text, office_visible)
 
 #: Suffix → format: the files read in folders, and how a named file is read. A new format is
 #: one line here, e.g. ``".docx": extracted_format("docx", office_text),``.

@@ -95,10 +95,13 @@ class CorpusReader:
         max_bytes: int = DEFAULT_MAX_BYTES,
         strict_decoding: bool = False,
         on_warning: Callable[[str], None] | None = None,
+        visible_only: bool = True,
     ) -> None:
         if fmt is not None and fmt not in FORMATS:
             raise InputError(f"unknown input format {fmt!r}; expected {', '.join(FORMATS)}")
-        self.options = ReadOptions(id_field, text_field, max_bytes, strict_decoding, on_warning)
+        self.options = ReadOptions(
+            id_field, text_field, max_bytes, strict_decoding, visible_only, on_warning
+        )
         forced = FORMATS[fmt] if fmt is not None else None
         self.paths = [Path(p) for p in paths]
         self.skipped: list[Skipped] = []

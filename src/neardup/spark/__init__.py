@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 from collections.abc import Iterator
@@ -83,7 +84,9 @@ def session(
     conf: dict[str, str] | None = None,
 ) -> Any:
     """A quiet SparkSession (no UI, warnings only, Arrow on), or one clear error when Spark
-    cannot start (no Java, most often)."""
+    cannot start (no Java, most often). ``master``: ``local[N]`` (one JVM), a cluster's URL
+    (``spark://host:7077``, ``yarn``), or ``local-cluster[W,C,MB]``: W workers of C cores and
+    MB MiB on this machine, each executor a JVM of its own (its memory defaults to MB)."""
     require("pyspark", "spark")
     from pyspark.sql import SparkSession
 
@@ -114,7 +117,12 @@ def session(
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
         .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{_log4j()}")
     )
-    for key, value in (conf or {}).items():
+    settings = dict(conf or {})
+    cluster = re.fullmatch(r"local-cluster\[\s*\d+\s*,\s*\d+\s*,\s*(\d+)\s*\]", master)
+    if cluster and "spark.executor.memory" not in settings:
+        # Spark's default executor (1g) waits for ever on a smaller worker: take its memory
+        settings["spark.executor.memory"] = f"{cluster.group(1)}m"
+    for key, value in settings.items():
         builder = builder.config(key, value)
     try:
         spark = builder.getOrCreate()
@@ -191,8 +199,11 @@ def _pair_batches(batches: Iterator[Any], window: int) -> Iterator[Any]:
 
 
 def _score_batches(
-    batches: Iterator[Any], exact: bool, value_bits: int, num_perm: int
+    batches: Iterator[Any], exact: bool, value_bits: int, num_perm: int, rounded: bool = False
 ) -> Iterator[Any]:
+    """Each pair's measures; ``rounded``: to six decimals by Python's ``round`` on the exact
+    double, as the local engine writes them (Spark's ``round`` goes half up on the decimal
+    string, and a tie such as 81/128 = 0.6328125 would come out 0.632813, not 0.632812)."""
     import pyarrow as pa
 
     from neardup.sketch.minhash import empty_value
@@ -220,6 +231,10 @@ def _score_batches(
             scores = estimated_scores(sigs, empty_value(value_bits), idx, idx + m)
             cols = {"resemblance": scores.resemblance}
         out = {"a": batch.column("a"), "b": batch.column("b")}
+        if rounded:
+            cols = {
+                k: np.array([round(float(x), 6) for x in np.asarray(v)]) for k, v in cols.items()
+            }
         out.update({k: pa.array(v, pa.float64()) for k, v in cols.items()})
         yield pa.RecordBatch.from_pydict(out)
 
@@ -284,7 +299,7 @@ def connected_components(edges: Any, max_rounds: int = 100) -> Any:
     return e.select(F.col("u").alias("node"), F.col("v").alias("root")).union(roots).distinct()
 
 
-def _score(pairs: Any, signed: Any, exact: bool, spec: Spec) -> Any:
+def _score(pairs: Any, signed: Any, exact: bool, spec: Spec, rounded: bool = False) -> Any:
     from pyspark.sql import functions as F
 
     assert spec.sketch is not None
@@ -296,7 +311,9 @@ def _score(pairs: Any, signed: Any, exact: bool, spec: Spec) -> Any:
         ", containment_ab double, containment_ba double" if exact else ""
     )
     value_bits, num_perm = spec.sketch.value_bits, spec.sketch.num_perm
-    return joined.mapInArrow(lambda it: _score_batches(it, exact, value_bits, num_perm), schema)
+    return joined.mapInArrow(
+        lambda it: _score_batches(it, exact, value_bits, num_perm, rounded), schema
+    )
 
 
 def _measure(scored: Any, measure: str) -> Any:
@@ -392,13 +409,13 @@ def dedup_dataframe(
     members = docs.where(F.col("order") != F.col("rep_order")).select(
         F.col("order").alias("a"), F.col("rep_order").alias("b")
     )
-    to_rep = _score(members, signed, exact, full)
+    to_rep = _score(members, signed, exact, full, rounded=True)
     to_rep = to_rep.select(F.col("a").alias("order"), _measure(to_rep, measure).alias("sim"))
     added = docs.join(to_rep, "order", "left").select(
         "order",
         "group",
         (F.col("order") == F.col("rep_order")).alias("kept"),
-        F.coalesce(F.round("sim", 6), F.lit(1.0)).alias("similarity"),
+        F.coalesce("sim", F.lit(1.0)).alias("similarity"),
         F.col("rep").alias("representative"),
     )
     # the input's own columns, as the local engine writes a record: id, text, the others
@@ -530,6 +547,7 @@ def dedup_files(
         own = spark is None
         spark = spark if spark is not None else session(master)
         try:
+            master_url = str(spark.sparkContext.master)  # the session's, when one ran already
             t0 = time.perf_counter()
             if not ids:
                 raise DatasetError("the input holds no documents")
@@ -556,7 +574,7 @@ def dedup_files(
         summary = {
             "out": str(out_path),
             "engine": "spark",
-            "master": master,
+            "master": master_url,
             "documents": len(ids),
             "groups": kept,
             "removed": len(ids) - kept,

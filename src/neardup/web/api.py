@@ -13,11 +13,12 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
+from neardup.analysis.tricks import Tricks
 from neardup.defaults import DEFAULTS
 from neardup.matrix import METHODS
 from neardup.web.auth import require_read, require_write, token_of, token_ok
 from neardup.web.forms import LimitedRoute
-from neardup.web.service import Service, upload_text
+from neardup.web.service import Service, upload
 
 router = APIRouter(prefix="/api", tags=["api"], route_class=LimitedRoute)
 
@@ -127,10 +128,10 @@ def _write(request: Request) -> Service:
     return service
 
 
-async def _upload(service: Service, file: UploadFile) -> str:
+async def _upload(service: Service, file: UploadFile) -> tuple[str, Tricks]:
     data = await file.read()
-    text = await asyncio.to_thread(upload_text, data, file.filename or "")
-    return service.limit_text(text, f"the text of {file.filename!r}")
+    text, hidden = await asyncio.to_thread(upload, data, file.filename or "")
+    return service.limit_text(text, f"the text of {file.filename!r}"), hidden
 
 
 @router.post(
@@ -167,9 +168,9 @@ async def check_file(
     from neardup.web.kept import kept_json
 
     service = _read(request)
-    text = await _upload(service, file)
+    text, hidden = await _upload(service, file)
     checked = await asyncio.to_thread(
-        service.check, text, top=top, fragments=fragments, exclude=exclude or []
+        service.check, text, top=top, fragments=fragments, exclude=exclude or [], hidden=hidden
     )
     out = kept_json(request, response, checked, file.filename or "")
     out["text"] = text
@@ -200,7 +201,7 @@ async def add_file(
     policy: Annotated[Policy | None, Form()] = None,
 ) -> dict[str, Any]:
     service = _write(request)
-    text = await _upload(service, file)
+    text, _ = await _upload(service, file)
     meta = {"filename": file.filename or ""}
     return await asyncio.to_thread(service.add, [(id, text, meta)], policy=policy)
 
@@ -274,9 +275,11 @@ async def compare_files(
 ) -> dict[str, Any]:
     """As ``/api/compare``, plus ``"text_a"`` and ``"text_b"``: the extracted texts."""
     service = _read(request)
-    text_a = await _upload(service, a)
-    text_b = await _upload(service, b)
-    out, _ = await asyncio.to_thread(service.compare, text_a, text_b, b_id=b.filename or "B")
+    text_a, hidden_a = await _upload(service, a)
+    text_b, hidden_b = await _upload(service, b)
+    out, _ = await asyncio.to_thread(
+        service.compare, text_a, text_b, b_id=b.filename or "B", hidden=(hidden_a, hidden_b)
+    )
     out["text_a"] = text_a
     out["text_b"] = text_b
     return out

@@ -69,6 +69,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "trick_invisible": {"ru": "невидимые символы", "en": "invisible characters"},
     "trick_letter_spacing": {"ru": "разрядка букв", "en": "letter spacing"},
     "trick_stuffing": {"ru": "символы внутри слов", "en": "characters stuffed in words"},
+    "trick_hidden_text": {
+        "ru": "скрытый в файле текст (невидимый, белый, мелкий, за полями)",
+        "en": "text hidden in the file (invisible, white, tiny, off the page)",
+    },
     "sources": {"ru": "Источники", "en": "Sources"},
     "no_sources": {
         "ru": "Ни один документ коллекции не имеет общих шинглов с этим текстом.",

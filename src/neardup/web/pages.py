@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from neardup.analysis.tricks import NONE, Tricks
 from neardup.errors import InputError, NeardupError
 from neardup.matrix import METHODS
 from neardup.web.auth import AuthError, require_read, require_write, token_of, token_ok
@@ -41,7 +42,7 @@ from neardup.web.render import (
     text_colour,
     word_filter,
 )
-from neardup.web.service import UPLOAD_SUFFIXES, Service, upload_text
+from neardup.web.service import UPLOAD_SUFFIXES, Service, upload, upload_text
 
 router = APIRouter(include_in_schema=False, route_class=LimitedRoute)
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -126,13 +127,14 @@ def error_page(request: Request, status: int, exc: BaseException, message: str) 
     return _render(request, "error.html", status=status, error=_says(request, exc, message))
 
 
-async def _text_or_file(service: Service, text: str, file: UploadFile | None) -> str:
+async def _text_or_file(service: Service, text: str, file: UploadFile | None) -> tuple[str, Tricks]:
+    """The text given or read from the file, and the text hidden in the file (issue 24)."""
     if file is not None and file.filename:
         data = await file.read()
-        extracted = await asyncio.to_thread(upload_text, data, file.filename)
-        return service.limit_text(extracted, f"the text of {file.filename!r}")
+        extracted, hidden = await asyncio.to_thread(upload, data, file.filename)
+        return service.limit_text(extracted, f"the text of {file.filename!r}"), hidden
     if text.strip():
-        return service.limit_text(text)
+        return service.limit_text(text), NONE
     raise InputError("")
 
 
@@ -159,9 +161,11 @@ async def check_page(
         return denied
     service = _service(request)
     try:
-        given = await _text_or_file(service, text, file)
+        given, hidden = await _text_or_file(service, text, file)
         left_out = [e for e in exclude or [] if e]
-        checked = await asyncio.to_thread(service.check, given, fragments=True, exclude=left_out)
+        checked = await asyncio.to_thread(
+            service.check, given, fragments=True, exclude=left_out, hidden=hidden
+        )
     except NeardupError as exc:
         return _error(request, "check.html", exc, text=text)
     name = file.filename if file is not None and file.filename else ""
@@ -185,9 +189,11 @@ async def compare_page(
         return denied
     service = _service(request)
     try:
-        a = await _text_or_file(service, text_a, file_a)
-        b = await _text_or_file(service, text_b, file_b)
-        out, compared = await asyncio.to_thread(service.compare, a, b, fragments=True)
+        a, hidden_a = await _text_or_file(service, text_a, file_a)
+        b, hidden_b = await _text_or_file(service, text_b, file_b)
+        out, compared = await asyncio.to_thread(
+            service.compare, a, b, fragments=True, hidden=(hidden_a, hidden_b)
+        )
     except NeardupError as exc:
         return _error(request, "compare.html", exc, text_a=text_a, text_b=text_b)
     alignment = compared.alignment
@@ -270,7 +276,7 @@ async def add_page(
         doc_id = id.strip() or (file.filename if file is not None and file.filename else "")
         if not doc_id:
             raise InputError("a document id must not be empty")
-        given = await _text_or_file(service, text, file)
+        given, _ = await _text_or_file(service, text, file)
         summary = await asyncio.to_thread(service.add, [(doc_id, given, {})], policy=policy or None)
     except NeardupError as exc:
         return _collection(request, status=status_of(exc), error=_says(request, exc), **typed)

@@ -20,6 +20,7 @@ from typing import Any
 
 from neardup import inputs
 from neardup.align import Aligner, Alignment
+from neardup.analysis.tricks import NONE, Tricks
 from neardup.comparison import Comparison
 from neardup.comparison import compare as compare_texts
 from neardup.defaults import DEFAULTS
@@ -130,16 +131,23 @@ class Checked:
         return check_record(self.result, self.info, self.exclude)
 
 
-def upload_text(data: bytes, filename: str) -> str:
+def upload(data: bytes, filename: str) -> tuple[str, Tricks]:
     """The text of an uploaded file, read by the project's reader as a file of that name would
-    be (``.docx``/``.pdf`` extracted, text and HTML decoded with charset detection)."""
+    be (``.docx``/``.pdf`` extracted as a reader sees them, text and HTML decoded with charset
+    detection), and the text hidden in it (a ``hidden_text`` trick, issue 24)."""
     name = filename or ""
     if not name.lower().endswith(UPLOAD_SUFFIXES):
         suffix = os.path.splitext(name.lower())[1] or "(none)"
         raise UnsupportedTypeError(
             f"cannot read a file of type {suffix!r}; expected one of {', '.join(UPLOAD_SUFFIXES)}"
         )
-    return inputs.text_from_bytes(data, name, _UPLOAD_READING).text
+    decoded = inputs.text_from_bytes(data, name, _UPLOAD_READING)
+    return decoded.text, inputs.hidden_in(decoded)
+
+
+def upload_text(data: bytes, filename: str) -> str:
+    """The text of an uploaded file (:func:`upload`)."""
+    return upload(data, filename)[0]
 
 
 def document_dict(doc: Any) -> dict[str, Any]:
@@ -188,6 +196,7 @@ class Service:
         top: int | None = None,
         fragments: bool = DEFAULTS.fragments,
         exclude: Sequence[str] = (),
+        hidden: Tricks = NONE,
     ) -> Checked:
         """:meth:`Collection.check <neardup.index.Collection.check>` with the storage lock held
         only while the storage is read: the text is analysed before, and the passages aligned
@@ -200,7 +209,9 @@ class Service:
         with self.lock:
             found = col.look_up(item, top=top or self.config.top, policy=None, exclude=exclude)
             info = source_info(col, [m.id for m in found.matches])
-        result = col.report(analysis, found, fragments=fragments, aligner=self.aligner)
+        result = col.report(
+            analysis, found, fragments=fragments, aligner=self.aligner, hidden=hidden
+        )
         return Checked(text, result, info, tuple(sorted(set(exclude))))
 
     # --- kept checks -------------------------------------------------------------------------
@@ -323,7 +334,13 @@ class Service:
             return self.collection.stats()
 
     def compare(
-        self, a: str, b: str, *, fragments: bool = DEFAULTS.fragments, b_id: str = "B"
+        self,
+        a: str,
+        b: str,
+        *,
+        fragments: bool = DEFAULTS.fragments,
+        b_id: str = "B",
+        hidden: tuple[Tricks, Tricks] = (NONE, NONE),
     ) -> tuple[dict[str, Any], Comparison]:
         """Two texts under the collection's spec: the JSON of ``neardup compare --json``
         (:func:`neardup.compare`, the same call with the same defaults), and the comparison."""
@@ -331,7 +348,14 @@ class Service:
         self.limit_text(b, "text B")
         refuse_bad_characters(b_id, "b_id")
         result = compare_texts(
-            a, b, spec=self.collection.spec, fragments=fragments, aligner=self.aligner, b_id=b_id
+            a,
+            b,
+            spec=self.collection.spec,
+            fragments=fragments,
+            aligner=self.aligner,
+            b_id=b_id,
+            hidden_a=hidden[0],
+            hidden_b=hidden[1],
         )
         return result.to_dict(), result
 
