@@ -208,8 +208,12 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
     if tricks.get("documents"):
         kinds = ", ".join(f"{kind} {count}" for kind, count in tricks["kinds"].items())
         click.echo(
-            f"tricks undone in {tricks['documents']} documents ({tricks['suspicious']} "
-            f"suspicious): {kinds}"
+            say(
+                "dedup_tricks",
+                documents=tricks["documents"],
+                suspicious=tricks["suspicious"],
+                kinds=kinds,
+            )
         )
 
 

@@ -133,6 +133,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "({duplicate_groups} with near-copies), {removed} removed; "
         "{verified} of {candidates} candidate pairs verified; {seconds:.1f} s → {out}",
     },
+    "dedup_tricks": {
+        "ru": "приёмы обхода проверки сняты: документов {documents}, подозрительных "
+        "{suspicious}; {kinds}",
+        "en": "tricks undone in {documents} documents ({suspicious} suspicious): {kinds}",
+    },
     # --- serve ---
     "serve_banner": {
         "ru": "коллекция {location} ({count:#document}) доступна по адресу {url} — API под "
