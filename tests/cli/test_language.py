@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from neardup.cli import messages
-from neardup.cli.messages import MESSAGES, language, say
+from neardup.cli.messages import MESSAGES, language, say_in
 from tests import _textgen as tg
 from tests.cli._run import run
 
@@ -79,31 +79,33 @@ FORMS = {
 @pytest.mark.parametrize("n", sorted(FORMS))
 def test_counts_take_their_plural_form(n: int) -> None:
     document, passage, shingle = FORMS[n]
-    assert say("index_removed", "ru", n=1, left=n) == f"удалено: 1; в коллекции {n} {document}"
-    assert say("eval_fragments", "ru", n=n) == f", {n} {passage}"
-    line = say("bloom_query", "ru", shingles=n, above=0, rows=10, candidates=0, verified=0)
+    assert say_in("ru", "index_removed", n=1, left=n) == f"удалено: 1; в коллекции {n} {document}"
+    assert say_in("ru", "eval_fragments", n=n) == f", {n} {passage}"
+    line = say_in("ru", "bloom_query", shingles=n, above=0, rows=10, candidates=0, verified=0)
     assert line.startswith(f"{n} {shingle}; ")
     # English keeps its words as they were (tests and doc examples pin them)
-    assert say("index_removed", "en", n=1, left=n) == f"removed 1; the collection has {n} documents"
+    assert (
+        say_in("en", "index_removed", n=1, left=n) == f"removed 1; the collection has {n} documents"
+    )
 
 
 def test_numbers_take_the_decimal_comma_and_the_group_space() -> None:
-    summary = say(
-        "check_summary",
+    summary = say_in(
         "ru",
+        "check_summary",
         uniqueness=73.44,
         borrowed=0.0,
-        cited=say("check_cited", "ru", cited=26.56),
+        cited=say_in("ru", "check_cited", cited=26.56),
         words=94,
-        verdict=say("check_would_add", "ru"),
+        verdict=say_in("ru", "check_would_add"),
     )
     assert summary == (
         "уникальность 73,4 %: заимствовано 0,0 %, цитируется 26,6 %, в тексте 94 слова; "
         "был бы добавлен"
     )
-    built = say(
-        "bloom_built",
+    built = say_in(
         "ru",
+        "bloom_built",
         output="f.bloom",
         documents=1_234_567,
         shingles=2,
@@ -116,8 +118,8 @@ def test_numbers_take_the_decimal_comma_and_the_group_space() -> None:
     nbsp = "\N{NO-BREAK SPACE}"  # Babel's group separator in Russian
     assert built.startswith(f"построен f.bloom: 1{nbsp}234{nbsp}567 документов, 2 шингла, ")
     assert f"m = 1{nbsp}048{nbsp}576 бит" in built
-    assert say("index_created", "ru", **_created()).endswith("≥ 0,5; кандидаты lsh")
-    assert say("index_created", "en", **_created()).endswith("≥ 0.5; candidates lsh")
+    assert say_in("ru", "index_created", **_created()).endswith("≥ 0,5; кандидаты lsh")
+    assert say_in("en", "index_created", **_created()).endswith("≥ 0.5; candidates lsh")
 
 
 def _created() -> dict[str, object]:

@@ -375,18 +375,14 @@ def add(
         ]
         return f" ({', '.join(parts)})" if parts else ""
 
-    skipped = msg.say("index_skipped", skipped=counts["skipped"]) if counts["skipped"] else ""
-    click.echo(
-        msg.say(
-            "index_added",
-            added=counts["accepted"],
-            why_added=why(True),
-            refused=counts["rejected"],
-            why_refused=why(False),
-            skipped=skipped,
-            total=total,
-        )
-    )
+    skipped = msg.say("index_skipped", **_tally(counts)) if counts["skipped"] else ""
+    said = {"why_added": why(True), "why_refused": why(False), "skipped_text": skipped}
+    click.echo(msg.say("index_added", total=total, **said, **_tally(counts)))
+
+
+def _tally(counts: Counter[str]) -> dict[str, int]:
+    """The counts the add's messages say (a Counter holds no key it never counted)."""
+    return {key: counts[key] for key in ("accepted", "rejected", "skipped")}
 
 
 def _add_all(
@@ -406,17 +402,10 @@ def _add_all(
     except (NeardupError, KeyboardInterrupt) as exc:
         done = counts["accepted"] + counts["rejected"]
         what = msg.say("interrupted_what" if isinstance(exc, KeyboardInterrupt) else "stopped_what")
-        click.echo(
-            msg.say(
-                "index_add_stopped",
-                what=what,
-                done=done,
-                added=counts["accepted"],
-                refused=counts["rejected"],
-                left=total - done,
-            ),
-            err=True,
+        said = msg.say(
+            "index_add_stopped", what=what, done=done, left=total - done, **_tally(counts)
         )
+        click.echo(said, err=True)
         raise
 
 
@@ -454,9 +443,7 @@ def _add_with_progress(
             progress.update(
                 task,
                 advance=1,
-                status=msg.say(
-                    "progress_added", added=counts["accepted"], refused=counts["rejected"]
-                ),
+                status=msg.say("progress_added", **_tally(counts)),
             )
 
 

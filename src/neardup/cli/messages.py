@@ -52,9 +52,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "index_group_cap": {"ru": ", не больше {cap} в группе", "en": ", group cap {cap}"},
     "index_lengths": {"ru": "; тексты {lengths}", "en": "; texts of {lengths}"},
     "index_added": {
-        "ru": "добавлено: {added}{why_added}, отклонено: {refused}{why_refused}{skipped}; "
-        "в коллекции {total:#document}",
-        "en": "added {added}{why_added}, refused {refused}{why_refused}{skipped}; "
+        "ru": "добавлено: {accepted}{why_added}, отклонено: {rejected}{why_refused}"
+        "{skipped_text}; в коллекции {total:#document}",
+        "en": "added {accepted}{why_added}, refused {rejected}{why_refused}{skipped_text}; "
         "the collection has {total} documents",
     },
     "index_reason": {"ru": "{reason}: {n}", "en": "{reason} {n}"},
@@ -63,17 +63,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": ", skipped {skipped} already stored",
     },
     "index_add_stopped": {
-        "ru": "{what}: до этого сохранено {done:#document} ({added} добавлено, {refused} "
+        "ru": "{what}: до этого сохранено {done:#document} ({accepted} добавлено, {rejected} "
         "отклонено), не сохранено {left}; та же команда с --skip-existing добавит остальные",
-        "en": "{what}: {done} documents were committed before ({added} added, "
-        "{refused} refused), {left} not; the same command with --skip-existing adds the rest",
+        "en": "{what}: {done} documents were committed before ({accepted} added, "
+        "{rejected} refused), {left} not; the same command with --skip-existing adds the rest",
     },
     "interrupted_what": {"ru": "прервано", "en": "interrupted"},
     "stopped_what": {"ru": "остановлено ошибкой", "en": "stopped by an error"},
     "progress_adding": {"ru": "добавление", "en": "adding"},
     "progress_added": {
-        "ru": "добавлено {added}, отклонено {refused}",
-        "en": "{added} added, {refused} refused",
+        "ru": "добавлено {accepted}, отклонено {rejected}",
+        "en": "{accepted} added, {rejected} refused",
     },
     "check_summary": {
         "ru": "уникальность {uniqueness:.1f} %: заимствовано {borrowed:.1f} %{cited}, "
@@ -359,9 +359,13 @@ class _RussianFormatter(string.Formatter):
 _RUSSIAN = _RussianFormatter()
 
 
-def say(key: str, lang: str | None = None, **values: Any) -> str:
-    """The message ``key`` in the CLI's language (or ``lang``), with ``values`` put in."""
-    lang = lang or language()
+def say(key: str, /, **values: Any) -> str:
+    """The message ``key`` in the CLI's language, with ``values`` put in."""
+    return say_in(language(), key, **values)
+
+
+def say_in(lang: str, key: str, /, **values: Any) -> str:
+    """The message ``key`` in ``lang``, with ``values`` put in."""
     template = MESSAGES[key][lang]
     if lang == "en":
         return template.format(**values)
@@ -406,7 +410,7 @@ def error_message(exc: BaseException) -> str:
 
             code, params = error_code(exc, detail)
             if code != "other":
-                return say("error", "ru", detail=error_text(code, params, "ru"))
+                return say_in("ru", "error", detail=error_text(code, params, "ru"))
         except ImportError:  # the page's words need the web extra's modules
             pass
     return say("error", detail=detail)
