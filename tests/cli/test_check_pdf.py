@@ -28,8 +28,13 @@ def text_file(tmp_path: Path) -> Path:
 
 
 def test_pdf_report_of_a_check(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str, text_file: Path
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    db: str,
+    text_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("NEARDUP_LANG", "ru")  # the report is in the CLI's language
     out = tmp_path / "report.pdf"
     code, stdout, err = run(
         capsys, "index", "check", db, str(text_file), "--json", "--pdf", str(out)

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from neardup.analysis.decode import Decoded
+from neardup.cli.messages import say
 from neardup.inputs import (
     DEFAULT_MAX_BYTES,
     CorpusReader,
@@ -62,7 +63,7 @@ def reader_options(func: F) -> F:
 
 def warn(message: str) -> None:
     """A reader's warning, one line on stderr."""
-    click.echo(f"warning: {message}", err=True)
+    click.echo(say("warning", detail=message), err=True)
 
 
 def read_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -83,4 +84,4 @@ def read_input(path: str, options: dict[str, Any] | None = None) -> Decoded:
 def report_skipped(reader: CorpusReader) -> None:
     """Say on stderr what the reader skipped in folders, one line per reason."""
     for line in describe_skipped(reader.skipped):
-        click.echo(f"warning: {line}", err=True)
+        click.echo(say("warning", detail=line), err=True)

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from neardup.cli import messages as msg
 from neardup.cli._documents import read_input
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.errors import DuplicateIdError, InputError
@@ -249,9 +250,17 @@ def build(
             progress.update(task, advance=1)
     written = BloomIndex(filt, list(ids), spec).save(output)
     click.echo(
-        f"built {output}: {len(ids):,} documents, {shingles:,} shingles in {filt.n_rows:,} rows "
-        f"of m = {filt.m:,} bits, k = {filt.k} ({filt.rows.nbytes:,} bytes of rows; "
-        f"file {written:,} bytes)"
+        msg.say(
+            "bloom_built",
+            output=output,
+            documents=len(ids),
+            shingles=shingles,
+            rows=filt.n_rows,
+            m=filt.m,
+            k=filt.k,
+            row_bytes=filt.rows.nbytes,
+            written=written,
+        )
     )
 
 
@@ -355,28 +364,42 @@ def query(
         click.echo(json.dumps(summary))
         return
     click.echo(
-        f"{fps.shape[0]:,} shingles; {len(found.rows):,} of {index.bloom.n_rows:,} rows above the "
-        f"threshold → {len(found):,} candidates, {len(verified):,} sharing shingles"
+        msg.say(
+            "bloom_query",
+            shingles=fps.shape[0],
+            above=len(found.rows),
+            rows=index.bloom.n_rows,
+            candidates=len(found),
+            verified=len(verified),
+        )
     )
     if rows:
         table = Table()
         for name in ("id", "row z", "shared", "text in doc", "doc in text"):
-            table.add_column(name, justify="left" if name == "id" else "right")
+            table.add_column(msg.column(name), justify="left" if name == "id" else "right")
         for r in rows:
             table.add_row(
                 str(r["id"]),
-                f"{r['score']:.1f}",
+                msg.fmt(r["score"], ".1f"),
                 str(r["shared"]),
-                f"{r['containment_query_in_doc']:.4f}",
-                f"{r['containment_doc_in_query']:.4f}",
+                msg.fmt(r["containment_query_in_doc"], ".4f"),
+                msg.fmt(r["containment_doc_in_query"], ".4f"),
             )
         Console().print(table)
     for r in rows:
         for p in r["passages"] or []:
             snippet = p["a_text"] if len(p["a_text"]) <= 200 else p["a_text"][:197] + "…"
             click.echo(
-                f"{r['id']} #{p['number']}: text {p['a_start']}–{p['a_end']}, "
-                f"doc {p['b_start']}–{p['b_end']}: {snippet}"
+                msg.say(
+                    "bloom_passage",
+                    id=r["id"],
+                    number=p["number"],
+                    a_start=p["a_start"],
+                    a_end=p["a_end"],
+                    b_start=p["b_start"],
+                    b_end=p["b_end"],
+                    snippet=snippet,
+                )
             )
 
 

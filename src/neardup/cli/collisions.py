@@ -14,6 +14,7 @@ from rich.table import Table
 
 from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
+from neardup.cli.messages import fmt, say
 from neardup.collisions import (
     DEFAULT_FAMILIES,
     PAPER_SHINGLES,
@@ -143,17 +144,17 @@ def collisions(
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("reading", total=reader.total_bytes or None)
+        task = progress.add_task(say("progress_reading"), total=reader.total_bytes or None)
 
         def distinct(count: int) -> None:
             progress.update(
                 task,
                 completed=reader.bytes_read,
-                description=f"reading: {count:,} distinct shingles",
+                description=say("progress_distinct", count=count),
             )
 
         counter.add_all((doc.text for doc in reader), progress=distinct)
-        progress.update(task, description=f"counting collisions of {len(specs)} families")
+        progress.update(task, description=say("progress_collisions", families=len(specs)))
         report = counter.report()
     report.seconds["total"] = time.perf_counter() - started
     if as_json:
@@ -243,17 +244,27 @@ def _print_report(report: CollisionReport) -> None:
         )
     console.print(table)
     shingles = report.spec.shingles
-    seconds = ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())
+    seconds = ", ".join(f"{k} {fmt(v, '.1f')} {say('seconds')}" for k, v in report.seconds.items())
     console.print(
-        f"{report.documents:,} documents, {report.shingles:,} shingles, "
-        f"{report.distinct:,} distinct"
-        f"{' (limit reached)' if report.limit_reached else ''}"
+        say(
+            "collisions_counts",
+            documents=report.documents,
+            shingles=report.shingles,
+            distinct=report.distinct,
+            limit=say("collisions_limit") if report.limit_reached else "",
+        )
     )
     console.print(
-        f"preset {report.spec.analyzer.preset}, {shingles.unit} shingles k={shingles.k} "
-        f"step={shingles.step}; spec {report.spec.fingerprint()}"
+        say(
+            "collisions_spec",
+            preset=report.spec.analyzer.preset,
+            unit=shingles.unit,
+            k=shingles.k,
+            step=shingles.step,
+            spec=report.spec.fingerprint(),
+        )
     )
-    console.print(f"time: {seconds}")
+    console.print(say("collisions_time", seconds=seconds))
 
 
 COMMANDS = [collisions]

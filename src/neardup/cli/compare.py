@@ -16,6 +16,7 @@ import click
 from neardup.align import CONSTRAINTS as ALIGN_CONSTRAINTS
 from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS
 from neardup.analysis.analyzer import Canonical, IntArray
+from neardup.cli import messages as msg
 from neardup.cli._documents import read_input, read_options, reader_options
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type
@@ -177,34 +178,41 @@ def compare(
 
     from neardup.report import markup_safe
 
-    table = Table(title=f"{markup_safe(file_a)} vs {markup_safe(file_b)}", show_header=True)
-    table.add_column("measure")
-    table.add_column("value", justify="right")
+    title = msg.say("compare_title", a=markup_safe(file_a), b=markup_safe(file_b))
+    table = Table(title=title, show_header=True)
+    table.add_column(msg.column("measure"))
+    table.add_column(msg.column("value"), justify="right")
     if combined is not None:
-        table.add_row("combined score", f"{combined:.4f}")
+        table.add_row(msg.column("combined score"), msg.fmt(combined, ".4f"))
     for name, value in (
         ("resemblance (Jaccard)", measures.resemblance),
         ("Sørensen–Dice", measures.sorensen),
         ("containment A in B", measures.containment_ab),
         ("containment B in A", measures.containment_ba),
     ):
-        table.add_row(name, f"{value:.4f}")
-    table.add_row("shingles A", str(measures.shingles_a))
-    table.add_row("shingles B", str(measures.shingles_b))
-    table.add_row("shared", str(measures.shared))
+        table.add_row(msg.column(name), msg.fmt(value, ".4f"))
+    table.add_row(msg.column("shingles A"), str(measures.shingles_a))
+    table.add_row(msg.column("shingles B"), str(measures.shingles_b))
+    table.add_row(msg.column("shared"), str(measures.shared))
     console = Console()
     console.print(table)
     # the shingling this pair was compared on: the short one when the length rule applied
     shingling = result.shingling
     rule = (
-        f" (the shorter text has fewer than {spec.shingles.short_below} tokens)"
-        if result.short_pair
-        else ""
+        msg.say("compare_short_rule", below=spec.shingles.short_below) if result.short_pair else ""
     )
     console.print(
-        f"spec {spec.fingerprint()}: preset {spec.analyzer.preset}, "
-        f"{shingling.unit} shingles k={shingling.k} step={shingling.step}{rule}, "
-        f"{spec.fingerprint_family.family} {spec.fingerprint_family.bits} bit"
+        msg.say(
+            "compare_spec",
+            spec=spec.fingerprint(),
+            preset=spec.analyzer.preset,
+            unit=shingling.unit,
+            k=shingling.k,
+            step=shingling.step,
+            rule=rule,
+            family=spec.fingerprint_family.family,
+            bits=spec.fingerprint_family.bits,
+        )
     )
     from neardup.report import tricks_line
 
@@ -217,7 +225,7 @@ def compare(
 
         print_terminal(alignment, console, query_title=f"A: {file_a}")
     if html_report:
-        console.print(f"HTML report written to {markup_safe(html_report)}")
+        console.print(msg.say("check_html_written", path=markup_safe(html_report)))
 
 
 @click.command()
@@ -254,8 +262,13 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
             _write_lines(_shingle_json(shingles, source))
         return
     click.echo(
-        f"encoding {decoded.encoding}, language {canonical.language}, {len(canonical)} tokens, "
-        f"spec {pipeline.spec_fingerprint}"
+        msg.say(
+            "analyze_header",
+            encoding=decoded.encoding,
+            language=canonical.language,
+            tokens=len(canonical),
+            spec=pipeline.spec_fingerprint,
+        )
     )
     _write_lines(_token_table(canonical, source))
     if shingles is not None:

@@ -189,18 +189,31 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
         **common,
     )
     summary = result.to_dict()
+    from neardup.cli.messages import say
+
     click.echo(
-        f"{result.documents} documents, {result.groups} groups "
-        f"({result.duplicate_groups} with near-copies), {result.removed} removed; "
-        f"{result.verified_pairs} of {result.candidate_pairs} candidate pairs verified; "
-        f"{summary['seconds']['total']:.1f} s → {result.out}"
+        say(
+            "dedup_summary",
+            documents=result.documents,
+            groups=result.groups,
+            duplicate_groups=result.duplicate_groups,
+            removed=result.removed,
+            verified=result.verified_pairs,
+            candidates=result.candidate_pairs,
+            seconds=summary["seconds"]["total"],
+            out=result.out,
+        )
     )
     tricks = result.tricks
     if tricks.get("documents"):
         kinds = ", ".join(f"{kind} {count}" for kind, count in tricks["kinds"].items())
         click.echo(
-            f"tricks undone in {tricks['documents']} documents ({tricks['suspicious']} "
-            f"suspicious): {kinds}"
+            say(
+                "dedup_tricks",
+                documents=tricks["documents"],
+                suspicious=tricks["suspicious"],
+                kinds=kinds,
+            )
         )
 
 

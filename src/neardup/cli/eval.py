@@ -23,6 +23,7 @@ from rich.table import Table
 
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import COUNT, SHARE, constraint_type
+from neardup.cli.messages import fmt, say
 from neardup.errors import ConfigurationError, DatasetError, InputError
 from neardup.eval import formats, methods, run
 from neardup.eval import generate as gen
@@ -90,7 +91,7 @@ def _fmt(value: Any) -> str:
     if value is None:
         return "–"
     if isinstance(value, float):
-        return "nan" if math.isnan(value) else f"{value:.4f}"
+        return "nan" if math.isnan(value) else fmt(value, ".4f")
     return str(value)
 
 
@@ -166,7 +167,7 @@ def methods_command(as_json: bool) -> None:
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
     for row in rows:
-        note = "" if row["available"] else "  (not installed)"
+        note = "" if row["available"] else say("eval_not_installed")
         click.echo(f"{row['name']:<14} {row['kind']:<10} {row['summary']}{note}")
 
 
@@ -302,17 +303,23 @@ def generate_command(
         thesaurus=thesaurus,
         seed=seed,
     )
-    with _progress("generating", gen.planned_steps(config)) as advance:
+    with _progress(say("progress_generating"), gen.planned_steps(config)) as advance:
         dataset = gen.generate(config, advance)
     written = gen.write_dataset(dataset, out)
     for note in dataset.meta["skipped"]:
-        click.echo(f"note: {note}", err=True)
+        click.echo(say("note", detail=note), err=True)
     counts = dataset.meta["counts"]
     click.echo(
-        f"{counts['sources']} source documents (of {counts['usable_corpus_documents']} usable), "
-        f"{counts['documents']} documents, {counts['pairs']} pairs "
-        f"({counts['positives']} positive, {counts['negatives']} negative)"
-        + (f", {counts['fragments']} fragments" if "fragments" in counts else "")
+        say(
+            "eval_generated",
+            sources=counts["sources"],
+            usable=counts["usable_corpus_documents"],
+            documents=counts["documents"],
+            pairs=counts["pairs"],
+            positives=counts["positives"],
+            negatives=counts["negatives"],
+            fragments=say("eval_fragments", n=counts["fragments"]) if "fragments" in counts else "",
+        )
     )
     for name, path in written.items():
         click.echo(f"  {name}: {path}")
@@ -346,8 +353,13 @@ def _pairs_table(report: dict[str, Any], title: str) -> None:
     )
     console.print(table)
     console.print(
-        f"{report['n']} pairs ({report['positives']} positive, {report['negatives']} negative), "
-        f"ROC AUC {_fmt(report['auc'])}"
+        say(
+            "eval_pairs",
+            n=report["n"],
+            positives=report["positives"],
+            negatives=report["negatives"],
+            auc=_fmt(report["auc"]),
+        )
     )
     if "by_kind" in report:
         table = Table(title="by kind of positive (against all negatives)")
@@ -399,10 +411,13 @@ def _pairs_table(report: dict[str, Any], title: str) -> None:
     if "retrieval" in report:
         r = report["retrieval"]
         console.print(
-            f"retrieval (apart from the ranking): recall {_fmt(r['recall'])} of the positive "
-            f"pairs, {_fmt(r['negatives_retrieved'])} of the negatives, {r['retrieved']} pairs "
-            f"retrieved; ROC AUC among them {_fmt(r['auc_retrieved'])} (the AUC above scores "
-            "pairs not retrieved as 0)"
+            say(
+                "eval_retrieval",
+                recall=_fmt(r["recall"]),
+                negatives=_fmt(r["negatives_retrieved"]),
+                retrieved=r["retrieved"],
+                auc=_fmt(r["auc_retrieved"]),
+            )
         )
 
 
@@ -481,7 +496,9 @@ def pairs_command(
     )
     dataset = formats.read_pairs(file, docs, labels=label_map)
     scorer = None if method == run.GIVEN else methods.build(method, spec, parameters)
-    with _progress(f"{method}: {len(dataset.texts)} texts", len(dataset.texts)) as advance:
+    with _progress(
+        say("progress_texts", method=method, n=len(dataset.texts)), len(dataset.texts)
+    ) as advance:
         report, scores = run.evaluate_pairs(
             dataset, scorer, threshold=threshold, min_precision=min_precision, progress=advance
         )
@@ -537,11 +554,16 @@ def pairs_command(
     _pairs_table(report, f"{method} on {file}")
     if scorer is not None:
         click.echo(
-            f"spec {report['spec_fingerprint']}: preset {spec.analyzer.preset}, "
-            f"{spec.shingles.unit} shingles k={spec.shingles.k}"
+            say(
+                "eval_spec",
+                spec=report["spec_fingerprint"],
+                preset=spec.analyzer.preset,
+                unit=spec.shingles.unit,
+                k=spec.shingles.k,
+            )
         )
     for path in report.get("plots", ()):
-        click.echo(f"plot: {path}")
+        click.echo(say("eval_plot", path=path))
 
 
 @eval_group.command("clusters")
@@ -567,7 +589,9 @@ def clusters_command(
     spec = spec_from_options(options)
     dataset = formats.read_clusters(file)
     scorer = methods.build(method, spec, _params(params))
-    with _progress(f"{method}: {len(dataset.documents)} texts", len(dataset.documents)) as advance:
+    with _progress(
+        say("progress_texts", method=method, n=len(dataset.documents)), len(dataset.documents)
+    ) as advance:
         report, _ = run.evaluate_clusters(
             dataset, scorer, spec, threshold=threshold, progress=advance
         )
@@ -658,7 +682,7 @@ def fragments_command(
             if key not in examine:
                 examine.append(key)
     detector = methods.build_fragments(method, spec, _params(params))
-    with _progress(f"{method}: {len(examine)} pairs", len(examine)) as advance:
+    with _progress(say("progress_pairs", method=method, n=len(examine)), len(examine)) as advance:
         detections = run.detect_all(detector, documents, examine, advance)
     report = {
         "method": method,

@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from neardup.align import UNIQUENESS_MEANING
+from neardup.cli import messages as msg
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import jobs_option, spec_from_options, spec_options
 from neardup.cli._types import COUNT, field_default, field_option
@@ -213,11 +214,20 @@ def create(
     )
     with Collection.create(db, spec, index_spec) as col:
         click.echo(
-            f"created {col.location}: spec {col.spec.fingerprint()} ({describe_spec(col.spec)}); "
-            f"policy {policy}, {measure} ≥ {threshold:g}"
-            + (f", group cap {group_cap}" if policy == "group" else "")
-            + (f"; texts of {index_spec.length_range()}" if min_length or max_length else "")
-            + f"; candidates {candidates}"
+            msg.say(
+                "index_created",
+                location=col.location,
+                spec=col.spec.fingerprint(),
+                described=describe_spec(col.spec),
+                policy=policy,
+                measure=measure,
+                threshold=threshold,
+                cap=msg.say("index_group_cap", cap=group_cap) if policy == "group" else "",
+                lengths=msg.say("index_lengths", lengths=index_spec.length_range())
+                if min_length or max_length
+                else "",
+                candidates=candidates,
+            )
         )
 
 
@@ -358,14 +368,21 @@ def add(
     admitted = ("new", "grouped", "linked", "unchecked")  # the reasons a text is added for
 
     def why(added: bool) -> str:
-        parts = [f"{k} {v}" for k, v in summary["reasons"].items() if (k in admitted) == added]
+        parts = [
+            msg.say("index_reason", reason=msg.reason(k), n=v)
+            for k, v in summary["reasons"].items()
+            if (k in admitted) == added
+        ]
         return f" ({', '.join(parts)})" if parts else ""
 
-    skipped = f", skipped {counts['skipped']} already stored" if counts["skipped"] else ""
-    click.echo(
-        f"added {counts['accepted']}{why(True)}, refused {counts['rejected']}{why(False)}"
-        f"{skipped}; the collection has {total} documents"
-    )
+    skipped = msg.say("index_skipped", **_tally(counts)) if counts["skipped"] else ""
+    said = {"why_added": why(True), "why_refused": why(False), "skipped_text": skipped}
+    click.echo(msg.say("index_added", total=total, **said, **_tally(counts)))
+
+
+def _tally(counts: Counter[str]) -> dict[str, int]:
+    """The counts the add's messages say (a Counter holds no key it never counted)."""
+    return {key: counts[key] for key in ("accepted", "rejected", "skipped")}
 
 
 def _add_all(
@@ -384,13 +401,11 @@ def _add_all(
         _add_with_progress(col, items, counts, decisions, total, policy, batch_size, check, jobs)
     except (NeardupError, KeyboardInterrupt) as exc:
         done = counts["accepted"] + counts["rejected"]
-        what = "interrupted" if isinstance(exc, KeyboardInterrupt) else "stopped by an error"
-        click.echo(
-            f"{what}: {done} documents were committed before ({counts['accepted']} added, "
-            f"{counts['rejected']} refused), {total - done} not; the same command with "
-            "--skip-existing adds the rest",
-            err=True,
+        what = msg.say("interrupted_what" if isinstance(exc, KeyboardInterrupt) else "stopped_what")
+        said = msg.say(
+            "index_add_stopped", what=what, done=done, left=total - done, **_tally(counts)
         )
+        click.echo(said, err=True)
         raise
 
 
@@ -407,7 +422,7 @@ def _add_with_progress(
 ) -> None:
     console = Console(stderr=True)
     progress = Progress(
-        TextColumn("adding"),
+        TextColumn(msg.say("progress_adding")),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[status]}"),
@@ -428,7 +443,7 @@ def _add_with_progress(
             progress.update(
                 task,
                 advance=1,
-                status=f"{counts['accepted']} added, {counts['rejected']} refused",
+                status=msg.say("progress_added", **_tally(counts)),
             )
 
 
@@ -575,18 +590,20 @@ def check(
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
     console = Console()
-    verdict = (
-        "would be added"
-        if result.would.accepted
-        else f"would be refused ({result.would.reason}"
-        + (f": {markup_safe(result.would.detail)})" if result.would.detail else ")")
-    )
-    cited = f", cited {100 * result.cited:.1f} %" if result.cited else ""
+    verdict = _verdict(result)
+    cited = msg.say("check_cited", cited=100 * result.cited) if result.cited else ""
     console.print(
-        f"uniqueness {100 * result.uniqueness:.1f} %: borrowed {100 * result.borrowed:.1f} %"
-        f"{cited} of {result.words} words; {verdict}"
+        msg.say(
+            "check_summary",
+            uniqueness=100 * result.uniqueness,
+            borrowed=100 * result.borrowed,
+            cited=cited,
+            words=result.words,
+            verdict=verdict,
+        )
     )
-    console.print(UNIQUENESS_MEANING, style="dim", highlight=False)
+    meaning = msg.say("check_meaning") if msg.is_russian() else UNIQUENESS_MEANING
+    console.print(meaning, style="dim", highlight=False)
     from neardup.report import tricks_line
 
     line = tricks_line(result.tricks)
@@ -594,22 +611,23 @@ def check(
         style = "bold red" if result.suspicious else "yellow"
         console.print(line, style=style, markup=False, highlight=False)
     if not result.matches:
-        console.print("no document of the collection shares a shingle with it")
+        console.print(msg.say("check_no_sources"))
     else:
         table = Table(show_header=True)
         names = ["id", "resemblance", "text in doc", "doc in text", "shared", "group"]
         names += ["combined"] if method == "combined" else []
+        names = [msg.column(name) for name in names]
         for col_name in names:
             table.add_column(col_name, justify="left" if col_name == "id" else "right")
         for m in result.matches:
             table.add_row(
                 markup_safe(m.id),
-                f"{m.resemblance:.4f}",
-                f"{m.containment_query_in_doc:.4f}",
-                f"{m.containment_doc_in_query:.4f}",
+                msg.fmt(m.resemblance, ".4f"),
+                msg.fmt(m.containment_query_in_doc, ".4f"),
+                msg.fmt(m.containment_doc_in_query, ".4f"),
                 str(m.shared),
                 str(m.group),
-                *([f"{m.combined:.4f}"] if m.combined is not None else []),
+                *([msg.fmt(m.combined, ".4f")] if m.combined is not None else []),
             )
         console.print(table)
     if alignment is not None and fragments:
@@ -617,9 +635,17 @@ def check(
 
         print_terminal(alignment, console, query_title=file, summary=False)
     if html_report:
-        console.print(f"HTML report written to {markup_safe(html_report)}")
+        console.print(msg.say("check_html_written", path=markup_safe(html_report)))
     if pdf_report:
-        console.print(f"PDF report written to {markup_safe(pdf_report)}")
+        console.print(msg.say("check_pdf_written", path=markup_safe(pdf_report)))
+
+
+def _verdict(result: CheckResult) -> str:
+    """Whether the checked text would be added, and why, in the CLI's language."""
+    if result.would.accepted:
+        return msg.say("check_would_add")
+    detail = f": {markup_safe(result.would.detail)}" if result.would.detail else ""
+    return msg.say("check_would_refuse", reason=msg.reason(str(result.would.reason)), detail=detail)
 
 
 def _outputs_ready(html_report: str | None, pdf_report: str | None, font: str | None) -> None:
@@ -657,6 +683,7 @@ def _write_pdf(
         collection=collection_name(db),
         spec=col.spec.fingerprint(),
         name=os.path.basename(file) if file != "-" else "",
+        lang=msg.language(),
         font=font,
     )
     with open(out, "wb") as fh:
@@ -671,7 +698,7 @@ def remove(db: str, ids: tuple[str, ...]) -> None:
     with _collection(db) as col:
         n = col.remove(ids)
         left = len(col)
-    click.echo(f"removed {n}; the collection has {left} documents")
+    click.echo(msg.say("index_removed", n=n, left=left))
 
 
 @index.command("groups")
@@ -693,11 +720,19 @@ def groups(db: str, min_size: int, as_json: bool) -> None:
             click.echo(json.dumps(g.to_dict(), ensure_ascii=False))
         return
     if not found:
-        click.echo("no duplicate groups")
+        click.echo(msg.say("no_groups"))
         return
     for g in found:
         others = [printable(m) for m in g.members if m != g.representative]
-        click.echo(f"group {g.id} ({g.size}): {printable(g.representative)} ← {', '.join(others)}")
+        click.echo(
+            msg.say(
+                "group_line",
+                id=g.id,
+                size=g.size,
+                representative=printable(g.representative),
+                others=", ".join(others),
+            )
+        )
 
 
 @index.command("stats")
@@ -712,7 +747,7 @@ def stats(db: str, as_json: bool) -> None:
         return
     for key, value in info.items():
         if isinstance(value, float):
-            value = f"{value:.2f}"
+            value = msg.fmt(value, ".2f")
         elif isinstance(value, dict):
             value = ", ".join(f"{k}={v}" for k, v in value.items())
         click.echo(f"{key:24} {printable(str(value))}")
@@ -732,8 +767,8 @@ def verify(db: str) -> None:
     for problem in problems:
         click.echo(printable(problem))
     if problems:
-        raise StorageError(f"{len(problems)} problem(s) in {db}")
-    click.echo(f"{db}: consistent ({count} documents)")
+        raise StorageError(msg.say("verify_problems", n=len(problems), db=db))
+    click.echo(msg.say("verify_ok", db=db, count=count))
 
 
 @index.command("export")
@@ -754,7 +789,7 @@ def export(db: str, out: str, fmt: str | None) -> None:
     with _collection(db, readonly=True) as col:
         n = col.export(out, fmt=fmt)
     if out != "-":
-        click.echo(f"wrote {n} documents to {out}", err=False)
+        click.echo(msg.say("exported", n=n, out=out), err=False)
     else:
         sys.stdout.flush()
 

@@ -106,10 +106,12 @@ def _first_command(args: list[str]) -> str | None:
 
 def _run(argv: list[str] | None) -> int:
     _numba_startup.install()
+    # the CLI's words (neardup.cli.messages) are imported only when a message is printed here
+    # (``neardup --version`` imports no command module: a test checks)
     try:
         cli.main(args=argv, prog_name="neardup", standalone_mode=False)
     except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
+        click.echo(_say("aborted"), err=True)
         return 1
     except click.ClickException as exc:
         exc.show()
@@ -117,17 +119,29 @@ def _run(argv: list[str] | None) -> int:
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except USAGE_ERRORS as exc:
-        click.echo(f"Error: {exc}", err=True)
+        click.echo(_error(exc), err=True)
         return 2
     except NeardupError as exc:
-        click.echo(f"Error: {exc}", err=True)
+        click.echo(_error(exc), err=True)
         return 1
     except KeyboardInterrupt:
-        click.echo("Interrupted.", err=True)
+        click.echo(_say("interrupted"), err=True)
         return 130
     except BrokenPipeError:
         return 0
     return 0
+
+
+def _say(key: str) -> str:
+    from neardup.cli.messages import say
+
+    return say(key)
+
+
+def _error(exc: BaseException) -> str:
+    from neardup.cli.messages import error_message
+
+    return error_message(exc)
 
 
 if __name__ == "__main__":

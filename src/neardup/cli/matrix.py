@@ -16,6 +16,7 @@ from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._plot import checked_plot_path, write_plot
 from neardup.cli._types import field_type
+from neardup.cli.messages import fmt, say
 from neardup.defaults import DEFAULTS
 from neardup.errors import InputError
 from neardup.matrix import METHODS, SimilarityMatrix, plot_heatmap, similarity_matrix
@@ -49,13 +50,13 @@ def _read(files: tuple[str, ...], **read_options: Any) -> tuple[list[str], list[
 def _table(result: SimilarityMatrix) -> Table:
     # ids are text, never markup: an id cut to "[/b]…" would be a closing tag to rich
     short = [escape(i if len(i) <= 18 else "…" + i[-17:]) for i in result.ids]
-    kind = "symmetric" if result.symmetric else "asymmetric: row i in column j = |Si∩Sj|/|Si|"
+    kind = say("matrix_symmetric" if result.symmetric else "matrix_asymmetric")
     table = Table(title=f"{result.method} ({kind})", show_header=True)
-    table.add_column("text i \\ j")
+    table.add_column(say("matrix_corner"))
     for name in short:
         table.add_column(name, justify="right")
     for name, row in zip(short, result.matrix.tolist()):
-        table.add_row(name, *(f"{v:.4f}" for v in row))
+        table.add_row(name, *(fmt(v, ".4f") for v in row))
     return table
 
 
@@ -147,7 +148,7 @@ def matrix(
     spec = spec_from_options(options)
     ids, texts = _read(files, id_field=id_field, text_field=text_field, **read_options(options))
     progress = Progress(
-        TextColumn("analyzing"),
+        TextColumn(say("progress_analyzing")),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -177,7 +178,7 @@ def matrix(
         console = Console()
         console.print(_table(result))
         if plot_path:
-            console.print(f"heat map written to {plot_path}", markup=False, highlight=False)
+            console.print(say("matrix_plot_written", path=plot_path), markup=False, highlight=False)
 
 
 COMMANDS = [matrix]

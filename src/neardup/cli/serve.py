@@ -135,11 +135,15 @@ def serve(
     if port == 0:
         port = _free_port(host)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    banner = (
-        f"serving {location} ({count} documents) at http://{shown}:{port}/ — the API under "
-        f"/api, its schema at /api/openapi.json; writes "
-        f"{'need the token' if token else 'are off'}, "
-        f"reads {'open' if reads == 'open' else 'need the token'}"
+    from neardup.cli.messages import say
+
+    banner = say(
+        "serve_banner",
+        location=location,
+        count=count,
+        url=f"http://{shown}:{port}/",
+        writes=say("serve_writes_token" if token else "serve_writes_off"),
+        reads=say("serve_reads_open" if reads == "open" else "serve_reads_token"),
     )
     stopped = threading.Event()
     announcer = threading.Thread(target=_announce, args=(host, port, banner, stopped), daemon=True)

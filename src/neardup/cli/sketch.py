@@ -14,6 +14,7 @@ from neardup._constraints import Integer, Real
 from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import jobs_option, spec_from_options, spec_options
 from neardup.cli._types import constraint_type, field_default, field_option
+from neardup.cli.messages import say
 from neardup.errors import InputError, SpecError
 from neardup.spec import SketchSpec
 
@@ -164,10 +165,10 @@ def sign(
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
     progress = Progress(
-        TextColumn("signing"),
+        TextColumn(say("progress_signing")),
         BarColumn(),
         DownloadColumn(),
-        TextColumn("{task.fields[docs]} docs"),
+        TextColumn(say("progress_docs")),
         TimeRemainingColumn(),
         console=console,
         disable=quiet or not console.is_terminal,
@@ -184,9 +185,15 @@ def sign(
             writer.write(ids, values)
             progress.update(task, completed=reader.bytes_read, docs=writer.count)
     click.echo(
-        f"{writer.count} signature{'' if writer.count == 1 else 's'} of {sketch.num_perm} × "
-        f"{sketch.value_bits} bit written to "
-        f"{output} (spec {spec.fingerprint()})",
+        say(
+            "signatures_written",
+            count=writer.count,
+            s="" if writer.count == 1 else "s",
+            num_perm=sketch.num_perm,
+            bits=sketch.value_bits,
+            output=output,
+            spec=spec.fingerprint(),
+        ),
         err=True,
     )
 
@@ -382,7 +389,7 @@ def params(
         table.add_row(*row)
     console.print(table)
     if plot_path:
-        click.echo(f"S-curves written to {plot_path}", err=True)
+        click.echo(say("s_curves_written", path=plot_path), err=True)
 
 
 COMMANDS = [sign, params]
