@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +22,7 @@ import pytest
 from neardup.web.service import ServiceConfig
 from tests._chromium import ARGS, CHROMIUM
 from tests.web._files import docx_bytes, pdf_bytes
+from tests.web._server import serving
 from tests.web.conftest import EXAMPLES, TOKEN, make_collection
 
 SCRIPT = '<script>window.__pwned = 1</script><img src="x" onerror="window.__pwned2 = 1">'
@@ -44,35 +43,13 @@ if EXECUTABLE is None:
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from neardup.web.app import create_app
 
     db = make_collection(tmp_path_factory.mktemp("browser"))
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(ServiceConfig(db=db, token=TOKEN)),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-    )
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app(ServiceConfig(db=db, token=TOKEN))) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

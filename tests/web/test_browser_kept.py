@@ -12,8 +12,6 @@ import os
 import re
 import shutil
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,8 +20,9 @@ import pytest
 
 from neardup.web.service import ServiceConfig
 from tests.web._kept import EXAMPLES, TITLES, copied_text, make_titled_collection
+from tests.web._server import serving
 from tests.web.conftest import TOKEN
-from tests.web.test_browser import _free_port, _shot, browser, page  # noqa: F401
+from tests.web.test_browser import _shot, browser, page  # noqa: F401
 
 uvicorn = pytest.importorskip("uvicorn")
 pypdf = pytest.importorskip("pypdf")
@@ -36,25 +35,8 @@ def kserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from neardup.web.app import create_app
 
     db = make_titled_collection(tmp_path_factory.mktemp("kept"))
-    port = _free_port()
-    srv = uvicorn.Server(
-        uvicorn.Config(
-            create_app(ServiceConfig(db=db, token=TOKEN)),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-        )
-    )
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app(ServiceConfig(db=db, token=TOKEN))) as url:
+        yield url
 
 
 def _figure(pg: Any) -> str:

@@ -5,47 +5,19 @@ body limit). Skips, saying why, as tests/web/test_browser.py does."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
 
 from neardup.web.service import ServiceConfig
-from tests._chromium import ARGS, CHROMIUM
+from tests.web._server import serving
 from tests.web.conftest import TOKEN, make_collection
-
-sync_api = pytest.importorskip(
-    "playwright.sync_api",
-    reason="playwright is not installed (pip install playwright; no `playwright install`)",
-)
-uvicorn = pytest.importorskip(
-    "uvicorn", reason="the web extra is missing: pip install 'neardup[web]'"
-)
-EXECUTABLE = CHROMIUM if os.path.isfile(CHROMIUM) else shutil.which("chromium")
-if EXECUTABLE is None:
-    pytest.skip(
-        f"no chromium at {CHROMIUM} nor on PATH: the browser tests did NOT run "
-        "(apt-get install -y chromium)",
-        allow_module_level=True,
-    )
+from tests.web.test_browser import browser  # noqa: F401  (its skips are this file's)
 
 #: 2 MiB and a little more of Russian text in UTF-8: 1,200,005 characters.
 PASTE = "слово " * 200_000 + "конец"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=EXECUTABLE, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture()
@@ -54,31 +26,16 @@ def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from neardup.web.app import create_app
 
     db = make_collection(tmp_path_factory.mktemp("limits"))
-    running: list[tuple[Any, threading.Thread]] = []
+    with ExitStack() as running:
 
-    def start(**limits: int) -> str:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-        app = create_app(ServiceConfig(db=db, token=TOKEN, **limits))
-        srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-        thread = threading.Thread(target=srv.run, daemon=True)
-        thread.start()
-        running.append((srv, thread))
-        deadline = time.monotonic() + 60
-        while not srv.started:
-            if time.monotonic() > deadline or not thread.is_alive():
-                pytest.fail("the server did not start")
-            time.sleep(0.05)
-        return f"http://127.0.0.1:{port}"
+        def start(**limits: int) -> str:
+            app = create_app(ServiceConfig(db=db, token=TOKEN, **limits))
+            return running.enter_context(serving(app))
 
-    yield start
-    for srv, thread in running:
-        srv.should_exit = True
-        thread.join(timeout=10)
+        yield start
 
 
-def _paste(browser: Any, base: str) -> Any:
+def _paste(browser: Any, base: str) -> Any:  # noqa: F811
     context = browser.new_context(locale="ru-RU")
     page = context.new_page()
     page.goto(base + "/")
@@ -89,7 +46,7 @@ def _paste(browser: Any, base: str) -> Any:
     return page
 
 
-def test_a_2_mib_paste_over_the_character_limit(browser: Any, serve: Any) -> None:
+def test_a_2_mib_paste_over_the_character_limit(browser: Any, serve: Any) -> None:  # noqa: F811
     """The server reads it (python-multipart's 1 MiB per field raised to the body limit) and
     its limit of characters answers on the page, in Russian, the text kept."""
     page = _paste(browser, serve(max_body=20 << 20, max_text=1_000_000))
@@ -101,7 +58,7 @@ def test_a_2_mib_paste_over_the_character_limit(browser: Any, serve: Any) -> Non
     assert "Part exceeded" not in page.content()
 
 
-def test_a_2_mib_paste_over_the_body_limit(browser: Any, serve: Any) -> None:
+def test_a_2_mib_paste_over_the_body_limit(browser: Any, serve: Any) -> None:  # noqa: F811
     """Over the body limit the page says so before sending anything, the text kept."""
     page = _paste(browser, serve(max_body=1 << 20, max_text=1_000_000))
     assert page.inner_text("#error") == (

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from neardup._kernels.minhash import splitmix64
+from neardup._kernels.minhash import agreeing, splitmix64
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -84,26 +84,6 @@ def _find(table: U64, key: np.uint64) -> np.uint64:
         if head == 0 or table[t, 0] == key:
             return head
         t = (t + 1) & mask
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _same(a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], empty: np.uint64) -> int:
-    """How many positions of two signatures agree; 0 when either is an empty set's."""
-    same = 0
-    a_empty = True
-    b_empty = True
-    for i in range(a.shape[0]):
-        x = a[i]
-        y = b[i]
-        if x != empty:
-            a_empty = False
-        if y != empty:
-            b_empty = False
-        if x == y:
-            same += 1
-    if a_empty or b_empty:
-        return 0
-    return same
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -190,7 +170,7 @@ def _score(
         s = met[j]
         if s == exclude or shared[s] < min_bands:
             continue
-        same = _same(signatures[s], query, empty)
+        same = agreeing(signatures[s], query, empty)
         if same < floor:
             continue
         out[m] = (num - same) * capacity + s

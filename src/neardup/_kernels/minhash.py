@@ -243,6 +243,27 @@ def pair_keys(keys: U64, pair_seed: np.uint64) -> U64:
     return out
 
 
+@njit(cache=True, nogil=True, inline="always")
+def agreeing(a: U64, b: U64, empty: np.uint64) -> int:
+    """How many positions of two signatures agree; 0 when either is an empty set's (every
+    position ``empty``)."""
+    same = 0
+    a_empty = True
+    b_empty = True
+    for i in range(a.shape[0]):
+        x = a[i]
+        y = b[i]
+        if x != empty:
+            a_empty = False
+        if y != empty:
+            b_empty = False
+        if x == y:
+            same += 1
+    if a_empty or b_empty:
+        return 0
+    return same
+
+
 @njit(cache=True, nogil=True)
 def equal_share(
     a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], empty: np.uint64
@@ -254,21 +275,7 @@ def equal_share(
     out = np.zeros(n, dtype=np.float64)
     one = b.shape[0] == 1
     for d in range(n):
-        row = 0 if one else d
-        same = 0
-        a_empty = True
-        b_empty = True
-        for i in range(num):
-            x = a[d, i]
-            y = b[row, i]
-            if x != empty:
-                a_empty = False
-            if y != empty:
-                b_empty = False
-            if x == y:
-                same += 1
-        if not (a_empty or b_empty):
-            out[d] = same / num
+        out[d] = agreeing(a[d], b[0 if one else d], empty) / num
     return out
 
 

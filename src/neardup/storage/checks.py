@@ -7,9 +7,8 @@ digest of the browser's own key, empty for a token holder or an API client witho
 
 :class:`CheckStore` is the protocol; :func:`check_store` picks the implementation of a
 collection's storage: :class:`~neardup.storage.checks_memory.MemoryCheckStore`,
-:class:`~neardup.storage.sqlite.checks.SQLiteCheckStore` or
-:class:`~neardup.storage.postgres_checks.PostgresCheckStore`, each in a table of its own
-(``kept_checks``) made on first use, beside the collection's tables.
+or :class:`~neardup.storage.checks_sql.SQLCheckStore` (SQLite or PostgreSQL), in a table of
+its own (``kept_checks``) beside the collection's tables.
 """
 
 from __future__ import annotations
@@ -159,15 +158,10 @@ class CheckStore(Protocol):
 
 def check_store(storage: object) -> CheckStore:
     """The check store of a collection's storage (memory, SQLite or PostgreSQL)."""
-    kind = getattr(storage, "kind", None)
-    if kind == "sqlite":
-        from neardup.storage.sqlite.checks import SQLiteCheckStore
+    if getattr(storage, "kind", None) in ("sqlite", "postgres"):
+        from neardup.storage.checks_sql import SQLCheckStore
 
-        return SQLiteCheckStore(storage)  # type: ignore[arg-type]
-    if kind == "postgres":
-        from neardup.storage.postgres_checks import PostgresCheckStore
-
-        return PostgresCheckStore(storage)  # type: ignore[arg-type]
+        return SQLCheckStore(storage)
     from neardup.storage.checks_memory import MemoryCheckStore
 
     return MemoryCheckStore()
