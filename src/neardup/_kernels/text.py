@@ -615,6 +615,9 @@ EV_LINE_BREAK = 8192
 SPACED_LETTERS = 5
 #: The longest gap between two single letters that the scan still takes for one run.
 _SPACED_GAP = 6
+#: A run of so many single words is flagged whatever its letters: with its gaps it spans at
+#: most 9 + 8 × 6 characters, within the overlap a long text's pieces are scanned with.
+_SPACED_ANY = 9
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -636,15 +639,28 @@ def _tricks_in(
     cps: npt.NDArray[np.uint32], start: int, end: int, table: npt.NDArray[np.uint16]
 ) -> bool:
     """Whether ``cps[start:end]`` may hold something the ``fold`` filter changes in a way
-    that changes tokens: an ignorable character with no white space on either side, a word
-    with letters of two of the three scripts, a digit beside a Cyrillic letter, a private-use
-    or unassigned character after a letter, or five one-letter (or one-digit) words in a row.
-    A superset of what the filter folds (it decides; a word wholly in another script is
-    folded only beside words of two scripts), so a text without any keeps the fast path."""
+    that changes tokens: an ignorable character with no white space on either side, a
+    private-use or unassigned character after a letter, and per word what
+    :mod:`neardup.analysis.evasion` folds — letters of two of the three scripts where every
+    letter outside one of them has a look-alike in it, a digit between two Cyrillic letters
+    or one at a Cyrillic word's edge that looks like a Cyrillic letter — or a run of one-letter
+    (or one-digit) words that the filter may join. A superset of what the filter folds (it
+    decides; a word wholly in another script is folded only beside words of two scripts), so
+    a text without any keeps the fast path. The rules are the filter's necessary conditions,
+    read off the raw code points: a character NFKC changes has the classes of what it
+    becomes (:func:`neardup.analysis.confusables.classes`), and one that becomes both a digit
+    and a letter is flagged outright."""
     scripts = EV_LATIN | EV_CYRILLIC | EV_GREEK
     letters = scripts | EV_OTHER_LETTER
     word_bits = EV_IGNORABLE | letters | EV_DIGIT | EV_MARK
     singles = 0
+    # the letters of the current run of single words: the filter joins a run of at least
+    # SPACED_LETTERS holding three different letters (raw code points: a superset of its
+    # lowercased ones); a run of _SPACED_ANY is flagged whatever its letters, so that every
+    # pattern the scan looks for fits in a long text's overlapping pieces
+    first_letter = 0
+    second_letter = 0
+    distinct = 0
     last_word_end = -100
     i = start
     while i < end:
@@ -661,7 +677,13 @@ def _tricks_in(
         j = i
         any_bits = 0
         n_letters = 0
-        digit_in_cyrillic = False
+        digit_folds = False
+        # per script: some letter outside it has no look-alike in it (then nothing folds
+        # into it)
+        off_latin = False
+        off_cyrillic = False
+        off_greek = False
+        letter = 0
         while j < end:
             c = table[cps[j]]
             if not c & word_bits:
@@ -670,28 +692,61 @@ def _tricks_in(
                 return True
             any_bits |= c
             if c & letters:
+                if c & EV_DIGIT:
+                    return True  # NFKC makes it a letter and a digit: left to the filter
                 n_letters += 1
+                letter = cps[j]
+                if not c & (EV_LATIN | EV_TO_LATIN):
+                    off_latin = True
+                if not c & (EV_CYRILLIC | EV_TO_CYRILLIC):
+                    off_cyrillic = True
+                if not c & (EV_GREEK | EV_TO_GREEK):
+                    off_greek = True
             elif c & EV_DIGIT:
-                # a digit beside a Cyrillic letter (Latin words hold digits: mp3, nm0w)
-                if j > i and table[cps[j - 1]] & EV_CYRILLIC:
-                    digit_in_cyrillic = True
-                if j + 1 < end and table[cps[j + 1]] & EV_CYRILLIC:
-                    digit_in_cyrillic = True
+                before = j > i and table[cps[j - 1]] & EV_CYRILLIC
+                after = j + 1 < end and table[cps[j + 1]] & EV_CYRILLIC
+                if before and after:
+                    digit_folds = True  # folded to a letter, or removed as stuffing
+                elif c & EV_TO_CYRILLIC and (before or after):
+                    # at the word's edge (the filter folds a lone digit there: 3има, сел0)
+                    nxt = table[cps[j + 1]] if j + 1 < end else 0
+                    if (j == i and after) or (before and not nxt & word_bits):
+                        digit_folds = True
             j += 1
-        if digit_in_cyrillic and n_letters >= 3:  # not 2014г, 10млн
+        if digit_folds and n_letters >= 3:  # not 2014г, 10млн, отрази63
             return True
         sc = any_bits & scripts
         if not any_bits & EV_OTHER_LETTER and sc:
             if sc != EV_LATIN and sc != EV_CYRILLIC and sc != EV_GREEK:
-                return True  # letters of two scripts in one word
+                # letters of two scripts in one word, and every letter outside one of the
+                # scripts has a look-alike in it (not Uпр, 5сm)
+                if (
+                    (sc & EV_LATIN and not off_latin)
+                    or (sc & EV_CYRILLIC and not off_cyrillic)
+                    or (sc & EV_GREEK and not off_greek)
+                ):
+                    return True
         if (n_letters == 1 and not any_bits & EV_DIGIT) or (n_letters == 0 and j - i == 1):
             gap_ok = i - last_word_end <= _SPACED_GAP
             if gap_ok:
                 for g in range(last_word_end, i):
                     if table[cps[g]] & EV_LINE_BREAK:
                         gap_ok = False
-            singles = singles + 1 if gap_ok and singles > 0 else 1
-            if singles >= SPACED_LETTERS:
+            if not (gap_ok and singles > 0):
+                singles = 0
+                distinct = 0
+            singles += 1
+            if n_letters == 1 and distinct < 3:
+                if distinct == 0:
+                    first_letter = letter
+                    distinct = 1
+                elif letter != first_letter:
+                    if distinct == 1:
+                        second_letter = letter
+                        distinct = 2
+                    elif letter != second_letter:
+                        distinct = 3
+            if singles >= SPACED_LETTERS and (distinct >= 3 or singles >= _SPACED_ANY):
                 return True
         else:
             singles = 0

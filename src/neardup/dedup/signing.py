@@ -44,14 +44,16 @@ def sign_chunk(spec_json: str, texts: list[str], exact: bool) -> SignedChunk:
 
 def _sign_and_winnow(
     spec_json: str, texts: list[str], exact: bool, winnow: int
-) -> tuple[SignedChunk, U64, I64]:
+) -> tuple[SignedChunk, U64, I64, list[Tricks] | None]:
     """:func:`sign_chunk`, and with ``winnow`` each text's winnowed samples (the collection's
-    generator over its shingles in text order): flat values and a count per text."""
+    generator over its shingles in text order): flat values and a count per text; and each
+    text's tricks when the signing found them (not on the paths that keep fingerprint sets)."""
     hasher = signer(spec_json)
     no_samples = np.zeros(0, np.uint64), np.zeros(len(texts), np.int64)
     if not exact:
-        sigs = hasher.sign_texts(texts)
-        return (sigs, np.zeros(0, np.uint64), np.zeros(len(texts), np.int64), None), *no_samples
+        sigs, found = hasher.sign_texts_and_tricks(texts)
+        chunk = (sigs, np.zeros(0, np.uint64), np.zeros(len(texts), np.int64), None)
+        return chunk, *no_samples, found
     if winnow:
         from neardup.index.candidates import Winnowing
         from neardup.similarity import Fingerprints
@@ -77,7 +79,7 @@ def _sign_and_winnow(
     counts = None
     if fps and fps[0].counts is not None:
         counts = np.concatenate([f.counts for f in fps]).astype(np.int64)
-    return (sigs, values, lengths, counts), samples, sample_sizes
+    return (sigs, values, lengths, counts), samples, sample_sizes, None
 
 
 def _keep_value(meta: dict[str, Any], name: str, doc_id: str) -> Any:
@@ -140,25 +142,39 @@ class TrickCounts:
         }
 
 
-def count_tricks(spec_json: str, docs: Sequence[tuple[str, str, dict[str, Any]]]) -> TrickCounts:
-    """The tricks of a block of documents: what the spec's ``fold`` undoes (the fast path's
-    scan first, so a clean text costs one numba pass; the few it flags are searched) and the
-    text hidden in their office files (``meta["hidden_text"]``)."""
+def count_tricks(
+    spec_json: str,
+    docs: Sequence[tuple[str, str, dict[str, Any]]],
+    found: Sequence[Tricks] | None = None,
+) -> TrickCounts:
+    """The tricks of a block of documents: what the spec's ``fold`` undid — ``found``, what
+    the signing's analysis recorded, else searched here (the fast path's scan first, so a
+    clean text costs one numba pass; the few it flags are searched) — and the text hidden in
+    their office files (``meta["hidden_text"]``)."""
+    counts = TrickCounts()
+    if found is None:
+        found = _search_tricks(spec_json, [text for _, text, _ in docs])
+    for (doc_id, text, meta), tricks in zip(docs, found, strict=True):
+        hidden = inputs.hidden_of(inputs.InputDoc(doc_id, text, meta))
+        counts.add(tricks.merged(hidden))
+    return counts
+
+
+def _search_tricks(spec_json: str, texts: list[str]) -> list[Tricks]:
+    """What the spec's ``fold`` undoes in each text, for the signing paths that do not
+    record it (those that keep fingerprint sets)."""
     if _WORKER.get("folds_spec") != spec_json:
         _WORKER["folds_spec"] = spec_json
         _WORKER["folds"] = folds(Spec.from_json(spec_json))
-    counts = TrickCounts()
-    scan = _WORKER["folds"]
-    if scan:
-        from neardup._kernels.text import code_points
-        from neardup.analysis import evasion
-    for doc_id, text, meta in docs:
-        found = NONE
-        if scan and evasion.might_have_tricks(code_points(text)):
-            found = evasion.find_tricks(text)
-        hidden = inputs.hidden_of(inputs.InputDoc(doc_id, text, meta))
-        counts.add(found.merged(hidden))
-    return counts
+    if not _WORKER["folds"]:
+        return [NONE] * len(texts)
+    from neardup._kernels.text import code_points
+    from neardup.analysis import evasion
+
+    return [
+        evasion.find_tricks(text) if evasion.might_have_tricks(code_points(text)) else NONE
+        for text in texts
+    ]
 
 
 @dataclass
@@ -192,7 +208,7 @@ def _sign_texts_block(
     winnow: int,
 ) -> SignedBlock:
     """Sign documents the parent read (any input format)."""
-    chunk, samples, sample_sizes = _sign_and_winnow(
+    chunk, samples, sample_sizes, found = _sign_and_winnow(
         spec_json, [t for _, t, _ in docs], exact, winnow
     )
     return SignedBlock(
@@ -205,7 +221,7 @@ def _sign_texts_block(
         keys=_banding(spec_json).keys(chunk[0]),
         samples=samples,
         sample_sizes=sample_sizes,
-        tricks=count_tricks(spec_json, docs),
+        tricks=count_tricks(spec_json, docs, found),
     )
 
 

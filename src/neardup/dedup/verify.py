@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from neardup._sorted import distinct
 from neardup.dedup.arrays import F64, I64, U64
 from neardup.dedup.options import Measure
 from neardup.dedup.signing import SignedBlock, signer
@@ -103,15 +104,35 @@ def _fingerprint_records(
     """Fingerprint sets (flat values, sizes) of the JSONL records at these byte spans (read
     and checked once already while signing)."""
     pipeline = signer(spec_json).pipeline
-    fps = []
+    texts: list[str] = []
     with open(path, "rb") as fh:
         for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
             fh.seek(start)
             obj = json.loads(fh.read(end - start).decode("utf-8", "replace"))
-            fps.append(pipeline.fingerprints(obj.get(text_field) or ""))
-    sizes = np.fromiter((len(f) for f in fps), dtype=np.int64, count=len(fps))
-    values = np.concatenate([f.values for f in fps]) if fps else np.zeros(0, np.uint64)
-    return values, sizes
+            texts.append(obj.get(text_field) or "")
+    # the texts the batch kernel takes in one call (the signing's path), the rest one by one
+    shingler = _batch_shingler(spec_json)
+    batch = shingler.shingle(texts) if shingler is not None else None
+    values: list[U64] = []
+    for d, text in enumerate(texts):
+        if batch is not None and batch.done[d]:
+            values.append(distinct(batch.hashes[batch.starts[d] : batch.ends[d]]))
+        else:
+            values.append(pipeline.fingerprints(text).values)
+    sizes = np.fromiter((v.shape[0] for v in values), dtype=np.int64, count=len(values))
+    return (np.concatenate(values) if values else np.zeros(0, np.uint64)), sizes
+
+
+_SHINGLERS: dict[str, Any] = {}
+
+
+def _batch_shingler(spec_json: str) -> Any:
+    """The batch path of the signer's pipeline (built once per spec in a worker)."""
+    if spec_json not in _SHINGLERS:
+        from neardup.batch_shingles import BatchShingler
+
+        _SHINGLERS[spec_json] = BatchShingler.of(signer(spec_json).pipeline)
+    return _SHINGLERS[spec_json]
 
 
 def candidate_fingerprints(

@@ -24,7 +24,9 @@ import numpy.typing as npt
 
 from neardup._constraints import Real, check, constraint_of
 from neardup._kernels import minhash as kernels
-from neardup.analysis.analyzer import BatchPlan, route_batch
+from neardup.analysis.analyzer import BatchPlan, Canonical, route_batch
+from neardup.analysis.tricks import NONE as NO_TRICKS
+from neardup.analysis.tricks import Tricks
 from neardup.errors import InputError, SpecError, SpecMismatchError
 from neardup.fingerprint import RabinTables, splitmix64
 from neardup.similarity import Fingerprints
@@ -309,24 +311,46 @@ class MinHasher:
         for the texts :func:`~neardup.analysis.analyzer.route_batch` gives it. The documents
         it cannot take (HTML, a character the fused table marks, bytes) are signed here one by
         one, as before; the values are the same."""
+        return self.sign_texts_and_tricks(texts)[0]
+
+    def sign_texts_and_tricks(
+        self, texts: Iterable[str | bytes]
+    ) -> tuple[SignatureArray, list[Tricks]]:
+        """:meth:`sign_texts`, and what the ``fold`` filter undid in each text
+        (:attr:`Canonical.tricks <neardup.analysis.analyzer.Canonical.tricks>`) from the same
+        analysis: a text the batch kernel signed is one the filter's scan found clean, so it
+        has none; the others were analysed one by one and their tricks recorded."""
         texts = _as_list(texts)
+        found = [NO_TRICKS] * len(texts)
         plan = self._batch_plan()
         if plan is not None and texts:
-            return self._finish(self._sign_texts_batch(texts, plan))
-        return self._finish(self._sign_texts_each(texts))
+            return self._finish(self._sign_texts_batch(texts, plan, found)), found
+        return self._finish(self._sign_texts_each(texts, found)), found
 
-    def _sign_texts_each(self, texts: Sequence[str | bytes]) -> U64:
-        """The per-document path: 64-bit signatures (before :meth:`_finish`)."""
+    def _sign_texts_each(
+        self, texts: Sequence[str | bytes], found: list[Tricks] | None = None
+    ) -> U64:
+        """The per-document path: 64-bit signatures (before :meth:`_finish`); each text's
+        tricks into ``found`` (the same length as ``texts``) when given."""
         pipeline = self.pipeline
+
+        def analysed(t: str | bytes, d: int) -> Canonical:
+            canonical = pipeline.canonical(t)
+            if found is not None:
+                found[d] = canonical.tricks
+            return canonical
+
         if pipeline.spec.fingerprint_family.multiset:
-            fps = [pipeline.fingerprints(t) for t in texts]
+            fps = [pipeline.fingerprints_of(analysed(t, d)) for d, t in enumerate(texts)]
             flat, offsets = pack([fp.values for fp in fps])
             counts, _ = pack([fp.counts for fp in fps], np.int64)
             return self._flat_multiset(flat, counts, offsets)
         from neardup.shingles import shingle_hashes
 
         spec, family = pipeline.spec.shingles, pipeline.family
-        flat, offsets = pack([shingle_hashes(pipeline.canonical(t), spec, family) for t in texts])
+        flat, offsets = pack(
+            [shingle_hashes(analysed(t, d), spec, family) for d, t in enumerate(texts)]
+        )
         return self._flat(flat, offsets)
 
     @property
@@ -358,7 +382,9 @@ class MinHasher:
             return None
         return _SignPlan(plans, rabin, spec.shingles.k, spec.shingles.step, self.seeds, self.mult)
 
-    def _sign_texts_batch(self, texts: list[str | bytes], plan: _SignPlan) -> U64:
+    def _sign_texts_batch(
+        self, texts: list[str | bytes], plan: _SignPlan, found: list[Tricks]
+    ) -> U64:
         n = len(texts)
         cps, doc_offsets, groups = route_batch(plan.plans, texts)
         out = np.empty((n, self.num_perm), dtype=np.uint64)
@@ -372,9 +398,12 @@ class MinHasher:
                 )
             else:
                 done |= self._sign_filtered_batch(cps, doc_offsets, todo, plan, chain, out)
-        rest = np.flatnonzero(~done)
-        if rest.shape[0]:
-            out[rest] = self._sign_texts_each([texts[d] for d in rest.tolist()])
+        rest = np.flatnonzero(~done).tolist()
+        if rest:
+            found_rest = [NO_TRICKS] * len(rest)
+            out[rest] = self._sign_texts_each([texts[d] for d in rest], found_rest)
+            for d, tricks in zip(rest, found_rest, strict=True):
+                found[d] = tricks
         return out
 
     @staticmethod
