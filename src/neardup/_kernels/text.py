@@ -665,25 +665,17 @@ def _tricks_in(
     i = start
     while i < end:
         c = table[cps[i]]
-        if c & EV_IGNORABLE and _breaks_word(cps, start, end, i, table):
-            return True
-        if c & EV_STUFF and i > start and table[cps[i - 1]] & letters:
-            if i + 1 < end and table[cps[i + 1]] & (letters | EV_STUFF):
-                return True
         if not c & word_bits:
+            if c & EV_STUFF and i > start and table[cps[i - 1]] & letters:
+                if i + 1 < end and table[cps[i + 1]] & (letters | EV_STUFF):
+                    return True
             i += 1
             continue
-        # a word: [i, j)
+        # a word: [i, j); the hot loop only gathers its classes, the rare words (with a
+        # digit, of two scripts, of one letter) are read again below
         j = i
         any_bits = 0
         n_letters = 0
-        digit_folds = False
-        # per script: some letter outside it has no look-alike in it (then nothing folds
-        # into it)
-        off_latin = False
-        off_cyrillic = False
-        off_greek = False
-        letter = 0
         while j < end:
             c = table[cps[j]]
             if not c & word_bits:
@@ -692,40 +684,17 @@ def _tricks_in(
                 return True
             any_bits |= c
             if c & letters:
-                if c & EV_DIGIT:
-                    return True  # NFKC makes it a letter and a digit: left to the filter
                 n_letters += 1
-                letter = cps[j]
-                if not c & (EV_LATIN | EV_TO_LATIN):
-                    off_latin = True
-                if not c & (EV_CYRILLIC | EV_TO_CYRILLIC):
-                    off_cyrillic = True
-                if not c & (EV_GREEK | EV_TO_GREEK):
-                    off_greek = True
-            elif c & EV_DIGIT:
-                before = j > i and table[cps[j - 1]] & EV_CYRILLIC
-                after = j + 1 < end and table[cps[j + 1]] & EV_CYRILLIC
-                if before and after:
-                    digit_folds = True  # folded to a letter, or removed as stuffing
-                elif c & EV_TO_CYRILLIC and (before or after):
-                    # at the word's edge (the filter folds a lone digit there: 3има, сел0)
-                    nxt = table[cps[j + 1]] if j + 1 < end else 0
-                    if (j == i and after) or (before and not nxt & word_bits):
-                        digit_folds = True
             j += 1
-        if digit_folds and n_letters >= 3:  # not 2014г, 10млн, отрази63
-            return True
+        if any_bits & EV_DIGIT and n_letters:
+            folds = _digit_folds(cps, i, j, table)
+            if folds == 2 or (folds == 1 and n_letters >= 3):
+                return True  # (and not 2014г, 10млн, отрази63)
         sc = any_bits & scripts
         if not any_bits & EV_OTHER_LETTER and sc:
             if sc != EV_LATIN and sc != EV_CYRILLIC and sc != EV_GREEK:
-                # letters of two scripts in one word, and every letter outside one of the
-                # scripts has a look-alike in it (not Uпр, 5сm)
-                if (
-                    (sc & EV_LATIN and not off_latin)
-                    or (sc & EV_CYRILLIC and not off_cyrillic)
-                    or (sc & EV_GREEK and not off_greek)
-                ):
-                    return True
+                if _folds_into_one(cps, i, j, sc, table):
+                    return True  # letters of two scripts in one word, one side can fold
         if (n_letters == 1 and not any_bits & EV_DIGIT) or (n_letters == 0 and j - i == 1):
             gap_ok = i - last_word_end <= _SPACED_GAP
             if gap_ok:
@@ -737,6 +706,10 @@ def _tricks_in(
                 distinct = 0
             singles += 1
             if n_letters == 1 and distinct < 3:
+                letter = cps[i]
+                for g in range(i, j):
+                    if table[cps[g]] & letters:
+                        letter = cps[g]
                 if distinct == 0:
                     first_letter = letter
                     distinct = 1
@@ -752,6 +725,56 @@ def _tricks_in(
             singles = 0
         last_word_end = j
         i = j
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _digit_folds(cps: npt.NDArray[np.uint32], i: int, j: int, table: npt.NDArray[np.uint16]) -> int:
+    """1 when the word ``[i, j)`` has a digit the filter folds or removes in a word of three
+    letters: one between two Cyrillic letters, or one that looks like a Cyrillic letter at
+    the word's edge beside one (``3има``, ``сел0``); 2 for a character NFKC makes a digit and
+    a letter (left to the filter); 0 for neither."""
+    letters = EV_LATIN | EV_CYRILLIC | EV_GREEK | EV_OTHER_LETTER
+    found = 0
+    for p in range(i, j):
+        c = table[cps[p]]
+        if not c & EV_DIGIT:
+            continue
+        if c & letters:
+            return 2
+        before = p > i and table[cps[p - 1]] & EV_CYRILLIC
+        after = p + 1 < j and table[cps[p + 1]] & EV_CYRILLIC
+        if before and after:
+            found = 1
+        elif c & EV_TO_CYRILLIC and ((p == i and after) or (before and p + 1 == j)):
+            found = 1
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _folds_into_one(
+    cps: npt.NDArray[np.uint32], i: int, j: int, present: int, table: npt.NDArray[np.uint16]
+) -> bool:
+    """Whether the letters of the word ``[i, j)`` outside one of its scripts (``present``)
+    all have a look-alike in that script: only then can the filter fold the word (Uпр and
+    5сm stay)."""
+    letters = EV_LATIN | EV_CYRILLIC | EV_GREEK | EV_OTHER_LETTER
+    for script, into in ((EV_LATIN, EV_TO_LATIN), (EV_CYRILLIC, EV_TO_CYRILLIC)):
+        if present & script:
+            ok = True
+            for p in range(i, j):
+                c = table[cps[p]]
+                if c & letters and not c & (script | into):
+                    ok = False
+                    break
+            if ok:
+                return True
+    if present & EV_GREEK:
+        for p in range(i, j):
+            c = table[cps[p]]
+            if c & letters and not c & (EV_GREEK | EV_TO_GREEK):
+                return False
+        return True
     return False
 
 
