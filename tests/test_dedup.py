@@ -102,6 +102,9 @@ def test_groups_measures_and_files(corpus: Path, tmp_path: Path) -> None:
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["documents"] == 5 and summary["removed"] == 2
     assert set(summary["seconds"]) == {"sign", "candidates", "verify", "groups", "write", "total"}
+    # the memory the run took is reported: this process's peak, and its largest worker's
+    assert set(summary["peak_memory_mb"]) == {"main", "workers"}
+    assert summary["peak_memory_mb"]["main"] > 10  # a Python process with numpy loaded
     spec = json.loads((out / "spec.json").read_text(encoding="utf-8"))
     assert spec["dedup"]["threshold"] == 0.8
     assert spec["spec"]["sketch"]["bands"] * spec["spec"]["sketch"]["rows"] <= 128

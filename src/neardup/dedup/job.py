@@ -27,7 +27,7 @@ from neardup.dedup.options import (
     write_spec,
 )
 from neardup.dedup.output import splice_records, write_edges, write_records
-from neardup.dedup.progress import StageClock, StageProgress
+from neardup.dedup.progress import StageClock, StageProgress, peak_memory_mb
 from neardup.dedup.signing import TrickCounts, raw_jsonl_files, sign_corpus
 from neardup.dedup.verify import (
     PairScores,
@@ -307,6 +307,7 @@ def _run(
         largest_bucket=largest,
         files={**files, "summary": SUMMARY_FILE, "spec": SPEC_FILE},
         tricks=tricks.to_dict(),
+        peak_memory_mb=peak_memory_mb(),
     )
     summary = result.to_dict()
     summary["options"] = options.to_dict()

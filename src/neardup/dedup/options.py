@@ -163,6 +163,10 @@ class DedupResult:
     #: Documents with tricks undone (issue 24): ``documents`` (any), ``suspicious`` (past a
     #: kind's threshold) and ``kinds`` (documents of each kind, ``hidden_text`` included).
     tricks: dict[str, Any] = field(default_factory=dict)
+    #: Peak resident memory in MB of this process (``main``) and of the largest finished
+    #: worker process (``workers``; 0 with ``jobs=1``), as the kernel counts it: pages of a
+    #: file the job maps (the input, while its records are written) count while mapped.
+    peak_memory_mb: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)

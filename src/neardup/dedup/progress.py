@@ -66,3 +66,13 @@ class StageClock:
     def total(self) -> None:
         self.wall["total"] = time.perf_counter() - self.wall0
         self.cpu["total"] = _cpu_now() - self.cpu0
+
+
+def peak_memory_mb() -> dict[str, float]:
+    """Peak resident memory (MB) of this process and of its largest finished child."""
+    import resource
+
+    def mb(who: int) -> float:
+        return round(resource.getrusage(who).ru_maxrss / 1024, 1)  # Linux: kilobytes
+
+    return {"main": mb(resource.RUSAGE_SELF), "workers": mb(resource.RUSAGE_CHILDREN)}
