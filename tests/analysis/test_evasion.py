@@ -398,6 +398,25 @@ def test_batch_signing_matches_one_by_one() -> None:
     assert np.array_equal(copy_sig, hasher.sign_texts([SOURCE])[0])
 
 
+@pytest.mark.parametrize("name", ["plain", "ru", "en", "auto"])
+def test_batch_signing_of_flagged_texts_is_the_analyzers(name: str) -> None:
+    # a batch signs the texts the fold scan passes in the kernel and the others one by one:
+    # the signatures and the tricks are the analyzer's either way
+    from neardup.sketch.minhash import MinHasher
+    from neardup.spec import SketchSpec
+
+    hasher = MinHasher(default_spec(name).replace(sketch=SketchSpec(num_perm=32)))
+    rng = np.random.default_rng(26)
+    texts = [*TRICKY, ENGLISH.translate(_TO_CYRILLIC)]
+    texts += [_random_text(rng) for _ in range(600)]
+    signatures, found = hasher.sign_texts_and_tricks(texts)
+    one_by_one = hasher._finish(hasher._sign_texts_each(texts))
+    for i, text in enumerate(texts):
+        assert np.array_equal(signatures[i], one_by_one[i]), repr(text)
+        assert found[i] == hasher.pipeline.canonical(text).tricks, repr(text)
+    assert sum(1 for f in found if f) > 100  # tricks were found
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.text(
