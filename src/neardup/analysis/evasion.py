@@ -52,8 +52,8 @@ from neardup.analysis.tricks import NONE, Trick, Tricks
 
 #: The fewest single letters a letter-spaced run holds ("т е к с т").
 SPACED_LETTERS = text_kernels.SPACED_LETTERS
-#: The characters of its neighbours a piece of a long text is scanned with: five single
-#: letters with their gaps (the longest pattern of the scan) take at most 5 + 4 × 6.
+#: The characters of its neighbours a piece of a long text is scanned with: nine single
+#: letters with their gaps (the longest pattern of the scan) take at most 9 + 8 × 6.
 _SCAN_OVERLAP = 64
 #: How many words with letters of two scripts (at least so many, and such a share of the
 #: text's words) make the words wholly in another script folded too.
