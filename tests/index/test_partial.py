@@ -120,3 +120,26 @@ def test_a_collection_created_before_keeps_its_candidates(tmp_path: Path) -> Non
     with pytest.raises(SpecMismatchError, match="window: stored 24, given 11") as err:
         Collection.open(str(path), index_spec=IndexSpec(policy="allow"))
     assert "lookup: stored 'samples', given 'shingles'" in str(err.value)
+
+
+def test_the_cli_notes_an_old_collection(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from neardup.cli.main import main
+
+    items = sources()[:3]
+    path = tmp_path / "old.db"
+    with Collection.create(str(path), SPEC, IndexSpec(policy="allow", window=24)) as col:
+        col.add_many(items)
+    query = tmp_path / "essay.txt"
+    query.write_text(essay(0, items[0][1]), encoding="utf-8")
+    new = tmp_path / "new.db"
+    with Collection.create(str(new), SPEC, IndexSpec(policy="allow")) as col:
+        col.add_many(items)
+    assert main(["index", "check", str(new), str(query), "--json"]) == 0
+    assert "note:" not in capsys.readouterr().err
+    _as_before(path)
+    assert main(["index", "check", str(path), str(query), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "note: this collection was made by an earlier version (window 24" in captured.err
+    assert "uniqueness" in json.loads(captured.out)  # the note stays out of the JSON

@@ -50,6 +50,14 @@ def _collection(db: str, *, readonly: bool = False) -> Iterator[Any]:
         raise DamagedCollectionError(f"the collection at {db} is damaged: {exc}") from None
 
 
+def _note_old_lookup(col: Any) -> None:
+    """Say on stderr when the collection looks up only its samples (made before issue 26's
+    defaults: window 24): it finds fewer short pastes than a new one would."""
+    spec = col.index_spec
+    if spec.candidates == "winnow" and spec.lookup == "samples":
+        click.echo(msg.say("note_old_lookup", window=spec.window), err=True)
+
+
 def _skipping(items: Iterable[Any], taken: Iterable[str]) -> Iterator[Any]:
     """The input documents whose ids are not in ``taken``."""
     skip = set(taken)
@@ -564,6 +572,7 @@ def check(
     decoded = read_input(file, read_options(reading))
     text = decoded.text
     with _collection(db, readonly=True) as col:
+        _note_old_lookup(col)
         aligner = None
         if no_rewrites:
             from neardup.align import Aligner
