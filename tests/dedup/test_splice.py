@@ -232,3 +232,29 @@ def test_workspace_candidates_are_the_pairs_of_every_band(tmp_path: Path, jobs: 
     expected = candidate_pairs(list(keys), n, 3)
     assert got[2:] == expected[2:] and got[2] > 0
     assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])
+
+
+def test_edges_are_written_as_json_dumps_writes_each_row(tmp_path: Path) -> None:
+    from neardup.dedup.output import write_edges
+    from neardup.dedup.verify import PairScores
+
+    ids = ['q"ё\\', "x\ud800", "a\nb", "😀\u2028", "plain"]
+    a, b = np.array([0, 1, 2, 0]), np.array([1, 2, 3, 4])
+    values = np.array([1 / 3, -0.0, 2.5e-6, 1.0])
+    for scores in (
+        PairScores(values, values[::-1].copy(), np.array([0.1234565, 1e-7, 0.5, 0.0])),
+        PairScores(np.array([np.nan, np.inf, 0.25, 0.9999995])),
+    ):
+        write_edges(tmp_path / "edges.jsonl", "jsonl", ids, a, b, scores)
+        names = ["a", "b", "resemblance" if scores.containment_ab is not None else "estimate"]
+        columns = [[ids[i] for i in a], [ids[i] for i in b], np.round(scores.resemblance, 6)]
+        if scores.containment_ab is not None and scores.containment_ba is not None:
+            names += ["containment_ab", "containment_ba"]
+            columns += [np.round(scores.containment_ab, 6), np.round(scores.containment_ba, 6)]
+        rows = [
+            dict(zip(names, [c[i] if j < 2 else float(c[i]) for j, c in enumerate(columns)]))
+            for i in range(a.shape[0])
+        ]
+        expected = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+        got = (tmp_path / "edges.jsonl").read_bytes()
+        assert got == expected.encode("utf-8", "backslashreplace")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
+from itertools import islice
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
@@ -153,10 +155,24 @@ def write_edges(path: Path, fmt: str, ids: list[str], a: I64, b: I64, scores: Pa
 
         pq.write_table(pa.table(columns), path)
         return
-    names = list(columns)
+    # each row as json.dumps(dict) writes it: the values' JSON texts made a column at a time,
+    # a row one formatting
+    template = "{" + ", ".join(f'"{name}": %s' for name in columns) + "}\n"
+    texts = [
+        list(map(encode_basestring, values)) if name in ("a", "b") else _json_floats(values)
+        for name, values in columns.items()
+    ]
+    rows = zip(*texts, strict=True)
     with open(path, "w", encoding="utf-8", errors=ENCODING_ERRORS) as fh:
-        for row in zip(*columns.values(), strict=True):
-            fh.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n")
+        while block := list(islice(rows, 1 << 16)):
+            fh.write("".join(template % row for row in block))
+
+
+def _json_floats(values: list[float]) -> list[str]:
+    """json's text of each float: ``float.__repr__`` when finite, as json's encoder writes it."""
+    if np.isfinite(values).all():
+        return list(map(float.__repr__, values))
+    return [json.dumps(v) for v in values]
 
 
 def read_groups(out: str | os.PathLike[str]) -> dict[str, str]:
