@@ -216,8 +216,7 @@ def test_stable_order_is_the_stable_argsort(distinct: int) -> None:
     assert stable_order(np.zeros(0, np.uint64))[0].shape == (0,)
 
 
-@pytest.mark.parametrize("jobs", [1, 2, 4])
-def test_workspace_candidates_are_the_pairs_of_every_band(tmp_path: Path, jobs: int) -> None:
+def test_workspace_candidates_are_the_pairs_of_every_band(tmp_path: Path) -> None:
     rng = np.random.default_rng(7)
     bands, n = 5, 300
     keys = rng.integers(0, 40, (bands, n)).astype(np.uint64)  # large buckets: capped ones too
@@ -228,7 +227,7 @@ def test_workspace_candidates_are_the_pairs_of_every_band(tmp_path: Path, jobs: 
         work.add((*chunk, None), keys[:, lo : lo + size].T, np.zeros(size, np.int64))
     work.finish()
     with StageProgress(False) as bars:
-        got = workspace_candidates(work, bands, 3, jobs, bars)
+        got = workspace_candidates(work, bands, 3, bars)
     expected = candidate_pairs(list(keys), n, 3)
     assert got[2:] == expected[2:] and got[2] > 0
     assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])

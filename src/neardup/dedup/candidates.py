@@ -4,13 +4,15 @@ by the bucket window rule, so no step is quadratic."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from neardup.dedup.arrays import I64, U64
 from neardup.dedup.progress import StageProgress
 from neardup.dedup.workspace import Workspace, band_columns
+
+#: Memory for the band keys read at once (a band of a million documents is 8 MB).
+COLUMN_BYTES = 64 << 20
 
 
 def stable_order(keys: U64) -> tuple[I64, U64]:
@@ -71,30 +73,24 @@ def candidate_pairs(band_columns: Iterable[U64], n: int, window: int) -> tuple[I
 
 
 def workspace_candidates(
-    work: Workspace, bands: int, window: int, jobs: int, progress: StageProgress
+    work: Workspace, bands: int, window: int, progress: StageProgress
 ) -> tuple[I64, I64, int, int]:
-    """:func:`candidate_pairs` of the bands a workspace holds, in ``jobs`` threads (each takes
-    its share of the bands: reads their keys, each file once, and returns their distinct pair
-    codes; numpy's sorts and comparisons run without the GIL, so the threads share the work)."""
+    """:func:`candidate_pairs` of the bands a workspace holds, each key file read once for
+    several bands (as many as :data:`COLUMN_BYTES` hold). One process: numpy's sorts hold the
+    GIL, and a sort of a million keys takes ~20 ms, so the bands of a million documents take
+    about a CPU-second in all."""
     task = progress.task("candidates", bands)
+    per = max(1, min(bands, COLUMN_BYTES // max(8 * work.n, 1)))
+    columns = (
+        column
+        for lo in range(0, bands, per)
+        for column in band_columns(
+            work.root, work.key_chunks, work.n, range(lo, min(lo + per, bands))
+        )
+    )
     n = max(work.n, 1)
-    per = -(-bands // max(1, min(jobs, bands)))
-    shares = [range(lo, min(lo + per, bands)) for lo in range(0, bands, per)]
-
-    def codes_of(share: range) -> tuple[U64, int, int]:
-        columns = band_columns(work.root, work.key_chunks, work.n, share)
-        return _band_codes(columns, n, window, lambda: progress.advance(task))
-
-    if len(shares) < 2:
-        results = [codes_of(share) for share in shares]
-    else:
-        with ThreadPoolExecutor(len(shares)) as pool:
-            results = list(pool.map(codes_of, shares))
-    codes = [part for part, _, _ in results]
-    merged = np.unique(np.concatenate(codes)) if codes else np.zeros(0, np.uint64)
-    a, b = _pairs_of(merged, n)
-    capped = sum(c for _, c, _ in results)
-    largest = max((big for _, _, big in results), default=0)
+    codes, capped, largest = _band_codes(columns, n, window, lambda: progress.advance(task))
+    a, b = _pairs_of(codes, n)
     return a, b, capped, largest
 
 

@@ -205,9 +205,7 @@ def _run(
     n = len(ids)
     clock.lap("sign")
 
-    a, b, capped, largest = workspace_candidates(
-        work, spec.sketch.bands, options.window, jobs, bars
-    )
+    a, b, capped, largest = workspace_candidates(work, spec.sketch.bands, options.window, bars)
     if options.winnow:
         a, b = with_winnowed_pairs(a, b, *work.samples(), n, options.window)
     clock.lap("candidates")
