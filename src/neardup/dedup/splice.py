@@ -2,18 +2,20 @@
 by the added fields, written in large blocks by one or more threads.
 
 The parent lays the output out once (:func:`splice_layout`): the JSON of every id and of every
-distinct similarity, encoded once; each record's byte span and whether it is written
-(``kept_only``); the few records the splice cannot take re-encoded; and so each record's
-offset in the output. Each run of records is then filled into a buffer by a compiled loop
-and written at its offset, so several threads write disjoint parts of one file and no Python
-code runs per record.
+distinct similarity, encoded once; each record's byte span, whether it is written
+(``kept_only``) and the length of its added fields. Then, run by run of records in input
+order, it re-encodes the few records the splice cannot take (:func:`rewritten_head`) and so
+places the run's records in the output; a thread fills the run into a buffer by a compiled
+loop and writes it at its place, so several threads write disjoint parts of one file while
+the parent lays out the next runs, and no Python code runs per spliced record.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from io import BufferedReader
 from json.encoder import encode_basestring
@@ -53,20 +55,22 @@ TASK_BYTES = 8 << 20
 
 @dataclass
 class SpliceLayout:
-    """Everything the tasks need: per record (row) its span in its file, where its kept bytes
-    stop, its re-encoded head (``override ≥ 0``), group, kept record and similarity code, and
-    its offset in the output; and the encoded ids, similarities and fixed pieces."""
+    """What the runs share: per record (row) its span in its file, where its kept bytes stop,
+    its group, kept record, similarity code, the length of its added fields, whether it is
+    written, its re-encoded head in its run's (``override ≥ 0``) and its offset in the output
+    (set run by run); and the encoded ids, similarities and fixed pieces."""
 
     starts: I64
     ends: I64
     stops: I64
-    override: I64
     group: I64
     rep: I64
     sim_code: I64
+    tails: I64
+    written: npt.NDArray[np.bool_]
+    clean: npt.NDArray[np.bool_]
+    override: I64
     out_offsets: I64
-    over_blob: U8
-    over_offsets: I64
     id_blob: U8
     id_offsets: I64
     sim_blob: U8
@@ -112,10 +116,10 @@ def splice_layout(
     rep: I64,
     similarity: F64,
     kept_only: bool,
-    fields: tuple[str, str],
 ) -> tuple[SpliceLayout, list[tuple[str, int, int]]]:
-    """The layout of the output, and its runs of records ``(file, first row, end row)`` in
-    input order (each within one file)."""
+    """The shared layout (the records' offsets still unset), and the runs of records
+    ``(file, first row, end row)`` in input order, each within one file and about
+    :data:`TASK_BYTES` of input."""
     from neardup._kernels.dedup_write import record_stops
 
     n = len(ids)
@@ -123,33 +127,28 @@ def splice_layout(
     ends = np.zeros(n, dtype=np.int64)
     stops = np.zeros(n, dtype=np.int64)
     clean = np.zeros(n, dtype=np.bool_)
-    row = np.arange(n, dtype=np.int64)
-    written = rep == row if kept_only else np.ones(n, dtype=np.bool_)
-    heads: list[bytes] = []
-    override = np.full(n, -1, dtype=np.int64)
-    blocks: list[tuple[str, int, int]] = []
+    runs: list[tuple[str, int, int]] = []
     lo = 0
-    for path, run in _by_file(locations):
-        if not any(block.lengths.shape[0] for block in run):
-            continue
-        data = np.asarray(np.memmap(path, dtype=np.uint8, mode="r"))
-        for block in run:
+    for path, blocks in _by_file(locations):
+        data: npt.NDArray[np.uint8] | None = None
+        for block in blocks:
             assert block.starts is not None and block.ends is not None
             assert block.spliceable is not None
             hi = lo + int(block.starts.shape[0])
+            if hi == lo:
+                continue
+            if data is None:
+                data = np.asarray(np.memmap(path, dtype=np.uint8, mode="r"))
             starts[lo:hi], ends[lo:hi], clean[lo:hi] = block.starts, block.ends, block.spliceable
             record_stops(data, starts[lo:hi], ends[lo:hi], stops[lo:hi])
-            for i in np.flatnonzero(written[lo:hi] & ~clean[lo:hi]).tolist():
-                at = lo + i
-                override[at] = len(heads)
-                line = bytes(data[starts[at] : ends[at]])
-                heads.append(rewritten_head(line, ids[at], fields))
-            blocks.append((path, lo, hi))
+            if runs and runs[-1][0] == path and ends[hi - 1] - starts[runs[-1][1]] <= TASK_BYTES:
+                runs[-1] = (path, runs[-1][1], hi)
+            else:
+                runs.append((path, lo, hi))
             lo = hi
         del data
     if lo != n:
         raise DatasetError(f"the input changed while it was being deduplicated ({lo} of {n})")
-    over_blob, over_offsets = _blob(heads)
     id_blob, id_offsets = _csr([encode_basestring(doc_id) for doc_id in ids])
     # one text per distinct value (by its bits: -0.0 and 0.0 are written apart)
     bits, sim_code = np.unique(
@@ -158,11 +157,12 @@ def splice_layout(
     sim_blob, sim_offsets = _csr(
         [json.dumps(round(float(v), 6)) for v in bits.view(np.float64).tolist()]
     )
-    fixed, fixed_offsets = _blob(list(FIXED_PIECES))
     sim_code = sim_code.reshape(-1).astype(np.int64)
+    fixed, fixed_offsets = _blob(list(FIXED_PIECES))
+    row = np.arange(n, dtype=np.int64)
     id_len = np.diff(id_offsets)
     size = np.diff(fixed_offsets)
-    tail = (
+    tails = (
         size[0]
         + id_len[group]
         + np.where(rep == row, size[1], size[2])
@@ -171,61 +171,62 @@ def splice_layout(
         + id_len[rep]
         + size[4]
     )
-    body = stops - starts
-    taken = np.flatnonzero(override >= 0)
-    body[taken] = np.diff(over_offsets)[override[taken]]
-    out_offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.where(written, body + tail, 0), out=out_offsets[1:])
     layout = SpliceLayout(
-        starts,
-        ends,
-        stops,
-        override,
-        group.astype(np.int64),
-        rep.astype(np.int64),
-        sim_code,
-        out_offsets,
-        over_blob,
-        over_offsets,
-        id_blob,
-        id_offsets,
-        sim_blob,
-        sim_offsets,
-        fixed,
-        fixed_offsets,
+        starts=starts,
+        ends=ends,
+        stops=stops,
+        group=group.astype(np.int64),
+        rep=rep.astype(np.int64),
+        sim_code=sim_code,
+        tails=tails,
+        written=rep == row if kept_only else np.ones(n, dtype=np.bool_),
+        clean=clean,
+        override=np.full(n, -1, dtype=np.int64),
+        out_offsets=np.zeros(n + 1, dtype=np.int64),
+        id_blob=id_blob,
+        id_offsets=id_offsets,
+        sim_blob=sim_blob,
+        sim_offsets=sim_offsets,
+        fixed=fixed,
+        fixed_offsets=fixed_offsets,
     )
-    return layout, _runs(blocks, starts, ends, out_offsets)
+    return layout, runs
 
 
 def _by_file(locations: list[SignedBlock]) -> list[tuple[str, list[SignedBlock]]]:
     """The blocks in order, consecutive blocks of one file together."""
-    runs: list[tuple[str, list[SignedBlock]]] = []
+    groups: list[tuple[str, list[SignedBlock]]] = []
     for block in locations:
         assert block.path is not None
-        if runs and runs[-1][0] == block.path:
-            runs[-1][1].append(block)
+        if groups and groups[-1][0] == block.path:
+            groups[-1][1].append(block)
         else:
-            runs.append((block.path, [block]))
-    return runs
+            groups.append((block.path, [block]))
+    return groups
 
 
-def _runs(
-    blocks: list[tuple[str, int, int]], starts: I64, ends: I64, out_offsets: I64
-) -> list[tuple[str, int, int]]:
-    """Consecutive blocks of one file joined into runs of about :data:`TASK_BYTES` (of output,
-    or of input read when few records are written)."""
-    runs: list[tuple[str, int, int]] = []
-    for path, lo, hi in blocks:
-        if lo == hi:
-            continue
-        if runs and runs[-1][0] == path:
-            _, first, _ = runs[-1]
-            grown = max(out_offsets[hi] - out_offsets[first], ends[hi - 1] - starts[first])
-            if grown <= TASK_BYTES:
-                runs[-1] = (path, first, hi)
-                continue
-        runs.append((path, lo, hi))
-    return runs
+def place_run(
+    t: SpliceLayout, ids: list[str], fields: tuple[str, str], src_path: str, lo: int, hi: int
+) -> tuple[U8, I64]:
+    """Re-encode the run's records the splice cannot take and set the run's offsets in the
+    output (after the run before it); returns the re-encoded heads (end to end, and where
+    each starts), which only this run's fill reads."""
+    heads: list[bytes] = []
+    redo = np.flatnonzero(t.written[lo:hi] & ~t.clean[lo:hi]) + lo
+    if redo.shape[0]:
+        with open(src_path, "rb") as fh:
+            for at in redo.tolist():
+                fh.seek(int(t.starts[at]))
+                line = fh.read(int(t.ends[at] - t.starts[at]))
+                t.override[at] = len(heads)
+                heads.append(rewritten_head(line, ids[at], fields))
+    over_blob, over_offsets = _blob(heads)
+    body = t.stops[lo:hi] - t.starts[lo:hi]
+    body[redo - lo] = np.diff(over_offsets)
+    sizes = np.where(t.written[lo:hi], body + t.tails[lo:hi], 0)
+    np.cumsum(sizes, out=t.out_offsets[lo + 1 : hi + 1])
+    t.out_offsets[lo + 1 : hi + 1] += t.out_offsets[lo]
+    return over_blob, over_offsets
 
 
 class _Buffers(threading.local):
@@ -256,10 +257,18 @@ def _read_exactly(fh: BufferedReader, buffer: U8) -> int:
 
 
 def _write_run(
-    t: SpliceLayout, buffers: _Buffers, out_path: Path, src_path: str, lo: int, hi: int
+    t: SpliceLayout,
+    heads: tuple[U8, I64],
+    buffers: _Buffers,
+    out_path: Path,
+    src_path: str,
+    lo: int,
+    hi: int,
 ) -> int:
-    """Records ``lo``–``hi`` of ``src_path`` filled into one buffer and written at their offset
-    in ``out_path``. Returns how many records it took."""
+    """Records ``lo``–``hi`` of ``src_path`` (placed) filled into one buffer and written at
+    their offset in ``out_path``. Returns how many records it took."""
+    from neardup._kernels.dedup_write import fill_records
+
     first, size = int(t.out_offsets[lo]), int(t.out_offsets[hi] - t.out_offsets[lo])
     if size == 0:
         return hi - lo
@@ -269,18 +278,7 @@ def _write_run(
         fh.seek(src_base)
         if _read_exactly(fh, src) != src.shape[0]:
             raise DatasetError(f"{src_path} changed while it was being deduplicated")
-    out = _fill(t, src, src_base, lo, hi, buffers.get("out", size))
-    with open(out_path, "r+b") as fh:
-        fh.seek(first)
-        fh.write(out.data)
-    return hi - lo
-
-
-def _fill(t: SpliceLayout, src: U8, src_base: int, lo: int, hi: int, out: U8) -> U8:
-    """Records ``lo``–``hi`` as written into ``out`` (``src`` holds their file from
-    ``src_base``)."""
-    from neardup._kernels.dedup_write import fill_records
-
+    out = buffers.get("out", size)
     got = fill_records(
         out,
         lo,
@@ -291,8 +289,8 @@ def _fill(t: SpliceLayout, src: U8, src_base: int, lo: int, hi: int, out: U8) ->
         t.starts,
         t.stops,
         t.override,
-        t.over_blob,
-        t.over_offsets,
+        heads[0],
+        heads[1],
         t.group,
         t.rep,
         t.sim_code,
@@ -303,9 +301,12 @@ def _fill(t: SpliceLayout, src: U8, src_base: int, lo: int, hi: int, out: U8) ->
         t.fixed,
         t.fixed_offsets,
     )
-    if got != out.shape[0]:
+    if got != size:
         raise AssertionError(f"record {-1 - got} of the output is not the size laid out")
-    return out
+    with open(out_path, "r+b") as fh:
+        fh.seek(first)
+        fh.write(out.data)
+    return hi - lo
 
 
 def splice_write(
@@ -321,22 +322,28 @@ def splice_write(
     jobs: int = 1,
 ) -> None:
     """Write the records by the splice into ``path``, the runs in ``jobs`` threads (the copy
-    loop, the reads and the writes all run without the GIL, so threads share the work as
-    processes would, without starting any or sending them the layout)."""
+    loop, the reads and the writes run without the GIL, so threads share the work as
+    processes would, without starting any or sending them the layout), at most ``2 · jobs``
+    runs placed ahead (their re-encoded records held)."""
     task = progress.task("write", len(ids))
-    layout, runs = splice_layout(locations, ids, group, rep, similarity, kept_only, fields)
-    with open(path, "wb") as fh:
-        fh.truncate(int(layout.out_offsets[-1]))
+    layout, runs = splice_layout(locations, ids, group, rep, similarity, kept_only)
+    open(path, "wb").close()
     buffers = _Buffers()
     if jobs <= 1 or len(runs) < 2:
         for src, lo, hi in runs:
-            progress.advance(task, _write_run(layout, buffers, path, src, lo, hi))
+            heads = place_run(layout, ids, fields, src, lo, hi)
+            progress.advance(task, _write_run(layout, heads, buffers, path, src, lo, hi))
         return
-    with ThreadPoolExecutor(min(jobs, len(runs))) as pool:
-        pending = [pool.submit(_write_run, layout, buffers, path, *run) for run in runs]
+    pending: deque[Future[int]] = deque()
+    with ThreadPoolExecutor(jobs) as pool:
         try:
-            for future in pending:
-                progress.advance(task, future.result())
+            for src, lo, hi in runs:
+                heads = place_run(layout, ids, fields, src, lo, hi)
+                pending.append(pool.submit(_write_run, layout, heads, buffers, path, src, lo, hi))
+                if len(pending) >= 2 * jobs:
+                    progress.advance(task, pending.popleft().result())
+            while pending:
+                progress.advance(task, pending.popleft().result())
         finally:
             for future in pending:
                 future.cancel()
