@@ -186,6 +186,36 @@ def test_the_splice_writes_the_bytes_of_the_per_record_loop(
             assert got.read_bytes() == expected.read_bytes(), (c, jobs)
 
 
+def test_a_file_read_twice_is_spliced_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blocks that go back in their file (here: the first file's blocks again) start a new
+    run: a run is one span of its file."""
+    locations, _, ids, _, _, _, _, fields, _, _ = captured_splice(tmp_path, monkeypatch)
+    first = [block for block in locations if block.path == locations[0].path]
+    m = sum(int(block.starts.shape[0]) for block in first)
+    twice, names = [*first, *first], [*ids[:m], *(f"{i}'" for i in ids[:m])]
+    rows = np.arange(2 * m)
+    group, rep, similarity = rows // 2 * 2, rows, np.linspace(0.5, 1, 2 * m)
+    reference_splice(twice, tmp_path / "e.jsonl", names, group, rep, similarity, False, fields)
+    monkeypatch.setattr(splice, "TASK_BYTES", 3000)  # runs of a few blocks
+    for jobs in (1, 2):
+        with StageProgress(False) as bars:
+            splice_records(
+                twice,
+                tmp_path / "g.jsonl",
+                names,
+                group,
+                rep,
+                similarity,
+                False,
+                fields,
+                bars,
+                jobs,
+            )
+        assert (tmp_path / "g.jsonl").read_bytes() == (tmp_path / "e.jsonl").read_bytes()
+
+
 def test_jobs_write_the_same_bytes_and_pairs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

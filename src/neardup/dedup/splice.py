@@ -141,7 +141,12 @@ def splice_layout(
                 data = np.asarray(np.memmap(path, dtype=np.uint8, mode="r"))
             starts[lo:hi], ends[lo:hi], clean[lo:hi] = block.starts, block.ends, block.spliceable
             record_stops(data, starts[lo:hi], ends[lo:hi], stops[lo:hi])
-            if runs and runs[-1][0] == path and ends[hi - 1] - starts[runs[-1][1]] <= TASK_BYTES:
+            if (
+                runs
+                and runs[-1][0] == path
+                and starts[lo] >= ends[lo - 1]  # the file read on (a run is one span of it)
+                and ends[hi - 1] - starts[runs[-1][1]] <= TASK_BYTES
+            ):
                 runs[-1] = (path, runs[-1][1], hi)
             else:
                 runs.append((path, lo, hi))
@@ -273,6 +278,9 @@ def _write_run(
     if size == 0:
         return hi - lo
     src_base = int(t.starts[lo])
+    # the compiled loop does not check its indices: every record must lie in the span read
+    if (t.starts[lo:hi] < src_base).any() or (t.ends[lo:hi] > t.ends[hi - 1]).any():
+        raise AssertionError(f"records {lo}–{hi} do not lie in one span of {src_path}")
     src = buffers.get("src", int(t.ends[hi - 1]) - src_base)
     with open(src_path, "rb") as fh:
         fh.seek(src_base)
