@@ -287,3 +287,19 @@ def test_edges_are_written_as_json_dumps_writes_each_row(tmp_path: Path) -> None
         expected = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
         got = (tmp_path / "edges.jsonl").read_bytes()
         assert got == expected.encode("utf-8", "backslashreplace")
+
+
+def test_an_input_cut_short_before_the_write_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from neardup.errors import DatasetError
+
+    locations, _, ids, group, rep, similarity, _, fields, _, _ = captured_splice(
+        tmp_path, monkeypatch
+    )
+    second = Path(locations[-1].path)
+    second.write_bytes(second.read_bytes()[:100])
+    with StageProgress(False) as bars, pytest.raises(DatasetError, match="changed"):
+        splice_records(
+            locations, tmp_path / "g.jsonl", ids, group, rep, similarity, False, fields, bars
+        )

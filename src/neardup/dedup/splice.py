@@ -140,6 +140,8 @@ def splice_layout(
             if data is None:
                 data = np.asarray(np.memmap(path, dtype=np.uint8, mode="r"))
             starts[lo:hi], ends[lo:hi], clean[lo:hi] = block.starts, block.ends, block.spliceable
+            if ends[hi - 1] > data.shape[0]:  # the loop below reads unchecked
+                raise DatasetError(f"{path} changed while it was being deduplicated")
             record_stops(data, starts[lo:hi], ends[lo:hi], stops[lo:hi])
             if (
                 runs
