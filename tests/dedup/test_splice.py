@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import neardup.dedup.candidates as candidates
 import neardup.dedup.job as job
 import neardup.dedup.signing as signing
 import neardup.dedup.splice as splice
@@ -246,7 +247,11 @@ def test_stable_order_is_the_stable_argsort(distinct: int) -> None:
     assert stable_order(np.zeros(0, np.uint64))[0].shape == (0,)
 
 
-def test_workspace_candidates_are_the_pairs_of_every_band(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", [1, 2, 3, 9])
+def test_workspace_candidates_are_the_pairs_of_every_band(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    monkeypatch.setattr(candidates, "COLUMN_BYTES", 8 * 300 * 2)  # two bands read at once
     rng = np.random.default_rng(7)
     bands, n = 5, 300
     keys = rng.integers(0, 40, (bands, n)).astype(np.uint64)  # large buckets: capped ones too
@@ -257,7 +262,7 @@ def test_workspace_candidates_are_the_pairs_of_every_band(tmp_path: Path) -> Non
         work.add((*chunk, None), keys[:, lo : lo + size].T, np.zeros(size, np.int64))
     work.finish()
     with StageProgress(False) as bars:
-        got = workspace_candidates(work, bands, 3, bars)
+        got = workspace_candidates(work, bands, 3, bars, jobs)
     expected = candidate_pairs(list(keys), n, 3)
     assert got[2:] == expected[2:] and got[2] > 0
     assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])

@@ -4,6 +4,7 @@ by the bucket window rule, so no step is quadratic."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -73,25 +74,32 @@ def candidate_pairs(band_columns: Iterable[U64], n: int, window: int) -> tuple[I
 
 
 def workspace_candidates(
-    work: Workspace, bands: int, window: int, progress: StageProgress
+    work: Workspace, bands: int, window: int, progress: StageProgress, jobs: int = 1
 ) -> tuple[I64, I64, int, int]:
-    """:func:`candidate_pairs` of the bands a workspace holds, each key file read once for
-    several bands (as many as :data:`COLUMN_BYTES` hold). One process: numpy's sorts hold the
-    GIL, and a sort of a million keys takes ~20 ms, so the bands of a million documents take
-    about a CPU-second in all."""
+    """:func:`candidate_pairs` of the bands a workspace holds: their keys read a few bands at
+    a time (:data:`COLUMN_BYTES`), each key file once per batch, and a batch's bands paired
+    in ``jobs`` threads (numpy's sorts and comparisons run without the GIL). The pair codes
+    are merged by one sort, so the result does not depend on ``jobs``."""
     task = progress.task("candidates", bands)
-    per = max(1, min(bands, COLUMN_BYTES // max(8 * work.n, 1)))
-    columns = (
-        column
-        for lo in range(0, bands, per)
-        for column in band_columns(
-            work.root, work.key_chunks, work.n, range(lo, min(lo + per, bands))
-        )
-    )
     n = max(work.n, 1)
-    codes, capped, largest = _band_codes(columns, n, window, lambda: progress.advance(task))
-    a, b = _pairs_of(codes, n)
-    return a, b, capped, largest
+    per = max(1, COLUMN_BYTES // max(8 * work.n, 1))
+    batches = (
+        band_columns(work.root, work.key_chunks, work.n, range(lo, min(lo + per, bands)))
+        for lo in range(0, bands, per)
+    )
+
+    def one(keys: U64) -> tuple[U64, int, int]:
+        return _band_codes([keys], n, window, lambda: progress.advance(task))
+
+    if jobs <= 1:
+        results = [one(keys) for batch in batches for keys in batch]
+    else:
+        with ThreadPoolExecutor(jobs) as pool:
+            results = [result for batch in batches for result in pool.map(one, batch)]
+    codes = [part for part, _, _ in results if part.shape[0]]
+    merged = np.unique(np.concatenate(codes)) if codes else np.zeros(0, np.uint64)
+    a, b = _pairs_of(merged, n)
+    return a, b, sum(r[1] for r in results), max((r[2] for r in results), default=0)
 
 
 def _band_codes(

@@ -205,7 +205,9 @@ def _run(
     n = len(ids)
     clock.lap("sign")
 
-    a, b, capped, largest = workspace_candidates(work, spec.sketch.bands, options.window, bars)
+    a, b, capped, largest = workspace_candidates(
+        work, spec.sketch.bands, options.window, bars, jobs
+    )
     if options.winnow:
         a, b = with_winnowed_pairs(a, b, *work.samples(), n, options.window)
     clock.lap("candidates")
