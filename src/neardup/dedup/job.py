@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
-from neardup.dedup.arrays import U64
-from neardup.dedup.candidates import candidate_pairs, with_winnowed_pairs
+from neardup.dedup.candidates import with_winnowed_pairs, workspace_candidates
 from neardup.dedup.groups import components, keep_priority, representatives
 from neardup.dedup.options import (
     SPEC_FILE,
@@ -206,14 +205,9 @@ def _run(
     n = len(ids)
     clock.lap("sign")
 
-    task = bars.task("candidates", spec.sketch.bands)
-
-    def columns() -> Iterator[U64]:
-        for band in range(spec.sketch.bands):  # type: ignore[union-attr]
-            yield work.band_column(band)
-            bars.advance(task)
-
-    a, b, capped, largest = candidate_pairs(columns(), max(n, 1), options.window)
+    a, b, capped, largest = workspace_candidates(
+        work, spec.sketch.bands, options.window, bars, jobs
+    )
     if options.winnow:
         a, b = with_winnowed_pairs(a, b, *work.samples(), n, options.window)
     clock.lap("candidates")
@@ -271,6 +265,7 @@ def _run(
             kept_only,
             fields,
             bars,
+            jobs,
         )
     else:
         write_records(

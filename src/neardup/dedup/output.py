@@ -6,23 +6,20 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
+from itertools import islice
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from neardup.dedup.arrays import F64, I64
-from neardup.dedup.options import ADDED_FIELDS, SUMMARY_FILE
+from neardup.dedup.options import SUMMARY_FILE
 from neardup.dedup.progress import StageProgress
 from neardup.dedup.signing import SignedBlock
+from neardup.dedup.splice import ENCODING_ERRORS, splice_write
 from neardup.dedup.verify import PairScores
 from neardup.errors import DatasetError
-
-#: How text is written to the JSONL outputs: UTF-8, and a lone surrogate (which a JSON input
-#: may hold, escaped as ``\\ud800``; UTF-8 cannot encode it) as that escape again, so every
-#: record is written and reads back the same. It only occurs inside JSON strings, where the
-#: escape is valid JSON.
-ENCODING_ERRORS = "backslashreplace"
 
 
 class RecordWriter:
@@ -86,16 +83,6 @@ class RecordWriter:
         self._writer.close()
 
 
-def _record_tail(group_id: str, kept: bool, similarity: float, rep_id: str) -> str:
-    """The added fields of a record, as the end of a JSON object."""
-    return (
-        f', "group": {json.dumps(group_id, ensure_ascii=False)}, '
-        f'"kept": {"true" if kept else "false"}, '
-        f'"similarity": {json.dumps(round(similarity, 6))}, '
-        f'"representative": {json.dumps(rep_id, ensure_ascii=False)}}}\n'
-    )
-
-
 def splice_records(
     locations: list[SignedBlock],
     path: Path,
@@ -106,61 +93,14 @@ def splice_records(
     kept_only: bool,
     fields: tuple[str, str],
     progress: StageProgress,
+    jobs: int = 1,
 ) -> None:
-    """Stage 5 for raw JSONL input: each record's own bytes (memory-mapped), its closing brace
-    replaced by the added fields; a record that cannot be spliced (invalid UTF-8, an id that
-    is a number, a field named like an added one) is decoded and written as the general path
-    does. No JSON is parsed or re-encoded for the others."""
-    import mmap
-
-    task = progress.task("write", len(ids))
-    maps: dict[str, mmap.mmap] = {}
-    i = 0
-    try:
-        with open(path, "wb") as out:
-            for block in locations:
-                assert block.path is not None and block.starts is not None
-                assert block.ends is not None and block.spliceable is not None
-                if block.path not in maps:
-                    with open(block.path, "rb") as fh:
-                        maps[block.path] = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-                data = maps[block.path]
-                parts: list[bytes] = []
-                for start, end, clean in zip(
-                    block.starts.tolist(),
-                    block.ends.tolist(),
-                    block.spliceable.tolist(),
-                    strict=True,
-                ):
-                    r = int(rep[i])
-                    kept = r == i
-                    if kept or not kept_only:
-                        tail = _record_tail(ids[int(group[i])], kept, float(similarity[i]), ids[r])
-                        if clean:
-                            parts.append(
-                                data[start : end - 1].rstrip()
-                                + tail.encode("utf-8", ENCODING_ERRORS)
-                            )
-                        else:
-                            parts.append(_rewritten(data[start:end], ids[i], tail, fields))
-                    i += 1
-                out.write(b"".join(parts))
-                progress.advance(task, int(block.starts.shape[0]))
-    finally:
-        for m in maps.values():
-            m.close()
-
-
-def _rewritten(line: bytes, doc_id: str, tail: str, fields: tuple[str, str]) -> bytes:
-    """A record the splice cannot take, re-encoded like the general path's."""
-    id_field, text_field = fields
-    obj = json.loads(line.decode("utf-8", "replace"))
-    text = obj.get(text_field)
-    record: dict[str, Any] = {"id": doc_id, "text": "" if text is None else text}
-    skip = (id_field, text_field, *ADDED_FIELDS)
-    record.update({k: v for k, v in obj.items() if k not in skip})
-    head = json.dumps(record, ensure_ascii=False)
-    return (head[:-1] + tail).encode("utf-8", ENCODING_ERRORS)
+    """Stage 5 for raw JSONL input: each record's own bytes (read by byte span), its closing
+    brace replaced by the added fields; a record that cannot be spliced (invalid UTF-8, an id
+    that is a number, a field named like an added one) is decoded and written as the general
+    path does. No JSON is parsed or re-encoded for the others, and ``jobs`` processes write
+    their parts of the file (:mod:`neardup.dedup.splice`)."""
+    splice_write(locations, path, ids, group, rep, similarity, kept_only, fields, progress, jobs)
 
 
 def write_records(
@@ -215,10 +155,24 @@ def write_edges(path: Path, fmt: str, ids: list[str], a: I64, b: I64, scores: Pa
 
         pq.write_table(pa.table(columns), path)
         return
-    names = list(columns)
+    # each row as json.dumps(dict) writes it: the values' JSON texts made a column at a time,
+    # a row one formatting
+    template = "{" + ", ".join(f'"{name}": %s' for name in columns) + "}\n"
+    texts = [
+        list(map(encode_basestring, values)) if name in ("a", "b") else _json_floats(values)
+        for name, values in columns.items()
+    ]
+    rows = zip(*texts, strict=True)
     with open(path, "w", encoding="utf-8", errors=ENCODING_ERRORS) as fh:
-        for row in zip(*columns.values(), strict=True):
-            fh.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n")
+        while block := list(islice(rows, 1 << 16)):
+            fh.write("".join(template % row for row in block))
+
+
+def _json_floats(values: list[float]) -> list[str]:
+    """json's text of each float: ``float.__repr__`` when finite, as json's encoder writes it."""
+    if np.isfinite(values).all():
+        return list(map(float.__repr__, values))
+    return [json.dumps(v) for v in values]
 
 
 def read_groups(out: str | os.PathLike[str]) -> dict[str, str]:

@@ -69,11 +69,7 @@ class Workspace:
 
     def band_column(self, band: int) -> U64:
         """Band ``band``'s key of every document, in input order."""
-        out = np.empty(self.n, dtype=np.uint64)
-        for c, (start, size) in enumerate(self.key_chunks):
-            keys = np.load(self.root / f"keys_{c}.npy", mmap_mode="r")
-            out[start : start + size] = keys[band]
-        return out
+        return band_columns(self.root, self.key_chunks, self.n, range(band, band + 1))[0]
 
     def signatures(self) -> npt.NDArray[Any]:
         if self.n == 0:
@@ -96,3 +92,14 @@ class Workspace:
         if self.count_file is not None:
             counts = np.asarray(np.fromfile(self.root / "counts.i64", dtype=np.int64))
         return values, offsets, counts
+
+
+def band_columns(root: Path, key_chunks: list[tuple[int, int]], n: int, bands: range) -> U64:
+    """The keys of bands ``bands`` of every document (a row per band, in input order) from a
+    workspace's files, each file read once for all of them (opening the files again for each
+    band cost more than sorting the band)."""
+    out = np.empty((len(bands), n), dtype=np.uint64)
+    for c, (start, size) in enumerate(key_chunks):
+        keys = np.load(root / f"keys_{c}.npy")
+        out[:, start : start + size] = keys[bands.start : bands.stop : bands.step]
+    return out
