@@ -4,8 +4,8 @@ candidates (``query_all``), and each candidate pair kept when ``is_similar`` (th
 Jaccard against the index's threshold) says so, as rensa's deduplicator checks its candidates.
 rensa has no tokenizer and no band chooser: the words are ``_common.shingles``, the bands
 and rows come from the parent (datasketch's optimal parameters for the threshold, 14 × 9 at
-0.7: 126 functions, since rensa's index needs bands × rows to be the signature length). Threads: rensa's
-batch calls use Rayon, which the parent limits with ``RAYON_NUM_THREADS``.
+0.7: 126 functions, since rensa's index needs bands × rows to be the signature length).
+Threads: rensa's batch calls use Rayon, which the parent limits with ``RAYON_NUM_THREADS``.
 
 Runs in rensa's own venv: ``build/peers/rensa/bin/python benchmarks/peers/run_rensa.py ...``.
 """
