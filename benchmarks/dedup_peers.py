@@ -404,6 +404,15 @@ def update_docs(section: str) -> None:
     )
 
 
+def command_line(args: argparse.Namespace) -> str:
+    return (
+        f".venv/bin/python benchmarks/dedup_peers.py --docs {args.docs} --cache {args.cache}"
+        + (f" --tools {args.tools}" if args.tools != ",".join(TOOLS) else "")
+        + (f" --jobs {args.jobs}" if args.jobs != "1,2" else "")
+        + " --update-docs"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--docs", type=int, default=FULL, help="the first N records of the corpus")
@@ -415,7 +424,19 @@ def main() -> None:
     ap.add_argument("--threshold", type=float, default=0.7)
     ap.add_argument("--skip-truth", action="store_true", help="time only; no recall")
     ap.add_argument("--update-docs", action="store_true", help="rewrite docs/benchmarks.md")
+    ap.add_argument(
+        "--report-only",
+        action="store_true",
+        help="no runs: the table of the saved build/dedup_peers/results_N.json",
+    )
     args = ap.parse_args()
+    if args.report_only:
+        saved = json.loads((WORK / f"results_{args.docs}.json").read_text())
+        section = markdown(saved, command_line(args))
+        print(section)
+        if args.update_docs:
+            update_docs(section)
+        return
     global LAUNCHER
     LAUNCHER = Launcher()  # first, while this process is small
     WORK.mkdir(parents=True, exist_ok=True)
@@ -455,14 +476,11 @@ def main() -> None:
                 row["score"]["max_abs_resemblance_diff"] = truth.check_scores(found)
         log(json.dumps(row))
         results["runs"].append(row)
+        # after each run, so a long run's finished rows survive a later failure
+        (WORK / f"results_{args.docs}.json").write_text(json.dumps(results, indent=2) + "\n")
     (WORK / f"results_{args.docs}.json").write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))
-    command = (
-        f".venv/bin/python benchmarks/dedup_peers.py --docs {args.docs} --cache {args.cache}"
-        + (f" --tools {args.tools}" if args.tools != ",".join(TOOLS) else "")
-        + (f" --jobs {args.jobs}" if args.jobs != "1,2" else "")
-        + " --update-docs"
-    )
+    command = command_line(args)
     section = markdown(results, command)
     print(section)
     if args.update_docs:

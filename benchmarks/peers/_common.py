@@ -49,6 +49,25 @@ def read_jsonl(path: Path) -> tuple[list[str], list[str]]:
     return ids, texts
 
 
+def batches(path: Path, size: int = 2000) -> Iterator[tuple[list[str], list[str]]]:
+    """The records in batches of ``size`` (ids, texts): the way to feed a batch API a corpus
+    larger than its token lists can be held at once (a whole 100,000-document corpus as
+    Python lists of shingle strings would take about 10 GB)."""
+    ids: list[str] = []
+    texts: list[str] = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                record = json.loads(line)
+                ids.append(str(record["id"]))
+                texts.append(record.get("text") or "")
+                if len(ids) == size:
+                    yield ids, texts
+                    ids, texts = [], []
+    if ids:
+        yield ids, texts
+
+
 def shingles(text: str, k: int = 5) -> list[str]:
     """Distinct lowercased word ``k``-grams (the whole text as one when it is shorter)."""
     words = WORD.findall(text.lower())
