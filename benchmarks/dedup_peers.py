@@ -224,7 +224,7 @@ def child_env(jobs: int) -> dict[str, str]:
     return env
 
 
-def run_neardup(corpus: Path, threshold: float, jobs: int) -> tuple[dict[str, Any], Path]:
+def run_neardup(corpus: Path, threshold: float, jobs: int) -> tuple[dict[str, Any], Path | None]:
     out = WORK / f"neardup_out_{jobs}"
     shutil.rmtree(out, ignore_errors=True)
     exe = str(Path(sys.executable).with_name("neardup"))
@@ -233,7 +233,7 @@ def run_neardup(corpus: Path, threshold: float, jobs: int) -> tuple[dict[str, An
     result = timed(command, child_env(jobs), WORK / f"neardup_{jobs}.log")
     result["command"] = " ".join(["neardup", args[0], "CORPUS", "-o", "OUT", *args[1:]])
     if "error" in result:
-        return result, out
+        return result, None
     summary = json.loads((out / "summary.json").read_text())
     result["info"] = {
         "reports": "pairs",
@@ -390,7 +390,29 @@ def markdown(results: dict[str, Any], command: str) -> str:
         f"of reported pairs whose true J ≥ {results['threshold']} (and ≥ 0.5). neardup × tool "
         "is the tool's CPU seconds over neardup's with one process (above 1: neardup is "
         "that many times cheaper).\n\n"
-        f"Load average before → after each run: {loads}.\n"
+        + verdict(rows)
+        + f"Load average before → after each run: {loads}.\n"
+    )
+
+
+def verdict(rows: list[dict[str, Any]]) -> str:
+    """Issue 26's goal: neardup's CPU seconds (one process) against the cheapest peer's run,
+    with both recalls at the threshold."""
+    ones = (r for r in rows if r["tool"] == "neardup" and r["jobs"] == 1 and "score" in r)
+    ours = next(ones, None)
+    peers = [r for r in rows if r["tool"] != "neardup" and "score" in r]
+    if ours is None or not peers:
+        return ""
+    cheapest = min(peers, key=lambda r: r["cpu_s"])
+    ratio = cheapest["cpu_s"] / ours["cpu_s"]
+    recall, theirs = ours["score"]["recall_high"], cheapest["score"]["recall_high"]
+    met = ratio >= 2 and recall >= theirs
+    return (
+        f"Goal of issue 26 (≥ 2× the best peer per CPU-second at equal or better recall): "
+        f"the cheapest peer run is {cheapest['tool']} with {cheapest['jobs']} "
+        f"{'thread' if cheapest['jobs'] == 1 else 'threads'}, {cheapest['cpu_s']:.1f} "
+        f"CPU-seconds against neardup's {ours['cpu_s']:.1f}: **{ratio:.2f}×**, at recall "
+        f"{recall:.3f} against {theirs:.3f}; **{'met' if met else 'not met'}** in this run.\n\n"
     )
 
 
@@ -462,6 +484,7 @@ def main() -> None:
         warm_neardup(corpus)
     for name, jobs in runs:
         log(f"{name} --jobs {jobs} (load {load_average()})")
+        found: Path | None
         if name == "neardup":
             result, found = run_neardup(corpus, t, jobs)
         else:

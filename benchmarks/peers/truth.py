@@ -270,4 +270,7 @@ def score(truth: Truth, found: Path, reports: str, threshold: float) -> dict[str
         precision_half=(found_high + found_mid) / reported if reported else None,
         missed_high=int(high.sum()) - found_high,
     )
+    missed = truth.j[high & ~hit]
+    if missed.shape[0]:
+        out["missed_high_j"] = [round(float(np.quantile(missed, q)), 3) for q in (0, 0.5, 1)]
     return out
