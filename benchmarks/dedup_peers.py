@@ -60,6 +60,8 @@ WORK = ROOT / "build" / "dedup_peers"
 PEERS_DIR = ROOT / "build" / "peers"
 RUNNERS = ROOT / "benchmarks" / "peers"
 FULL = 100_000
+#: Where the hand-written notes of the docs section start (kept by ``--update-docs``).
+NOTES = "<!-- notes: dedup-peers -->"
 #: What each peer's venv installs: the library at the version measured, and what its dedup
 #: path imports that the package does not require (datatrove's tokenizer, hashing and
 #: text-normalisation modules sit behind its optional extras).
@@ -422,6 +424,7 @@ def update_docs(section: str) -> None:
         "<!-- section: dedup-peers -->",
         "<!-- end: dedup-peers -->",
         section,
+        keep=NOTES,
         missing_before="### Spark local[2] against the local engine",
     )
 
