@@ -132,7 +132,8 @@ def peer_python(name: str) -> tuple[Path | None, str]:
         )
     except subprocess.CalledProcessError as exc:
         err = (exc.stderr or "") if isinstance(exc.stderr, str) else (exc.stderr or b"").decode()
-        return None, f"cannot install or import: {err.strip().splitlines()[-1:] or exc}"
+        last = err.strip().splitlines()[-1] if err.strip() else str(exc)
+        return None, f"cannot install or import: {last}"
     except OSError as exc:
         return None, f"cannot install: {exc}"
     return python, ""
