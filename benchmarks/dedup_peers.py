@@ -132,7 +132,8 @@ def peer_python(name: str) -> tuple[Path | None, str]:
         )
     except subprocess.CalledProcessError as exc:
         err = (exc.stderr or "") if isinstance(exc.stderr, str) else (exc.stderr or b"").decode()
-        return None, f"cannot install or import: {err.strip().splitlines()[-1:] or exc}"
+        last = err.strip().splitlines()[-1] if err.strip() else str(exc)
+        return None, f"cannot install or import: {last}"
     except OSError as exc:
         return None, f"cannot install: {exc}"
     return python, ""
@@ -348,12 +349,14 @@ def markdown(results: dict[str, Any], command: str) -> str:
             ratio = f"{r['cpu_s'] / best['cpu_s']:.1f}×"
         elif r["tool"] == "neardup" and best is not None:
             ratio = "1.0×" if r is best else f"{r['cpu_s'] / best['cpu_s']:.2f}×"
+        shape = r.get("bands_rows", "").replace("x", " × ")
+        removed = f"{r['removed']:,}" if r.get("removed") is not None else "–"
         table.append(
-            f"| {label} | {r['jobs']} | {r.get('bands_rows', '')} | {r.get('reports', '')} | "
+            f"| {label} | {r['jobs']} | {shape} | {r.get('reports', '')} | "
             f"{r['cpu_s']:.1f} | {r['wall_s']:.1f} | {r['peak_rss_mb']:,.0f} | "
             f"{fmt(s.get('recall_high'))} | {fmt(s.get('recall_mid'))} | "
             f"{fmt(s.get('precision_high'))} / {fmt(s.get('precision_half'))} | "
-            f"{s.get('pairs_reported', r.get('pairs', '')):,} | {r.get('removed', '') or ''} | "
+            f"{s.get('pairs_reported', r.get('pairs', '')):,} | {removed} | "
             f"{ratio} |"
         )
     truth = results.get("truth") or {}
