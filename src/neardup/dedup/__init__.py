@@ -12,13 +12,13 @@ Stages (each timed in ``summary.json``, each with its progress bar), one module 
    fingerprint sets) go to disk chunk by chunk (:mod:`~neardup.dedup.workspace`,
    ``OUT.partial/work``); only a few numbers per document stay in memory.
 2. **candidates** (:mod:`~neardup.dedup.candidates`) — MinHash LSH bands (``bands × rows``
-   from :func:`neardup.sketch.params.choose` for the threshold). For each band in turn, its
-   keys of all documents are sorted (one ``argsort``); documents with the same key form a
-   bucket. A bucket of ``m`` documents gives the pairs of documents at most ``window`` places
-   apart in it (input order): all ``m(m-1)/2`` pairs while ``m ≤ window + 1``, at most
-   ``window · m`` beyond, so no step is quadratic. A bigger bucket (thousands of exact
-   copies) still links every member to its neighbours, which is all the connected components
-   need.
+   from :func:`neardup.sketch.params.choose` for the threshold). For each band, its keys of
+   all documents are sorted (one ``argsort``; the bands shared by ``jobs`` threads);
+   documents with the same key form a bucket. A bucket of ``m`` documents gives the pairs of
+   documents at most ``window`` places apart in it (input order): all ``m(m-1)/2`` pairs
+   while ``m ≤ window + 1``, at most ``window · m`` beyond, so no step is quadratic. A
+   bigger bucket (thousands of exact copies) still links every member to its neighbours,
+   which is all the connected components need.
 3. **verify** (:mod:`~neardup.dedup.verify`) — every candidate pair is scored before it may
    join two documents: the exact resemblance or containment (``max`` of both ways) from the
    fingerprint sets (one numba call per block of pairs over a memory-mapped file), or the
@@ -30,8 +30,9 @@ Stages (each timed in ``summary.json``, each with its progress bar), one module 
 5. **write** (:mod:`~neardup.dedup.output`) — every record is written with ``group``,
    ``kept``, ``similarity`` (the chosen measure against the kept document) and
    ``representative``: for plain JSONL by splicing the added fields into the record's own
-   bytes (no second parse), otherwise by reading the input a second time; then the edge
-   list, ``summary.json`` and ``spec.json``.
+   bytes (no second parse; :mod:`~neardup.dedup.splice`: runs of records filled by a compiled
+   loop and written at their offsets by ``jobs`` threads), otherwise by reading the input a
+   second time; then the edge list, ``summary.json`` and ``spec.json``.
 
 Everything is built in ``OUT.partial`` and renamed to ``OUT`` at the end
 (:mod:`~neardup.dedup.job`), so an interrupted run never leaves an output that looks

@@ -332,9 +332,11 @@ def splice_write(
     jobs: int = 1,
 ) -> None:
     """Write the records by the splice into ``path``, the runs in ``jobs`` threads (the copy
-    loop, the reads and the writes run without the GIL, so threads share the work as
-    processes would, without starting any or sending them the layout), at most ``2 · jobs``
-    runs placed ahead (their re-encoded records held)."""
+    loop, the reads and the writes run without the GIL; threads need no process started nor
+    the layout sent), at most ``2 · jobs`` runs placed ahead (their re-encoded records
+    held). The kernel's own work for the written pages, most of this stage's time when the
+    machine hands out fresh memory, did not shrink with a second thread in our measurements
+    (likely because a buffered write takes its file's inode lock on Linux)."""
     task = progress.task("write", len(ids))
     layout, runs = splice_layout(locations, ids, group, rep, similarity, kept_only)
     open(path, "wb").close()
