@@ -19,9 +19,9 @@ from neardup.dedup import DedupOptions, candidate_pairs, dedup
 from neardup.dedup.arrays import F64, I64
 from neardup.dedup.candidates import stable_order, workspace_candidates
 from neardup.dedup.options import ADDED_FIELDS
-from neardup.dedup.output import splice_records
 from neardup.dedup.progress import StageProgress
 from neardup.dedup.signing import SignedBlock
+from neardup.dedup.splice import splice_write
 from neardup.dedup.workspace import Workspace
 from neardup.pipeline import make_spec
 from tests.dedup._corpus import records
@@ -148,10 +148,10 @@ def captured_splice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[An
 
     def capture(*args: Any) -> None:
         seen.append(args)
-        splice_records(*args)
+        splice_write(*args)
 
     monkeypatch.setattr(signing, "SLICE_BYTES", 700)
-    monkeypatch.setattr(job, "splice_records", capture)
+    monkeypatch.setattr(job, "splice_write", capture)
     with pytest.warns(UnicodeWarning):
         dedup(corpus(tmp_path), tmp_path / "out", DedupOptions(threshold=0.8), spec=PLAIN3)
     assert len(seen) == 1
@@ -183,7 +183,7 @@ def test_the_splice_writes_the_bytes_of_the_per_record_loop(
         for jobs in (1, 2, 3):
             got = tmp_path / f"got{c}_{jobs}.jsonl"
             with StageProgress(False) as bars:
-                splice_records(locations, got, ids, g, r, s, kept_only, fields, bars, jobs)
+                splice_write(locations, got, ids, g, r, s, kept_only, fields, bars, jobs)
             assert got.read_bytes() == expected.read_bytes(), (c, jobs)
 
 
@@ -202,7 +202,7 @@ def test_a_file_read_twice_is_spliced_twice(
     monkeypatch.setattr(splice, "TASK_BYTES", 3000)  # runs of a few blocks
     for jobs in (1, 2):
         with StageProgress(False) as bars:
-            splice_records(
+            splice_write(
                 twice,
                 tmp_path / "g.jsonl",
                 names,
@@ -305,6 +305,6 @@ def test_an_input_cut_short_before_the_write_is_an_error(
     second = Path(locations[-1].path)
     second.write_bytes(second.read_bytes()[:100])
     with StageProgress(False) as bars, pytest.raises(DatasetError, match="changed"):
-        splice_records(
+        splice_write(
             locations, tmp_path / "g.jsonl", ids, group, rep, similarity, False, fields, bars
         )

@@ -8,7 +8,8 @@ Stages (each timed in ``summary.json``, each with its progress bar), one module 
    sign by the fused path of ``neardup sign`` and the fingerprint sets of only the candidates
    are made in stage 3, from their records' byte spans. Other inputs go through
    :func:`read_documents` (the one reader) in the parent, and each chunk gets its fingerprint
-   sets (exact verification) and signatures in one kernel call. Signatures, band keys (and
+   sets (exact verification) and signatures in one kernel call; the tricks ``fold`` undid are
+   counted from the signing's own analysis. Signatures, band keys (and
    fingerprint sets) go to disk chunk by chunk (:mod:`~neardup.dedup.workspace`,
    ``OUT.partial/work``); only a few numbers per document stay in memory.
 2. **candidates** (:mod:`~neardup.dedup.candidates`) — MinHash LSH bands (``bands × rows``
@@ -21,7 +22,8 @@ Stages (each timed in ``summary.json``, each with its progress bar), one module 
    which is all the connected components need.
 3. **verify** (:mod:`~neardup.dedup.verify`) — every candidate pair is scored before it may
    join two documents: the exact resemblance or containment (``max`` of both ways) from the
-   fingerprint sets (one numba call per block of pairs over a memory-mapped file), or the
+   fingerprint sets (the candidates' made again by the batch kernel; one numba call per
+   block of pairs over a memory-mapped file), or the
    MinHash estimate, by option. Pairs at or above ``threshold`` are the edges.
 4. **groups** (:mod:`~neardup.dedup.groups`) — connected components of the edges
    (``scipy.sparse.csgraph``). The kept document of each group follows the keep rule
@@ -31,7 +33,8 @@ Stages (each timed in ``summary.json``, each with its progress bar), one module 
    ``kept``, ``similarity`` (the chosen measure against the kept document) and
    ``representative``: for plain JSONL by splicing the added fields into the record's own
    bytes (no second parse; :mod:`~neardup.dedup.splice`: runs of records filled by a compiled
-   loop and written at their offsets by ``jobs`` threads), otherwise by reading the input a
+   loop and written at their offsets by one thread while the next is laid out; the input's
+   pages given back a block at a time), otherwise by reading the input a
    second time; then the edge list, ``summary.json`` and ``spec.json``.
 
 Everything is built in ``OUT.partial`` and renamed to ``OUT`` at the end

@@ -25,9 +25,10 @@ from neardup.dedup.options import (
     read_documents,
     write_spec,
 )
-from neardup.dedup.output import splice_records, write_edges, write_records
+from neardup.dedup.output import write_edges, write_records
 from neardup.dedup.progress import StageClock, StageProgress, peak_memory_mb
 from neardup.dedup.signing import TrickCounts, raw_jsonl_files, sign_corpus
+from neardup.dedup.splice import splice_write
 from neardup.dedup.verify import (
     PairScores,
     StoredFingerprints,
@@ -255,7 +256,7 @@ def _run(
     ext = "parquet" if output_format == "parquet" else "jsonl"
     files = {"documents": f"documents.{ext}", "edges": f"edges.{ext}"}
     if locations is not None and ext == "jsonl":
-        splice_records(
+        splice_write(
             locations,
             partial / files["documents"],
             ids,

@@ -16,8 +16,7 @@ import numpy as np
 from neardup.dedup.arrays import F64, I64
 from neardup.dedup.options import SUMMARY_FILE
 from neardup.dedup.progress import StageProgress
-from neardup.dedup.signing import SignedBlock
-from neardup.dedup.splice import ENCODING_ERRORS, splice_write
+from neardup.dedup.splice import ENCODING_ERRORS
 from neardup.dedup.verify import PairScores
 from neardup.errors import DatasetError
 
@@ -81,26 +80,6 @@ class RecordWriter:
             return
         self._flush()
         self._writer.close()
-
-
-def splice_records(
-    locations: list[SignedBlock],
-    path: Path,
-    ids: list[str],
-    group: I64,
-    rep: I64,
-    similarity: F64,
-    kept_only: bool,
-    fields: tuple[str, str],
-    progress: StageProgress,
-    jobs: int = 1,
-) -> None:
-    """Stage 5 for raw JSONL input: each record's own bytes (read by byte span), its closing
-    brace replaced by the added fields; a record that cannot be spliced (invalid UTF-8, an id
-    that is a number, a field named like an added one) is decoded and written as the general
-    path does. No JSON is parsed or re-encoded for the others, and ``jobs`` processes write
-    their parts of the file (:mod:`neardup.dedup.splice`)."""
-    splice_write(locations, path, ids, group, rep, similarity, kept_only, fields, progress, jobs)
 
 
 def write_records(
