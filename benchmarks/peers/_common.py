@@ -40,12 +40,9 @@ def read_jsonl(path: Path) -> tuple[list[str], list[str]]:
     """Ids and texts of every record, one ``json.loads`` a line."""
     ids: list[str] = []
     texts: list[str] = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                record = json.loads(line)
-                ids.append(str(record["id"]))
-                texts.append(record.get("text") or "")
+    for batch_ids, batch_texts in batches(path):
+        ids += batch_ids
+        texts += batch_texts
     return ids, texts
 
 
