@@ -215,6 +215,18 @@ def test_estimate_verification_uses_the_minhash_estimate(corpus: Path, tmp_path:
     assert set(edge) == {"a", "b", "estimate"}
 
 
+@pytest.mark.parametrize("verify", ["exact", "estimate"])
+def test_signatures_are_kept_only_for_the_estimate(
+    corpus: Path, tmp_path: Path, verify: str
+) -> None:
+    # exact verification reads fingerprints: the workers send band keys, not signatures
+    options = DedupOptions(threshold=0.8, verify=verify)  # type: ignore[arg-type]
+    result = dedup([corpus], tmp_path / "out", options, spec=PLAIN3, keep_work=True)
+    written = (tmp_path / "out" / "work" / "signatures.bin").stat().st_size
+    assert result.groups == 3
+    assert written == (0 if verify == "exact" else result.documents * 128 * 8)
+
+
 def test_parquet_output(corpus: Path, tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     out = tmp_path / "out"

@@ -186,7 +186,9 @@ def _run(
         and not options.winnow
         and not spec.fingerprint_family.multiset
     )
-    work = Workspace(partial / "work", spec.sketch.num_perm, dtype, exact and not lazy)
+    work = Workspace(
+        partial / "work", spec.sketch.num_perm, dtype, exact and not lazy, signatures=not exact
+    )
     fields = (id_field, text_field)
     tricks = TrickCounts()
     ids, keep_values, locations = sign_corpus(
@@ -202,6 +204,7 @@ def _run(
         batch_size=batch_size,
         winnow=options.winnow,
         tricks=tricks,
+        signatures=not exact,
     )
     n = len(ids)
     clock.lap("sign")

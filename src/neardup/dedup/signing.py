@@ -206,11 +206,17 @@ def _sign_texts_block(
     exact: bool,
     keep_field: str | None,
     winnow: int,
+    signatures: bool = True,
 ) -> SignedBlock:
-    """Sign documents the parent read (any input format)."""
+    """Sign documents the parent read (any input format); without ``signatures`` only their
+    band keys go back (the job verifies from fingerprints: a million signatures are a
+    gigabyte the parent would receive and write for nothing)."""
     chunk, samples, sample_sizes, found = _sign_and_winnow(
         spec_json, [t for _, t, _ in docs], exact, winnow
     )
+    keys = _banding(spec_json).keys(chunk[0])
+    if not signatures:
+        chunk = (chunk[0][:, :0], *chunk[1:])
     return SignedBlock(
         ids=[d[0] for d in docs],
         lengths=np.fromiter((len(t) for _, t, _ in docs), dtype=np.int64, count=len(docs)),
@@ -218,7 +224,7 @@ def _sign_texts_block(
             None if keep_field is None else [_keep_value(m, keep_field, i) for i, _, m in docs]
         ),
         chunk=chunk,
-        keys=_banding(spec_json).keys(chunk[0]),
+        keys=keys,
         samples=samples,
         sample_sizes=sample_sizes,
         tricks=count_tricks(spec_json, docs, found),
@@ -243,6 +249,7 @@ def _sign_raw_slice(
     keep_field: str | None,
     options: ReadOptions,
     winnow: int,
+    signatures: bool = True,
 ) -> SignedBlock:
     """Read a slice of a plain JSONL file (the worker reads its own slice through
     :func:`neardup.inputs.read_slice`: the parent neither parses nor ships the texts) and
@@ -266,7 +273,7 @@ def _sign_raw_slice(
             and isinstance(obj.get("text"), str)
             and not any(name in obj for name in ADDED_FIELDS)
         )
-    signed = _sign_texts_block(spec_json, docs, exact, keep_field, winnow)
+    signed = _sign_texts_block(spec_json, docs, exact, keep_field, winnow, signatures)
     signed.path = piece.path
     signed.starts = np.array(starts, dtype=np.int64)
     signed.ends = np.array(ends, dtype=np.int64)
@@ -305,9 +312,12 @@ def sign_corpus(
     batch_size: int,
     winnow: int = 0,
     tricks: TrickCounts | None = None,
+    signatures: bool = True,
 ) -> tuple[list[str], list[Any] | None, list[SignedBlock] | None]:
     """Stage 1. Returns the ids, keep values, and (raw JSONL input) each block's record
-    locations for the write stage; the documents with tricks are counted into ``tricks``."""
+    locations for the write stage; the documents with tricks are counted into ``tricks``.
+    Without ``signatures`` the workers send back band keys, not signatures (the verification
+    reads fingerprints)."""
     spec_json = spec.to_json()
     ids: list[str] = []
     seen: dict[str, int] = {}
@@ -343,7 +353,7 @@ def sign_corpus(
         progress.advance(task, int(signed.lengths.shape[0]))
 
     tasks = _sign_tasks(
-        read, raw_files, read_options, spec_json, exact, keep_field, batch_size, winnow
+        read, raw_files, read_options, spec_json, exact, keep_field, batch_size, winnow, signatures
     )
     map_in_order(tasks, jobs, store, warm_up=lambda: _warm_up(spec_json, exact))
     work.finish()
@@ -367,16 +377,20 @@ def _sign_tasks(
     keep_field: str | None,
     batch_size: int,
     winnow: int,
+    signatures: bool = True,
 ) -> Iterator[tuple[Any, ...]]:
     """``(function, *arguments)`` of each signing task, in input order: byte slices of raw
     JSONL files (the worker reads them), or blocks of documents the parent read."""
     if raw_files is not None:
         for path in raw_files:
             for piece in jsonl_slices(path, SLICE_BYTES):
-                yield (_sign_raw_slice, spec_json, piece, exact, keep_field, read_options, winnow)
+                yield (
+                    _sign_raw_slice,
+                    *(spec_json, piece, exact, keep_field, read_options, winnow, signatures),
+                )
         return
     for block in _chunks(read(), batch_size, 4_000_000):
-        yield (_sign_texts_block, spec_json, block, exact, keep_field, winnow)
+        yield (_sign_texts_block, spec_json, block, exact, keep_field, winnow, signatures)
 
 
 def _warm_up(spec_json: str, exact: bool) -> None:

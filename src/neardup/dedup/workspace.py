@@ -14,12 +14,21 @@ from neardup.dedup.arrays import I64, U64, SignedChunk
 class Workspace:
     """The on-disk state of stages 1–3 under ``OUT.partial/work``."""
 
-    def __init__(self, root: Path, num_perm: int, dtype: np.dtype[Any], exact: bool) -> None:
+    def __init__(
+        self,
+        root: Path,
+        num_perm: int,
+        dtype: np.dtype[Any],
+        exact: bool,
+        signatures: bool = True,
+    ) -> None:
         self.root = root
         root.mkdir(parents=True)
         self.num_perm = num_perm
         self.dtype = dtype
         self.exact = exact
+        #: whether the signatures are kept (the estimate's verification reads them)
+        self.keeps_signatures = signatures
         self.sig_file = open(root / "signatures.bin", "wb")  # noqa: SIM115 - closed in finish
         self.fp_file = open(root / "fingerprints.u64", "wb")  # noqa: SIM115
         self.count_file: Any = None
@@ -32,9 +41,11 @@ class Workspace:
 
     def add(self, chunk: SignedChunk, keys: U64, text_lengths: I64) -> None:
         sigs, values, lengths, counts = chunk
-        self.sig_file.write(np.ascontiguousarray(sigs).tobytes())
+        docs = int(keys.shape[0])
+        if self.keeps_signatures:
+            self.sig_file.write(np.ascontiguousarray(sigs).tobytes())
         np.save(self.root / f"keys_{len(self.key_chunks)}.npy", np.ascontiguousarray(keys.T))
-        self.key_chunks.append((self.n, int(sigs.shape[0])))
+        self.key_chunks.append((self.n, docs))
         if self.exact:
             self.fp_file.write(values.tobytes())
             if counts is not None:
@@ -43,7 +54,7 @@ class Workspace:
                 self.count_file.write(counts.tobytes())
             self.set_sizes.append(lengths)
         self.lengths.append(text_lengths)
-        self.n += int(sigs.shape[0])
+        self.n += docs
 
     def add_samples(self, values: U64, sizes: I64) -> None:
         if self.sample_file is None:
@@ -72,6 +83,7 @@ class Workspace:
         return band_columns(self.root, self.key_chunks, self.n, range(band, band + 1))[0]
 
     def signatures(self) -> npt.NDArray[Any]:
+        assert self.keeps_signatures, "the signatures were not kept"
         if self.n == 0:
             return np.zeros((0, self.num_perm), dtype=self.dtype)
         return np.memmap(
