@@ -7,7 +7,6 @@ is chosen once, at ``create``, and stored; every later command uses the stored s
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -21,17 +20,18 @@ from rich.table import Table
 
 from neardup.align import UNIQUENESS_MEANING
 from neardup.cli import messages as msg
+from neardup.cli._check_outputs import note_old_lookup, outputs_ready, verdict_of, write_pdf
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import jobs_option, spec_from_options, spec_options
 from neardup.cli._types import COUNT, field_default, field_option
 from neardup.comparison import SCORE_METHODS
 from neardup.defaults import DEFAULTS
 from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
-from neardup.report import check_writable, markup_safe, printable
+from neardup.report import markup_safe, printable
 from neardup.spec import CANDIDATE_METHODS, INDEX_MEASURES, INDEX_POLICIES, IndexSpec
 
 if TYPE_CHECKING:
-    from neardup.index import CheckResult, Collection
+    pass
 
 DB_HELP = "A SQLite file, or a postgresql://user@host:port/db?schema=NAME URL."
 
@@ -48,14 +48,6 @@ def _collection(db: str, *, readonly: bool = False) -> Iterator[Any]:
         if str(exc).startswith("the collection at "):
             raise
         raise DamagedCollectionError(f"the collection at {db} is damaged: {exc}") from None
-
-
-def _note_old_lookup(col: Any) -> None:
-    """Say on stderr when the collection looks up only its samples (made before issue 26's
-    defaults: window 24): it finds fewer short pastes than a new one would."""
-    spec = col.index_spec
-    if spec.candidates == "winnow" and spec.lookup == "samples":
-        click.echo(msg.say("note_old_lookup", window=spec.window), err=True)
 
 
 def _skipping(items: Iterable[Any], taken: Iterable[str]) -> Iterator[Any]:
@@ -566,13 +558,13 @@ def check(
     --pdf OUT.pdf writes the report to hand in (as the service's PDF); --exclude ID leaves a
     stored document out, as if it were not there.
     """
-    _outputs_ready(html_report, pdf_report, pdf_font)
+    outputs_ready(html_report, pdf_report, pdf_font)
     from neardup.inputs import hidden_in
 
     decoded = read_input(file, read_options(reading))
     text = decoded.text
     with _collection(db, readonly=True) as col:
-        _note_old_lookup(col)
+        note_old_lookup(col)
         aligner = None
         if no_rewrites:
             from neardup.align import Aligner
@@ -589,7 +581,7 @@ def check(
             hidden=hidden_in(decoded),
         )
         if pdf_report:
-            _write_pdf(col, db, file, text, result, exclude, pdf_report, pdf_font)
+            write_pdf(col, db, file, text, result, exclude, pdf_report, pdf_font)
     alignment = result.alignment
     if html_report and alignment is not None:
         from neardup.report import write_html
@@ -599,7 +591,7 @@ def check(
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
     console = Console()
-    verdict = _verdict(result)
+    verdict = verdict_of(result)
     cited = msg.say("check_cited", cited=100 * result.cited) if result.cited else ""
     console.print(
         msg.say(
@@ -647,56 +639,6 @@ def check(
         console.print(msg.say("check_html_written", path=markup_safe(html_report)))
     if pdf_report:
         console.print(msg.say("check_pdf_written", path=markup_safe(pdf_report)))
-
-
-def _verdict(result: CheckResult) -> str:
-    """Whether the checked text would be added, and why, in the CLI's language."""
-    if result.would.accepted:
-        return msg.say("check_would_add")
-    detail = f": {markup_safe(result.would.detail)}" if result.would.detail else ""
-    return msg.say("check_would_refuse", reason=msg.reason(str(result.would.reason)), detail=detail)
-
-
-def _outputs_ready(html_report: str | None, pdf_report: str | None, font: str | None) -> None:
-    """Fail before the check, not after it, on a report that cannot be written."""
-    for path in (html_report, pdf_report):
-        if path:
-            check_writable(path)
-    if pdf_report:
-        from neardup.report_pdf import find_font
-
-        find_font(font)
-
-
-def _write_pdf(
-    col: Collection,
-    db: str,
-    file: str,
-    text: str,
-    result: CheckResult,
-    exclude: tuple[str, ...],
-    out: str,
-    font: str | None,
-) -> None:
-    """``check --pdf``: the report of this check, as the service draws a kept one."""
-    import time
-
-    from neardup.kept import check_record, collection_name, source_info
-    from neardup.report_pdf import check_pdf
-
-    record = check_record(result, source_info(col, [m.id for m in result.matches]), exclude)
-    data = check_pdf(
-        text,
-        record,
-        created=time.time(),
-        collection=collection_name(db),
-        spec=col.spec.fingerprint(),
-        name=os.path.basename(file) if file != "-" else "",
-        lang=msg.language(),
-        font=font,
-    )
-    with open(out, "wb") as fh:
-        fh.write(data)
 
 
 @index.command("remove")

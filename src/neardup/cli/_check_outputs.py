@@ -1,0 +1,73 @@
+"""What ``neardup index check`` says besides its table: the verdict line, the reports it writes
+(HTML, PDF) and a note on a collection made before the current defaults."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from neardup.cli import messages as msg
+from neardup.report import check_writable, markup_safe
+
+if TYPE_CHECKING:
+    from neardup.index import CheckResult, Collection
+
+
+def note_old_lookup(col: Any) -> None:
+    """Say on stderr when the collection looks up only its samples (made before issue 26's
+    defaults: window 24): it finds fewer short pastes than a new one would."""
+    spec = col.index_spec
+    if spec.candidates == "winnow" and spec.lookup == "samples":
+        click.echo(msg.say("note_old_lookup", window=spec.window), err=True)
+
+
+def verdict_of(result: CheckResult) -> str:
+    """Whether the checked text would be added, and why, in the CLI's language."""
+    if result.would.accepted:
+        return msg.say("check_would_add")
+    detail = f": {markup_safe(result.would.detail)}" if result.would.detail else ""
+    return msg.say("check_would_refuse", reason=msg.reason(str(result.would.reason)), detail=detail)
+
+
+def outputs_ready(html_report: str | None, pdf_report: str | None, font: str | None) -> None:
+    """Fail before the check, not after it, on a report that cannot be written."""
+    for path in (html_report, pdf_report):
+        if path:
+            check_writable(path)
+    if pdf_report:
+        from neardup.report_pdf import find_font
+
+        find_font(font)
+
+
+def write_pdf(
+    col: Collection,
+    db: str,
+    file: str,
+    text: str,
+    result: CheckResult,
+    exclude: tuple[str, ...],
+    out: str,
+    font: str | None,
+) -> None:
+    """``check --pdf``: the report of this check, as the service draws a kept one."""
+    import time
+
+    from neardup.kept import check_record, collection_name, source_info
+    from neardup.report_pdf import check_pdf
+
+    record = check_record(result, source_info(col, [m.id for m in result.matches]), exclude)
+    data = check_pdf(
+        text,
+        record,
+        created=time.time(),
+        collection=collection_name(db),
+        spec=col.spec.fingerprint(),
+        name=os.path.basename(file) if file != "-" else "",
+        lang=msg.language(),
+        font=font,
+    )
+    with open(out, "wb") as fh:
+        fh.write(data)
