@@ -15,9 +15,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from neardup.errors import DuplicateIdError, NotFoundError, StorageError, require
+from neardup.errors import DuplicateIdError, NotFoundError, StorageError
 from neardup.lsh.store import Entry
-from neardup.storage.postgres import DEFAULT_TIMEOUT, parse_url
+from neardup.storage.postgres import DEFAULT_TIMEOUT, connect, first_line
 
 SCHEMA_SQL = [
     "CREATE TABLE IF NOT EXISTS lsh_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -38,19 +38,9 @@ class PostgresStore:
     kind = "postgres"
 
     def __init__(self, url: str, *, timeout: float | None = None) -> None:
-        self._psycopg: Any = require("psycopg", "postgres")
-        self.conninfo, self.schema, self.location = parse_url(url)
+        self._psycopg, self._conn, self.conninfo, self.schema, self.location = connect(url)
         self.timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
         self._lock = threading.RLock()
-        psycopg: Any = self._psycopg
-        try:
-            self._conn = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5)
-        except psycopg.OperationalError as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise StorageError(
-                f"cannot reach the PostgreSQL server of {self.location}: {first} "
-                "(is the server running and the URL right?)"
-            ) from None
         ident = '"' + self.schema.replace('"', '""') + '"'
         with self._errors():
             self._conn.execute(f"SET lock_timeout = '{int(self.timeout * 1000)}ms'")
@@ -67,19 +57,19 @@ class PostgresStore:
             yield
         except psycopg.errors.UniqueViolation as exc:
             raise DuplicateIdError(
-                f"a key is already in the LSH store {self.location} ({_first(exc)})"
+                f"a key is already in the LSH store {self.location} ({first_line(exc)})"
             ) from None
         except (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected) as exc:
             raise StorageError(
                 f"the LSH store {self.location} is locked: another process is writing to it and "
-                f"did not finish within {self.timeout:g} s; try again later ({_first(exc)})"
+                f"did not finish within {self.timeout:g} s; try again later ({first_line(exc)})"
             ) from None
         except psycopg.OperationalError as exc:
             raise StorageError(
-                f"lost the PostgreSQL server of {self.location}: {_first(exc)}"
+                f"lost the PostgreSQL server of {self.location}: {first_line(exc)}"
             ) from None
         except psycopg.Error as exc:
-            raise StorageError(f"PostgreSQL error on {self.location}: {_first(exc)}") from None
+            raise StorageError(f"PostgreSQL error on {self.location}: {first_line(exc)}") from None
 
     @contextmanager
     def _write(self) -> Iterator[Any]:
@@ -138,11 +128,6 @@ class PostgresStore:
                 self._conn.close()
             except self._psycopg.Error:
                 pass  # closing a broken connection: nothing left to release
-
-
-def _first(exc: Exception) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _opt(value: bytes | memoryview | None) -> bytes | None:

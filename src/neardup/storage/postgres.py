@@ -95,6 +95,28 @@ _COPY_ROW = np.dtype([("n", ">i2"), ("l1", ">i4"), ("v", ">i8"), ("l2", ">i4"), 
 DEFAULT_TIMEOUT = 10.0
 
 
+def first_line(exc: Exception) -> str:
+    """What an error says, in one line (its class name when it says nothing)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def connect(url: str) -> tuple[Any, Any, str, str, str]:
+    """psycopg, an autocommit connection to the server of ``url``, and :func:`parse_url`'s
+    conninfo, schema and location (what every PostgreSQL store opens with); an unreachable
+    server is a :class:`StorageError` naming the location, without its password."""
+    psycopg: Any = require("psycopg", "postgres")
+    conninfo, schema, location = parse_url(url)
+    try:
+        conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as exc:
+        raise StorageError(
+            f"cannot reach the PostgreSQL server of {location}: {first_line(exc)} "
+            "(is the server running and the URL right?)"
+        ) from None
+    return psycopg, conn, conninfo, schema, location
+
+
 def parse_url(url: str) -> tuple[str, str, str]:
     """``(conninfo for libpq, schema, location to show without a password)``."""
     try:
@@ -146,21 +168,11 @@ class PostgresStorage(PagedScans):
     kind = "postgres"
 
     def __init__(self, url: str, *, create: bool = False, timeout: float | None = None) -> None:
-        self._psycopg: Any = require("psycopg", "postgres")
-        self.conninfo, self.schema, self.location = parse_url(url)
+        self._psycopg, self._conn, self.conninfo, self.schema, self.location = connect(url)
         self.timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
         self._lock = threading.RLock()
         self._in_tx = False
         self._in_snapshot = False
-        psycopg: Any = self._psycopg
-        try:
-            self._conn = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5)
-        except psycopg.OperationalError as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise StorageError(
-                f"cannot reach the PostgreSQL server of {self.location}: {first} "
-                "(is the server running and the URL right?)"
-            ) from None
         with self._errors():
             self._conn.execute(f"SET lock_timeout = '{int(self.timeout * 1000)}ms'")
             self._conn.execute(f"SET search_path TO {self._ident()}")
@@ -177,7 +189,7 @@ class PostgresStorage(PagedScans):
     # --- errors -----------------------------------------------------------------------------
     def _translate(self, exc: Exception) -> Exception:
         errors = self._psycopg.errors
-        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        msg = first_line(exc)
         if isinstance(exc, errors.UniqueViolation):
             return DuplicateIdError(f"an id is already in the collection {self.location} ({msg})")
         if isinstance(exc, errors.LockNotAvailable | errors.DeadlockDetected):
