@@ -14,17 +14,6 @@ from tests.cli._run import run
 from tests.storage._postgres import PG_URL, postgres_or_fail, unique_schema
 
 
-@pytest.fixture
-def texts(tmp_path: Path) -> Path:
-    folder = tmp_path / "texts"
-    folder.mkdir()
-    base = tg.text(300, 1)
-    (folder / "base.txt").write_text(base, encoding="utf-8")
-    (folder / "near.txt").write_text(tg.edit(base, 0.02, 2), encoding="utf-8")
-    (folder / "other.txt").write_text(tg.text(300, 3), encoding="utf-8")
-    return folder
-
-
 def _snapshot(path: Path) -> list[tuple]:
     conn = sqlite3.connect(path)
     try:

@@ -136,17 +136,6 @@ def _created() -> dict[str, object]:
     }
 
 
-@pytest.fixture
-def texts(tmp_path: Path) -> Path:
-    folder = tmp_path / "texts"
-    folder.mkdir()
-    base = tg.text(300, 1)
-    (folder / "base.txt").write_text(base, encoding="utf-8")
-    (folder / "near.txt").write_text(tg.edit(base, 0.02, 2), encoding="utf-8")
-    (folder / "other.txt").write_text(tg.text(300, 3), encoding="utf-8")
-    return folder
-
-
 def test_a_collection_in_russian(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
