@@ -11,7 +11,7 @@ import pytest
 
 from tests import _textgen as tg
 from tests.cli._run import run
-from tests.storage._postgres import PG_URL, postgres_or_fail, unique_schema
+from tests.storage._postgres import PG_URL, drop_schemas, postgres_or_fail, unique_schema
 
 
 def _snapshot(path: Path) -> list[tuple]:
@@ -213,10 +213,7 @@ def test_postgres_end_to_end(capsys: pytest.CaptureFixture[str], texts: Path) ->
         code, out, err = run(capsys, "index", "add", url, str(texts))
         assert code == 1 and "already in" in err
     finally:
-        import psycopg
-
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        drop_schemas(schema)
 
 
 def test_wrong_spec_flags_exit_2_and_create_nothing(

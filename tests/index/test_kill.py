@@ -13,7 +13,7 @@ from pathlib import Path
 from neardup.index import Collection, IndexSpec
 from neardup.pipeline import make_spec
 from tests.index._kill_probe import check, probe
-from tests.storage._postgres import PG_URL, postgres_or_fail, unique_schema
+from tests.storage._postgres import PG_URL, drop_schemas, postgres_or_fail, unique_schema
 
 ROUNDS = 10
 
@@ -41,7 +41,4 @@ def test_sigkill_on_postgres() -> None:
     try:
         _probe(f"{PG_URL}?schema={schema}")
     finally:
-        import psycopg
-
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        drop_schemas(schema)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from neardup.lsh import LSHStore, MemoryStore
-from tests.storage._postgres import PG_URL, postgres_or_fail, unique_schema
+from tests.storage._postgres import PG_URL, drop_schemas, postgres_or_fail, unique_schema
 
 
 @dataclass
@@ -43,8 +43,4 @@ def place(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Place]:
     postgres_or_fail()
     schema = unique_schema()
     yield Place("postgres", f"{PG_URL}?schema={schema}")
-    import psycopg
-
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        conn.execute(f'DROP SCHEMA IF EXISTS "o{schema}" CASCADE')
+    drop_schemas(schema, f"o{schema}")

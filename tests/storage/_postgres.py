@@ -46,3 +46,12 @@ def postgres_or_fail() -> None:
 
 def unique_schema() -> str:
     return f"ndtest_{os.getpid()}_{next(_counter)}_{time.time_ns() % 10**9}"
+
+
+def drop_schemas(*schemas: str) -> None:
+    """Remove these schemas of the test server and everything in them."""
+    import psycopg
+
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        for schema in schemas:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')

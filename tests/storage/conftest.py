@@ -16,7 +16,7 @@ import pytest
 
 from neardup.storage import Storage, open_storage
 from neardup.storage.memory import MemoryStorage
-from tests.storage._postgres import PG_URL, postgres_or_fail, unique_schema
+from tests.storage._postgres import PG_URL, drop_schemas, postgres_or_fail, unique_schema
 
 
 @dataclass
@@ -54,7 +54,4 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
     postgres_or_fail()
     schema = unique_schema()
     yield Backend("postgres", f"{PG_URL}?schema={schema}")
-    import psycopg
-
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    drop_schemas(schema)

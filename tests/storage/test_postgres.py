@@ -12,7 +12,7 @@ from neardup.index import Collection
 from neardup.pipeline import make_spec
 from neardup.storage.postgres import parse_url
 from tests import _textgen as tg
-from tests.storage._postgres import PG_URL, postgres_or_fail, unique_schema
+from tests.storage._postgres import PG_URL, drop_schemas, postgres_or_fail, unique_schema
 
 
 def test_parse_url_hides_the_password_and_takes_the_schema() -> None:
@@ -32,10 +32,7 @@ def url() -> Iterator[str]:
     postgres_or_fail()
     schema = unique_schema()
     yield f"{PG_URL}?schema={schema}"
-    import psycopg
-
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    drop_schemas(schema)
 
 
 def test_missing_schema_is_an_input_error(url: str) -> None:

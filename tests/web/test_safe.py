@@ -24,7 +24,7 @@ from neardup.index import Collection, IndexSpec
 from neardup.inputs import iter_inputs
 from neardup.pipeline import make_spec
 from neardup.web.service import ServiceConfig
-from tests.storage._postgres import PG_URL, postgres_or_fail, unique_schema
+from tests.storage._postgres import PG_URL, drop_schemas, postgres_or_fail, unique_schema
 from tests.web.conftest import EXAMPLES, TOKEN, client_for, make_collection
 
 NEARDUP = str(Path(sys.executable).with_name("neardup"))
@@ -52,10 +52,7 @@ def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     try:
         yield url
     finally:
-        import psycopg
-
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        drop_schemas(schema)
 
 
 def _api_requests(escape: str) -> list[tuple[str, str]]:
