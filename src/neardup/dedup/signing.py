@@ -36,6 +36,17 @@ def signer(spec_json: str) -> Any:
     return _WORKER["hasher"]
 
 
+def batch_shingler(spec_json: str) -> Any:
+    """The batch path of the signer's pipeline (:class:`~neardup.batch_shingles.BatchShingler`,
+    ``None`` when the spec has none), built once per spec in a worker."""
+    if _WORKER.get("shingler_spec") != spec_json:
+        from neardup.batch_shingles import BatchShingler
+
+        _WORKER["shingler_spec"] = spec_json
+        _WORKER["shingler"] = BatchShingler.of(signer(spec_json).pipeline)
+    return _WORKER["shingler"]
+
+
 def sign_chunk(spec_json: str, texts: list[str], exact: bool) -> SignedChunk:
     """``(signatures, fingerprint values, lengths, counts)`` of a chunk of texts: the pipeline's
     fingerprint sets (when ``exact``) signed in one kernel call, or the texts signed directly."""

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from neardup._sorted import distinct
 from neardup.dedup.arrays import F64, I64, U64
 from neardup.dedup.options import Measure
-from neardup.dedup.signing import SignedBlock, signer
+from neardup.dedup.signing import SignedBlock, batch_shingler, signer
 from neardup.dedup.workers import map_in_order
 
 
@@ -111,7 +111,7 @@ def _fingerprint_records(
             obj = json.loads(fh.read(end - start).decode("utf-8", "replace"))
             texts.append(obj.get(text_field) or "")
     # the texts the batch kernel takes in one call (the signing's path), the rest one by one
-    shingler = _batch_shingler(spec_json)
+    shingler = batch_shingler(spec_json)
     batch = shingler.shingle(texts) if shingler is not None else None
     values: list[U64] = []
     for d, text in enumerate(texts):
@@ -121,18 +121,6 @@ def _fingerprint_records(
             values.append(pipeline.fingerprints(text).values)
     sizes = np.fromiter((v.shape[0] for v in values), dtype=np.int64, count=len(values))
     return (np.concatenate(values) if values else np.zeros(0, np.uint64)), sizes
-
-
-_SHINGLERS: dict[str, Any] = {}
-
-
-def _batch_shingler(spec_json: str) -> Any:
-    """The batch path of the signer's pipeline (built once per spec in a worker)."""
-    if spec_json not in _SHINGLERS:
-        from neardup.batch_shingles import BatchShingler
-
-        _SHINGLERS[spec_json] = BatchShingler.of(signer(spec_json).pipeline)
-    return _SHINGLERS[spec_json]
 
 
 def candidate_fingerprints(
