@@ -32,8 +32,9 @@ from neardup.dedup.splice import splice_write
 from neardup.dedup.verify import (
     PairScores,
     StoredFingerprints,
-    candidate_fingerprints,
+    VerifiedCandidates,
     estimated_scores,
+    verify_candidates,
 )
 from neardup.dedup.workspace import Workspace
 from neardup.defaults import DEFAULTS
@@ -217,12 +218,23 @@ def _run(
     clock.lap("candidates")
 
     task = bars.task("verify", max(1, a.shape[0]))
+    lengths = np.concatenate(work.lengths) if work.lengths else np.zeros(0, np.int64)
+    priority = keep_priority(rule, lengths, keep_values)
+    verified: VerifiedCandidates | None = None
     if lazy:
         assert locations is not None
-        fingerprints = candidate_fingerprints(
-            spec.to_json(), locations, np.union1d(a, b), text_field, jobs
+        verified = verify_candidates(
+            spec.to_json(),
+            locations,
+            a,
+            b,
+            priority,
+            (options.threshold, options.measure),
+            text_field,
+            jobs,
+            (bars, task),
         )
-        scores = fingerprints.scores(a, b)
+        scores = verified.scores
     elif exact:
         fingerprints = StoredFingerprints(*work.fingerprints())
         scores = fingerprints.scores(a, b)
@@ -236,23 +248,29 @@ def _run(
         None if scores.containment_ab is None else scores.containment_ab[keep_edge],
         None if scores.containment_ba is None else scores.containment_ba[keep_edge],
     )
-    bars.advance(task, max(1, a.shape[0]))
+    if verified is None:
+        bars.advance(task, max(1, a.shape[0]))
     clock.lap("verify")
 
     task = bars.task("groups", 1)
-    lengths = np.concatenate(work.lengths) if work.lengths else np.zeros(0, np.int64)
     group = components(n, ea, eb)
-    rep = representatives(group, keep_priority(rule, lengths, keep_values))
+    rep = representatives(group, priority)
     similarity = np.ones(n, dtype=np.float64)
-    members = np.flatnonzero(rep != np.arange(n))
-    if members.shape[0]:
-        if exact:
-            to_rep = fingerprints.scores(members, rep[members])
-        else:
-            to_rep = estimated_scores(
-                sigs, empty_value(spec.sketch.value_bits), members, rep[members]
-            )
-        similarity[members] = to_rep.measure(options.measure)
+    if verified is not None:
+        # the verification made the same groups task by task, and each member's similarity
+        if not np.array_equal(rep[verified.rows], verified.rep):
+            raise AssertionError("the verification's groups are not the corpus's groups")
+        similarity[verified.rows] = verified.similarity
+    else:
+        members = np.flatnonzero(rep != np.arange(n))
+        if members.shape[0]:
+            if exact:
+                to_rep = fingerprints.scores(members, rep[members])
+            else:
+                to_rep = estimated_scores(
+                    sigs, empty_value(spec.sketch.value_bits), members, rep[members]
+                )
+            similarity[members] = to_rep.measure(options.measure)
     bars.advance(task)
     clock.lap("groups")
 

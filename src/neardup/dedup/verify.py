@@ -14,7 +14,7 @@ from neardup._sorted import distinct
 from neardup.dedup.arrays import F64, I64, U64
 from neardup.dedup.options import Measure
 from neardup.dedup.signing import SignedBlock, batch_shingler, signer
-from neardup.dedup.workers import map_in_order
+from neardup.dedup.workers import map_unordered
 
 
 @dataclass(frozen=True)
@@ -99,17 +99,24 @@ class StoredFingerprints:
 
 
 def _fingerprint_records(
-    spec_json: str, path: str, starts: I64, ends: I64, text_field: str
+    spec_json: str, paths: list[str], file_of: I64, starts: I64, ends: I64, text_field: str
 ) -> tuple[U64, I64]:
-    """Fingerprint sets (flat values, sizes) of the JSONL records at these byte spans (read
-    and checked once already while signing)."""
+    """Fingerprint sets (flat values, offsets) of the JSONL records at these byte spans of
+    ``paths[file_of[i]]`` (read and checked once already while signing)."""
     pipeline = signer(spec_json).pipeline
     texts: list[str] = []
-    with open(path, "rb") as fh:
-        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+    handles: dict[int, Any] = {}
+    try:
+        for f, start, end in zip(file_of.tolist(), starts.tolist(), ends.tolist(), strict=True):
+            fh = handles.get(f)
+            if fh is None:
+                fh = handles[f] = open(paths[f], "rb")  # noqa: SIM115 - closed below
             fh.seek(start)
             obj = json.loads(fh.read(end - start).decode("utf-8", "replace"))
             texts.append(obj.get(text_field) or "")
+    finally:
+        for fh in handles.values():
+            fh.close()
     # the texts the batch kernel takes in one call (the signing's path), the rest one by one
     shingler = batch_shingler(spec_json)
     batch = shingler.shingle(texts) if shingler is not None else None
@@ -119,42 +126,158 @@ def _fingerprint_records(
             values.append(distinct(batch.hashes[batch.starts[d] : batch.ends[d]]))
         else:
             values.append(pipeline.fingerprints(text).values)
-    sizes = np.fromiter((v.shape[0] for v in values), dtype=np.int64, count=len(values))
-    return (np.concatenate(values) if values else np.zeros(0, np.uint64)), sizes
+    offsets = np.zeros(len(values) + 1, dtype=np.int64)
+    np.cumsum([v.shape[0] for v in values], out=offsets[1:])
+    flat = np.concatenate(values) if values else np.zeros(0, np.uint64)
+    return (flat if flat.shape[0] else np.zeros(1, np.uint64)), offsets
 
 
-def candidate_fingerprints(
-    spec_json: str, locations: list[SignedBlock], rows: I64, text_field: str, jobs: int
-) -> StoredFingerprints:
-    """The fingerprint sets of the candidate documents only (``rows``, sorted), made in
-    ``jobs`` processes from their records' byte spans."""
-    files = [block.path for block in locations]
-    file_of = np.repeat(
-        np.arange(len(locations)), [int(block.lengths.shape[0]) for block in locations]
+@dataclass(frozen=True)
+class VerifiedCandidates:
+    """What the verification of the candidates gives the groups stage: the scores of every
+    candidate pair (in the order of the pairs given), and for every candidate document
+    (``rows``, sorted) its kept document and its similarity to it."""
+
+    scores: PairScores
+    rows: I64
+    rep: I64
+    similarity: F64
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """How verified pairs join documents and which document of a group is kept."""
+
+    threshold: float
+    measure: Measure
+
+
+def _verify_components(
+    spec_json: str,
+    paths: list[str],
+    file_of: I64,
+    starts: I64,
+    ends: I64,
+    text_field: str,
+    a: I64,
+    b: I64,
+    priority: F64,
+    rule: _Rule,
+) -> tuple[F64, F64, F64, I64, F64]:
+    """One task: whole components of the candidate graph (its documents' record spans, in
+    input order; its pairs as indices into them). The documents are fingerprinted, the pairs
+    scored, and the groups within the task made as the groups stage makes them for the whole
+    corpus (a component of the candidate graph holds every verified edge of its documents, so
+    they are the same groups and the same kept documents): returns the pairs' resemblance and
+    containments, each document's kept document (an index here) and its similarity to it."""
+    from neardup.dedup.groups import components, representatives
+
+    values, offsets = _fingerprint_records(spec_json, paths, file_of, starts, ends, text_field)
+    scores = exact_scores(values, offsets, None, a, b)
+    keep = scores.measure(rule.measure) >= rule.threshold
+    m = starts.shape[0]
+    rep = representatives(components(m, a[keep], b[keep]), priority)
+    similarity = np.ones(m, dtype=np.float64)
+    members = np.flatnonzero(rep != np.arange(m))
+    if members.shape[0]:
+        to_rep = exact_scores(values, offsets, None, members, rep[members])
+        similarity[members] = to_rep.measure(rule.measure)
+    assert scores.containment_ab is not None and scores.containment_ba is not None
+    return scores.resemblance, scores.containment_ab, scores.containment_ba, rep, similarity
+
+
+#: Documents one verification task fingerprints (whole components: a larger one is one task).
+TASK_DOCUMENTS = 2048
+
+
+def verify_candidates(
+    spec_json: str,
+    locations: list[SignedBlock],
+    a: I64,
+    b: I64,
+    priority: F64,
+    rule: tuple[float, Measure],
+    text_field: str,
+    jobs: int,
+    progress: Any = None,
+) -> VerifiedCandidates:
+    """Exact verification of the candidate pairs ``a``–``b`` of raw JSONL input, in ``jobs``
+    processes: the candidate documents' records are re-read by byte span and fingerprinted in
+    tasks of whole components of the candidate graph, each task scoring its own pairs and
+    groups, so only scores come back (not the fingerprint sets: a gigabyte at a million
+    documents, which the parent received, held and scored alone). ``progress`` is
+    ``(bars, task)``, advanced by the pairs each task scored."""
+    from neardup.dedup.groups import components
+
+    paths = list(dict.fromkeys(str(block.path) for block in locations))
+    file_index = {path: i for i, path in enumerate(paths)}
+    sizes = [int(block.lengths.shape[0]) for block in locations]
+    n = int(sum(sizes))
+    file_all = np.repeat(
+        np.array([file_index[str(block.path)] for block in locations], dtype=np.int64), sizes
     )
-    starts = np.concatenate([blk.starts for blk in locations if blk.starts is not None])
-    ends = np.concatenate([blk.ends for blk in locations if blk.ends is not None])
-    tasks = []
-    for lo in range(0, rows.shape[0], 2048):
-        part = rows[lo : lo + 2048]
-        cuts = np.flatnonzero(np.diff(file_of[part])) + 1
-        for piece in np.split(part, cuts):
-            path = files[int(file_of[piece[0]])]
-            tasks.append(
-                (_fingerprint_records, spec_json, path, starts[piece], ends[piece], text_field)
+    starts_all = np.concatenate([blk.starts for blk in locations if blk.starts is not None])
+    ends_all = np.concatenate([blk.ends for blk in locations if blk.ends is not None])
+    rows = np.union1d(a, b).astype(np.int64)
+    label = components(n, a, b)[rows]
+    # rows by component (each in input order); tasks cut at component ends
+    order = np.lexsort((rows, label))
+    by_comp = rows[order]
+    ends_at = np.flatnonzero(np.diff(label[order])) + 1
+    cuts = [0]
+    for end in ends_at.tolist():
+        if end - cuts[-1] >= TASK_DOCUMENTS:
+            cuts.append(end)
+    cuts.append(by_comp.shape[0])
+    task_of_row = np.zeros(n, dtype=np.int64)
+    for t, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:], strict=True)):
+        task_of_row[by_comp[lo:hi]] = t
+    pair_task = task_of_row[a]
+    pair_order = np.argsort(pair_task, kind="stable")
+    pair_cuts = np.searchsorted(pair_task[pair_order], np.arange(len(cuts)))
+    threshold, measure = rule
+    tasks: list[tuple[Any, ...]] = []
+    places: list[tuple[I64, I64]] = []
+    for t, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:], strict=True)):
+        if hi == lo:
+            continue
+        docs = np.sort(by_comp[lo:hi])
+        pairs = pair_order[pair_cuts[t] : pair_cuts[t + 1]]
+        tasks.append(
+            (
+                _verify_components,
+                spec_json,
+                paths,
+                file_all[docs],
+                starts_all[docs],
+                ends_all[docs],
+                text_field,
+                np.searchsorted(docs, a[pairs]),
+                np.searchsorted(docs, b[pairs]),
+                priority[docs],
+                _Rule(threshold, measure),
             )
-    values: list[U64] = []
-    sizes: list[I64] = []
+        )
+        places.append((docs, pairs))
+    resemblance = np.zeros(a.shape[0], dtype=np.float64)
+    containment_ab = np.zeros(a.shape[0], dtype=np.float64)
+    containment_ba = np.zeros(a.shape[0], dtype=np.float64)
+    rep = np.zeros(n, dtype=np.int64)
+    similarity = np.ones(n, dtype=np.float64)
 
-    def store(result: tuple[U64, I64]) -> None:
-        values.append(result[0])
-        sizes.append(result[1])
+    def store(index: int, result: tuple[F64, F64, F64, I64, F64]) -> None:
+        docs, pairs = places[index]
+        resemblance[pairs], containment_ab[pairs], containment_ba[pairs] = result[:3]
+        rep[docs] = docs[result[3]]
+        similarity[docs] = result[4]
+        if progress is not None:
+            progress[0].advance(progress[1], int(pairs.shape[0]))
 
-    map_in_order(tasks, min(jobs, max(1, len(tasks))), store, warm_up=lambda: None)
-    flat = np.concatenate(values) if values else np.zeros(1, np.uint64)
-    offsets = np.zeros(rows.shape[0] + 1, dtype=np.int64)
-    if sizes:
-        np.cumsum(np.concatenate(sizes), out=offsets[1:])
-    return StoredFingerprints(
-        flat if flat.shape[0] else np.zeros(1, np.uint64), offsets, None, rows
+    weights = [int(docs.shape[0]) for docs, _ in places]
+    map_unordered(tasks, min(jobs, max(1, len(tasks))), store, weights=weights)
+    return VerifiedCandidates(
+        PairScores(resemblance, containment_ab, containment_ba),
+        rows,
+        rep[rows],
+        similarity[rows],
     )

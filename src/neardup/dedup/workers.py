@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 from collections import deque
-from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from typing import Any
 
 
@@ -34,6 +34,38 @@ def map_in_order(tasks: Iterable[tuple[Any, ...]], jobs: int, store: Any, warm_u
                 store(pending.popleft().result())
         while pending:
             store(pending.popleft().result())
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def map_unordered(
+    tasks: Sequence[tuple[Any, ...]], jobs: int, store: Any, *, weights: Sequence[int] | None = None
+) -> None:
+    """Run ``(function, *arguments)`` tasks in ``jobs`` processes (here when 1 or one task),
+    the heaviest first by ``weights`` so no large task is left to run alone at the end, and
+    ``store(index, result)`` each as it finishes. Every task is submitted at once: for tasks
+    whose arguments and results are small."""
+    import multiprocessing
+
+    order = sorted(range(len(tasks)), key=lambda i: -weights[i]) if weights else range(len(tasks))
+    if jobs == 1 or len(tasks) < 2 or multiprocessing.current_process().daemon:
+        for index in order:
+            fn, *args = tasks[index]
+            store(index, fn(*args))
+        return
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    pool: Executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method))
+    pending: dict[Future[Any], int] = {}
+    try:
+        for index in order:
+            fn, *args = tasks[index]
+            pending[pool.submit(fn, *args)] = index
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                store(pending.pop(future), future.result())
     finally:
         for future in pending:
             future.cancel()
