@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup.dedup.arrays import F64, I64
+from neardup.dedup.direct_write import SequentialWriter
 from neardup.dedup.options import ADDED_FIELDS
 from neardup.dedup.progress import StageProgress
 from neardup.dedup.signing import SignedBlock
@@ -273,12 +274,11 @@ def place_run(
 
 
 class _Buffers(threading.local):
-    """A thread's two buffers, kept from run to run: the first writes to fresh memory fault
-    each of its pages in, which costs more than the copy itself."""
+    """A thread's buffer of input, kept from run to run: the first writes to fresh memory
+    fault each of its pages in, which costs more than the copy itself."""
 
     def __init__(self) -> None:
         self.src = np.zeros(0, dtype=np.uint8)
-        self.out = np.zeros(0, dtype=np.uint8)
 
     def get(self, name: str, size: int) -> U8:
         buffer: U8 = getattr(self, name)
@@ -303,16 +303,16 @@ def _write_run(
     t: SpliceLayout,
     heads: tuple[U8, I64],
     buffers: _Buffers,
-    out_path: Path,
+    sink: SequentialWriter,
     src_path: str,
     lo: int,
     hi: int,
 ) -> int:
-    """Records ``lo``–``hi`` of ``src_path`` (placed) filled into one buffer and written at
-    their offset in ``out_path``. Returns how many records it took."""
+    """Records ``lo``–``hi`` of ``src_path`` (placed) filled into the output's next bytes
+    (the runs are written in order). Returns how many records it took."""
     from neardup._kernels.dedup_write import fill_records
 
-    first, size = int(t.out_offsets[lo]), int(t.out_offsets[hi] - t.out_offsets[lo])
+    size = int(t.out_offsets[hi] - t.out_offsets[lo])
     if size == 0:
         return hi - lo
     src_base = int(t.starts[lo])
@@ -324,7 +324,7 @@ def _write_run(
         fh.seek(src_base)
         if _read_exactly(fh, src) != src.shape[0]:
             raise DatasetError(f"{src_path} changed while it was being deduplicated")
-    out = buffers.get("out", size)
+    out = sink.reserve(size)
     got = fill_records(
         out,
         lo,
@@ -349,9 +349,7 @@ def _write_run(
     )
     if got != size:
         raise AssertionError(f"record {-1 - got} of the output is not the size laid out")
-    with open(out_path, "r+b") as fh:
-        fh.seek(first)
-        fh.write(out.data)
+    sink.commit(size)
     return hi - lo
 
 
@@ -366,33 +364,39 @@ def splice_write(
     fields: tuple[str, str],
     progress: StageProgress,
     jobs: int = 1,
+    *,
+    direct: bool = True,
 ) -> None:
-    """Write the records by the splice into ``path``; with ``jobs`` ≥ 2 one thread fills and
-    writes the runs (the copy loop, the reads and the writes run without the GIL) while this
-    one places the next, at most two runs ahead (their re-encoded records held). One writer,
-    not ``jobs``: the kernel's own work for the written pages, most of this stage's time when
-    the machine hands out fresh memory, did not shrink with a second writer, and on a million
-    documents two writers took 14.7 s against one's 11.7 (likely a buffered write takes its
-    file's inode lock on Linux)."""
+    """Write the records by the splice into ``path``, front to back (past the page cache
+    unless ``direct`` is false: :mod:`neardup.dedup.direct_write`); with ``jobs`` ≥ 2 one
+    thread fills and writes the runs (the copy loop, the reads and the writes run without the
+    GIL) while this one places the next, at most two runs ahead (their re-encoded records
+    held). One writer, not ``jobs``: the output is one stream, and through the page cache two
+    writers were slower than one (14.7 s against 11.7 on a million documents)."""
     task = progress.task("write", len(ids))
     layout, runs = splice_layout(locations, ids, group, rep, similarity, kept_only)
-    open(path, "wb").close()
     buffers = _Buffers()
-    if jobs <= 1 or len(runs) < 2:
-        for src, lo, hi in runs:
-            heads = place_run(layout, ids, fields, src, lo, hi)
-            progress.advance(task, _write_run(layout, heads, buffers, path, src, lo, hi))
-        return
-    pending: deque[Future[int]] = deque()
-    with ThreadPoolExecutor(1) as pool:
-        try:
+    sink = SequentialWriter(path, direct=direct)
+    try:
+        if jobs <= 1 or len(runs) < 2:
             for src, lo, hi in runs:
                 heads = place_run(layout, ids, fields, src, lo, hi)
-                pending.append(pool.submit(_write_run, layout, heads, buffers, path, src, lo, hi))
-                if len(pending) >= 2:
+                progress.advance(task, _write_run(layout, heads, buffers, sink, src, lo, hi))
+            return
+        pending: deque[Future[int]] = deque()
+        with ThreadPoolExecutor(1) as pool:
+            try:
+                for src, lo, hi in runs:
+                    heads = place_run(layout, ids, fields, src, lo, hi)
+                    pending.append(
+                        pool.submit(_write_run, layout, heads, buffers, sink, src, lo, hi)
+                    )
+                    if len(pending) >= 2:
+                        progress.advance(task, pending.popleft().result())
+                while pending:
                     progress.advance(task, pending.popleft().result())
-            while pending:
-                progress.advance(task, pending.popleft().result())
-        finally:
-            for future in pending:
-                future.cancel()
+            finally:
+                for future in pending:
+                    future.cancel()
+    finally:
+        sink.close()
