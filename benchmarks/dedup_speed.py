@@ -141,12 +141,16 @@ def markdown(r: dict[str, Any], command: str) -> str:
             "candidates",
         ),
         (
-            "verify (fingerprint sets of the candidate documents only, re-read by byte span; "
-            "exact scores)",
+            "verify (the candidate documents re-read by byte span and fingerprinted in worker "
+            "tasks of whole components of the candidate graph; exact scores and groups there)",
             "verify",
         ),
         ("groups (scipy connected components, keep rule, similarity to the kept)", "groups"),
-        ("write (each record's bytes spliced with the added fields; edges, summary)", "write"),
+        (
+            "write (each record's bytes spliced with the added fields, written past the page "
+            "cache; edges, summary)",
+            "write",
+        ),
     ]
     table = ["| stage | wall s | CPU s | |", "|---|---|---|---|"]
     notes = {
