@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from neardup._kernels import fold as fold_kernels
 from neardup._kernels import text as text_kernels
 from neardup.analysis import confusables as cf
 from neardup.analysis.offsets import OffsetMap, compose
@@ -266,28 +267,25 @@ class _Neutralizer:
     ) -> None:
         self.text = text
         self.cps = cps
-        self.cls = table[cps].astype(np.int64)
+        # the classes, the words and their counts in one kernel pass (reduceat's numbers)
+        (
+            self.cls,
+            self.starts,
+            self.ends,
+            self.word_bits,
+            self.word_letters,
+            self.word_digits,
+            script_letters,
+            total_letters,
+        ) = fold_kernels.text_words(cps, table)
         self.subs = cps.copy()
         self.keep = np.ones(cps.shape[0], dtype=np.bool_)
         self.found = _Found()
-        word = (self.cls & cf.WORD) != 0
-        edges = np.flatnonzero(np.diff(np.concatenate(([0], word.view(np.int8), [0]))))
-        self.starts: IntArray = edges[0::2]
-        self.ends: IntArray = edges[1::2]
         # the text's script: by its letters that have no look-alike in another script (a copy
         # with every look-alike swapped may have more Latin letters than Cyrillic ones)
-        all_into = cf.TO_LATIN | cf.TO_CYRILLIC | cf.TO_GREEK
-        counts = [
-            int(np.count_nonzero(((self.cls & script) != 0) & ((self.cls & all_into) == 0)))
-            for script in cf.SCRIPTS
-        ]
-        self.found.total_letters = int(np.count_nonzero(self.cls & cf.LETTERS))
-        has_letter = (
-            np.bitwise_or.reduceat(self.cls, self.starts) & cf.LETTERS
-            if self.starts.shape[0]
-            else self.cls[:0]
-        )
-        self.found.total_words = int(np.count_nonzero(has_letter))
+        counts = script_letters.tolist()
+        self.found.total_letters = int(total_letters)
+        self.found.total_words = int(np.count_nonzero(self.word_bits & cf.LETTERS))
         self.script = cf.SCRIPTS[int(np.argmax(counts))]
         if counts[1] <= counts[0] and counts[2] <= counts[0]:
             self.script = cf.LATIN  # dominant_language's rule: Cyrillic only when it leads
@@ -336,8 +334,7 @@ class _Neutralizer:
         return [p for p in range(a, b) if cls[p] & cf.LETTERS]
 
     def _homoglyphs(self) -> None:
-        cls = self.cls
-        scripts_of = np.bitwise_or.reduceat(cls, self.starts) if self.starts.shape[0] else cls[:0]
+        scripts_of = self.word_bits
         # the words to look at in Python, one by one: letters of the three scripts only, of
         # two of them or with a digit (Cyrillic); those wholly in another script than the
         # text's only when the first are many
@@ -567,15 +564,9 @@ class _Neutralizer:
         words of a spaced sentence parted by more white space (or by any white space when the
         separator is not a space), punctuation between spaces kept (``1 , 8 5 0`` → ``1,850``,
         ``s ,   i t s`` → ``s, its``)."""
-        cls = self.cls
-        starts = self.starts
-        n_words = starts.shape[0]
         # a word of one letter, or of one digit (an invisible character beside it is the
         # other kind's; it goes anyway)
-        letter = ((cls & cf.LETTERS) != 0).astype(np.int64)
-        digit = ((cls & cf.DIGIT) != 0).astype(np.int64)
-        n_letters = np.add.reduceat(letter, starts) if n_words else letter[:0]
-        n_digits = np.add.reduceat(digit, starts) if n_words else digit[:0]
+        n_letters, n_digits = self.word_letters, self.word_digits
         single = ((n_letters == 1) & (n_digits == 0)) | ((n_letters == 0) & (n_digits == 1))
         # only stretches of SPACED_LETTERS single words in a row are looked at, one by one
         index = np.flatnonzero(single)
