@@ -77,3 +77,26 @@ def pair_term_products(
                 x += 1
                 y += 1
     return out
+
+
+@njit(cache=True, nogil=True)
+def component_minima(n: int, a: I64, b: I64) -> I64:
+    """Each of ``n`` nodes' component (edges ``a[e]``–``b[e]``) as its smallest node: a
+    union–find whose root is always the smaller one, so a root is its component's minimum."""
+    parent = np.arange(n, dtype=np.int64)
+    for e in range(a.shape[0]):
+        x = a[e]
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        y = b[e]
+        while parent[y] != y:
+            parent[y] = parent[parent[y]]
+            y = parent[y]
+        if x < y:
+            parent[y] = x
+        elif y < x:
+            parent[x] = y
+    for i in range(n):
+        parent[i] = parent[parent[i]]  # a parent is below its node: its root is final
+    return parent

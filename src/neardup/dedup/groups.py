@@ -7,23 +7,17 @@ from typing import Any
 import numpy as np
 
 from neardup.dedup.arrays import F64, I64
-from neardup.errors import DatasetError, require
+from neardup.errors import DatasetError
 
 
 def components(n: int, a: I64, b: I64) -> I64:
-    """The component label of each of ``n`` nodes given the edges (``scipy.sparse.csgraph``),
-    relabelled as the smallest node of each component."""
+    """The component label of each of ``n`` nodes given the edges: the smallest node of its
+    component (a union–find kernel)."""
+    from neardup._kernels.pairs import component_minima
+
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    require("scipy", "eval")
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    graph = coo_matrix((np.ones(a.shape[0], dtype=np.int8), (a, b)), shape=(n, n)).tocsr()
-    _, labels = connected_components(graph, directed=False)
-    first = np.full(int(labels.max()) + 1, n, dtype=np.int64)
-    np.minimum.at(first, labels, np.arange(n, dtype=np.int64))
-    return first[labels]
+    return component_minima(n, np.ascontiguousarray(a, np.int64), np.ascontiguousarray(b, np.int64))
 
 
 def representatives(group: I64, priority: F64) -> I64:
