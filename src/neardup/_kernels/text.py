@@ -658,9 +658,7 @@ def _tricks_in(
     # SPACED_LETTERS holding three different letters (raw code points: a superset of its
     # lowercased ones); a run of _SPACED_ANY is flagged whatever its letters, so that every
     # pattern the scan looks for fits in a long text's overlapping pieces
-    first_letter = 0
-    second_letter = 0
-    distinct = 0
+    first_letter = second_letter = distinct = 0
     last_word_end = -100
     i = start
     while i < end:
@@ -671,8 +669,8 @@ def _tricks_in(
                     return True
             i += 1
             continue
-        # a word: [i, j); the hot loop only gathers its classes, the rare words (with a
-        # digit, of two scripts, of one letter) are read again below
+        # a word: [i, j); the hot loop only gathers its classes, the rare words (an ignorable,
+        # a digit, two scripts, one letter) are read again below, with no test per character
         j = i
         any_bits = 0
         n_letters = 0
@@ -680,12 +678,13 @@ def _tricks_in(
             c = table[cps[j]]
             if not c & word_bits:
                 break
-            if c & EV_IGNORABLE and _breaks_word(cps, start, end, j, table):
-                return True
             any_bits |= c
-            if c & letters:
-                n_letters += 1
+            n_letters += (c & letters) != 0
             j += 1
+        if any_bits & EV_IGNORABLE:
+            for g in range(i, j):
+                if table[cps[g]] & EV_IGNORABLE and _breaks_word(cps, start, end, g, table):
+                    return True
         if any_bits & EV_DIGIT and n_letters:
             folds = _digit_folds(cps, i, j, table)
             if folds == 2 or (folds == 1 and n_letters >= 3):

@@ -61,16 +61,18 @@ class Analyzer:
         """Whether each text goes to the chain of its language (more than one chain)."""
         return self._routed
 
-    def canonical(self, text: str) -> Canonical:
+    def canonical(self, text: str, *, fast_failed: bool = False) -> Canonical:
         """The canonical stream of ``text``, with the tricks the ``fold`` filter undid in
-        :attr:`Canonical.tricks`."""
+        :attr:`Canonical.tricks`. ``fast_failed``: a batch kernel has already found that the
+        fused path cannot take the text (the texts a batch leaves to this path), so a single
+        chain does not try it again (both paths give the same tokens; this one is slower)."""
         if not self._folds:
-            return self._canonical(text)
+            return self._canonical(text, fast_failed)
         with evasion.recording() as found:
-            result = self._canonical(text)
+            result = self._canonical(text, fast_failed)
         return replace(result, tricks=found.tricks) if found.tricks else result
 
-    def _canonical(self, text: str) -> Canonical:
+    def _canonical(self, text: str, fast_failed: bool = False) -> Canonical:
         if not isinstance(text, str):
             raise TypeError(
                 f"the analyzer takes str, got {type(text).__name__}; decode bytes first"
@@ -81,7 +83,7 @@ class Analyzer:
                 return pieces
         if not self._routed:
             lang, chain = next(iter(self._chains.items()))
-            scan = chain.fast_scan(text)
+            scan = None if fast_failed else chain.fast_scan(text)
             if scan is not None:
                 return chain.finish(scan, lang)
             filtered, offsets = chain.filter_chars(text)

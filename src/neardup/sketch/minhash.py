@@ -328,14 +328,22 @@ class MinHasher:
         return self._finish(self._sign_texts_each(texts, found)), found
 
     def _sign_texts_each(
-        self, texts: Sequence[str | bytes], found: list[Tricks] | None = None
+        self,
+        texts: Sequence[str | bytes],
+        found: list[Tricks] | None = None,
+        fast_failed: bool = False,
     ) -> U64:
         """The per-document path: 64-bit signatures (before :meth:`_finish`); each text's
-        tricks into ``found`` (the same length as ``texts``) when given."""
+        tricks into ``found`` (the same length as ``texts``) when given; ``fast_failed``: the
+        texts a batch kernel could not take (:meth:`Analyzer.canonical
+        <neardup.analysis.analyzer.Analyzer.canonical>`)."""
         pipeline = self.pipeline
 
         def analysed(t: str | bytes, d: int) -> Canonical:
-            canonical = pipeline.canonical(t)
+            if fast_failed and isinstance(t, str):
+                canonical = pipeline.analyzer.canonical(t, fast_failed=True)
+            else:
+                canonical = pipeline.canonical(t)
             if found is not None:
                 found[d] = canonical.tricks
             return canonical
@@ -401,7 +409,9 @@ class MinHasher:
         rest = np.flatnonzero(~done).tolist()
         if rest:
             found_rest = [NO_TRICKS] * len(rest)
-            out[rest] = self._sign_texts_each([texts[d] for d in rest], found_rest)
+            out[rest] = self._sign_texts_each(
+                [texts[d] for d in rest], found_rest, fast_failed=True
+            )
             for d, tricks in zip(rest, found_rest, strict=True):
                 found[d] = tricks
         return out
