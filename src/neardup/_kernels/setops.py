@@ -1,5 +1,4 @@
-"""Merges of sorted arrays: the intersection sizes behind every exact measure, in O(m + n);
-and the sorted sets they merge, made from raw hashes."""
+"""Merges of sorted arrays: the intersection sizes behind every exact measure, in O(m + n)."""
 
 from __future__ import annotations
 
@@ -47,31 +46,3 @@ def multiset_overlap(
             i += 1
             j += 1
     return shared
-
-
-@njit(cache=True, nogil=True)
-def distinct_segments(
-    values: npt.NDArray[np.uint64], starts: npt.NDArray[np.int64], ends: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
-    """The sorted distinct values of each segment ``values[starts[d]:ends[d]]``, end to end,
-    and how many each has (``np.unique`` per segment, in one call)."""
-    n = starts.shape[0]
-    total = 0
-    for d in range(n):
-        total += ends[d] - starts[d]
-    out = np.empty(total, dtype=np.uint64)
-    sizes = np.zeros(n, dtype=np.int64)
-    at = 0
-    for d in range(n):
-        if ends[d] == starts[d]:
-            continue
-        ordered = np.sort(values[starts[d] : ends[d]])
-        out[at] = ordered[0]
-        kept = 1
-        for i in range(1, ordered.shape[0]):
-            if ordered[i] != ordered[i - 1]:
-                out[at + kept] = ordered[i]
-                kept += 1
-        at += kept
-        sizes[d] = kept
-    return out[:at], sizes

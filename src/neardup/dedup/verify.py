@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from neardup._sorted import distinct
 from neardup.dedup.arrays import F64, I64, U64
 from neardup.dedup.options import Measure
 from neardup.dedup.signing import SignedBlock, batch_shingler, signer
@@ -116,31 +117,18 @@ def _fingerprint_records(
     finally:
         for fh in handles.values():
             fh.close()
-    # the texts the batch kernel takes in one call (the signing's path; their sets made in
-    # one more), the rest one by one
-    from neardup._kernels.setops import distinct_segments
-
+    # the texts the batch kernel takes in one call (the signing's path), the rest one by one
     shingler = batch_shingler(spec_json)
     batch = shingler.shingle(texts) if shingler is not None else None
-    done = batch.done if batch is not None else np.zeros(len(texts), dtype=np.bool_)
-    flat = np.zeros(0, np.uint64)
-    sizes = np.zeros(len(texts), dtype=np.int64)
-    if batch is not None and done.any():
-        flat, sizes[done] = distinct_segments(
-            batch.hashes, batch.starts[done].astype(np.int64), batch.ends[done].astype(np.int64)
-        )
-    rest = np.flatnonzero(~done).tolist()
-    if rest:
-        made = {d: pipeline.fingerprints(texts[d]).values for d in rest}
-        for d in rest:
-            sizes[d] = made[d].shape[0]
-        at = np.zeros(len(texts) + 1, dtype=np.int64)  # where each batch set lies in flat
-        np.cumsum(np.where(done, sizes, 0), out=at[1:])
-        flat = np.concatenate(
-            [made[d] if d in made else flat[at[d] : at[d + 1]] for d in range(len(texts))]
-        )
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=offsets[1:])
+    values: list[U64] = []
+    for d, text in enumerate(texts):
+        if batch is not None and batch.done[d]:
+            values.append(distinct(batch.hashes[batch.starts[d] : batch.ends[d]]))
+        else:
+            values.append(pipeline.fingerprints(text).values)
+    offsets = np.zeros(len(values) + 1, dtype=np.int64)
+    np.cumsum([v.shape[0] for v in values], out=offsets[1:])
+    flat = np.concatenate(values) if values else np.zeros(0, np.uint64)
     return (flat if flat.shape[0] else np.zeros(1, np.uint64)), offsets
 
 
