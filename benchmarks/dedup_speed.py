@@ -145,7 +145,7 @@ def markdown(r: dict[str, Any], command: str) -> str:
             "tasks of whole components of the candidate graph; exact scores and groups there)",
             "verify",
         ),
-        ("groups (scipy connected components, keep rule, similarity to the kept)", "groups"),
+        ("groups (union–find components, keep rule, similarity to the kept)", "groups"),
         (
             "write (each record's bytes spliced with the added fields, written past the page "
             "cache; edges, summary)",

@@ -267,6 +267,18 @@ def test_fused_path_equals_the_filters_on_hand_picked_text(name: str) -> None:
         _same_canonical(fast.canonical(text), slow.canonical(text))  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("name", ["plain", "ru", "en", "auto", "plain:nonumbers", "ru:nohtml"])
+def test_a_text_the_batch_left_takes_the_general_path_with_the_same_tokens(name: str) -> None:
+    """``fast_failed`` (the per-document path of a batch) skips the fused path: the same
+    tokens, and the same tricks found."""
+    fast, _ = _analyzers(name)
+    for text in [*FUSED_CASES, "Тeкст с лaтинскими буквaми", "р а з р я д к а слова"]:
+        plain = fast.canonical(text)  # type: ignore[attr-defined]
+        left = fast.canonical(text, fast_failed=True)  # type: ignore[attr-defined]
+        _same_canonical(plain, left)
+        assert plain.tricks == left.tricks
+
+
 FUSED_ALPHABET = st.sampled_from(
     list("abcXYZ АБВгдеЁёЙй ΣσςΑ İIıiẞß ﬁﬂ…№½Ⅻ™㎏Ｆ\u00a0\u2009\n\t-‐'’.,37µΩ\u00b4\u00b3")
     + [
