@@ -35,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from dedup_peers import warm_neardup  # noqa: E402
 from dedup_speed import build, load_average  # noqa: E402
 from doc_sections import rewrite_section  # noqa: E402
 
@@ -83,19 +84,6 @@ def run(corpus: Path, jobs: int, threshold: float) -> dict[str, Any]:
     }
     shutil.rmtree(out, ignore_errors=True)
     return result
-
-
-def warm(corpus: Path) -> None:
-    small = WORK / "warm.jsonl"
-    with corpus.open("rb") as src, small.open("wb") as dst:
-        for k, line in enumerate(src):
-            if k >= 300:
-                break
-            dst.write(line)
-    for jobs in (1, 2):
-        cmd = neardup_command(small, WORK / "warm_out", jobs, 0.7)
-        subprocess.run(cmd, check=True, capture_output=True)
-    shutil.rmtree(WORK / "warm_out", ignore_errors=True)
 
 
 def markdown(r: dict[str, Any], command: str) -> str:
@@ -150,7 +138,7 @@ def main() -> None:
     args = ap.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
     corpus = build(args.docs, args.seed, 2, args.cache)
-    warm(corpus)
+    warm_neardup(corpus, WORK)
     pairs = []
     for k in range(args.pairs):
         runs = [run(corpus, jobs, args.threshold) for jobs in (1, 2)]

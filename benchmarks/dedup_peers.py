@@ -254,17 +254,17 @@ def run_neardup(corpus: Path, threshold: float, jobs: int) -> tuple[dict[str, An
     return result, pairs
 
 
-def warm_neardup(corpus: Path) -> None:
+def warm_neardup(corpus: Path, work: Path = WORK) -> None:
     """One small untimed run, so numba's compiled kernels are in its cache (as after any
     earlier use of neardup on this machine)."""
-    small = WORK / "warm.jsonl"
+    small = work / "warm.jsonl"
     with corpus.open("rb") as src, small.open("wb") as dst:
         for k, line in enumerate(src):
             if k >= 300:
                 break
             dst.write(line)
     for jobs in (1, 2):
-        out = WORK / "warm_out"
+        out = work / "warm_out"
         exe = str(Path(sys.executable).with_name("neardup"))
         cmd = [exe, "dedup", str(small), "-o", str(out), "-p", "plain", "--jobs", str(jobs)]
         subprocess.run([*cmd, "-q", "--overwrite"], check=True, capture_output=True)
