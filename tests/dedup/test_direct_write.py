@@ -14,8 +14,10 @@ from neardup.dedup import direct_write
 from neardup.dedup.direct_write import ALIGN, SequentialWriter
 
 
-def _write(path: Path, pieces: list[bytes], *, direct: bool) -> SequentialWriter:
-    sink = SequentialWriter(path, direct=direct)
+def _write(
+    path: Path, pieces: list[bytes], *, direct: bool, background: bool = False
+) -> SequentialWriter:
+    sink = SequentialWriter(path, direct=direct, background=background)
     for piece in pieces:
         buffer = sink.reserve(len(piece))
         buffer[:] = np.frombuffer(piece, dtype=np.uint8)
@@ -39,11 +41,12 @@ def _write(path: Path, pieces: list[bytes], *, direct: bool) -> SequentialWriter
 def test_direct_and_buffered_files_are_the_same(tmp_path: Path, sizes: list[int]) -> None:
     rng = np.random.default_rng(len(sizes) + sum(sizes))
     pieces = [rng.integers(0, 256, size, dtype=np.uint8).tobytes() for size in sizes]
-    _write(tmp_path / "direct", pieces, direct=True)
-    _write(tmp_path / "buffered", pieces, direct=False)
     want = b"".join(pieces)
-    assert (tmp_path / "direct").read_bytes() == want
-    assert (tmp_path / "buffered").read_bytes() == want
+    for direct in (True, False):
+        for background in (False, True):
+            path = tmp_path / f"out_{direct}_{background}"
+            _write(path, pieces, direct=direct, background=background)
+            assert path.read_bytes() == want, (direct, background)
 
 
 def test_an_existing_file_is_replaced(tmp_path: Path) -> None:
@@ -86,7 +89,22 @@ def test_a_refused_first_direct_write_goes_on_through_the_cache(
         return real_write(fd, data)
 
     monkeypatch.setattr(direct_write.os, "write", refuse_once)
-    pieces = [bytes(range(256)) * 40, b"tail"]
-    sink = _write(tmp_path / "out", pieces, direct=True)
+    pieces = [bytes(range(256)) * 40, b"tail", b"x" * 9000]
+    sink = _write(tmp_path / "out", pieces, direct=True, background=True)
     assert refused and not sink.direct
     assert (tmp_path / "out").read_bytes() == b"".join(pieces)
+
+
+def test_a_failed_background_write_is_raised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(fd: int, data: memoryview) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(direct_write.os, "write", full)
+    sink = SequentialWriter(tmp_path / "out", direct=False, background=True)
+    buffer = sink.reserve(10)
+    buffer[:] = 1
+    sink.commit(10)
+    with pytest.raises(OSError, match="No space left"):
+        sink.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -35,9 +36,11 @@ def _aligned(size: int) -> U8:
 class SequentialWriter:
     """Bytes appended to a new file (truncated if it exists): :meth:`reserve` a buffer of the
     next ``size`` bytes, fill it, :meth:`commit` it; :meth:`close` when done. One thread at
-    a time. ``direct=False`` writes through the page cache."""
+    a time. ``direct=False`` writes through the page cache. ``background``: a thread of its
+    own writes each committed buffer while the caller fills the next (two buffers in turn),
+    so the wait for the disk, most of a direct write's time, overlaps the filling."""
 
-    def __init__(self, path: Path, *, direct: bool = True) -> None:
+    def __init__(self, path: Path, *, direct: bool = True, background: bool = False) -> None:
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
         o_direct = getattr(os, "O_DIRECT", 0) if direct else 0
         self.direct = bool(o_direct)
@@ -49,8 +52,11 @@ class SequentialWriter:
             self.direct = False
             self._fd = os.open(path, flags, 0o666)
         self._buffer = _aligned(0)
+        self._spare = _aligned(0)  # the buffer being written in the background
         self._carry = 0  # bytes at the buffer's start not yet written (less than a block)
         self._written = 0
+        self._pool = ThreadPoolExecutor(1) if background else None
+        self._pending: Future[None] | None = None
 
     def reserve(self, size: int) -> U8:
         """The buffer for the next ``size`` bytes (valid until :meth:`commit`)."""
@@ -66,15 +72,31 @@ class SequentialWriter:
         block when direct: it goes with the next ones)."""
         total = self._carry + size
         whole = total - total % ALIGN if self.direct else total
-        self._write(self._buffer[:whole])
         tail = total - whole
-        self._buffer[:tail] = self._buffer[whole:total]
+        if self._pool is None:
+            self._write(self._buffer[:whole])
+            self._buffer[:tail] = self._buffer[whole:total]
+            self._carry = tail
+            return
+        self._wait()  # the spare buffer's write is done: it takes the tail and the next bytes
+        if self._spare.shape[0] < self._buffer.shape[0]:
+            self._spare = _aligned(self._buffer.shape[0])
+        self._spare[:tail] = self._buffer[whole:total]
+        self._pending = self._pool.submit(self._write, self._buffer[:whole])
+        self._buffer, self._spare = self._spare, self._buffer
         self._carry = tail
+
+    def _wait(self) -> None:
+        """Wait for the background write (its error, if any, is raised here)."""
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            pending.result()
 
     def close(self) -> None:
         """Write what is left (a direct write pads its last block; the file is cut back to the
         bytes committed) and close."""
         try:
+            self._wait()
             if self._carry:
                 size = self._written + self._carry
                 if self.direct:
@@ -85,6 +107,8 @@ class SequentialWriter:
                     self._write(self._buffer[: self._carry])
                 self._carry = 0
         finally:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
             os.close(self._fd)
 
     def _write(self, data: U8) -> None:

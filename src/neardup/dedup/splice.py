@@ -376,7 +376,7 @@ def splice_write(
     task = progress.task("write", len(ids))
     layout, runs = splice_layout(locations, ids, group, rep, similarity, kept_only)
     buffers = _Buffers()
-    sink = SequentialWriter(path, direct=direct)
+    sink = SequentialWriter(path, direct=direct, background=True)
     try:
         if jobs <= 1 or len(runs) < 2:
             for src, lo, hi in runs:
