@@ -368,11 +368,12 @@ def splice_write(
     direct: bool = True,
 ) -> None:
     """Write the records by the splice into ``path``, front to back (past the page cache
-    unless ``direct`` is false: :mod:`neardup.dedup.direct_write`); with ``jobs`` ≥ 2 one
-    thread fills and writes the runs (the copy loop, the reads and the writes run without the
-    GIL) while this one places the next, at most two runs ahead (their re-encoded records
-    held). One writer, not ``jobs``: the output is one stream, and through the page cache two
-    writers were slower than one (14.7 s against 11.7 on a million documents)."""
+    unless ``direct`` is false: :mod:`neardup.dedup.direct_write`, whose own thread writes a
+    buffer while the next is filled); with ``jobs`` ≥ 2 one thread fills the runs (the copy
+    loop and the reads run without the GIL) while this one places the next, at most two runs
+    ahead (their re-encoded records held). One filler, not ``jobs``: the output is one
+    stream, and through the page cache two writers were slower than one (14.7 s against 11.7
+    on a million documents)."""
     task = progress.task("write", len(ids))
     layout, runs = splice_layout(locations, ids, group, rep, similarity, kept_only)
     buffers = _Buffers()
