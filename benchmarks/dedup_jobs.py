@@ -51,14 +51,6 @@ def neardup_command(corpus: Path, out: Path, jobs: int, threshold: float) -> lis
     ]
 
 
-def digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(1 << 24):
-            h.update(block)
-    return h.hexdigest()
-
-
 def run(corpus: Path, jobs: int, threshold: float) -> dict[str, Any]:
     """One timed ``neardup dedup`` (its output's digest kept, the output removed)."""
     out = WORK / f"out_{jobs}"
@@ -71,6 +63,8 @@ def run(corpus: Path, jobs: int, threshold: float) -> dict[str, Any]:
     if status != 0:
         raise SystemExit(f"neardup dedup --jobs {jobs} failed ({status})")
     summary = json.loads((out / "summary.json").read_text())
+    with (out / "documents.jsonl").open("rb") as fh:
+        digest = hashlib.file_digest(fh, "sha256").hexdigest()
     result = {
         "jobs": jobs,
         "wall_s": round(wall, 1),
@@ -78,7 +72,7 @@ def run(corpus: Path, jobs: int, threshold: float) -> dict[str, Any]:
         "stage_wall_s": {k: summary["seconds"][k] for k in STAGES},
         "stage_cpu_s": {k: summary["cpu_seconds"][k] for k in STAGES},
         "peak_memory_mb": summary["peak_memory_mb"],
-        "digest": digest(out / "documents.jsonl"),
+        "digest": digest,
         "load_before": load,
         "load_after": load_average(),
     }

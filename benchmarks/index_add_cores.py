@@ -110,11 +110,8 @@ def create(db: Path, preset: str) -> None:
 
 
 def file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
     with path.open("rb") as f:
-        while chunk := f.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def table_digests(db: Path) -> dict[str, tuple[int, str]]:

@@ -22,19 +22,20 @@ Stages (each timed in ``summary.json``, each with its progress bar), one module 
    which is all the connected components need.
 3. **verify** (:mod:`~neardup.dedup.verify`) — every candidate pair is scored before it may
    join two documents: the exact resemblance or containment (``max`` of both ways) from the
-   fingerprint sets (the candidates' made again by the batch kernel; one numba call per
-   block of pairs over a memory-mapped file), or the
-   MinHash estimate, by option. Pairs at or above ``threshold`` are the edges.
-4. **groups** (:mod:`~neardup.dedup.groups`) — connected components of the edges
-   (``scipy.sparse.csgraph``). The kept document of each group follows the keep rule
+   fingerprint sets (one numba call per block of pairs), or the MinHash estimate, by option.
+   For plain JSONL the candidates' sets are made again by the batch kernel in worker tasks of
+   whole components of the candidate graph, each scoring its pairs and making its groups, so
+   only scores come back. Pairs at or above ``threshold`` are the edges.
+4. **groups** (:mod:`~neardup.dedup.groups`) — connected components of the edges (a
+   union–find kernel). The kept document of each group follows the keep rule
    (``first``, ``longest``, ``max:FIELD``, ``min:FIELD``; ties to the first seen); a group is
    named by its first document's id.
 5. **write** (:mod:`~neardup.dedup.output`) — every record is written with ``group``,
    ``kept``, ``similarity`` (the chosen measure against the kept document) and
    ``representative``: for plain JSONL by splicing the added fields into the record's own
    bytes (no second parse; :mod:`~neardup.dedup.splice`: runs of records filled by a compiled
-   loop and written at their offsets by one thread while the next is laid out; the input's
-   pages given back a block at a time), otherwise by reading the input a
+   loop by one thread while the next is laid out, written front to back past the page cache;
+   the input's pages given back a block at a time), otherwise by reading the input a
    second time; then the edge list, ``summary.json`` and ``spec.json``.
 
 Everything is built in ``OUT.partial`` and renamed to ``OUT`` at the end

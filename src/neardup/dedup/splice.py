@@ -1,13 +1,14 @@
 """Stage 5 for raw JSONL input, the splice: each record's own bytes, its closing brace replaced
-by the added fields, written in large blocks by one or more threads.
+by the added fields, written front to back in large blocks.
 
 The parent lays the output out once (:func:`splice_layout`): the JSON of every id and of every
 distinct similarity, encoded once; each record's byte span, whether it is written
 (``kept_only``) and the length of its added fields. Then, run by run of records in input
 order, it re-encodes the few records the splice cannot take (:func:`rewritten_head`) and so
-places the run's records in the output; a thread fills the run into a buffer by a compiled
-loop and writes it at its place, so several threads write disjoint parts of one file while
-the parent lays out the next runs, and no Python code runs per spliced record.
+places the run's records in the output; a thread fills the run by a compiled loop into the
+output's next buffer (:class:`~neardup.dedup.direct_write.SequentialWriter`, whose own thread
+writes it) while the parent lays out the next runs, and no Python code runs per spliced
+record.
 """
 
 from __future__ import annotations
@@ -280,12 +281,10 @@ class _Buffers(threading.local):
     def __init__(self) -> None:
         self.src = np.zeros(0, dtype=np.uint8)
 
-    def get(self, name: str, size: int) -> U8:
-        buffer: U8 = getattr(self, name)
-        if buffer.shape[0] < size:
-            buffer = np.empty(max(size, TASK_BYTES), dtype=np.uint8)
-            setattr(self, name, buffer)
-        return buffer[:size]
+    def source(self, size: int) -> U8:
+        if self.src.shape[0] < size:
+            self.src = np.empty(max(size, TASK_BYTES), dtype=np.uint8)
+        return self.src[:size]
 
 
 def _read_exactly(fh: BufferedReader, buffer: U8) -> int:
@@ -319,7 +318,7 @@ def _write_run(
     # the compiled loop does not check its indices: every record must lie in the span read
     if (t.starts[lo:hi] < src_base).any() or (t.ends[lo:hi] > t.ends[hi - 1]).any():
         raise AssertionError(f"records {lo}–{hi} do not lie in one span of {src_path}")
-    src = buffers.get("src", int(t.ends[hi - 1]) - src_base)
+    src = buffers.source(int(t.ends[hi - 1]) - src_base)
     with open(src_path, "rb") as fh:
         fh.seek(src_base)
         if _read_exactly(fh, src) != src.shape[0]:

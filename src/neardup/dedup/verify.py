@@ -144,14 +144,6 @@ class VerifiedCandidates:
     similarity: F64
 
 
-@dataclass(frozen=True)
-class _Rule:
-    """How verified pairs join documents and which document of a group is kept."""
-
-    threshold: float
-    measure: Measure
-
-
 def _verify_components(
     spec_json: str,
     paths: list[str],
@@ -162,7 +154,8 @@ def _verify_components(
     a: I64,
     b: I64,
     priority: F64,
-    rule: _Rule,
+    threshold: float,
+    measure: Measure,
 ) -> tuple[F64, F64, F64, I64, F64]:
     """One task: whole components of the candidate graph (its documents' record spans, in
     input order; its pairs as indices into them). The documents are fingerprinted, the pairs
@@ -174,14 +167,14 @@ def _verify_components(
 
     values, offsets = _fingerprint_records(spec_json, paths, file_of, starts, ends, text_field)
     scores = exact_scores(values, offsets, None, a, b)
-    keep = scores.measure(rule.measure) >= rule.threshold
+    keep = scores.measure(measure) >= threshold
     m = starts.shape[0]
     rep = representatives(components(m, a[keep], b[keep]), priority)
     similarity = np.ones(m, dtype=np.float64)
     members = np.flatnonzero(rep != np.arange(m))
     if members.shape[0]:
         to_rep = exact_scores(values, offsets, None, members, rep[members])
-        similarity[members] = to_rep.measure(rule.measure)
+        similarity[members] = to_rep.measure(measure)
     assert scores.containment_ab is not None and scores.containment_ba is not None
     return scores.resemblance, scores.containment_ab, scores.containment_ba, rep, similarity
 
@@ -230,14 +223,13 @@ def verify_candidates(
             cuts.append(end)
     cuts.append(by_comp.shape[0])
     task_of_row = np.zeros(n, dtype=np.int64)
-    for t, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:], strict=True)):
-        task_of_row[by_comp[lo:hi]] = t
+    task_of_row[by_comp] = np.repeat(np.arange(len(cuts) - 1), np.diff(cuts))
     pair_task = task_of_row[a]
     pair_order = np.argsort(pair_task, kind="stable")
     pair_cuts = np.searchsorted(pair_task[pair_order], np.arange(len(cuts)))
     threshold, measure = rule
     tasks: list[tuple[Any, ...]] = []
-    places: list[tuple[I64, I64]] = []
+    places: list[tuple[I64, I64, I64]] = []  # a task's documents, their places in rows, pairs
     for t, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:], strict=True)):
         if hi == lo:
             continue
@@ -255,29 +247,27 @@ def verify_candidates(
                 np.searchsorted(docs, a[pairs]),
                 np.searchsorted(docs, b[pairs]),
                 priority[docs],
-                _Rule(threshold, measure),
+                threshold,
+                measure,
             )
         )
-        places.append((docs, pairs))
+        places.append((docs, np.searchsorted(rows, docs), pairs))
     resemblance = np.zeros(a.shape[0], dtype=np.float64)
     containment_ab = np.zeros(a.shape[0], dtype=np.float64)
     containment_ba = np.zeros(a.shape[0], dtype=np.float64)
-    rep = np.zeros(n, dtype=np.int64)
-    similarity = np.ones(n, dtype=np.float64)
+    rep = np.zeros(rows.shape[0], dtype=np.int64)
+    similarity = np.ones(rows.shape[0], dtype=np.float64)
 
     def store(index: int, result: tuple[F64, F64, F64, I64, F64]) -> None:
-        docs, pairs = places[index]
+        docs, at, pairs = places[index]
         resemblance[pairs], containment_ab[pairs], containment_ba[pairs] = result[:3]
-        rep[docs] = docs[result[3]]
-        similarity[docs] = result[4]
+        rep[at] = docs[result[3]]
+        similarity[at] = result[4]
         if progress is not None:
             progress[0].advance(progress[1], int(pairs.shape[0]))
 
-    weights = [int(docs.shape[0]) for docs, _ in places]
+    weights = [int(docs.shape[0]) for docs, _, _ in places]
     map_unordered(tasks, min(jobs, max(1, len(tasks))), store, weights=weights)
     return VerifiedCandidates(
-        PairScores(resemblance, containment_ab, containment_ba),
-        rows,
-        rep[rows],
-        similarity[rows],
+        PairScores(resemblance, containment_ab, containment_ba), rows, rep, similarity
     )
