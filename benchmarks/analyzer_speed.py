@@ -106,7 +106,7 @@ def machine() -> dict[str, Any]:
 
 
 def run(texts: list[str], presets: list[str], warm: bool) -> list[dict[str, Any]]:
-    from neardup.pipeline import Pipeline, make_spec
+    from neardup.fingerprints.pipeline import Pipeline, make_spec
 
     megabytes = sum(len(t.encode("utf-8")) for t in texts) / 1e6
     rows = []
@@ -174,7 +174,7 @@ def markdown(rows: list[dict[str, Any]]) -> str:
 
 
 def profile(texts: list[str], name: str, top: int) -> str:
-    from neardup.pipeline import Pipeline, make_spec
+    from neardup.fingerprints.pipeline import Pipeline, make_spec
 
     pipeline = Pipeline(make_spec(name))
     for text in texts[:WARMUP_DOCS]:

@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 
 from neardup.bloom import PseudoMatrixBloomFilter
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.candidates import BloomRowsSource, Winnowing
 from neardup.index.collection import Analyzed
-from neardup.pipeline import make_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "bloom.md"

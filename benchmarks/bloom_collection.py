@@ -31,8 +31,8 @@ from quality_common import WORK, ensure_dataset, log, need_data, table, update_s
 from quality_partial import SHARES, partial_config
 
 from neardup.eval import formats
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
-from neardup.pipeline import make_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 BLOOM_DOCS = ROOT / "docs" / "bloom.md"

@@ -37,8 +37,8 @@ import numpy as np
 from neardup.bloom import MatrixBloomFilter, PseudoMatrixBloomFilter, corpus_size
 from neardup.bloom.sizing import PAPER_M, PAPER_N, PAPER_ROWS
 from neardup.eval.generate import paste, take_fragment
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection
-from neardup.pipeline import make_spec
 from neardup.spec import IndexSpec
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -55,9 +55,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import collection_data as cd
 
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.collection import Analyzed
-from neardup.pipeline import make_spec
 from neardup.spec import Spec
 from neardup.storage.sqlite import SQLiteStorage
 

@@ -39,8 +39,8 @@ from quality_sets import DATA, FILES, PairSet, _Builder, _no_reuse, _sentences, 
 
 from neardup.eval import generate as gen
 from neardup.eval.metrics import roc_auc
+from neardup.fingerprints.pipeline import Pipeline, default_spec
 from neardup.index import Collection, IndexSpec
-from neardup.pipeline import Pipeline, default_spec
 from neardup.spec import Spec
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ nobody found.)
 
 Methods, in one run on the same input and the same 64-bit shingle fingerprints:
 
-* **neardup dedup** — ``neardup.dedup`` at threshold ``t`` (bands × rows from the chooser,
+* **neardup dedup** — ``neardup.corpus`` at threshold ``t`` (bands × rows from the chooser,
   exact verification), its groups and edges.
 * **datasketch MinHashLSH** — ``MinHash(num_perm=128, scheme='affine64', hashfunc=identity)``
   fed the same fingerprints, ``MinHashLSH(threshold=t)`` (and at its default 0.8); a pair is a
@@ -51,8 +51,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import collection_data as cd  # noqa: E402
 
 from neardup._kernels.pairs import pair_overlaps  # noqa: E402
-from neardup.dedup import DedupOptions, components, dedup  # noqa: E402
-from neardup.pipeline import Pipeline, make_spec  # noqa: E402
+from neardup.corpus import DedupOptions, components, dedup  # noqa: E402
+from neardup.fingerprints.pipeline import Pipeline, make_spec  # noqa: E402
 
 WORK = ROOT / "build" / "dedup_quality"
 # ../shared/data beside the checkout (or two levels up from a worktree under /work/wt/)

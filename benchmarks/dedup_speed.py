@@ -42,8 +42,8 @@ for _data in (ROOT.parent / "shared" / "data", ROOT.parent.parent / "shared" / "
 
 from doc_sections import rewrite_section  # noqa: E402
 
-from neardup.dedup import DedupOptions, dedup  # noqa: E402
-from neardup.pipeline import make_spec  # noqa: E402
+from neardup.corpus import DedupOptions, dedup  # noqa: E402
+from neardup.fingerprints.pipeline import make_spec  # noqa: E402
 
 WORK = ROOT / "build" / "dedup_speed"
 _CORPUS: Any = None

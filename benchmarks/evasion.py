@@ -223,7 +223,7 @@ def _token_diff(spec: object, source: str, copy: str) -> str:
     """The canonical tokens of one text and not the other (at most eight of each way)."""
     from collections import Counter
 
-    from neardup.pipeline import Pipeline
+    from neardup.fingerprints.pipeline import Pipeline
 
     pipeline = Pipeline(spec)  # type: ignore[arg-type]
     a = Counter(pipeline.canonical(source).terms)
@@ -235,8 +235,8 @@ def _token_diff(spec: object, source: str, copy: str) -> str:
 
 def run_copies(count: int, only: set[str] | None, worst: int) -> None:
     from neardup import compare
+    from neardup.fingerprints.pipeline import Pipeline, default_spec
     from neardup.inputs import ReadOptions, hidden_in, text_from_bytes
-    from neardup.pipeline import Pipeline, default_spec
 
     folded_spec, raw_spec = default_spec(), default_spec(fold_tricks=False)
     analyzer = Pipeline(folded_spec).analyzer
@@ -299,7 +299,7 @@ def run_copies(count: int, only: set[str] | None, worst: int) -> None:
 
 def run_false_alarms(show: int) -> None:
     from neardup.analysis.tricks import SUSPICIOUS_AT
-    from neardup.pipeline import Pipeline, default_spec
+    from neardup.fingerprints.pipeline import Pipeline, default_spec
 
     analyzer = Pipeline(default_spec()).analyzer
     print(
@@ -356,7 +356,7 @@ def run_false_alarms(show: int) -> None:
 def run_identity() -> None:
     import numpy as np
 
-    from neardup.pipeline import Pipeline, default_spec
+    from neardup.fingerprints.pipeline import Pipeline, default_spec
 
     folded, raw = Pipeline(default_spec()), Pipeline(default_spec(fold_tricks=False))
     print("| corpus | documents | fingerprints differ | of those, with a trick found |")

@@ -1,11 +1,11 @@
-"""Fit the combined score's coefficients (neardup.combined) on generated training pairs only.
+"""Fit the combined score's coefficients (neardup.score.combined) on generated training pairs only.
 
 The pairs are benchmarks/quality_sets.py's six sets in Russian and English, built from the
 *train* half of the documents (the odd ones; the evaluation uses the even ones), with a fixed
-seed. The features are :func:`neardup.combined.pair_features` under
-:func:`neardup.pipeline.default_spec` (``auto``); the model is scikit-learn's
+seed. The features are :func:`neardup.score.combined.pair_features` under
+:func:`neardup.fingerprints.pipeline.default_spec` (``auto``); the model is scikit-learn's
 ``LogisticRegression`` (L2, C=1, lbfgs), each set weighing the same. The coefficients are
-written to src/neardup/_combined_coefficients.py, rounded to 4 decimals, with ``VERSION`` one
+written to src/neardup/score/_coefficients.py, rounded to 4 decimals, with ``VERSION`` one
 above the shipped model's when they differ from it (a refit changes every combined score; the
 same fit again writes the same file).
 
@@ -21,11 +21,11 @@ from pathlib import Path
 import numpy as np
 from quality_sets import PairSet, all_sets
 
-from neardup.combined import FEATURES, MODEL, CombinedFeatures, CombinedModel, pair_features
 from neardup.eval import metrics
-from neardup.pipeline import default_spec
+from neardup.fingerprints.pipeline import default_spec
+from neardup.score.combined import FEATURES, MODEL, CombinedFeatures, CombinedModel, pair_features
 
-OUT = Path(__file__).resolve().parents[1] / "src" / "neardup" / "_combined_coefficients.py"
+OUT = Path(__file__).resolve().parents[1] / "src" / "neardup" / "score" / "_coefficients.py"
 
 
 def features_of(sets: dict[str, PairSet]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

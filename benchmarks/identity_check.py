@@ -168,10 +168,10 @@ class Digests:
 
 
 def run(texts: dict[str, list[str]], num_perm: int) -> dict[str, str]:
-    from neardup.fingerprint import HashFamily
-    from neardup.pipeline import Pipeline, make_spec
-    from neardup.shingles import shingle
-    from neardup.similarity import Fingerprints
+    from neardup.fingerprints.hashing import HashFamily
+    from neardup.fingerprints.pipeline import Pipeline, make_spec
+    from neardup.fingerprints.shingles import shingle
+    from neardup.fingerprints.similarity import Fingerprints
     from neardup.sketch.minhash import MinHasher
     from neardup.spec import FingerprintSpec, ShingleSpec, SketchSpec
 
@@ -304,8 +304,8 @@ def collection_batches(texts: dict[str, list[str]], batch: int = 256) -> int:
     every preset, the default collection spec (length-adaptive, winnowing) and variations
     (word 3-shingles every 2 tokens, multisets, the pseudo-matrix filter's collection with no
     samples); returns the number of documents that differ."""
+    from neardup.fingerprints.pipeline import make_spec
     from neardup.index import Collection, IndexSpec
-    from neardup.pipeline import make_spec
     from neardup.spec import FingerprintSpec, ShingleSpec
 
     variations: dict[str, tuple[dict[str, Any], IndexSpec]] = {

@@ -281,8 +281,8 @@ def analysis_scaling(path: Path, preset: str, runs: int) -> str:
     and writing took no time); median wall of ``runs`` runs of each, interleaved."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from neardup.fingerprints.pipeline import default_spec
     from neardup.index import Collection
-    from neardup.pipeline import default_spec
 
     with path.open(encoding="utf-8") as fh:
         texts = [json.loads(line)["text"] for line in fh]

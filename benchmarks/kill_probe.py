@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 
+from neardup.fingerprints.pipeline import make_spec  # noqa: E402
 from neardup.index import Collection, IndexSpec  # noqa: E402
-from neardup.pipeline import make_spec  # noqa: E402
 from tests.index._kill_probe import check, probe  # noqa: E402
 
 PG_URL = os.environ.get("NEARDUP_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")

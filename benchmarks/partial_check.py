@@ -43,10 +43,10 @@ from typing import Any
 
 import numpy as np
 
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.candidates import Winnowing, sources_for
 from neardup.index.collection import Analyzed
-from neardup.pipeline import make_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 K = 5

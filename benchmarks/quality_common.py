@@ -40,7 +40,7 @@ from doc_sections import rewrite_section
 
 from neardup.eval import generate as gen
 from neardup.eval import methods
-from neardup.pipeline import make_spec
+from neardup.fingerprints.pipeline import make_spec
 from neardup.spec import Spec
 
 

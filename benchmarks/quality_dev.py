@@ -4,11 +4,11 @@ Reads the seven dev sets of ``../shared/data/dev/`` (README there: Russian and E
 headlines, sentences and whole news articles, each pair labelled by people) by path — no text of
 them is copied into the project — and scores every pair with:
 
-* the current default, the combined score (:mod:`neardup.combined`, the shipped coefficients);
+* the current default, the combined score (:mod:`neardup.score.combined`, the shipped coefficients);
 * every single neardup measure: resemblance, containment (the larger of both ways) and Sørensen
   of word k-grams (k = 1…5) and character n-grams (n = 3…5) of the canonical stream under the
   default analyzer ``auto`` and under ``plain``, each at its explicit k (no short-text rule);
-  neardup's TF-IDF cosine (:mod:`neardup.tfidf`, IDF fitted on the set's texts) under both
+  neardup's TF-IDF cosine (:mod:`neardup.score.tfidf`, IDF fitted on the set's texts) under both
   analyzers; and the pair-local TF-IDF feature of the combined score;
 * the baselines a user tries first: exact Jaccard of lowercase words (``\\w+``), of lowercase
   whitespace-split words and of lowercase character 3-grams (a few lines here); scikit-learn's
@@ -75,13 +75,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from doc_sections import rewrite_section
 
-from neardup import combined
 from neardup._kernels.pairs import pair_overlaps
 from neardup.analysis.analyzer import Canonical
 from neardup.eval import metrics
-from neardup.pipeline import default_spec
-from neardup.shingles import shingle_hashes
-from neardup.similarity import Fingerprints
+from neardup.fingerprints.pipeline import default_spec
+from neardup.fingerprints.shingles import shingle_hashes
+from neardup.fingerprints.similarity import Fingerprints
+from neardup.score import combined
 from neardup.spec import ShingleSpec
 
 DEV = ROOT.parent / "shared" / "data" / "dev"
@@ -236,7 +236,7 @@ def _set_measures(p: combined.Packed, a: np.ndarray, b: np.ndarray) -> dict[str,
 def neardup_measures(pairs: Pairs, features: combined.CombinedFeatures) -> None:
     """Every single neardup measure and the current combined score of ``pairs``."""
     from neardup.eval.methods import rowwise_cosine
-    from neardup.tfidf import TfidfModel
+    from neardup.score.tfidf import TfidfModel
 
     analyzers = {"auto": features.lemmas, "plain": features.plain}
     canon = {name: [p.canonical(t) for t in pairs.texts] for name, p in analyzers.items()}

@@ -5,7 +5,8 @@ and a source), cuts a fragment of 30–150 words out of the source and pastes it
 at a random word boundary — verbatim, with light word edits (5–10 % of its words substituted
 by a word of another text or deleted), or (``--modes …,moderate``) with 15–25 % — and keeps
 the ground truth: the pasted span in the new ("suspicious") text and the fragment's span in the
-source. `neardup.align` then aligns each suspicious text against its source and the passages
+source. `neardup.passages.align` then aligns each suspicious text against its source and the
+passages
 are scored with `neardup.eval.metrics.fragment_scores`.
 
 Pairs are taken only when host and source share no 8-word sequence (plain lowercase words),
@@ -33,9 +34,9 @@ from pathlib import Path
 
 import numpy as np
 
-from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS, Aligner, Prepared
 from neardup.eval.formats import Fragment
 from neardup.eval.metrics import FragmentScores, fragment_scores
+from neardup.passages.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS, Aligner, Prepared
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "ru_news.jsonl.gz"
 WORD = re.compile(r"\S+")

@@ -23,7 +23,7 @@ import numpy as np
 
 from neardup.eval import methods, metrics
 from neardup.eval.generate import Language, edit_words, word_spans
-from neardup.pipeline import Pipeline, make_spec
+from neardup.fingerprints.pipeline import Pipeline, make_spec
 
 DATA = Path(os.environ.get("NEARDUP_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
 FILES = {"ru": "ru_news.jsonl.gz", "en": "reuters21578.jsonl.gz"}

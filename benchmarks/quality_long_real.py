@@ -40,7 +40,7 @@ negatives of ru_news (titles, dates, lengths, the start of both bodies, the word
 to be read by hand, and the docs give what that reading found (:data:`READ`,
 :data:`READ_NEGATIVES`).
 
-Every pair is scored by the default — the combined score (``neardup.combined``, the batch path
+Every pair is scored by the default — the combined score (``neardup.score.combined``, the batch path
 ``CombinedFeatures(default_spec()).table`` + ``combined_scores``) — by the baselines of
 benchmarks/quality_dev.py (imported, not copied) and by neardup's resemblance and containment
 of word 5-shingles under the default preset (``default_spec()``: ``auto``, with its rule for
@@ -79,9 +79,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import quality_dev as qd
 from doc_sections import rewrite_section
 
-from neardup import combined
 from neardup.eval import methods
-from neardup.pipeline import default_spec
+from neardup.fingerprints.pipeline import default_spec
+from neardup.score import combined
 
 DATA = ROOT.parent / "shared" / "data"
 DOCS = ROOT / "docs" / "quality.md"
@@ -526,7 +526,7 @@ def score(
 
 
 def blended_pairs(table: combined.CombinedTable, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The pairs :data:`neardup.combined.MODEL` scores by its short-pair blend."""
+    """The pairs :data:`neardup.score.combined.MODEL` scores by its short-pair blend."""
     model = combined.MODEL
     ratio = combined.pair_features(table, a, b)[:, combined.FEATURES.index("length_ratio")]
     shorter = np.minimum(table.tokens[a], table.tokens[b])

@@ -48,7 +48,7 @@ from quality_common import (
 
 from neardup.eval import formats, methods, metrics, plots, run
 from neardup.eval import generate as gen
-from neardup.pipeline import make_spec
+from neardup.fingerprints.pipeline import make_spec
 
 MIN_PRECISION = 0.99
 SHARES = (0.05, 0.1, 0.2, 0.3, 0.5)

@@ -1,4 +1,5 @@
-"""Rewritten passages (:mod:`neardup.rewrites`): the sentence threshold chosen on real labelled
+"""Rewritten passages (:mod:`neardup.passages.rewrites`): the sentence threshold chosen on real
+labelled
 paraphrases, then the PAN text-alignment measures per kind of edit on generated rewrites.
 
 ``--calibrate``: the human-labelled sentence pairs of ``../shared/data/dev/`` (ParaPhraser
@@ -56,10 +57,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT / "src"))
 
-from neardup.align import Aligner  # noqa: E402
 from neardup.eval import generate as gen  # noqa: E402
-from neardup.pipeline import Pipeline, default_spec  # noqa: E402
-from neardup.rewrites import DEFAULT_THRESHOLD, RewriteFinder, sentence_scores  # noqa: E402
+from neardup.fingerprints.pipeline import Pipeline, default_spec  # noqa: E402
+from neardup.passages.align import Aligner  # noqa: E402
+from neardup.passages.rewrites import DEFAULT_THRESHOLD, RewriteFinder, sentence_scores  # noqa: E402
 
 DEV_SETS = ("paraphraser_test_ru", "stsb_ru", "msrp_train_en", "stsb_en")
 BLOCK = 25
@@ -588,7 +589,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.calibrate:
         chosen = calibrate()
         if chosen != DEFAULT_THRESHOLD:
-            print(f"\n(neardup.rewrites.DEFAULT_THRESHOLD is {DEFAULT_THRESHOLD}: update it)")
+            print(
+                f"\n(neardup.passages.rewrites.DEFAULT_THRESHOLD is {DEFAULT_THRESHOLD}: update it)"
+            )
     if args.pan:
         pan(args.per_kind)
     if args.ablation:

@@ -21,7 +21,7 @@ import numpy as np
 
 from neardup.eval import methods, metrics
 from neardup.eval.generate import Language, edit_words, sentence_spans, word_spans
-from neardup.pipeline import make_spec
+from neardup.fingerprints.pipeline import make_spec
 from neardup.spec import DEFAULT_SHORT_BELOW
 
 #: The shared corpora: ``../shared/data`` beside the checkout, or $NEARDUP_DATA (a worktree).

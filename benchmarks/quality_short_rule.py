@@ -15,7 +15,7 @@ import argparse
 from quality_sets import all_sets, mixed
 
 from neardup.eval import methods, metrics
-from neardup.pipeline import make_spec
+from neardup.fingerprints.pipeline import make_spec
 from neardup.spec import ShingleSpec, Spec
 
 

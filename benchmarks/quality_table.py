@@ -26,7 +26,7 @@ from quality_common import DatasketchMinHash, SklearnTfidf, update_section
 from quality_sets import PairSet, all_sets, mixed
 
 from neardup.eval import methods, metrics
-from neardup.pipeline import default_spec, make_spec
+from neardup.fingerprints.pipeline import default_spec, make_spec
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "quality.md"
 

@@ -95,7 +95,7 @@ def signer(preset: str, compile_filters: bool = True) -> Callable[[list[str]], A
     import numpy as np
 
     from neardup.analysis.analyzer import Analyzer
-    from neardup.pipeline import make_spec
+    from neardup.fingerprints.pipeline import make_spec
     from neardup.sketch.minhash import MinHasher
     from neardup.spec import SketchSpec
 

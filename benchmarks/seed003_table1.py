@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from neardup.matrix import similarity_matrix
-from neardup.pipeline import Pipeline, make_spec
+from neardup.fingerprints.pipeline import Pipeline, make_spec
+from neardup.score.matrix import similarity_matrix
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "seed003_news.jsonl"
 

@@ -80,8 +80,8 @@ def minhash_rows(texts: list[str], repeat: int) -> tuple[str, dict[str, float]]:
 def shingle_spans(texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The canonical buffer of the texts and the byte spans of their distinct 5-shingles."""
     from neardup import make_spec
-    from neardup.collisions import ShingleChunk
-    from neardup.pipeline import Pipeline
+    from neardup.fingerprints.pipeline import Pipeline
+    from neardup.research.collisions import ShingleChunk
 
     chunk = ShingleChunk.of(Pipeline(make_spec("plain")), texts)
     starts, ends = chunk.byte_spans(5)

@@ -81,8 +81,8 @@ def quoting(base: str, source: str, rng: random.Random) -> str:
 
 
 def make_collection(db: str, seeds: list[Doc]) -> None:
+    from neardup.fingerprints.pipeline import make_spec
     from neardup.index import Collection, IndexSpec
-    from neardup.pipeline import make_spec
 
     if db.startswith("postgresql://"):
         drop_postgres(db)

@@ -143,7 +143,7 @@ def timed(
 
 
 def neardup_runs(texts: list[str], family: str) -> list[Result]:
-    from neardup.pipeline import make_spec
+    from neardup.fingerprints.pipeline import make_spec
     from neardup.sketch.minhash import MinHasher
     from neardup.spec import SketchSpec
 
@@ -163,7 +163,7 @@ def breakdown(texts: list[str], family: str) -> str:
     """CPU time per document of each stage of ``sign_texts`` (best of REPEAT): the analyzer
     (canonical tokens), shingle fingerprints on top of it, and the MinHash kernel."""
     from neardup._kernels import minhash as kernels
-    from neardup.pipeline import make_spec
+    from neardup.fingerprints.pipeline import make_spec
     from neardup.sketch.minhash import MinHasher, pack
     from neardup.spec import SketchSpec
 
@@ -283,8 +283,8 @@ class CoreRun:
 def run_reader(preset: str, path: Path, jobs: int, executor: str) -> tuple[float, float, int, str]:
     """Wall and CPU seconds (this process and its reaped workers) of signing ``path`` as
     ``neardup sign`` does; the documents signed and the executor that ran."""
+    from neardup.fingerprints.pipeline import make_spec
     from neardup.inputs import CorpusReader
-    from neardup.pipeline import make_spec
     from neardup.sketch.parallel import executor_that_runs, sign_reader
     from neardup.spec import SketchSpec
 

@@ -64,9 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         "--stages", default="canonical,shingles,from_hashes,fingerprints,sign_texts"
     )
     args = parser.parse_args(argv)
-    from neardup.pipeline import Pipeline, make_spec
-    from neardup.shingles import shingle
-    from neardup.similarity import Fingerprints
+    from neardup.fingerprints.pipeline import Pipeline, make_spec
+    from neardup.fingerprints.shingles import shingle
+    from neardup.fingerprints.similarity import Fingerprints
     from neardup.sketch.minhash import MinHasher
     from neardup.spec import SketchSpec
 

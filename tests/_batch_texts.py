@@ -1,4 +1,4 @@
-"""Texts for the tests of the batch analysis path (``neardup.batch_shingles`` and
+"""Texts for the tests of the batch analysis path (``neardup.fingerprints.batch`` and
 ``Collection.analyze_many``): seeded Russian and English word draws, near-duplicates of them,
 and hand-written edge cases, each with whether the batch kernel should take it.
 

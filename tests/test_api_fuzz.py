@@ -34,7 +34,7 @@ from neardup import (
     make_spec,
 )
 from neardup._constraints import KEY, Boolean, Integer, OneOf, Real
-from neardup.matrix import similarity_matrix
+from neardup.score.matrix import similarity_matrix
 
 #: The fewest calls one run makes (issue #11: 2,000); ``NEARDUP_FUZZ_CALLS`` asks for more, and
 #: ``NEARDUP_FUZZ_RANDOM=1`` draws new values instead of the repeatable sequence.

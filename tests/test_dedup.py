@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from neardup.cli.main import main
-from neardup.dedup import (
+from neardup.corpus import (
     DedupOptions,
     bucket_pairs,
     candidate_pairs,
@@ -21,7 +21,7 @@ from neardup.dedup import (
     representatives,
 )
 from neardup.errors import DatasetError, InputError, SpecMismatchError
-from neardup.pipeline import make_spec
+from neardup.fingerprints.pipeline import make_spec
 from tests import _textgen
 
 PLAIN3 = make_spec("plain", k=3)
@@ -266,8 +266,8 @@ def test_raw_jsonl_slices_and_splice_match_the_general_path(
     name, a null text), a BOM, CRLF, blank lines and tiny slices."""
     import gzip
 
-    import neardup.dedup as module
-    import neardup.dedup.signing as signing
+    import neardup.corpus as module
+    import neardup.corpus.signing as signing
 
     lines = [
         b"\xef\xbb\xbf" + json.dumps({"id": "a", "text": A, "year": 2001}).encode(),
@@ -310,7 +310,7 @@ def test_raw_jsonl_slices_and_splice_match_the_general_path(
 
 
 def test_raw_slice_errors_name_the_line(tmp_path: Path, monkeypatch: Any) -> None:
-    import neardup.dedup.signing as signing
+    import neardup.corpus.signing as signing
 
     monkeypatch.setattr(signing, "SLICE_BYTES", 32)
     rows = [json.dumps({"id": f"d{i}", "text": A}) for i in range(5)]
@@ -363,7 +363,7 @@ def test_existing_output_and_another_spec(corpus: Path, tmp_path: Path) -> None:
 def test_an_interrupted_run_leaves_no_output(
     corpus: Path, tmp_path: Path, monkeypatch: Any
 ) -> None:
-    import neardup.dedup.job as job
+    import neardup.corpus.job as job
 
     def boom(*args: Any, **kwargs: Any) -> None:
         raise KeyboardInterrupt

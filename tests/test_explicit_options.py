@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from neardup.cli.main import main
+from neardup.fingerprints.pipeline import default_spec
 from neardup.index import Collection, IndexSpec
-from neardup.pipeline import default_spec
 
 A = "Кошка сидит на тёплом окне и смотрит на улицу."
 B = "Кошка сидела на тёплом окне, глядя на улицу."

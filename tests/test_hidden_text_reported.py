@@ -14,9 +14,9 @@ import pytest
 
 import neardup
 from neardup.cli.main import main
+from neardup.fingerprints.pipeline import default_spec
 from neardup.index import Collection
 from neardup.inputs import CorpusReader, hidden_in, hidden_of, text_from_bytes
-from neardup.pipeline import default_spec
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SOURCE = (EXAMPLES / "original.txt").read_text(encoding="utf-8")
@@ -49,7 +49,7 @@ def _pdf_copy() -> bytes:
     pytest.importorskip("fpdf")
     from fpdf.enums import TextMode
 
-    from tests.test_office_hidden_pdf import _line, _pdf
+    from tests.inputs.test_office_hidden_pdf import _line, _pdf
 
     pdf = _pdf()
     for text in PARAGRAPHS:

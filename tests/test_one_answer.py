@@ -13,8 +13,8 @@ import pytest
 import neardup
 from neardup.analysis.analyzer import Analyzer
 from neardup.cli.main import main
+from neardup.fingerprints.pipeline import default_spec
 from neardup.index import Collection
-from neardup.pipeline import default_spec
 
 pytest.importorskip("fastapi", reason="the web extra is missing: pip install 'neardup[web]'")
 

@@ -27,6 +27,8 @@ def test_all_is_pinned() -> None:
         "DatasetError",
         "Decision",
         "DecodeError",
+        "DedupOptions",
+        "DedupResult",
         "Defaults",
         "Document",
         "DuplicateIdError",
@@ -62,10 +64,22 @@ def test_all_is_pinned() -> None:
         "dedup",
         "default_spec",
         "make_spec",
+        "read_groups",
         "similarity_matrix",
     ]
     for name in neardup.__all__:
         assert hasattr(neardup, name), name
+
+
+def test_dedup_is_a_plain_function() -> None:
+    """``neardup.dedup`` is the function, whichever module was imported first: the job's
+    package is :mod:`neardup.corpus`, so no module shadows the name."""
+    import inspect
+
+    import neardup.corpus
+
+    assert inspect.isfunction(neardup.dedup)
+    assert neardup.dedup is neardup.corpus.dedup
 
 
 def test_errors_form_one_tree() -> None:
@@ -77,9 +91,9 @@ def test_errors_form_one_tree() -> None:
 
 def test_the_names_a_user_guesses_come_from_their_modules() -> None:
     from neardup import Aligner, Collection, MinHasher, compare
-    from neardup.align import Aligner as AlignAligner
-    from neardup.comparison import compare as comparison_compare
     from neardup.index import Collection as IndexCollection
+    from neardup.passages.align import Aligner as AlignAligner
+    from neardup.score.comparison import compare as comparison_compare
     from neardup.sketch import MinHasher as SketchMinHasher
 
     assert (Aligner, Collection, MinHasher, compare) == (
@@ -103,7 +117,8 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 def test_import_is_light() -> None:
     code = (
         "import sys, neardup; "
-        "heavy = ['numba', 'numpy', 'neardup.index', 'neardup.pipeline', 'neardup.sketch']; "
+        "heavy = ['numba', 'numpy', 'neardup.index', 'neardup.fingerprints.pipeline', "
+        "'neardup.sketch']; "
         "print([m for m in heavy if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

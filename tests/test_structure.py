@@ -167,13 +167,13 @@ def test_imports_are_read_as_the_rules_say(tmp_path: Path) -> None:
         "if TYPE_CHECKING:\n"
         "    from neardup.index import collection\n"
         "else:\n"
-        "    from neardup import report\n"
+        "    from neardup.report import fragments\n"
         "try:\n"
-        "    from neardup import matrix\n"
+        "    from neardup.score import matrix\n"
         "except ImportError:\n"
         "    pass\n"
         "def later() -> None:\n"
-        "    from neardup import align\n",
+        "    from neardup.passages import align\n",
         encoding="utf-8",
     )
     assert imported_modules("neardup.storage.probe", probe) == {
@@ -183,8 +183,8 @@ def test_imports_are_read_as_the_rules_say(tmp_path: Path) -> None:
         "neardup.storage.base",
         "neardup.storage.sqlite",
         "neardup.errors",
-        "neardup.report",
-        "neardup.matrix",
+        "neardup.report.fragments",
+        "neardup.score.matrix",
     }
     toy = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"f"}, "f": {"e"}}
     assert cycles(toy) == [["a", "b", "c"], ["e", "f"]]
@@ -196,13 +196,13 @@ def test_imports_are_read_as_the_rules_say(tmp_path: Path) -> None:
     ]
     assert cycles({"a": {"b"}, "b": set()}) == []
     toy = {
-        "neardup.report": {"neardup.cli.main", "neardup.spec"},
+        "neardup.report.fragments": {"neardup.cli.main", "neardup.spec"},
         "neardup.cli.main": {"neardup.web.app"},
         "neardup.spark.job": {"neardup.cli._options"},
         "neardup.web.app": {"neardup.cli.main"},
         "neardup.clippy": {"neardup.website"},
     }
-    assert upward_imports(toy) == [("neardup.report", "neardup.cli.main")]
+    assert upward_imports(toy) == [("neardup.report.fragments", "neardup.cli.main")]
 
 
 def upward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from neardup import table_cache
+from neardup import _table_cache as table_cache
+from neardup._table_cache import disk_cached, load
 from neardup.analysis import char_filters
-from neardup.table_cache import disk_cached, load
 
 SOURCE = "FACTOR = {factor}\n"
 

@@ -11,8 +11,8 @@ import pytest
 
 import neardup
 from neardup.cli.main import main
+from neardup.fingerprints.pipeline import default_spec
 from neardup.index import Collection
-from neardup.pipeline import default_spec
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SOURCE = (EXAMPLES / "original.txt").read_text(encoding="utf-8")

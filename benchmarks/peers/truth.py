@@ -37,7 +37,7 @@ _PIPELINE: Any = None
 # --- fingerprints ---------------------------------------------------------------------------
 def _init() -> None:
     global _PIPELINE
-    from neardup.pipeline import Pipeline, make_spec
+    from neardup.fingerprints.pipeline import Pipeline, make_spec
 
     _PIPELINE = Pipeline(make_spec("plain"))
 

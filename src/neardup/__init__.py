@@ -48,42 +48,45 @@ from neardup.spec import (
 )
 
 if TYPE_CHECKING:
-    from neardup.align import Aligner, Alignment, Passage
-    from neardup.analyzed import AnalyzedText
-    from neardup.comparison import Comparison, compare
-    from neardup.dedup import dedup
+    from neardup.analysis.analyzed import AnalyzedText
+    from neardup.corpus import DedupOptions, DedupResult, dedup, read_groups
+    from neardup.fingerprints.pipeline import Pipeline, default_spec, make_spec
+    from neardup.fingerprints.similarity import Fingerprints, Measures
     from neardup.index import CheckResult, Collection, Decision, Document, Group, Match
     from neardup.lsh import LSHIndex
-    from neardup.matrix import SimilarityMatrix, similarity_matrix
-    from neardup.pipeline import Pipeline, default_spec, make_spec
-    from neardup.similarity import Fingerprints, Measures
+    from neardup.passages.align import Aligner, Alignment, Passage
+    from neardup.score.comparison import Comparison, compare
+    from neardup.score.matrix import SimilarityMatrix, similarity_matrix
     from neardup.sketch import Banding, MinHasher
 
 #: Names imported on first use: name → the module that defines it.
 _LAZY = {
-    "Aligner": "neardup.align",
-    "Alignment": "neardup.align",
-    "AnalyzedText": "neardup.analyzed",
-    "SimilarityMatrix": "neardup.matrix",
-    "dedup": "neardup.dedup",
-    "default_spec": "neardup.pipeline",
-    "similarity_matrix": "neardup.matrix",
+    "Aligner": "neardup.passages.align",
+    "Alignment": "neardup.passages.align",
+    "AnalyzedText": "neardup.analysis.analyzed",
+    "SimilarityMatrix": "neardup.score.matrix",
+    "dedup": "neardup.corpus",
+    "DedupOptions": "neardup.corpus",
+    "DedupResult": "neardup.corpus",
+    "read_groups": "neardup.corpus",
+    "default_spec": "neardup.fingerprints.pipeline",
+    "similarity_matrix": "neardup.score.matrix",
     "Banding": "neardup.sketch",
-    "Passage": "neardup.align",
+    "Passage": "neardup.passages.align",
     "CheckResult": "neardup.index",
     "Collection": "neardup.index",
-    "Comparison": "neardup.comparison",
+    "Comparison": "neardup.score.comparison",
     "Decision": "neardup.index",
     "Document": "neardup.index",
-    "Fingerprints": "neardup.similarity",
+    "Fingerprints": "neardup.fingerprints.similarity",
     "LSHIndex": "neardup.lsh",
     "Group": "neardup.index",
     "Match": "neardup.index",
-    "Measures": "neardup.similarity",
+    "Measures": "neardup.fingerprints.similarity",
     "MinHasher": "neardup.sketch",
-    "Pipeline": "neardup.pipeline",
-    "compare": "neardup.comparison",
-    "make_spec": "neardup.pipeline",
+    "Pipeline": "neardup.fingerprints.pipeline",
+    "compare": "neardup.score.comparison",
+    "make_spec": "neardup.fingerprints.pipeline",
 }
 
 
@@ -119,6 +122,8 @@ __all__ = [
     "Defaults",
     "Decision",
     "DecodeError",
+    "DedupOptions",
+    "DedupResult",
     "Document",
     "DuplicateIdError",
     "FingerprintSpec",
@@ -153,5 +158,6 @@ __all__ = [
     "dedup",
     "default_spec",
     "make_spec",
+    "read_groups",
     "similarity_matrix",
 ]

@@ -31,7 +31,7 @@ class Defaults:
     k: int = 5
     short_below: int = SHORT_BELOW
     #: How two texts are scored (``compare``, ``eval``): ``combined`` (the calibrated score of
-    #: :mod:`neardup.combined`, first) or ``sets`` (the shingle-set measures only).
+    #: :mod:`neardup.score.combined`, first) or ``sets`` (the shingle-set measures only).
     score: str = "combined"
     #: How a matrix of texts is scored (``matrix``, ``similarity_matrix``, ``/api/matrix``).
     matrix: str = "combined"
@@ -41,14 +41,15 @@ class Defaults:
     #: Quoted and referenced passages count as cited, apart from borrowed.
     citations: bool = True
     #: The second stage also finds passages whose sentences were reworded (synonyms, another
-    #: word order, changed grammar; :mod:`neardup.rewrites`) and counts them as borrowed.
+    #: word order, changed grammar; :mod:`neardup.passages.rewrites`) and counts them as borrowed.
     rewrites: bool = True
     #: Matches reported by ``index check`` (and the sources its passages are looked for in).
     top: int = 10
     #: Workers a command may keep busy: 0 means one per CPU, 1 only the caller's
     #: (``sketch.parallel.workers_for`` reads it; every ``--jobs`` and ``jobs=`` means it).
     jobs: int = 0
-    #: The second stage (:mod:`neardup.align`): words per alignment shingle, unmatched words
+    #: The second stage (:mod:`neardup.passages.align`): words per alignment shingle, unmatched
+    # words
     #: allowed inside one passage, the fewest matched words a passage must have, and how often
     #: a shingle may repeat in a source and still make seeds. Chosen on the generated partial
     #: copies of ``benchmarks/quality_fragments.py`` (docs/fragments.md).

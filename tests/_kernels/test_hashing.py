@@ -9,8 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from neardup._kernels import hashing
-from neardup.fingerprint import HashFamily, rabin_base, rabin_modulus, reference_fingerprint
-from neardup.shingles import word_shingle_starts
+from neardup.fingerprints.hashing import (
+    HashFamily,
+    rabin_base,
+    rabin_modulus,
+    reference_fingerprint,
+)
+from neardup.fingerprints.shingles import word_shingle_starts
 from neardup.spec import FingerprintSpec
 
 WIDTHS = (64, 63, 62, 60, 57, 56, 48, 40, 33, 32)
@@ -102,7 +107,8 @@ def test_word_shingles_by_prefixes_equal_rolling(
 
 
 def test_word_shingles_of_documents_laid_end_to_end() -> None:
-    # neardup.collisions concatenates documents' streams with no space between them; shingles
+    # neardup.research.collisions concatenates documents' streams with no space between them;
+    # shingles
     # never cross a document, so the values are those of each document alone
     fam = _family(64, seed=5)
     docs = [
@@ -124,7 +130,7 @@ def test_word_shingles_of_documents_laid_end_to_end() -> None:
         n_tok += len(words)
     buf = np.concatenate(bufs)
     # shingles per document: the last one may be shorter at a document's end in the
-    # concatenation, so compare only full shingles, as neardup.collisions makes them
+    # concatenation, so compare only full shingles, as neardup.research.collisions makes them
     got = fam.word_shingles(
         buf, np.concatenate(bs), np.concatenate(be), np.concatenate(firsts[:2]), 3
     )

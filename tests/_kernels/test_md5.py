@@ -9,7 +9,7 @@ import pytest
 
 from neardup._kernels.md5 import K, md5_bytes, md5_spans
 from neardup.errors import SpecError
-from neardup.fingerprint import WideFamilySpec, WideHashFamily, reference_wide_fingerprint
+from neardup.fingerprints.hashing import WideFamilySpec, WideHashFamily, reference_wide_fingerprint
 
 # RFC 1321, appendix A.5: the test suite's digests.
 RFC_1321 = [

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from neardup._kernels import minhash as k
-from neardup.fingerprint import splitmix64
+from neardup.fingerprints.hashing import splitmix64
 from neardup.sketch.minhash import function_seeds, pack, reference_signature
 
 MASK = (1 << 64) - 1

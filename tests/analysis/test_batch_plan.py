@@ -8,7 +8,7 @@ import numpy as np
 from neardup import make_spec
 from neardup._kernels import hashing
 from neardup.analysis.analyzer import Analyzer, BatchPlan
-from neardup.fingerprint import HashFamily, RabinTables
+from neardup.fingerprints.hashing import HashFamily, RabinTables
 from neardup.spec import FingerprintSpec
 
 

@@ -17,7 +17,7 @@ from neardup.analysis.analyzer import Analyzer, Canonical
 from neardup.analysis.evasion import find_tricks, neutralize
 from neardup.analysis.presets import preset
 from neardup.analysis.tricks import Tricks
-from neardup.pipeline import default_spec
+from neardup.fingerprints.pipeline import default_spec
 
 SOURCE = (
     "Министр финансов России заявил, что бюджет страны будет исполнен с профицитом. "
@@ -285,7 +285,7 @@ GOLDEN = {"ru": "64fd878e6ce48b42", "en": "03bbbd9ca4cd4710"}
 
 @pytest.mark.parametrize("name,text", [("ru", SOURCE), ("en", ENGLISH)])
 def test_clean_fingerprints_are_unchanged(name: str, text: str) -> None:
-    from neardup.pipeline import Pipeline
+    from neardup.fingerprints.pipeline import Pipeline
 
     on = Pipeline(default_spec("auto")).fingerprints(text)
     off = Pipeline(default_spec("auto", fold_tricks=False)).fingerprints(text)
@@ -438,8 +438,8 @@ def test_folded_spans_cover_their_tokens(text: str) -> None:
 
 def test_a_collection_made_before_keeps_its_spec_and_says_so(tmp_path: Path) -> None:
     from neardup.errors import SpecMismatchError
+    from neardup.fingerprints.pipeline import make_spec
     from neardup.index import Collection, IndexSpec
-    from neardup.pipeline import make_spec
 
     db = str(tmp_path / "old.db")
     before = make_spec("plain", fold_tricks=False)  # the spec of a collection made before

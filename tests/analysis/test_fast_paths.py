@@ -483,7 +483,7 @@ def test_might_be_html_agrees_with_looks_like_html(text: str) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 2**64 - 1), max_size=300), st.booleans())
 def test_from_hashes_equals_np_unique(values: list[int], repeat: bool) -> None:
-    from neardup.similarity import Fingerprints
+    from neardup.fingerprints.similarity import Fingerprints
 
     hashes = np.array(values + (values[: len(values) // 2] if repeat else []), dtype=np.uint64)
     fp = Fingerprints.from_hashes(hashes)

@@ -144,7 +144,7 @@ def test_damaged_file_is_rebuilt_not_a_crash(tmp_path: Path, damage: object) -> 
 def test_tables_and_learned_forms_share_neardups_cache_folder(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """One cache folder for every table (neardup.table_cache.cache_dir); off turns both off."""
+    """One cache folder for every table (neardup._table_cache.cache_dir); off turns both off."""
     from neardup.analysis import learned_cache
 
     monkeypatch.delenv("NEARDUP_LEARNED_DIR", raising=False)

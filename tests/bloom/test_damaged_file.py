@@ -170,7 +170,7 @@ KILLED_WRITER = textwrap.dedent(
     import os, signal, sys
     from neardup.bloom.file import BloomIndex
     from neardup.bloom.pseudo_matrix import PseudoMatrixBloomFilter
-    from neardup.pipeline import make_spec
+    from neardup.fingerprints.pipeline import make_spec
     import numpy as np
 
     filt = PseudoMatrixBloomFilter(n=300)

@@ -389,9 +389,9 @@ def test_member_count_follows_changes() -> None:
 
 def test_two_stages_with_fragments() -> None:
     """Stage 1 on pipeline fingerprints, stage 2 exact, then the aligner marks the passage."""
-    from neardup.align import Aligner
     from neardup.bloom import mark_fragments
-    from neardup.pipeline import Pipeline, make_spec
+    from neardup.fingerprints.pipeline import Pipeline, make_spec
+    from neardup.passages.align import Aligner
     from tests._textgen import text
 
     spec = make_spec("plain")

@@ -246,7 +246,8 @@ def test_the_cli_and_compare_modules_import_nothing_heavy() -> None:
         "print([m for m in ('numpy', 'numba', 'rich', 'importlib.metadata') if m in sys.modules]); "
         "from neardup.cli import _numba_startup; _numba_startup.install(); "
         "import neardup.cli.compare; "
-        "print([m for m in ('rich', 'neardup.combined', 'neardup.report', 'scipy', 'sklearn', "
+        "print([m for m in ('rich', 'neardup.score.combined', 'neardup.report.fragments', "
+        "'scipy', 'sklearn', "
         "'pandas', 'pymorphy3', 'numba.np.arraymath') if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -286,7 +287,7 @@ def test_compare_json_loads_only_what_its_answer_needs(tmp_path: Path) -> None:
     b.write_text("Городская библиотека открылась после долгого ремонта.", encoding="utf-8")
     heavy = [
         "rich",
-        "neardup.report",
+        "neardup.report.fragments",
         "scipy",
         "sklearn",
         "pandas",

@@ -163,8 +163,8 @@ def test_pairs_given_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def test_pairs_default_to_the_combined_score(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from neardup.combined import combined_score
-    from neardup.pipeline import default_spec
+    from neardup.fingerprints.pipeline import default_spec
+    from neardup.score.combined import combined_score
 
     a, copy, other = EN[0], EN[0].replace("the", "a"), EN[3]
     path = tmp_path / "pairs.jsonl"

@@ -62,7 +62,7 @@ def test_every_message_has_both_languages_and_the_same_values() -> None:
     for key, texts in MESSAGES.items():
         assert set(texts) == {"ru", "en"}, key
         assert texts["ru"], key
-        if texts["en"]:  # check_meaning: English says neardup.align's UNIQUENESS_MEANING
+        if texts["en"]:  # check_meaning: English says neardup.passages.align's UNIQUENESS_MEANING
             # the Russian words need no more values than the English ones are given
             assert _fields(texts["ru"]) <= _fields(texts["en"]), key
 

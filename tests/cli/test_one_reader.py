@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from neardup.cli._documents import ByteSize
-from neardup.collisions import DEFAULT_FAMILIES, CollisionCounter, parse_families
 from neardup.errors import DatasetError
 from neardup.eval import formats
+from neardup.fingerprints.pipeline import default_spec, make_spec
 from neardup.inputs import DEFAULT_MAX_BYTES, CorpusReader, iter_inputs
-from neardup.matrix import similarity_matrix
-from neardup.pipeline import default_spec, make_spec
+from neardup.research.collisions import DEFAULT_FAMILIES, CollisionCounter, parse_families
+from neardup.score.matrix import similarity_matrix
 from neardup.sketch import read_signatures
 from neardup.sketch.parallel import sign_stream
 from tests.cli._run import run

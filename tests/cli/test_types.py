@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from neardup._constraints import Boolean, Integer, OneOf, Real
-from neardup.align import CONSTRAINTS as ALIGN_CONSTRAINTS
 from neardup.cli._types import constraint_type, field_type
 from neardup.cli.main import cli
+from neardup.passages.align import CONSTRAINTS as ALIGN_CONSTRAINTS
 from neardup.spec import MAX_SHINGLE_LENGTH, FingerprintSpec, IndexSpec, ShingleSpec, SketchSpec
 
 EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "original.txt")

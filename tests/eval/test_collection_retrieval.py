@@ -9,7 +9,7 @@ import pytest
 
 from neardup.cli.main import main
 from neardup.eval import formats, methods, run
-from neardup.pipeline import make_spec
+from neardup.fingerprints.pipeline import make_spec
 
 WORDS = [f"w{i}" for i in range(200)]
 BASE = " ".join(WORDS[:60])

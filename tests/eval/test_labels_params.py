@@ -13,7 +13,7 @@ from neardup.errors import ConfigurationError, DatasetError
 from neardup.eval import formats, methods
 from neardup.eval.formats import LabelMap
 from neardup.eval.methods import MethodContext
-from neardup.pipeline import make_spec
+from neardup.fingerprints.pipeline import make_spec
 
 #: Three-way labels with given scores: -1 not a paraphrase, 0 loosely, 1 exactly.
 ROWS = [(-1, 0.1), (-1, 0.5), (0, 0.4), (0, 0.7), (1, 0.9), (1, 0.6)]

@@ -11,7 +11,7 @@ import pytest
 from neardup.errors import ConfigurationError, SpecError
 from neardup.eval import methods
 from neardup.eval.methods import MethodContext
-from neardup.pipeline import Pipeline, make_spec
+from neardup.fingerprints.pipeline import Pipeline, make_spec
 from tests.eval.texts import EN, RU
 
 PLAIN = make_spec("plain", k=3)
@@ -168,7 +168,7 @@ def test_shingle_span_detector_finds_a_pasted_passage() -> None:
 
 
 def test_align_detector_finds_a_pasted_passage() -> None:
-    pytest.importorskip("neardup.align")
+    pytest.importorskip("neardup.passages.align")
     detector = methods.build_fragments("align", make_spec("plain"))
     source = EN[2]
     start = source.index("They fixed")
@@ -245,7 +245,7 @@ def test_every_method_of_compare_and_index_check_is_accepted_by_eval(
     capsys.readouterr()
     written = [json.loads(line)["score"] for line in scores.read_text().splitlines()]
     # sets ranks by the strongest set measure: the larger containment, as index check does
-    from neardup.pipeline import default_spec
+    from neardup.fingerprints.pipeline import default_spec
 
     expected = methods.score_pairs("containment", [a, a], [copy, other], default_spec())
     assert written == [round(float(v), 6) for v in expected]

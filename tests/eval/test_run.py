@@ -10,7 +10,7 @@ import pytest
 
 from neardup.eval import formats, methods, run
 from neardup.eval.formats import ClusterDataset, Fragment, LabelledText
-from neardup.pipeline import make_spec
+from neardup.fingerprints.pipeline import make_spec
 from tests.eval.texts import EN
 
 PLAIN = make_spec("plain", k=3)

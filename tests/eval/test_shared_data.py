@@ -12,7 +12,7 @@ import pytest
 from neardup.eval import formats, methods, run
 from neardup.eval import generate as gen
 from neardup.eval.formats import ClusterDataset, LabelledText
-from neardup.pipeline import make_spec
+from neardup.fingerprints.pipeline import make_spec
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 

@@ -32,9 +32,9 @@ NON_STRING_VALUES: dict[str, Callable[[], object]] = {
 def call_library(api: str, value: object) -> object:
     """Call the library's entry point ``api`` with ``value`` where it takes a text."""
     import neardup
-    from neardup.align import Aligner
+    from neardup.fingerprints.pipeline import Pipeline, make_spec
     from neardup.index import Collection
-    from neardup.pipeline import Pipeline, make_spec
+    from neardup.passages.align import Aligner
 
     spec = make_spec("plain")
     if api == "compare":

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from neardup._kernels.winnow import remix, winnow
-from neardup.fingerprint import splitmix64
+from neardup.fingerprints.hashing import splitmix64
 from neardup.index.candidates import CandidateGenerator, Winnowing, generator_for, rank
 from neardup.spec import IndexSpec
 

@@ -15,9 +15,9 @@ from neardup.errors import (
     SpecMismatchError,
     StorageError,
 )
+from neardup.fingerprints.pipeline import make_spec
+from neardup.fingerprints.similarity import compare
 from neardup.index import Collection, IndexSpec
-from neardup.pipeline import make_spec
-from neardup.similarity import compare
 from tests import _textgen as tg
 
 SPEC = make_spec("plain")

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from neardup.errors import ConfigurationError, DuplicateIdError, InputError
+from neardup.fingerprints.pipeline import default_spec, make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.results import Analyzed, Decision
-from neardup.pipeline import default_spec, make_spec
 from neardup.spec import Spec
 from tests import _batch_texts as bt
 

@@ -17,8 +17,8 @@ import pytest
 
 from neardup.cli.main import main
 from neardup.errors import DamagedCollectionError, NeardupError, StorageError
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
-from neardup.pipeline import make_spec
 from tests import _textgen as tg
 
 SPEC = make_spec("plain")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
-from neardup.pipeline import make_spec
 from tests.index._kill_probe import check, probe
 from tests.storage._postgres import PG_URL, drop_schemas, postgres_or_fail, unique_schema
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from neardup.errors import SpecMismatchError
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.candidates import PostingsSource
-from neardup.pipeline import make_spec
 from tests import _textgen as tg
 
 SPEC = make_spec("plain")

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from neardup.bloom import PseudoMatrixBloomFilter
 from neardup.errors import DamagedCollectionError
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.candidates import BloomRowsSource, NoSamples, generator_for, sources_for
-from neardup.pipeline import make_spec
 from neardup.storage import FilterState
 from neardup.storage.memory import MemoryStorage
 from tests import _textgen as tg

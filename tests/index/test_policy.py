@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from neardup.errors import InputError
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.candidates import (
     CandidatePairs,
@@ -18,7 +19,6 @@ from neardup.index.candidates import (
     sources_for,
 )
 from neardup.index.policy import Measure, Policy, PolicyKind, Reason, Verdict
-from neardup.pipeline import make_spec
 from neardup.storage.base import NewDoc, Storage
 from tests import _textgen as tg
 

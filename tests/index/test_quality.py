@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from neardup._kernels.winnow import verify_many
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
-from neardup.pipeline import make_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data" / "ru_news.jsonl.gz"

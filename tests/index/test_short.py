@@ -10,10 +10,10 @@ import pytest
 
 import neardup
 from neardup.errors import ConfigurationError, SpecMismatchError
+from neardup.fingerprints.pipeline import Pipeline, default_spec
+from neardup.fingerprints.shingles import word_shingle_starts
 from neardup.index import Collection, IndexSpec, describe_spec
 from neardup.index.short import CACHED_FORMS, TAG, ShortRule, fewest_tokens
-from neardup.pipeline import Pipeline, default_spec
-from neardup.shingles import word_shingle_starts
 from neardup.spec import ShingleSpec
 from neardup.storage.memory import MemoryStorage
 from tests import _textgen as tg

@@ -1,12 +1,13 @@
-"""Verification gives exactly the measures of neardup.similarity.compare, and the uniqueness."""
+"""Verification gives exactly the measures of neardup.fingerprints.similarity.compare, and the
+uniqueness."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from neardup.fingerprints.similarity import Fingerprints, compare
 from neardup.index.verify import verify
-from neardup.similarity import Fingerprints, compare
 
 
 def _random_set(rng: np.random.Generator, n: int, universe: int) -> np.ndarray:

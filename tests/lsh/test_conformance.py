@@ -16,8 +16,8 @@ from neardup.errors import (
     NotFoundError,
     SpecMismatchError,
 )
+from neardup.fingerprints.similarity import resemblance
 from neardup.lsh import LSHResult
-from neardup.similarity import resemblance
 from neardup.sketch import choose
 from tests._textgen import edit, text
 from tests.lsh.conftest import Place

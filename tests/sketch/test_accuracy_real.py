@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from neardup import Pipeline, make_spec
-from neardup.similarity import compare
+from neardup.fingerprints.similarity import compare
 from neardup.sketch import MinHasher
 from neardup.spec import SketchSpec
 

@@ -133,7 +133,7 @@ def test_thread_path_matches() -> None:
 
 
 def test_the_cli_picks_threads_only_where_the_batch_kernel_applies() -> None:
-    from neardup.pipeline import make_spec
+    from neardup.fingerprints.pipeline import make_spec
     from neardup.sketch.parallel import PROCESS_MIN_BYTES, choose_executor
     from neardup.spec import SketchSpec
 

@@ -12,7 +12,7 @@ import pytest
 
 from neardup import make_spec
 from neardup.errors import SpecError, SpecMismatchError
-from neardup.similarity import Fingerprints
+from neardup.fingerprints.similarity import Fingerprints
 from neardup.sketch import MinHasher, estimate, reference_signature, standard_error
 from neardup.spec import SketchSpec
 

@@ -8,8 +8,8 @@ import pytest
 
 from neardup import make_spec
 from neardup.errors import SpecError
-from neardup.fingerprint import splitmix64
-from neardup.similarity import Fingerprints
+from neardup.fingerprints.hashing import splitmix64
+from neardup.fingerprints.similarity import Fingerprints
 from neardup.sketch import MinHasher, reference_signature
 from neardup.sketch.minhash import affine_coefficients, affine_reference
 from neardup.spec import SketchSpec, Spec

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from neardup.errors import SpecError, SpecMismatchError
-from neardup.similarity import Fingerprints, compare
+from neardup.fingerprints.similarity import Fingerprints, compare
 from neardup.sketch import BottomK, ModM
 from neardup.spec import SketchSpec
 

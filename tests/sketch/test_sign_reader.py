@@ -286,7 +286,7 @@ def test_no_module_imports_the_readers_private_names() -> None:
     import ast
 
     root = Path(inputs.__file__).parent.parent
-    for path in [root / "sketch" / "parallel.py", *sorted((root / "dedup").glob("*.py"))]:
+    for path in [root / "sketch" / "parallel.py", *sorted((root / "corpus").glob("*.py"))]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module == "neardup.inputs":
                 private = [a.name for a in node.names if a.name.startswith("_")]

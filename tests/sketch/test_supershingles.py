@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from neardup.errors import SpecError
-from neardup.similarity import Fingerprints
+from neardup.fingerprints.similarity import Fingerprints
 from neardup.sketch import Banding, MinHasher, band_keys, megashingles, shares_key, supershingles
 from neardup.sketch.params import candidate_probability, megashingle_probability
 from neardup.spec import SketchSpec

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from neardup.dedup import partition, read_groups
+from neardup.corpus import partition, read_groups
 from tests import _textgen
 
 pytestmark = [pytest.mark.spark, pytest.mark.heavy]

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from neardup.dedup import DedupOptions, dedup, partition, read_groups
+from neardup.corpus import DedupOptions, dedup, partition, read_groups
 from neardup.errors import MissingDependencyError
-from neardup.pipeline import make_spec
+from neardup.fingerprints.pipeline import make_spec
 from tests import _textgen
 
 pytestmark = pytest.mark.spark

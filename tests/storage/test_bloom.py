@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from neardup.errors import StorageError
-from neardup.fingerprint import splitmix64
+from neardup.fingerprints.hashing import splitmix64
 from neardup.storage.bloom import BloomFilter
 
 

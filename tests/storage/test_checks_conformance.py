@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from neardup.errors import InputError, NeardupError
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection
-from neardup.pipeline import make_spec
 from neardup.storage.checks import (
     CheckStore,
     KeptCheck,

@@ -19,9 +19,9 @@ from neardup.errors import (
     StorageError,
     TextLengthError,
 )
+from neardup.fingerprints.pipeline import default_spec, make_spec
+from neardup.fingerprints.similarity import compare
 from neardup.index import Collection, IndexSpec, Match
-from neardup.pipeline import default_spec, make_spec
-from neardup.similarity import compare
 from neardup.spec import Spec
 from neardup.storage import FORMAT_VERSION, Link, NewDoc, Storage
 from tests import _textgen as tg

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from neardup.errors import StorageError
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.candidates import BloomRowsSource
-from neardup.pipeline import make_spec
 from neardup.storage import FORMAT_VERSION, FilterState, NewDoc, Storage
 from tests import _textgen as tg
 from tests.storage.conftest import Backend

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from neardup.errors import InputError, StorageError
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection
-from neardup.pipeline import make_spec
 from neardup.storage.postgres import parse_url
 from tests import _textgen as tg
 from tests.storage._postgres import PG_URL, drop_schemas, postgres_or_fail, unique_schema

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from neardup.errors import InputError
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
-from neardup.pipeline import make_spec
 from neardup.storage import NewDoc
 from neardup.storage.bloom import BloomFilter
 from neardup.storage.sqlite import BELOW, EPOCH, ROWS_PER_INSERT, SQLiteStorage, _insert_pairs

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from neardup.errors import InputError
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
-from neardup.pipeline import make_spec
 from tests import _textgen as tg
 from tests.storage.conftest import Backend
 

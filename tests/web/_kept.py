@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
-from neardup.pipeline import make_spec
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -11,9 +11,9 @@ pytest.importorskip("fastapi", reason="the web extra is missing: pip install 'ne
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from neardup.fingerprints.pipeline import make_spec  # noqa: E402
 from neardup.index import Collection, IndexSpec  # noqa: E402
 from neardup.inputs import iter_inputs  # noqa: E402
-from neardup.pipeline import make_spec  # noqa: E402
 from neardup.web.app import create_app  # noqa: E402
 from neardup.web.service import ServiceConfig  # noqa: E402
 

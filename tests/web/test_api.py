@@ -408,8 +408,8 @@ def test_length_limits_refuse_one_document_of_a_request(
 ) -> None:
     """A collection with seed 000's length limits: the service refuses the short text alone,
     saying why, and adds the rest of the request."""
+    from neardup.fingerprints.pipeline import make_spec
     from neardup.index import Collection, IndexSpec
-    from neardup.pipeline import make_spec
 
     db = str(tmp_path / "limited.db")
     Collection.create(db, make_spec("ru"), IndexSpec(min_length=100)).close()

@@ -213,7 +213,7 @@ def test_compare_side_by_side(server: str, page: Any) -> None:
 def test_a_rewritten_paragraph_is_marked_apart(server: str, page: Any) -> None:
     """A paragraph reworded from its source (no word copied in a row) is marked hatched, in
     the source's colour, on both sides, and counted in the figure."""
-    from tests.test_rewrites import RU_AFTER, RU_BEFORE, RU_REWRITE, RU_SOURCE
+    from tests.passages.test_rewrites import RU_AFTER, RU_BEFORE, RU_REWRITE, RU_SOURCE
 
     page.goto(server + "/compare")
     page.fill("#text_a", RU_BEFORE + RU_REWRITE + RU_AFTER)

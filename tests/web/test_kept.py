@@ -235,8 +235,8 @@ def test_exclude_with_a_refused_character_is_a_422(kc: TestClient) -> None:
 def test_kept_page_numbers_and_reasons_in_the_page_language(tmp_path: Path) -> None:
     """The kept check's page: decimals with the language's separator (passages' labels too),
     a refusal's reason and its counts in the page's words, the history's figures."""
+    from neardup.fingerprints.pipeline import make_spec
     from neardup.index import Collection, IndexSpec
-    from neardup.pipeline import make_spec
 
     db = str(tmp_path / "long.db")
     with Collection.create(db, make_spec("ru"), IndexSpec(policy="allow", min_length=200)):

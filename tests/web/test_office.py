@@ -1,4 +1,5 @@
-"""neardup.office: text out of .docx and .pdf, for the CLI's inputs and the service's uploads."""
+"""neardup.inputs.office: text out of .docx and .pdf, for the CLI's inputs and the service's
+uploads."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from neardup.errors import InputError
 from neardup.inputs import iter_inputs
-from neardup.office import extract_text, is_office, read_file
+from neardup.inputs.office import extract_text, is_office, read_file
 from tests.web._files import docx_bytes, pdf_bytes
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from neardup.office import Dropped, extract, extract_text
+from neardup.inputs.office import Dropped, extract, extract_text
 
 
 def _save(document: Any) -> bytes:

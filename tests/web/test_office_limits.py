@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from neardup.errors import InputError, InputTooLargeError
-from neardup.office import DEFAULT_LIMITS, OfficeLimits, extract_text, read_file
+from neardup.inputs.office import DEFAULT_LIMITS, OfficeLimits, extract_text, read_file
 from tests.web._files import docx_bytes, pdf_bytes
 
 #: A command's peak memory must stay under this (the bomb unpacked as python-docx would build
@@ -138,7 +138,7 @@ def test_an_entity_bomb_is_not_expanded(template: bytes) -> None:
 
 
 def test_office_does_not_import_the_reader() -> None:
-    code = "import sys, neardup.office; sys.exit('neardup.inputs' in sys.modules)"
+    code = "import sys, neardup.inputs.office; sys.exit('neardup.inputs' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 
 

@@ -20,9 +20,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.inputs import iter_inputs
-from neardup.pipeline import make_spec
 from neardup.web.service import ServiceConfig
 from tests.storage._postgres import PG_URL, drop_schemas, postgres_or_fail, unique_schema
 from tests.web.conftest import EXAMPLES, TOKEN, client_for, make_collection

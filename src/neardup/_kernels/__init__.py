@@ -9,7 +9,7 @@ before any kernel module's, so it decides first:
 
 * the package folder writable: nothing changes;
 * else, unless the user set ``NUMBA_CACHE_DIR``: the kernels' cache goes to neardup's own cache
-  folder (:func:`neardup.table_cache.cache_dir`, the one of the Unicode tables), under
+  folder (:func:`neardup._table_cache.cache_dir`, the one of the Unicode tables), under
   ``numba/``;
 * and whatever remains unwritable, a kernel numba can find no cache folder for is compiled in
   memory for this process (one line on stderr says so, once, and not again in the processes
@@ -43,7 +43,7 @@ def writable(folder: Path) -> bool:
 
 def user_kernel_cache() -> Path | None:
     """The kernels' folder in neardup's user cache, or ``None`` when the cache is off."""
-    from neardup.table_cache import cache_dir
+    from neardup._table_cache import cache_dir
 
     root = cache_dir()
     return None if root is None else root / "numba"

@@ -4,7 +4,7 @@ A *seed* is a pair ``(i, j)``: word shingle ``i`` of the query text has the same
 shingle ``j`` of the source text. Seeds are chained greedily in query order into passages:
 a seed extends a chain when it lies after the chain's last seed in BOTH texts and the tokens
 left unmatched between them are at most ``gap`` in each text. Everything here works on plain
-numpy arrays and returns arrays; the public wrapper is :mod:`neardup.align`.
+numpy arrays and returns arrays; the public wrapper is :mod:`neardup.passages.align`.
 """
 
 from __future__ import annotations

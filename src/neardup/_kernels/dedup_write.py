@@ -1,6 +1,6 @@
 """The dedup write stage's byte loops: where each JSONL record's kept bytes end, and the output
 records (each record's own bytes, then its added fields) assembled into one buffer, so no Python
-code runs per record (:mod:`neardup.dedup.splice`)."""
+code runs per record (:mod:`neardup.corpus.splice`)."""
 
 from __future__ import annotations
 

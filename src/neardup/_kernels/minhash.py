@@ -38,7 +38,8 @@ EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 @njit(cache=True, nogil=True, inline="always")
 def splitmix64(x: np.uint64) -> np.uint64:
-    """SplitMix64's output for state ``x``: equal to :func:`neardup.fingerprint.splitmix64`."""
+    """SplitMix64's output for state ``x``: equal to
+    :func:`neardup.fingerprints.hashing.splitmix64`."""
     z = x + GAMMA
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2

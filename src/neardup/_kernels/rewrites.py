@@ -1,7 +1,8 @@
 """Hot loops of rewrite detection: matching sentences one to one and grouping them into passages.
 
 Everything here works on plain numpy arrays and returns arrays; the public wrapper is
-:mod:`neardup.rewrites`. A *match* is a pair ``(i, j)``: sentence ``i`` of the query is taken as
+:mod:`neardup.passages.rewrites`. A *match* is a pair ``(i, j)``: sentence ``i`` of the query is
+taken as
 a rewrite of sentence ``j`` of the source.
 """
 

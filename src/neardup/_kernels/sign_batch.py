@@ -124,7 +124,8 @@ def _document_tokens(
 
 @njit(cache=True, nogil=True, inline="always")
 def _word_starts(n_tokens: int, k: int, step: int) -> I64:
-    """The first token of each word shingle (:func:`neardup.shingles.word_shingle_starts`)."""
+    """The first token of each word shingle
+    (:func:`neardup.fingerprints.shingles.word_shingle_starts`)."""
     if n_tokens == 0:
         return np.zeros(0, dtype=np.int64)
     if n_tokens <= k:
@@ -464,7 +465,8 @@ def shingle_words_batch(
     c: np.uint64,
 ) -> tuple[npt.NDArray[np.int8], I64, U64, I64, U64, I64, U64, U64, npt.NDArray[np.uint8]]:
     """The word shingle hashes of each document ``d`` with ``todo[d]``, in text order, as the
-    per-document path gives them (:func:`neardup.shingles.shingle_hashes` of the analyzer's
+    per-document path gives them (:func:`neardup.fingerprints.shingles.shingle_hashes` of the
+    analyzer's
     canonical stream): what a collection stores and samples, where
     :func:`sign_filtered_words` goes on to MinHash. ``filtered``: the chain's token filters are
     the compiled tables (``use_static`` … ``result_bytes``, as there); otherwise those are

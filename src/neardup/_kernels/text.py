@@ -23,7 +23,7 @@ from numba import njit
 # numba's reader of one code point of its native str (the buffer it borrows from Python's str)
 from numba.cpython.unicode import _get_code_point
 
-from neardup.table_cache import disk_cached
+from neardup._table_cache import disk_cached
 
 # Character classes of the tokenizer table.
 OTHER = np.uint8(0)
@@ -42,7 +42,7 @@ _DECIMAL_MARKS = ".,"
 @lru_cache(maxsize=1)
 def char_classes() -> npt.NDArray[np.uint8]:
     """The class of every code point, from Python's own Unicode tables (built once, ~0.3 s, and
-    kept on disk: :mod:`neardup.table_cache`)."""
+    kept on disk: :mod:`neardup._table_cache`)."""
     return class_table(sys.maxunicode + 1)
 
 

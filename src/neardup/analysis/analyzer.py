@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import text as text_kernels
+from neardup._table_cache import disk_cached
 from neardup.analysis import chain as chain_module
 from neardup.analysis import chunked, evasion, registry
 from neardup.analysis.chain import (
@@ -28,7 +29,6 @@ from neardup.analysis.chain import (
     route_batch,
 )
 from neardup.spec import AnalyzerSpec
-from neardup.table_cache import disk_cached
 
 __all__ = [
     "Analyzer",

@@ -17,8 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import text as text_kernels
+from neardup._table_cache import disk_cached
 from neardup.analysis.offsets import OffsetMap
-from neardup.table_cache import disk_cached
 
 CharFilterResult = tuple[str, OffsetMap | None]
 
@@ -517,7 +517,7 @@ def fused_table(filters: tuple[str, ...]) -> FusedTable | None:
 @disk_cached("fused_table", text_kernels)
 def _build_fused_table(filters: tuple[str, ...]) -> FusedTable:
     """The table of :func:`fused_table` for fusable ``filters``, built from the Unicode
-    database (~0.3 s; kept on disk by :mod:`neardup.table_cache`)."""
+    database (~0.3 s; kept on disk by :mod:`neardup._table_cache`)."""
     safe = _nfkc_safe()
     one, several = _nfkc_alone()
     is_several = np.zeros(FAST_DOMAIN, dtype=np.bool_)

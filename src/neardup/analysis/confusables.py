@@ -1,5 +1,5 @@
 """The character tables of the ``fold`` filter (:mod:`neardup.analysis.evasion`), built from
-maintained Unicode data at first use and kept on disk (:mod:`neardup.table_cache`):
+maintained Unicode data at first use and kept on disk (:mod:`neardup._table_cache`):
 
 * the confusables of Unicode's security mechanisms (UTS #39, ``confusables.txt``) as the
   package ``confusable-homoglyphs`` ships them: which characters look alike;
@@ -24,8 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import text as text_kernels
+from neardup._table_cache import disk_cached
 from neardup.analysis.resources import package_version
-from neardup.table_cache import disk_cached
 
 #: The package holding the UTS #39 confusables data, and the one holding Unicode's properties.
 CONFUSABLES_PACKAGE = "confusable-homoglyphs"

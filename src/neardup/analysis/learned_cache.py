@@ -157,11 +157,11 @@ def decode(raw: bytes) -> LearnedForms | None:
 
 def learned_root() -> Path | None:
     """The folder of the learned forms' folders: ``$NEARDUP_LEARNED_DIR``, else ``learned``
-    in :func:`neardup.table_cache.cache_dir` (``None``: the disk cache is off)."""
+    in :func:`neardup._table_cache.cache_dir` (``None``: the disk cache is off)."""
     explicit = os.environ.get("NEARDUP_LEARNED_DIR")
     if explicit:
         return Path(explicit)
-    from neardup.table_cache import cache_dir
+    from neardup._table_cache import cache_dir
 
     root = cache_dir()
     return None if root is None else root / "learned"

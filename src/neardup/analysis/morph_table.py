@@ -9,7 +9,7 @@ is a pronominal adjective (``Apro``). The facts come from that same function, so
 in the table is analysed as before by construction.
 
 It is built once per dictionary version (about a minute: one parse per form) at first use and
-kept in neardup's cache folder (:func:`neardup.table_cache.cache_dir`; built in memory when
+kept in neardup's cache folder (:func:`neardup._table_cache.cache_dir`; built in memory when
 that is turned off), in one file named by :func:`dictionary_key` (the dictionary
 package's version and revision, pymorphy3's version, :data:`TABLE_VERSION`); the file is
 written to a temporary name and renamed, carries a checksum of its arrays, and one that is
@@ -43,9 +43,9 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import morph as morph_kernels
+from neardup._table_cache import cache_dir
 from neardup.analysis import resources
 from neardup.errors import ConfigurationError
-from neardup.table_cache import cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -340,7 +340,7 @@ def load_or_build(
 @lru_cache(maxsize=1)
 def dictionary_table() -> FormTable:
     """The Russian dictionary's table, loaded from neardup's cache folder
-    (:func:`neardup.table_cache.cache_dir`) or built there; built in memory when the disk
+    (:func:`neardup._table_cache.cache_dir`) or built there; built in memory when the disk
     cache is turned off."""
     key = dictionary_key()
     # pymorphy3's dictionary is loaded only to build the table

@@ -8,7 +8,7 @@ kind counts only past its threshold (:data:`SUSPICIOUS_AT`).
 
 One kind is not the analyzer's: ``hidden_text``, the text of a .docx or PDF file that a reader
 does not see (hidden runs, white, tiny, invisible or off the page), which reading the file kept
-out of the text (:func:`neardup.office.extract`; :func:`hidden_text` makes its trick, with no
+out of the text (:func:`neardup.inputs.office.extract`; :func:`hidden_text` makes its trick, with no
 spans: the text is not in the text analysed). :meth:`Tricks.merged` adds it to the analyzer's.
 """
 
@@ -44,7 +44,7 @@ class Trick:
     of the original text, in text order); ``share``: the share of the text's words it touched
     (``letter_spacing``: of its letters; ``hidden_text``: of all the characters, seen or not);
     ``by``: ``hidden_text``'s characters by how they were hidden (``hidden``, ``invisible``,
-    ``white``, ``tiny``, ``offpage``: :class:`neardup.office.Dropped`)."""
+    ``white``, ``tiny``, ``offpage``: :class:`neardup.inputs.office.Dropped`)."""
 
     kind: str
     chars: int
@@ -121,7 +121,7 @@ NONE = Tricks()
 
 def hidden_text(dropped: Sequence[tuple[str, int, int]], visible_chars: int) -> Tricks:
     """The ``hidden_text`` trick of what reading a file dropped: ``(how, characters, words)``
-    for each way it was hidden (:class:`neardup.office.Dropped`), beside ``visible_chars``
+    for each way it was hidden (:class:`neardup.inputs.office.Dropped`), beside ``visible_chars``
     characters read (white space not counted, in both); :data:`NONE` when nothing was
     dropped."""
     by = tuple((how, chars) for how, chars, _ in dropped if chars)

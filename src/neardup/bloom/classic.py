@@ -26,7 +26,9 @@ B = npt.NDArray[np.bool_]
 
 def as_fingerprints(values: object, *, what: str = "fingerprints") -> U64:
     """A 1-d ``uint64`` array of sorted distinct values, or :class:`InputError`."""
-    raw = getattr(values, "values", values)  # a neardup.similarity.Fingerprints passes through
+    raw = getattr(
+        values, "values", values
+    )  # a neardup.fingerprints.similarity.Fingerprints passes through
     arr = np.asarray(raw)
     if arr.ndim != 1:
         raise InputError(f"{what} must be a 1-d array, got shape {arr.shape}")

@@ -2,8 +2,9 @@
 
 Stage 1 is :meth:`PseudoMatrixBloomFilter.candidates` (rows above the background → their
 documents). Stage 2 is what neardup already has: exact measures from the stored fingerprints
-(:func:`neardup.similarity.compare`: containment both ways, resemblance) and, when the texts
-are at hand, the passages marked by :class:`neardup.align.Aligner`.
+(:func:`neardup.fingerprints.similarity.compare`: containment both ways, resemblance) and, when the
+texts
+are at hand, the passages marked by :class:`neardup.passages.align.Aligner`.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from neardup.align import Aligner, SourceMatch
 from neardup.bloom.classic import as_fingerprints
 from neardup.bloom.pseudo_matrix import Fetch, Measure, PseudoMatrixBloomFilter
-from neardup.pipeline import TextLike
-from neardup.similarity import Fingerprints, Measures, compare
+from neardup.fingerprints.pipeline import TextLike
+from neardup.fingerprints.similarity import Fingerprints, Measures, compare
+from neardup.passages.align import Aligner, SourceMatch
 
 
 @dataclass(frozen=True)

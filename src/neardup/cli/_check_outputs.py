@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from neardup.cli import messages as msg
-from neardup.report import check_writable, markup_safe
+from neardup.report.fragments import check_writable, markup_safe
 
 if TYPE_CHECKING:
     from neardup.index import CheckResult, Collection
@@ -37,7 +37,7 @@ def outputs_ready(html_report: str | None, pdf_report: str | None, font: str | N
         if path:
             check_writable(path)
     if pdf_report:
-        from neardup.report_pdf import find_font
+        from neardup.report.pdf import find_font
 
         find_font(font)
 
@@ -55,8 +55,8 @@ def write_pdf(
     """``check --pdf``: the report of this check, as the service draws a kept one."""
     import time
 
-    from neardup.kept import check_record, collection_name, source_info
-    from neardup.report_pdf import check_pdf
+    from neardup.report.check_record import check_record, collection_name, source_info
+    from neardup.report.pdf import check_pdf
 
     record = check_record(result, source_info(col, [m.id for m in result.matches]), exclude)
     data = check_pdf(

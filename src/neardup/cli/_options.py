@@ -12,8 +12,8 @@ from neardup.analysis.presets import PRESETS
 from neardup.cli._types import field_default, field_type
 from neardup.defaults import DEFAULTS
 from neardup.errors import InputError
+from neardup.fingerprints.pipeline import DEFAULT_PRESET, make_spec
 from neardup.inputs import check_thesaurus, read_text_input
-from neardup.pipeline import DEFAULT_PRESET, make_spec
 from neardup.spec import FAMILY_WIDTHS, FingerprintSpec, ShingleSpec, Spec
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -220,8 +220,8 @@ def build(
     dataset (.jsonl[.gz], .csv, .parquet), as for `neardup index add`."""
     from neardup.bloom.file import BloomIndex
     from neardup.bloom.pseudo_matrix import PseudoMatrixBloomFilter
+    from neardup.fingerprints.pipeline import Pipeline
     from neardup.inputs import count_inputs, iter_inputs
-    from neardup.pipeline import Pipeline
 
     spec = spec_from_options(spec_flags)
     pipeline = Pipeline(spec)
@@ -288,7 +288,7 @@ def build(
     multiple=True,
     metavar="INPUT",
     help="The corpus the filter was built from (repeatable): mark the passages shared with "
-    "each match (neardup.align).",
+    "each match (neardup.passages.align).",
 )
 @_corpus_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -309,11 +309,11 @@ def query(
     rows scoring above the background name their documents (stage 1), which are then compared
     exactly by their fingerprints (stage 2: shared shingles, containment both ways) and, with
     --fragments, aligned to mark the shared passages."""
-    from neardup.align import Aligner
     from neardup.bloom.file import BloomIndex
     from neardup.bloom.search import mark_fragments, verify
+    from neardup.fingerprints.pipeline import Pipeline
     from neardup.inputs import iter_inputs
-    from neardup.pipeline import Pipeline
+    from neardup.passages.align import Aligner
 
     index = BloomIndex.load(filter_file)
     query_text = read_input(text).text

@@ -15,7 +15,9 @@ from rich.table import Table
 from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli.messages import fmt, say
-from neardup.collisions import (
+from neardup.errors import InputError
+from neardup.inputs import CorpusReader
+from neardup.research.collisions import (
     DEFAULT_FAMILIES,
     PAPER_SHINGLES,
     PAPER_TABLE_2,
@@ -26,8 +28,6 @@ from neardup.collisions import (
     birthday_table,
     parse_families,
 )
-from neardup.errors import InputError
-from neardup.inputs import CorpusReader
 
 F = TypeVar("F", bound=Callable[..., Any])
 

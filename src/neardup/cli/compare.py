@@ -13,18 +13,18 @@ from typing import Any
 
 import click
 
-from neardup.align import CONSTRAINTS as ALIGN_CONSTRAINTS
-from neardup.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS
 from neardup.analysis.analyzer import Canonical, IntArray
 from neardup.cli import messages as msg
 from neardup.cli._documents import read_input, read_options, reader_options
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import constraint_type
-from neardup.comparison import SCORE_METHODS, release_pipelines
-from neardup.comparison import compare as compare_texts
 from neardup.defaults import DEFAULTS
-from neardup.pipeline import Pipeline
-from neardup.shingles import Shingles, shingle
+from neardup.fingerprints.pipeline import Pipeline
+from neardup.fingerprints.shingles import Shingles, shingle
+from neardup.passages.align import CONSTRAINTS as ALIGN_CONSTRAINTS
+from neardup.passages.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS
+from neardup.score.comparison import SCORE_METHODS, release_pipelines
+from neardup.score.comparison import compare as compare_texts
 
 
 @click.command()
@@ -77,7 +77,7 @@ from neardup.shingles import Shingles, shingle
     default=DEFAULTS.score,
     show_default=True,
     help="combined: the combined score first (a calibrated probability-like number from "
-    "several measures, neardup.combined; the best single ranking on every generated set, "
+    "several measures, neardup.score.combined; the best single ranking on every generated set, "
     "docs/quality.md), then the shingle-set measures; sets: the shingle-set measures only "
     "(faster).",
 )
@@ -137,7 +137,7 @@ def compare(
     """
     spec = spec_from_options(options)
     if html_report:
-        from neardup.report import check_writable
+        from neardup.report.fragments import check_writable
 
         check_writable(html_report)
     from neardup.analysis.tricks import folds
@@ -149,7 +149,7 @@ def compare(
     text_a, text_b = decoded_a.text, decoded_b.text
     aligner = None
     if fragments or html_report:
-        from neardup.align import Aligner
+        from neardup.passages.align import Aligner
 
         aligner = Aligner(spec, k=align_k, gap=gap, min_tokens=min_tokens, rewrites=not no_rewrites)
     result = compare_texts(
@@ -167,7 +167,7 @@ def compare(
     release_pipelines()  # the analyzers' learned forms reach the disk as this process ends
     measures, alignment, combined = result, result.alignment, result.combined
     if html_report and alignment is not None:
-        from neardup.report import write_html
+        from neardup.report.fragments import write_html
 
         write_html(alignment, html_report, title=f"{file_a} vs {file_b}", query_title=file_a)
     if as_json:
@@ -176,7 +176,7 @@ def compare(
     from rich.console import Console
     from rich.table import Table
 
-    from neardup.report import markup_safe
+    from neardup.report.fragments import markup_safe
 
     title = msg.say("compare_title", a=markup_safe(file_a), b=markup_safe(file_b))
     table = Table(title=title, show_header=True)
@@ -214,14 +214,14 @@ def compare(
             bits=spec.fingerprint_family.bits,
         )
     )
-    from neardup.report import tricks_line
+    from neardup.report.fragments import tricks_line
 
     for tricks, whose in ((result.tricks_a, f"A ({file_a})"), (result.tricks_b, f"B ({file_b})")):
         line = tricks_line(tricks, whose)
         if line:
             console.print(line, style="bold red" if tricks.suspicious else "yellow", markup=False)
     if alignment is not None and fragments:
-        from neardup.report import print_terminal
+        from neardup.report.fragments import print_terminal
 
         print_terminal(alignment, console, query_title=f"A: {file_a}")
     if html_report:

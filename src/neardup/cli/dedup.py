@@ -9,7 +9,7 @@ import click
 
 from neardup.cli._options import jobs_option, spec_from_options, spec_options
 from neardup.cli._types import field_default, field_option, field_type
-from neardup.dedup import DedupOptions
+from neardup.corpus import DedupOptions
 from neardup.errors import InputError
 from neardup.spec import SketchSpec
 
@@ -178,7 +178,7 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
         return
     if master:
         raise InputError("--master goes with --engine spark")
-    from neardup.dedup import dedup as run
+    from neardup.corpus import dedup as run
 
     result = run(
         list(inputs),

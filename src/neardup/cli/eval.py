@@ -76,7 +76,7 @@ def _model_version(method: str) -> dict[str, int]:
     """``{"combined_version": …}`` for the combined score (a refit changes its scores)."""
     if method != "combined":
         return {}
-    from neardup.combined import MODEL
+    from neardup.score.combined import MODEL
 
     return {"combined_version": MODEL.version}
 

@@ -18,16 +18,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from neardup.align import UNIQUENESS_MEANING
 from neardup.cli import messages as msg
 from neardup.cli._check_outputs import note_old_lookup, outputs_ready, verdict_of, write_pdf
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import jobs_option, spec_from_options, spec_options
 from neardup.cli._types import COUNT, field_default, field_option
-from neardup.comparison import SCORE_METHODS
 from neardup.defaults import DEFAULTS
 from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
-from neardup.report import markup_safe, printable
+from neardup.passages.align import UNIQUENESS_MEANING
+from neardup.report.fragments import markup_safe, printable
+from neardup.score.comparison import SCORE_METHODS
 from neardup.spec import CANDIDATE_METHODS, INDEX_MEASURES, INDEX_POLICIES, IndexSpec
 
 if TYPE_CHECKING:
@@ -490,7 +490,7 @@ def _add_with_progress(
     type=click.Choice(SCORE_METHODS),
     default="sets",
     show_default=True,
-    help="combined: also score each match shown with the combined score (neardup.combined), "
+    help="combined: also score each match shown with the combined score (neardup.score.combined), "
     "from the stored texts (sets: the shingle-set measures only).",
 )
 @click.option(
@@ -567,7 +567,7 @@ def check(
         note_old_lookup(col)
         aligner = None
         if no_rewrites:
-            from neardup.align import Aligner
+            from neardup.passages.align import Aligner
 
             aligner = Aligner(col.spec, rewrites=False)
         result = col.check(
@@ -584,7 +584,7 @@ def check(
             write_pdf(col, db, file, text, result, exclude, pdf_report, pdf_font)
     alignment = result.alignment
     if html_report and alignment is not None:
-        from neardup.report import write_html
+        from neardup.report.fragments import write_html
 
         write_html(alignment, html_report, title=f"{file} against {db}", query_title=file)
     if as_json:
@@ -605,7 +605,7 @@ def check(
     )
     meaning = msg.say("check_meaning") if msg.is_russian() else UNIQUENESS_MEANING
     console.print(meaning, style="dim", highlight=False)
-    from neardup.report import tricks_line
+    from neardup.report.fragments import tricks_line
 
     line = tricks_line(result.tricks)
     if line:
@@ -632,7 +632,7 @@ def check(
             )
         console.print(table)
     if alignment is not None and fragments:
-        from neardup.report import print_terminal
+        from neardup.report.fragments import print_terminal
 
         print_terminal(alignment, console, query_title=file, summary=False)
     if html_report:

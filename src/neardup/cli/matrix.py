@@ -19,9 +19,9 @@ from neardup.cli._types import field_type
 from neardup.cli.messages import fmt, say
 from neardup.defaults import DEFAULTS
 from neardup.errors import InputError
-from neardup.matrix import METHODS, SimilarityMatrix, plot_heatmap, similarity_matrix
+from neardup.score.matrix import METHODS, SimilarityMatrix, plot_heatmap, similarity_matrix
+from neardup.score.tfidf import IDF_MODES
 from neardup.spec import SketchSpec
-from neardup.tfidf import IDF_MODES
 
 #: The image formats of --plot (matplotlib chooses by the suffix).
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -68,7 +68,7 @@ def _table(result: SimilarityMatrix) -> Table:
     type=click.Choice(METHODS),
     default=DEFAULTS.matrix,
     show_default=True,
-    help="combined (the calibrated combined score of neardup.combined: the best single "
+    help="combined (the calibrated combined score of neardup.score.combined: the best single "
     "ranking on every generated set, docs/quality.md), containment |Si∩Sj|/|Si| "
     "(asymmetric), resemblance (Jaccard), sorensen, minhash (estimated resemblance) or tfidf "
     "(cosine of TF-IDF vectors).",

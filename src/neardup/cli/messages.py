@@ -15,7 +15,7 @@ that every key has both languages with the same placeholders.
 Templates are :meth:`str.format` strings. English templates are exactly the CLI's former
 strings (tests and doc examples pin them) and are formatted by :meth:`str.format` itself.
 Russian templates are formatted with two more kinds of field spec, through
-:mod:`neardup.plurals` (Babel's CLDR plural rules, as on the page and in the PDF report):
+:mod:`neardup.report.plurals` (Babel's CLDR plural rules, as on the page and in the PDF report):
 
 - ``{n:#document}`` — the count and its word in the right form ("21 документ", "5 документов");
 - ``{n:~document}`` — the word alone;
@@ -91,7 +91,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Уникальность — доля слов текста, не найденных ни в одном источнике; "
         "заимствовано — доля, скопированная из источника; цитируется — доля, скопированная "
         "в кавычках или в предложении со своей ссылкой. Вместе три доли дают 100 %.",
-        "en": "",  # the English line is neardup.report's UNIQUENESS_MEANING, unchanged
+        "en": "",  # the English line is neardup.report.fragments's UNIQUENESS_MEANING, unchanged
     },
     "check_no_sources": {
         "ru": "ни один документ коллекции не имеет общих шинглов с этим текстом",
@@ -324,7 +324,8 @@ def is_russian() -> bool:
 _FLOAT_SPEC = re.compile(r"^,?(?:\.(\d+)f)?$")
 
 
-#: Words only the CLI counts, by Babel's plural categories (the others: neardup.plurals.WORDS).
+#: Words only the CLI counts, by Babel's plural categories (the others:
+# neardup.report.plurals.WORDS).
 CLI_WORDS: dict[str, dict[str, str]] = {
     "token": {"one": "токен", "few": "токена", "many": "токенов", "other": "токена"},
     "pair": {"one": "пара", "few": "пары", "many": "пар", "other": "пары"},
@@ -336,7 +337,7 @@ CLI_WORDS: dict[str, dict[str, str]] = {
 
 
 def _word(n: float, key: str) -> str:
-    from neardup.plurals import WORDS, word
+    from neardup.report.plurals import WORDS, word
 
     if key in WORDS:
         return word(n, key, "ru")
@@ -349,7 +350,7 @@ class _RussianFormatter(string.Formatter):
     """:meth:`str.format` with plural forms and the decimal comma (see the module's text)."""
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        from neardup.plurals import number
+        from neardup.report.plurals import number
 
         if format_spec.startswith("#"):
             return f"{number(value, 0, 'ru')} {_word(value, format_spec[1:])}"

@@ -33,8 +33,8 @@ import numpy.typing as npt
 from neardup._kernels.pairs import pair_multiset_overlaps, pair_overlaps
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, MissingDependencyError, require
-from neardup.pipeline import Pipeline
-from neardup.similarity import Fingerprints
+from neardup.fingerprints.pipeline import Pipeline
+from neardup.fingerprints.similarity import Fingerprints
 from neardup.spec import ShingleSpec, Spec
 
 I64 = npt.NDArray[np.int64]
@@ -405,7 +405,7 @@ def _sorensen(ctx: MethodContext) -> Scorer:
 
 
 class TfidfScorer:
-    """Cosine of TF-IDF vectors of the canonical terms (:mod:`neardup.tfidf`, seed 003).
+    """Cosine of TF-IDF vectors of the canonical terms (:mod:`neardup.score.tfidf`, seed 003).
 
     The IDF is fitted on the distinct texts being evaluated. Parameters: ``idf`` (``smooth``,
     ``plain``, ``paper``), ``binary`` and ``sublinear`` (yes/no).
@@ -414,7 +414,7 @@ class TfidfScorer:
     def __init__(
         self, spec: Spec, *, idf: str = "smooth", binary: bool = False, sublinear: bool = False
     ) -> None:
-        from neardup.tfidf import IDF_MODES
+        from neardup.score.tfidf import IDF_MODES
 
         if idf not in IDF_MODES:
             raise ConfigurationError(
@@ -427,7 +427,7 @@ class TfidfScorer:
         self.sublinear = sublinear
 
     def features(self, texts: Sequence[str], progress: Progress = None) -> Any:
-        from neardup.tfidf import TfidfModel
+        from neardup.score.tfidf import TfidfModel
 
         terms = []
         for text in texts:
@@ -648,11 +648,11 @@ def _minhash(ctx: MethodContext) -> Scorer:
 
 
 class CombinedScorer:
-    """The combined score (:mod:`neardup.combined`): the shipped logistic model over nine
+    """The combined score (:mod:`neardup.score.combined`): the shipped logistic model over nine
     measures of a pair, the same function ``neardup.compare`` and ``matrix`` apply."""
 
     def __init__(self, spec: Spec) -> None:
-        from neardup.combined import CombinedFeatures
+        from neardup.score.combined import CombinedFeatures
 
         self.builder = CombinedFeatures(spec)
 
@@ -660,7 +660,7 @@ class CombinedScorer:
         return self.builder.table(texts, progress)
 
     def score(self, features: Any, a: I64, b: I64) -> F64:
-        from neardup.combined import combined_scores
+        from neardup.score.combined import combined_scores
 
         return combined_scores(features, a, b)
 
@@ -668,7 +668,7 @@ class CombinedScorer:
 @register(
     "combined",
     "calibrated logistic model over word/char resemblance and containment, with and without "
-    "lemmas, pair TF-IDF cosine and length ratio (neardup.combined)",
+    "lemmas, pair TF-IDF cosine and length ratio (neardup.score.combined)",
 )
 def _combined(ctx: MethodContext) -> Scorer:
     return CombinedScorer(ctx.spec)
@@ -738,10 +738,10 @@ def _shingle_spans(ctx: MethodContext) -> FragmentDetector:
 
 
 class AlignDetector:
-    """The passages :class:`neardup.align.Aligner` finds (seed 001's second stage)."""
+    """The passages :class:`neardup.passages.align.Aligner` finds (seed 001's second stage)."""
 
     def __init__(self, spec: Spec, **params: int) -> None:
-        from neardup.align import Aligner
+        from neardup.passages.align import Aligner
 
         # the copied passages only: the rewritten ones are measured on their own
         self.aligner = Aligner(spec, rewrites=False, **params)
@@ -756,12 +756,12 @@ class AlignDetector:
 
 @register_fragments(
     "align",
-    "neardup.align: chained shared k-word shingles (the aligner's defaults)",
-    requires=("neardup.align",),
+    "neardup.passages.align: chained shared k-word shingles (the aligner's defaults)",
+    requires=("neardup.passages.align",),
     params=("k", "gap", "min_tokens"),
 )
 def _align(ctx: MethodContext) -> FragmentDetector:
-    from neardup import align
+    from neardup.passages import align
 
     return AlignDetector(
         ctx.spec,

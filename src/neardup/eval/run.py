@@ -27,7 +27,7 @@ from neardup.eval.methods import (
     fingerprint_table,
     shared_candidates,
 )
-from neardup.pipeline import Pipeline
+from neardup.fingerprints.pipeline import Pipeline
 from neardup.spec import Spec
 
 F64 = npt.NDArray[np.float64]

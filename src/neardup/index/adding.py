@@ -14,12 +14,12 @@ import numpy as np
 
 from neardup.defaults import DEFAULTS
 from neardup.errors import DuplicateIdError, InputError, TextLengthError
+from neardup.fingerprints.pipeline import TextLike
 from neardup.index.batch import Batch, Hits, Pending
 from neardup.index.items import Item, read_batches
 from neardup.index.policy import LENGTH_REASONS, Policy, Reason, Verdict
 from neardup.index.results import Analyzed, Decision, Match, match_of, sort_matches
 from neardup.index.scoring import Scoring
-from neardup.pipeline import TextLike
 from neardup.storage import NewDoc
 
 DEFAULT_BATCH = 256

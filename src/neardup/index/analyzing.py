@@ -11,15 +11,15 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._sorted import distinct, distinct_counts
-from neardup.batch_shingles import ShingledBatch
 from neardup.errors import ConfigurationError
+from neardup.fingerprints.batch import ShingledBatch
+from neardup.fingerprints.pipeline import Analyzable, TextLike
+from neardup.fingerprints.shingles import shingle
 from neardup.index.base import CollectionBase
 from neardup.index.batch import Parts
 from neardup.index.candidates import NoSamples, Winnowing
 from neardup.index.results import Analyzed
 from neardup.index.short import TAG, ShortForm
-from neardup.pipeline import Analyzable, TextLike
-from neardup.shingles import shingle
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -30,7 +30,7 @@ class Analyzing(CollectionBase):
 
     def analyze(self, text: Analyzable) -> Analyzed:
         """The fingerprint set and sample of a text under the collection's spec (a text the
-        request analysed already, :class:`~neardup.analyzed.AnalyzedText`, is not analysed
+        request analysed already, :class:`~neardup.analysis.analyzed.AnalyzedText`, is not analysed
         again)."""
         analysis = self.pipeline.analyze(text)
         decoded, canonical = analysis.text, analysis.canonical
@@ -41,7 +41,7 @@ class Analyzing(CollectionBase):
 
     def analyze_many(self, texts: Sequence[TextLike]) -> list[Analyzed]:
         """:meth:`analyze` of each text; under a spec the batch kernels take, the whole batch
-        in a few nogil kernel calls (:class:`~neardup.batch_shingles.BatchShingler`, then
+        in a few nogil kernel calls (:class:`~neardup.fingerprints.batch.BatchShingler`, then
         :func:`~neardup._kernels.index_batch.index_parts`), so threads analyzing batches use
         every core. The analyses are the same (``benchmarks/identity_check.py
         --collection-batches``)."""

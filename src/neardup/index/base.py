@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Self
 
-from neardup.batch_shingles import BatchShingler
 from neardup.errors import ConfigurationError, DamagedCollectionError
+from neardup.fingerprints.batch import BatchShingler
+from neardup.fingerprints.pipeline import Pipeline
 from neardup.index.candidates import CandidateGenerator, CandidateSource, generator_for, sources_for
 from neardup.index.results import Analyzed, Decision
 from neardup.index.short import ShortRule
 from neardup.index.sizes import KnownSizes
-from neardup.pipeline import Pipeline
 from neardup.spec import IndexSpec, Spec
 from neardup.storage import Storage
 

@@ -13,10 +13,10 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup.errors import DuplicateIdError
+from neardup.fingerprints.similarity import Measures, measures_from_counts
 from neardup.index.groups import UnionFind
 from neardup.index.policy import Policy
 from neardup.index.results import Analyzed, Match
-from neardup.similarity import Measures, measures_from_counts
 from neardup.storage import Link, NewDoc, Storage
 from neardup.storage.base import PackedFingerprints
 

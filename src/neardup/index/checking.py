@@ -6,12 +6,13 @@ A check has two parts, so that a service can hold its storage lock for the first
 * :meth:`Checking.look_up` (storage, one snapshot): the verified matches of the text, what
   ``add`` would decide, and the stored texts of the strongest matches;
 * :meth:`Checking.report` (no storage): the passages the text shares with those texts (the
-  second stage, :class:`~neardup.align.Aligner`), the citations, the combined score of each
+  second stage, :class:`~neardup.passages.align.Aligner`), the citations, the combined score of each
   match, and the uniqueness — the share of the text's words found in no source, cited words
-  counted apart (:attr:`neardup.align.Alignment.uniqueness`, the figure every entry point
+  counted apart (:attr:`neardup.passages.align.Alignment.uniqueness`, the figure every entry point
   prints).
 
-The text is analysed once (:class:`~neardup.analyzed.AnalyzedText`): the index's fingerprints,
+The text is analysed once (:class:`~neardup.analysis.analyzed.AnalyzedText`): the index's
+fingerprints,
 the aligner, the citations and the combined score all take that one analysis, and each stored
 text is analysed once too.
 """
@@ -27,10 +28,12 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels.align import covered_tokens
+from neardup.analysis.analyzed import AnalyzedText
 from neardup.analysis.tricks import NONE, Tricks
-from neardup.analyzed import AnalyzedText
 from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, NotSupportedError
+from neardup.fingerprints.pipeline import Analyzable
+from neardup.fingerprints.similarity import Measures
 from neardup.index.items import unstorable
 from neardup.index.policy import Policy
 from neardup.index.reading import Reading
@@ -38,11 +41,9 @@ from neardup.index.results import Analyzed, CheckResult, Decision, Match, match_
 from neardup.index.scoring import Scoring
 from neardup.index.short import ShortForm
 from neardup.index.verify import set_size, verify
-from neardup.pipeline import Analyzable
-from neardup.similarity import Measures
 
 if TYPE_CHECKING:
-    from neardup.align import Aligner, Alignment
+    from neardup.passages.align import Aligner, Alignment
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -67,7 +68,7 @@ class Checking(Scoring, Reading):
     @cached_property
     def aligner(self) -> Aligner:
         """The second stage under the collection's analyzer, with the default settings."""
-        from neardup.align import Aligner
+        from neardup.passages.align import Aligner
 
         return Aligner(self.spec)
 
@@ -183,7 +184,7 @@ class Checking(Scoring, Reading):
         hidden: Tricks = NONE,
     ) -> CheckResult:
         """:meth:`check`'s result from what :meth:`look_up` found (no storage is read)."""
-        from neardup.align import apply_citations
+        from neardup.passages.align import apply_citations
 
         aligner = aligner if aligner is not None else self.aligner
         sources = [(doc_id, self.pipeline.analyze(doc)) for doc_id, doc in found.stored]
@@ -224,7 +225,7 @@ class Checking(Scoring, Reading):
     def _with_combined(
         self, text: AnalyzedText, sources: Sequence[tuple[str, AnalyzedText]], matches: list[Match]
     ) -> list[Match]:
-        from neardup.combined import CombinedFeatures, combined_scores
+        from neardup.score.combined import CombinedFeatures, combined_scores
 
         by_id = dict(sources)
         stored = [by_id.get(m.id) or self.pipeline.analyze("") for m in matches]
@@ -236,7 +237,7 @@ class Checking(Scoring, Reading):
     def _uniqueness_from_shingles(self, text: AnalyzedText, found: LookedUp) -> tuple[float, int]:
         """The share of the text's words that no shingle shared with a match covers, and the
         words: the figure of a collection that keeps no texts to align against."""
-        from neardup.shingles import shingle
+        from neardup.fingerprints.shingles import shingle
 
         n = len(text.canonical)
         if n == 0 or not found.matches:

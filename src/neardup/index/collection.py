@@ -8,7 +8,8 @@ shingles found in no document of the collection.
 
 How a text is checked:
 
-1. analysis — the :class:`~neardup.pipeline.Pipeline` of the stored spec gives the shingle
+1. analysis — the :class:`~neardup.fingerprints.pipeline.Pipeline` of the stored spec gives the
+shingle
    fingerprints in text order; their sorted distinct set is what gets compared, and the
    candidate generator (winnowing) picks the sample that goes into the inverted index;
 2. candidates — documents sharing a sample, ranked by how many they share (at most
@@ -84,7 +85,8 @@ class Collection(Adding, Checking, Removing, Exporting, IntegrityChecks):
     ) -> Collection:
         """Make a new, empty collection at ``location`` under ``spec``.
 
-        A length-adaptive spec (:func:`~neardup.pipeline.default_spec`) is stored with its rule
+        A length-adaptive spec (:func:`~neardup.fingerprints.pipeline.default_spec`) is stored with
+        its rule
         and applied at verification as ``compare`` applies it (:mod:`neardup.index.short`). A
         collection that keeps no texts (``store_text=False``) cannot re-shingle its candidates,
         so it is stored without the rule — it compares every pair on the spec's own shingles,

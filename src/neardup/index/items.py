@@ -9,8 +9,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from neardup.errors import InputError
+from neardup.fingerprints.pipeline import TextLike
 from neardup.index.results import Analyzed
-from neardup.pipeline import TextLike
 
 
 def item_fields(obj: Any) -> tuple[str, Any, Mapping[str, Any]]:

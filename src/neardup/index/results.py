@@ -12,12 +12,12 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup.analysis.tricks import NONE, Tricks
+from neardup.fingerprints.similarity import Fingerprints, Measures
 from neardup.index.short import ShortForm
 from neardup.index.verify import set_size
-from neardup.similarity import Fingerprints, Measures
 
 if TYPE_CHECKING:
-    from neardup.align import Alignment
+    from neardup.passages.align import Alignment
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -70,7 +70,7 @@ class Match:
     shared: int
     shingles: int
     group: int
-    #: The combined score (:mod:`neardup.combined`) when ``check(..., combined=True)`` asked.
+    #: The combined score (:mod:`neardup.score.combined`) when ``check(..., combined=True)`` asked.
     combined: float | None = None
 
     @property
@@ -134,7 +134,7 @@ class CheckResult:
 
     ``uniqueness`` is the share (0…1) of the text's ``words`` (canonical tokens) found in no
     document; ``borrowed`` the share copied from one outside citations, ``cited`` inside them
-    (the three add up to one: :data:`neardup.align.UNIQUENESS_MEANING`). They come from
+    (the three add up to one: :data:`neardup.passages.align.UNIQUENESS_MEANING`). They come from
     ``alignment``, the passages the text shares with its strongest matches' stored texts; a
     collection that keeps no texts has no alignment, and there a word is found when a shingle
     shared with a match covers it. ``matches`` are verified candidates that share at least one
@@ -170,7 +170,7 @@ class CheckResult:
         """The JSON of ``neardup index check --json`` and of ``/api/check``: one
         ``uniqueness``, the borrowed and cited shares beside it, and with fragments the
         passages of each source (sources with none are left out)."""
-        from neardup.align import UNIQUENESS_MEANING
+        from neardup.passages.align import UNIQUENESS_MEANING
 
         out: dict[str, Any] = {
             "uniqueness": round(self.uniqueness, 6),

@@ -12,13 +12,13 @@ import numpy.typing as npt
 
 from neardup._kernels.winnow import shared_pairs
 from neardup._sorted import distinct
+from neardup.fingerprints.similarity import Fingerprints
 from neardup.index.analyzing import Analyzing
 from neardup.index.batch import Batch, Hit, Hits
 from neardup.index.candidates import CandidatePairs
 from neardup.index.policy import Policy
 from neardup.index.results import Analyzed
 from neardup.index.short import ShortForm
-from neardup.similarity import Fingerprints
 from neardup.storage.base import PackedFingerprints
 
 _NONE = np.zeros(0, dtype=np.uint64)

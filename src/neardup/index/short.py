@@ -16,9 +16,10 @@ re-analyzed, for the few candidates that need it:
   without reading its text.
 
 The measures of a short pair come from the two short sets made by
-:meth:`neardup.pipeline.Pipeline.fingerprints_of` — the very function ``compare`` applies to
+:meth:`neardup.fingerprints.pipeline.Pipeline.fingerprints_of` — the very function ``compare``
+applies to
 the same two texts — counted by the verification kernels that give the long pairs the numbers
-of :func:`neardup.similarity.compare`, so ``index check`` and ``compare`` agree.
+of :func:`neardup.fingerprints.similarity.compare`, so ``index check`` and ``compare`` agree.
 
 Retrieval (:meth:`ShortRule.samples`): an edited sentence may share no word 5-shingle with its
 source, so texts also post and look up words — a long text the minimum of every window of
@@ -40,11 +41,11 @@ import numpy.typing as npt
 from neardup._kernels.winnow import winnow
 from neardup._sorted import distinct
 from neardup.analysis.analyzer import Canonical
-from neardup.batch_shingles import BatchShingler
 from neardup.errors import ConfigurationError, DamagedCollectionError
-from neardup.pipeline import Pipeline
-from neardup.shingles import shingle_hashes
-from neardup.similarity import Fingerprints
+from neardup.fingerprints.batch import BatchShingler
+from neardup.fingerprints.pipeline import Pipeline
+from neardup.fingerprints.shingles import shingle_hashes
+from neardup.fingerprints.similarity import Fingerprints
 from neardup.spec import ShingleSpec
 from neardup.storage.base import Storage
 
@@ -102,7 +103,8 @@ class ShortRule:
 
     def form(self, canonical: Canonical, *, keep_hashes: bool = False) -> ShortForm:
         """The short form of an analyzed text: the fingerprints
-        :meth:`~neardup.pipeline.Pipeline.fingerprints_of` gives (the same hashes, made once
+        :meth:`~neardup.fingerprints.pipeline.Pipeline.fingerprints_of` gives (the same hashes,
+        made once
         when ``keep_hashes`` keeps them for the word minima)."""
         hashes = shingle_hashes(canonical, self._short_shingles, self.pipeline.family)
         fingerprints = Fingerprints.from_hashes(

@@ -1,8 +1,10 @@
 """Exact verification: the index re-scores every candidate from the stored fingerprint sets.
 
 Candidates only propose; the numbers the index reports are the exact measures of
-:func:`neardup.similarity.measures_from_counts` over ``|A|``, ``|B|`` and ``|A ∩ B|`` (``Σ min``
-of the counts for multiset specs) — the same numbers :func:`neardup.similarity.compare` gives.
+:func:`neardup.fingerprints.similarity.measures_from_counts` over ``|A|``, ``|B|`` and ``|A ∩ B|``
+(``Σ min``
+of the counts for multiset specs) — the same numbers
+:func:`neardup.fingerprints.similarity.compare` gives.
 One kernel call merges the query against all its candidates and also marks which of the
 query's fingerprints any candidate has, which is what the uniqueness % is made of.
 """
@@ -16,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels.winnow import verify_many
-from neardup.similarity import Measures, measures_from_counts
+from neardup.fingerprints.similarity import Measures, measures_from_counts
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]

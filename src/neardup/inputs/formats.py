@@ -187,16 +187,16 @@ def _extracted(
 
 
 def office_text(data: bytes, suffix: str) -> str:
-    """All the text of a ``.docx``/``.pdf`` file by :func:`neardup.office.extract_text`."""
-    office = importlib.import_module("neardup.office")
+    """All the text of a ``.docx``/``.pdf`` file by :func:`neardup.inputs.office.extract_text`."""
+    office = importlib.import_module("neardup.inputs.office")
     text: str = office.extract_text(data, suffix)
     return text
 
 
 def office_visible(data: bytes, suffix: str) -> tuple[str, Tricks]:
     """What a reader sees of a ``.docx``/``.pdf`` file and what is hidden in it, by
-    :func:`neardup.office.extract`."""
-    office = importlib.import_module("neardup.office")
+    :func:`neardup.inputs.office.extract`."""
+    office = importlib.import_module("neardup.inputs.office")
     extraction = office.extract(data, suffix)
     return extraction.text, extraction.tricks
 

@@ -28,10 +28,10 @@ from neardup.errors import (
     SpecError,
     SpecMismatchError,
 )
+from neardup.fingerprints.similarity import Fingerprints, resemblance
 from neardup.lsh.params import Params, resolve
 from neardup.lsh.store import Entry, LSHStore, NullStore, open_store
 from neardup.lsh.table import Candidates, SlotTable
-from neardup.similarity import Fingerprints, resemblance
 from neardup.sketch.minhash import MinHasher
 from neardup.spec import SketchSpec, Spec
 
@@ -100,7 +100,7 @@ class LSHIndex:
     ``threshold``: the resemblance the bands are chosen for (with ``weights`` = the false
     positive and false negative weights of :func:`~neardup.sketch.params.choose`, as
     datasketch's ``MinHashLSH``). ``num_perm``: MinHash functions per signature. ``spec``: how
-    texts are signed (:func:`~neardup.pipeline.default_spec` when ``None``; a
+    texts are signed (:func:`~neardup.fingerprints.pipeline.default_spec` when ``None``; a
     :class:`~neardup.spec.SketchSpec` alone for an index of signatures only; bands and rows
     given in its sketch are used instead of the chooser's). ``store``: ``None`` (memory), a
     SQLite file name, a ``postgresql://`` URL or a store object (:mod:`neardup.lsh.store`);
@@ -109,7 +109,7 @@ class LSHIndex:
     (documents are then added as texts or fingerprints, not signatures).
 
     Items (what is added or queried) are texts (``str``/``bytes``), signatures (``(num_perm,)``
-    arrays of this spec's dtype) or :class:`~neardup.similarity.Fingerprints`.
+    arrays of this spec's dtype) or :class:`~neardup.fingerprints.similarity.Fingerprints`.
     """
 
     def __init__(

@@ -133,7 +133,7 @@ def resolve(
     _check_numbers(threshold, num_perm, weights)
     fp_weight, fn_weight = (float(w) for w in weights)
     if spec is None:
-        from neardup.pipeline import default_spec
+        from neardup.fingerprints.pipeline import default_spec
 
         spec = default_spec()
     if not isinstance(spec, Spec | SketchSpec):

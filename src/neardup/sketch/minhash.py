@@ -7,7 +7,7 @@ share of equal positions is an unbiased estimate of the resemblance with standar
 
 The public class is :class:`MinHasher`: ``sign`` (one fingerprint set), ``sign_many`` (a list,
 packed into one flat array for ONE kernel call), ``sign_texts`` (raw texts through the
-:class:`~neardup.pipeline.Pipeline`), ``estimate`` / ``estimate_many``. Signatures are
+:class:`~neardup.fingerprints.pipeline.Pipeline`), ``estimate`` / ``estimate_many``. Signatures are
 ``(N,)`` or ``(n, N)`` arrays of ``uint64`` (``uint32`` under ``value_bits=32``: the top half
 of each 64-bit value).
 """
@@ -28,8 +28,8 @@ from neardup.analysis.analyzer import BatchPlan, Canonical, route_batch
 from neardup.analysis.tricks import NONE as NO_TRICKS
 from neardup.analysis.tricks import Tricks
 from neardup.errors import InputError, SpecError, SpecMismatchError
-from neardup.fingerprint import RabinTables, splitmix64
-from neardup.similarity import Fingerprints
+from neardup.fingerprints.hashing import RabinTables, splitmix64
+from neardup.fingerprints.similarity import Fingerprints
 from neardup.spec import SketchSpec, Spec
 
 U64 = npt.NDArray[np.uint64]
@@ -227,13 +227,14 @@ class MinHasher:
 
     @property
     def pipeline(self) -> Any:
-        """The :class:`~neardup.pipeline.Pipeline` of the spec (without its sketch part)."""
+        """The :class:`~neardup.fingerprints.pipeline.Pipeline` of the spec (without its sketch
+        part)."""
         if self._pipeline is None:
             if self.spec is None:
                 raise SpecError(
                     "signing texts needs a full Spec (analyzer, shingles, fingerprints)"
                 )
-            from neardup.pipeline import Pipeline
+            from neardup.fingerprints.pipeline import Pipeline
 
             self._pipeline = Pipeline(self.spec.replace(sketch=None))
         return self._pipeline
@@ -353,7 +354,7 @@ class MinHasher:
             flat, offsets = pack([fp.values for fp in fps])
             counts, _ = pack([fp.counts for fp in fps], np.int64)
             return self._flat_multiset(flat, counts, offsets)
-        from neardup.shingles import shingle_hashes
+        from neardup.fingerprints.shingles import shingle_hashes
 
         spec, family = pipeline.spec.shingles, pipeline.family
         flat, offsets = pack(

@@ -29,7 +29,7 @@ import numpy.typing as npt
 from neardup._kernels import minhash as kernels
 from neardup._kernels import setops
 from neardup.errors import SpecError, SpecMismatchError
-from neardup.similarity import Fingerprints
+from neardup.fingerprints.similarity import Fingerprints
 from neardup.sketch.minhash import pack, purpose_seed
 from neardup.spec import SketchSpec
 

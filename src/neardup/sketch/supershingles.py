@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from neardup._kernels import minhash as kernels
 from neardup.errors import InputError, SpecError
-from neardup.fingerprint import splitmix64
+from neardup.fingerprints.hashing import splitmix64
 from neardup.sketch.minhash import GAMMA, MASK64, SignatureArray, purpose_seed
 from neardup.spec import SketchSpec
 

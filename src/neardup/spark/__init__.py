@@ -1,19 +1,19 @@
-"""The dedup of :mod:`neardup.dedup` on Apache Spark (``pip install 'neardup[spark]'``).
+"""The dedup of :mod:`neardup.corpus` on Apache Spark (``pip install 'neardup[spark]'``).
 
 :func:`dedup_dataframe` takes a DataFrame with ``id`` and ``text`` (and optionally an
 ``order`` column: input order, for the ``first`` keep rule and the bucket window) and returns
 ``(id, group, kept, similarity, representative)``. The stages are the local engine's, as
 DataFrame operations:
 
-1. **sign** — ``mapInArrow`` over Arrow batches: the same :func:`neardup.dedup.sign_chunk`
+1. **sign** — ``mapInArrow`` over Arrow batches: the same :func:`neardup.corpus.sign_chunk`
    (the spec's pipeline and MinHasher, built once per Python worker from the spec's JSON)
    gives each document its signature, fingerprint set (exact verification) and band keys.
 2. **candidates** — ``(band, key)`` rows shuffled by ``(band, key)``; each bucket's members
    (sorted by ``order``) become pairs by the same window rule as the local engine
-   (:func:`neardup.dedup.bucket_pairs`, vectorized over an Arrow batch of buckets).
+   (:func:`neardup.corpus.bucket_pairs`, vectorized over an Arrow batch of buckets).
 3. **verify** — pairs joined with both documents' fingerprint sets (or signatures) and
-   scored on the executors by :func:`neardup.dedup.exact_scores` /
-   :func:`~neardup.dedup.estimated_scores`; pairs under the threshold are dropped.
+   scored on the executors by :func:`neardup.corpus.exact_scores` /
+   :func:`~neardup.corpus.estimated_scores`; pairs under the threshold are dropped.
 4. **groups** — connected components by alternating large-star and small-star rounds
    (Kiveris et al., "Connected Components in MapReduce and Beyond", 2014) on the edge
    DataFrame, checkpointed every round; every component ends as a star around its smallest
@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from neardup.dedup import (
+from neardup.corpus import (
     ADDED_FIELDS,
     SPEC_FILE,
     SUMMARY_FILE,
@@ -336,14 +336,14 @@ def dedup_dataframe(
     with the local engine's added fields: its columns (``id`` as a string, a null ``text`` as
     ``""``, a column named like an added field replaced) then ``group`` (the id of the group's
     first document), ``kept``, ``similarity``, ``representative``, and ``order`` last.
-    ``options`` are the local engine's (:class:`neardup.dedup.DedupOptions`, default
+    ``options`` are the local engine's (:class:`neardup.corpus.DedupOptions`, default
     ``DedupOptions()``). ``edges_out``, when given a list, receives the verified-edge
     DataFrame ``(a, b, resemblance[, containment_ab, containment_ba])`` in ``order``
     numbers."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
-    from neardup.pipeline import default_spec
+    from neardup.fingerprints.pipeline import default_spec
 
     options = options if options is not None else DedupOptions()
     threshold, measure, window = options.threshold, options.measure, options.window
@@ -440,7 +440,7 @@ def _stage_input(
     input_format: str | None,
     batch_size: int,
 ) -> list[str]:
-    """Stream the input through :func:`neardup.dedup.read_documents` (the one reader) into
+    """Stream the input through :func:`neardup.corpus.read_documents` (the one reader) into
     Parquet parts with an ``order`` column; returns the ids in input order."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -503,7 +503,7 @@ def dedup_files(
     batch_size: int = 4096,
 ) -> dict[str, Any]:
     """The CLI's ``--engine spark``: the input is streamed through
-    :func:`neardup.dedup.read_documents` (the one reader) into Parquet parts with an ``order``
+    :func:`neardup.corpus.read_documents` (the one reader) into Parquet parts with an ``order``
     column and deduplicated by :func:`dedup_dataframe`; then ``OUT`` gets what the local
     engine writes (through ``OUT.partial``, by its own writers): ``documents.jsonl`` (or
     ``.parquet``: every input record, its text and fields, with the added fields; the input
@@ -514,12 +514,12 @@ def dedup_files(
     from pathlib import Path
 
     require("pyarrow", "parquet")
-    from neardup.dedup import check_output, publish, write_spec
-    from neardup.dedup.output import write_edges, write_records
-    from neardup.dedup.progress import StageProgress
-    from neardup.dedup.verify import PairScores
+    from neardup.corpus import check_output, publish, write_spec
+    from neardup.corpus.output import write_edges, write_records
+    from neardup.corpus.progress import StageProgress
+    from neardup.corpus.verify import PairScores
     from neardup.errors import DatasetError, InputError
-    from neardup.pipeline import default_spec
+    from neardup.fingerprints.pipeline import default_spec
 
     if output_format not in ("jsonl", "parquet"):
         raise InputError(f"the output format must be jsonl or parquet, got {output_format!r}")

@@ -42,8 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from pyspark.sql import SparkSession
 
-        from neardup.dedup import DedupOptions
-        from neardup.pipeline import make_spec
+        from neardup.corpus import DedupOptions
+        from neardup.fingerprints.pipeline import make_spec
         from neardup.spark import dedup_files
 
         spark = SparkSession.builder.getOrCreate()

@@ -2,7 +2,8 @@
 
 A kept check is what its page and its PDF are drawn from again: the text, the result's JSON
 (:meth:`neardup.index.CheckResult.to_dict` with the passages and the sources' texts, see
-:mod:`neardup.kept`), when it was made, the spec's fingerprint, and who made it (``owner``: a
+:mod:`neardup.report.check_record`), when it was made, the spec's fingerprint, and who made it
+(``owner``: a
 digest of the browser's own key, empty for a token holder or an API client without a cookie).
 
 :class:`CheckStore` is the protocol; :func:`check_store` picks the implementation of a

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from neardup.analysis.tricks import Tricks
 from neardup.defaults import DEFAULTS
-from neardup.matrix import METHODS
+from neardup.score.matrix import METHODS
 from neardup.web.auth import require_read, require_write, token_of, token_ok
 from neardup.web.forms import LimitedRoute
 from neardup.web.service import Service, upload

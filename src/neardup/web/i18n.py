@@ -5,7 +5,8 @@ first supported language of the ``Accept-Language`` header, else Russian.
 
 Counts take their plural form from Babel's plural rules (``plural(4, "document")`` is
 "4 документа", ``plural(5, "document")`` "5 документов"), numbers the locale's decimal and
-group separators (``number(0.5, 3)`` is "0,500" in Russian): :mod:`neardup.plurals`, which the
+group separators (``number(0.5, 3)`` is "0,500" in Russian): :mod:`neardup.report.plurals`, which
+the
 PDF report shares. An error the server sends to the
 page gets a stable code (:func:`error_code`: from its class and its English message) and is
 shown in the page's language by that code (:func:`error_text`); the API's JSON stays English.
@@ -17,11 +18,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from neardup.plurals import DEFAULT_LANGUAGE, LANGUAGES, number, plural, size
+from neardup.report.plurals import DEFAULT_LANGUAGE, LANGUAGES, number, plural, size
 
-# the counts' words and forms live in neardup.plurals (the PDF report speaks through them too)
-from neardup.plurals import WORDS as WORDS
-from neardup.plurals import word as word
+# the counts' words and forms live in neardup.report.plurals (the PDF report speaks through them
+# too)
+from neardup.report.plurals import WORDS as WORDS
+from neardup.report.plurals import word as word
 
 MESSAGES: dict[str, dict[str, str]] = {
     "title": {

@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from neardup.errors import NeardupError
-from neardup.kept import collection_name
+from neardup.report.check_record import collection_name
 from neardup.storage.checks import KeptCheck, owner_digest, valid_id
 from neardup.web.api import READ, errors
 from neardup.web.auth import require_read, token_of, token_ok
@@ -225,7 +225,7 @@ def pdf_page(request: Request, check_id: str) -> Response:
 
 
 def _pdf(request: Request, kept: KeptCheck, lang: str) -> Response:
-    from neardup.report_pdf import check_pdf
+    from neardup.report.pdf import check_pdf
 
     service = _service(request)
     data = check_pdf(

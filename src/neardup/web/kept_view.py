@@ -1,4 +1,5 @@
-"""The result page of a check, drawn from its kept record (:mod:`neardup.kept`): the text and
+"""The result page of a check, drawn from its kept record (:mod:`neardup.report.check_record`): the
+text and
 each source with their passages marked and linked, as :mod:`neardup.web.render` marks a fresh
 alignment, plus each source's title and link.
 """
@@ -10,8 +11,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from neardup.kept import Source, sources_of
-from neardup.report import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
+from neardup.report.check_record import Source, sources_of
+from neardup.report.fragments import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
 from neardup.web.i18n import number
 from neardup.web.render import REWRITTEN
 

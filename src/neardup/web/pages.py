@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from neardup.analysis.tricks import NONE, Tricks
 from neardup.errors import InputError, NeardupError
-from neardup.matrix import METHODS
+from neardup.score.matrix import METHODS
 from neardup.web.auth import AuthError, require_read, require_write, token_of, token_ok
 from neardup.web.forms import LimitedRoute
 from neardup.web.http_errors import hide_location, status_of

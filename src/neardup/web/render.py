@@ -1,6 +1,6 @@
 """HTML pieces of the page: texts with their passages marked, heat-map colours.
 
-The marking is the HTML report's (:mod:`neardup.report`): every character of a text goes
+The marking is the HTML report's (:mod:`neardup.report.fragments`): every character of a text goes
 through :func:`html.escape`, and each passage becomes a link to its counterpart
 (``a-S-N`` in the checked text ↔ ``b-S-N`` in source ``S``).
 """
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
-from neardup.align import Alignment
-from neardup.report import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
+from neardup.passages.align import Alignment
+from neardup.report.fragments import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
 from neardup.web.i18n import DEFAULT_LANGUAGE, number, plural, reason_text, size, word
 
 

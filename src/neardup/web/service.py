@@ -19,10 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from neardup import inputs
-from neardup.align import Aligner, Alignment
 from neardup.analysis.tricks import NONE, Tricks
-from neardup.comparison import Comparison
-from neardup.comparison import compare as compare_texts
 from neardup.defaults import DEFAULTS
 from neardup.errors import (
     ConfigurationError,
@@ -33,8 +30,11 @@ from neardup.errors import (
     UnsupportedTypeError,
 )
 from neardup.index import CheckResult, Collection
-from neardup.kept import check_record, source_info
-from neardup.matrix import METHODS, SimilarityMatrix, similarity_matrix
+from neardup.passages.align import Aligner, Alignment
+from neardup.report.check_record import check_record, source_info
+from neardup.score.comparison import Comparison
+from neardup.score.comparison import compare as compare_texts
+from neardup.score.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
 from neardup.storage.checks import CheckStore, KeptCheck, KeptSummary, check_store, new_check_id
 from neardup.web.texts import refuse_bad_characters
@@ -127,7 +127,7 @@ class Checked:
         return self.result.to_dict()
 
     def record(self) -> dict[str, Any]:
-        """The JSON it is kept as (:func:`neardup.kept.check_record`)."""
+        """The JSON it is kept as (:func:`neardup.report.check_record.check_record`)."""
         return check_record(self.result, self.info, self.exclude)
 
 

@@ -1,0 +1,4 @@
+"""The passage stage: which passages of a text were copied (:mod:`~neardup.passages.align`),
+reworded (:mod:`~neardup.passages.rewrites`) or cited (:mod:`~neardup.passages.citations`),
+with their offsets in both texts.
+"""

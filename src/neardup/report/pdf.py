@@ -1,0 +1,469 @@
+"""A check as a PDF report to hand in (fpdf2, with a Cyrillic TrueType font).
+
+The report says: the uniqueness figure and what it means, the borrowed and cited shares, the
+date, the collection's name (never a path) and the spec; the sources with their shares, their
+names and links (``title``/``url`` from the documents' metadata); and the text itself with the
+copied passages on their source's colour, the rewritten ones on that colour and underlined
+with a dashed line, the edited words inside a copied passage under a dotted line, and the cited
+passages on grey, in italics — with a legend.
+
+Numbers take the language's decimal separator and counts their plural forms
+(:mod:`neardup.report.plurals`: "40,0 %", "21 слово" in Russian), as on the page.
+
+It is drawn from a check's record (:func:`neardup.report.check_record.check_record`), so the CLI
+(``neardup index check --pdf``), the API (``/api/checks/{id}/pdf``) and the page give the same
+report. The font: ``font=`` or ``NEARDUP_PDF_FONT`` (a ``.ttf`` with Cyrillic letters), else
+DejaVu Sans where Debian's ``fonts-dejavu-core`` puts it, or a few other usual places.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from neardup.errors import ConfigurationError, require
+from neardup.report.check_record import Source, cited_spans, sources_of
+from neardup.report.fragments import CITATION_COLOUR, HTML_COLOURS
+from neardup.report.plurals import number, plural
+
+#: The environment variable naming a TrueType font file for the reports.
+FONT_ENV = "NEARDUP_PDF_FONT"
+#: Where a font with Cyrillic letters is looked for, in order.
+FONT_CANDIDATES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/local/share/fonts/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
+    "/Library/Fonts/Arial Unicode.ttf",
+    "/System/Library/Fonts/Supplemental/Arial.ttf",
+    "C:/Windows/Fonts/arial.ttf",
+)
+#: Characters of the text a report marks (about 60 pages); a longer text is cut there, with a
+#: note saying so (the kept check shows it whole).
+MAX_REPORT_TEXT = 200_000
+#: Characters a font must have to print a Russian text.
+CYRILLIC_PROBE = "АБВЖЯабвжяЁё"
+
+WORDS: dict[str, dict[str, str]] = {
+    "title": {"ru": "Отчёт о проверке текста", "en": "Text check report"},
+    "uniqueness": {"ru": "Уникальность", "en": "Uniqueness"},
+    "borrowed": {"ru": "заимствовано", "en": "borrowed"},
+    "cited": {"ru": "цитируется", "en": "cited"},
+    "meaning": {
+        "ru": "Уникальность — доля слов текста, не найденных ни в одном документе коллекции; "
+        "заимствовано — доля, скопированная из документа; цитируется — доля, скопированная "
+        "в кавычках или в предложении со своей ссылкой. Вместе 100 %.",
+        "en": "Uniqueness is the share of the text's words found in no document of the "
+        "collection; borrowed, the share copied from a document; cited, the share copied "
+        "inside a quotation or a sentence with its own reference. The three add up to 100 %.",
+    },
+    "date": {"ru": "Дата проверки", "en": "Checked on"},
+    "collection": {"ru": "Коллекция", "en": "Collection"},
+    "spec": {"ru": "Спецификация", "en": "Spec"},
+    "file": {"ru": "Файл", "en": "File"},
+    "link": {"ru": "Ссылка на проверку", "en": "This check online"},
+    "excluded": {"ru": "Исключены из проверки", "en": "Left out of the check"},
+    "sources": {"ru": "Источники", "en": "Sources"},
+    "no_sources": {
+        "ru": "Ни один документ коллекции не совпал с текстом.",
+        "en": "No document of the collection matched the text.",
+    },
+    "source": {"ru": "Источник", "en": "Source"},
+    "share": {"ru": "Доля текста", "en": "Share of the text"},
+    "passages": {"ru": "Фрагментов", "en": "Passages"},
+    "text": {"ru": "Текст с отмеченными фрагментами", "en": "The text, passages marked"},
+    "legend": {"ru": "Обозначения", "en": "Legend"},
+    "copied": {"ru": "скопировано (цвет источника)", "en": "copied (the source's colour)"},
+    "rewritten": {"ru": "переписано (пунктир)", "en": "rewritten (dashed line)"},
+    "changed": {"ru": "изменённые слова (точки)", "en": "edited words (dotted line)"},
+    "cite": {"ru": "цитата (серый, курсив)", "en": "cited (grey, italics)"},
+    "page": {"ru": "стр.", "en": "page"},
+    "cut": {
+        "ru": "… текст обрезан здесь; не показано: {n} (полностью — на странице проверки).",
+        "en": "… the text is cut here; not shown: {n} (the check's page shows it whole).",
+    },
+}
+
+
+def find_font(font: str | os.PathLike[str] | None = None) -> Path:
+    """The TrueType font of the reports: ``font``, else ``$NEARDUP_PDF_FONT``, else the first
+    of :data:`FONT_CANDIDATES` there; ConfigurationError when none is found or it lacks
+    Cyrillic letters."""
+    given = font or os.environ.get(FONT_ENV)
+    if given:
+        path = Path(given)
+        if not path.is_file():
+            raise ConfigurationError(
+                f"the PDF font {str(path)!r} ({'--pdf-font' if font else FONT_ENV}) is not a file"
+            )
+        _require_cyrillic(path)
+        return path
+    for candidate in FONT_CANDIDATES:
+        path = Path(candidate)
+        if path.is_file():
+            try:
+                _require_cyrillic(path)
+            except ConfigurationError:
+                continue
+            return path
+    raise ConfigurationError(
+        "no TrueType font with Cyrillic letters was found for the PDF report: install DejaVu "
+        "Sans (Debian/Ubuntu: apt-get install fonts-dejavu-core) or point "
+        f"{FONT_ENV} at a .ttf file that has them"
+    )
+
+
+def _require_cyrillic(path: Path) -> None:
+    try:
+        from fontTools.ttLib import TTFont
+
+        with TTFont(str(path), lazy=True) as ttf:
+            cmap = ttf.getBestCmap() or {}
+    except Exception as exc:  # fontTools raises many kinds on a file that is not a font
+        raise ConfigurationError(
+            f"{path} is not a TrueType font the report can use: {exc}"
+        ) from None
+    missing = [c for c in CYRILLIC_PROBE if ord(c) not in cmap]
+    if missing:
+        raise ConfigurationError(
+            f"the font {path} has no Cyrillic letters ({''.join(missing)} are missing); "
+            f"point {FONT_ENV} at one that has them (e.g. DejaVuSans.ttf)"
+        )
+
+
+def _variant(regular: Path, suffix: str) -> Path | None:
+    """``DejaVuSans-Bold.ttf`` beside ``DejaVuSans.ttf``, when there."""
+    other = regular.with_name(f"{regular.stem}-{suffix}{regular.suffix}")
+    return other if other.is_file() else None
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    h = colour.lstrip("#")
+    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+
+
+_UNPRINTABLE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]"
+)
+
+
+def printable(text: str) -> str:
+    """``text`` with the same length and offsets, but nothing a PDF cannot print: tabs and
+    control or invisible characters become spaces, lone surrogates ``?``."""
+    safe = text.encode("utf-8", "replace").decode("utf-8")
+    if len(safe) != len(text):  # a surrogate pair written as two code units: one per unit
+        safe = "".join(c if not 0xD800 <= ord(c) <= 0xDFFF else "?" for c in text)
+    return _UNPRINTABLE.sub(" ", safe.replace("\t", " ").replace("\r", " "))
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A run of the text drawn one way."""
+
+    start: int
+    end: int
+    colour: str | None
+    rewritten: bool
+    changed: bool
+    cited: bool
+
+
+def pieces(length: int, sources: Sequence[Source], cited: Sequence[tuple[int, int]]) -> list[Piece]:
+    """The text cut where any mark starts or ends; each piece drawn as the first copied passage
+    over it (else the first rewritten one), as the page draws it."""
+    marks: list[tuple[int, int, str, bool, tuple[tuple[int, int], ...]]] = []
+    for s in sources:
+        colour = HTML_COLOURS[s.index % len(HTML_COLOURS)]
+        for p in s.spans:
+            marks.append((p.a_start, p.a_end, colour, p.rewritten, p.a_changed))
+    cuts = {0, length}
+    for a, b, _, _, changed in marks:
+        cuts.update((a, b))
+        for x, y in changed:
+            cuts.update((x, y))
+    for a, b in cited:
+        cuts.update((a, b))
+    points = sorted(c for c in cuts if 0 <= c <= length)
+    out: list[Piece] = []
+    for x, y in itertools.pairwise(points):
+        covering = sorted((m for m in marks if m[0] <= x and m[1] >= y), key=lambda m: m[3])
+        in_cite = any(a <= x and y <= b for a, b in cited)
+        if covering:
+            first = covering[0]
+            edited = any(a <= x and y <= b for a, b in first[4])
+            out.append(Piece(x, y, first[2], first[3], edited, in_cite))
+        else:
+            out.append(Piece(x, y, None, False, False, in_cite))
+    return out
+
+
+class _Report:
+    """The document being written (fpdf2), with its fonts and the words of its language."""
+
+    def __init__(self, font: Path, lang: str) -> None:
+        fpdf: Any = require("fpdf", "report")
+        require("babel", "report")  # the plural forms and the decimal separator
+        self.lang = lang if lang in ("ru", "en") else "ru"
+        self.pdf: Any = fpdf.FPDF(format="A4")
+        self.pdf.set_margins(15, 15, 15)
+        self.pdf.set_auto_page_break(True, margin=15)
+        self.pdf.add_font("body", "", str(font))
+        bold = _variant(font, "Bold")
+        self.pdf.add_font("body", "B", str(bold or font))
+        italic = _variant(font, "Oblique") or _variant(font, "Italic")
+        self.pdf.add_font("body", "I", str(italic or font))
+        self.pdf.set_font("body", size=10)
+        words = self.w
+        self.pdf.alias_nb_pages()
+
+        def footer() -> None:
+            self.pdf.set_y(-12)
+            self.pdf.set_font("body", size=8)
+            self.pdf.set_text_color(120, 120, 120)
+            self.pdf.cell(0, 5, f"neardup · {words('page')} {self.pdf.page_no()}/{{nb}}", align="C")
+            self.pdf.set_text_color(0, 0, 0)
+
+        self.pdf.footer = footer
+
+    def w(self, key: str) -> str:
+        return WORDS[key][self.lang]
+
+    def percent(self, share: float) -> str:
+        """A share as a percentage with the language's decimal separator: "40,0 %"."""
+        return f"{number(100 * share, 1, self.lang)} %"
+
+    @property
+    def width(self) -> float:
+        return float(self.pdf.w - self.pdf.l_margin - self.pdf.r_margin)
+
+    def heading(self, text: str, size: float = 13) -> None:
+        self.pdf.ln(2)
+        self.pdf.set_font("body", "B", size)
+        self.pdf.multi_cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
+        self.pdf.set_font("body", "", 10)
+        self.pdf.ln(1)
+
+    def line(self, label: str, value: str, link: str = "") -> None:
+        self.pdf.set_font("body", "B", 9)
+        self.pdf.cell(42, 5, label + ":")
+        self.pdf.set_font("body", "", 9)
+        if link:
+            self.pdf.set_text_color(20, 60, 170)
+        self.pdf.multi_cell(0, 5, value, link=link or "", new_x="LMARGIN", new_y="NEXT")
+        self.pdf.set_text_color(0, 0, 0)
+
+
+def check_pdf(
+    text: str,
+    record: Mapping[str, Any],
+    *,
+    created: float | None = None,
+    collection: str = "",
+    spec: str = "",
+    name: str = "",
+    lang: str = "ru",
+    link: str = "",
+    font: str | os.PathLike[str] | None = None,
+    max_text: int = MAX_REPORT_TEXT,
+) -> bytes:
+    """The PDF report of ``text`` checked: its ``record``
+    (:func:`neardup.report.check_record.check_record`)."""
+    report = _Report(find_font(font), lang)
+    pdf, w = report.pdf, report.w
+    pdf.set_title(w("title"))
+    pdf.set_creator("neardup")
+    pdf.add_page()
+    report.heading(w("title"), 16)
+    when = datetime.fromtimestamp(created if created is not None else 0.0, UTC)
+    _figure(report, record)
+    pdf.ln(2)
+    report.line(w("date"), when.strftime("%Y-%m-%d %H:%M UTC") if created is not None else "—")
+    report.line(w("collection"), collection or "—")
+    report.line(w("spec"), spec or "—")
+    if name:
+        report.line(w("file"), name)
+    if link:
+        report.line(w("link"), link, link)
+    excluded = record.get("exclude") or []
+    if excluded:
+        report.line(w("excluded"), ", ".join(excluded))
+    sources = sources_of(record)
+    _sources(report, sources)
+    _legend(report, sources)
+    report.heading(w("text"))
+    shown = text[:max_text]
+    runs = pieces(len(shown), sources, cited_spans(record))
+    _marked_text(report, printable(shown), runs)
+    if len(text) > len(shown):
+        pdf.set_font("body", "I", 9)
+        left = plural(len(text) - len(shown), "character", report.lang)
+        pdf.multi_cell(0, 5, w("cut").format(n=left))
+    return bytes(pdf.output())
+
+
+def _figure(report: _Report, record: Mapping[str, Any]) -> None:
+    pdf, w = report.pdf, report.w
+    u = float(record.get("uniqueness", 1.0))
+    pdf.set_font("body", "B", 22)
+    pdf.set_text_color(160, 32, 32)
+    pdf.cell(0, 12, f"{w('uniqueness')} {report.percent(u)}", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_text_color(0, 0, 0)
+    pdf.set_font("body", "", 11)
+    borrowed, cited = float(record.get("borrowed", 0.0)), float(record.get("cited", 0.0))
+    pdf.cell(
+        0,
+        6,
+        f"{w('borrowed')} {report.percent(borrowed)} · {w('cited')} {report.percent(cited)} · "
+        f"{plural(int(record.get('words', 0)), 'word', report.lang)}",
+        new_x="LMARGIN",
+        new_y="NEXT",
+    )
+    pdf.set_font("body", "", 9)
+    pdf.set_text_color(80, 80, 80)
+    pdf.multi_cell(0, 4.5, w("meaning"), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_text_color(0, 0, 0)
+
+
+def _sources(report: _Report, sources: Sequence[Source]) -> None:
+    pdf, w = report.pdf, report.w
+    report.heading(w("sources"))
+    if not sources:
+        pdf.multi_cell(0, 5, w("no_sources"), new_x="LMARGIN", new_y="NEXT")
+        return
+    pdf.set_font("body", "", 9)
+    with pdf.table(
+        col_widths=(8, 90, 26, 22),
+        text_align=("CENTER", "LEFT", "RIGHT", "RIGHT"),
+        line_height=5,
+        first_row_as_headings=True,
+    ) as table:
+        table.row(["#", w("source"), w("share"), w("passages")])
+        for s in sources:
+            row = table.row()
+            row.cell(str(s.index + 1), style=_fill_style(HTML_COLOURS[s.index % len(HTML_COLOURS)]))
+            label = s.name if s.name == s.id else f"{s.name} ({s.id})"
+            if s.url:
+                label += f"\n{s.url}"
+            row.cell(label, link=s.url or None)
+            row.cell(report.percent(s.borrowed))
+            row.cell(number(len(s.spans), 0, report.lang))
+    pdf.set_font("body", "", 10)
+
+
+def _fill_style(colour: str) -> Any:
+    from fpdf.fonts import FontFace
+
+    return FontFace(fill_color=_rgb(colour))
+
+
+def _legend(report: _Report, sources: Sequence[Source]) -> None:
+    pdf, w = report.pdf, report.w
+    pdf.ln(3)
+    pdf.set_font("body", "B", 9)
+    indent = pdf.get_string_width(w("legend") + ":") + 3
+    pdf.cell(indent, 6, w("legend") + ":")
+    pdf.set_font("body", "", 9)
+    colour = HTML_COLOURS[0]
+    samples = (
+        (w("copied"), Piece(0, 0, colour, False, False, False)),
+        (w("rewritten"), Piece(0, 0, colour, True, False, False)),
+        (w("changed"), Piece(0, 0, colour, False, True, False)),
+        (w("cite"), Piece(0, 0, colour, False, False, True)),
+    )
+    x, y = pdf.get_x(), pdf.get_y() + 1
+    for label, piece in samples:
+        width = pdf.get_string_width(label) + 3
+        if x + width > pdf.w - pdf.r_margin:
+            x, y = pdf.l_margin + indent, y + 6
+        _draw(report, x, y, width, 4.6, label, piece)
+        x += width + 3
+    pdf.set_xy(pdf.l_margin, y + 6)
+
+
+def _draw(report: _Report, x: float, y: float, width: float, h: float, text: str, p: Piece) -> None:
+    """One run of text at (x, y) with its marking."""
+    pdf = report.pdf
+    if p.cited:
+        pdf.set_fill_color(*_rgb(CITATION_COLOUR))
+        pdf.rect(x, y, width, h, style="F")
+    elif p.colour is not None:
+        pdf.set_fill_color(*_rgb(p.colour))
+        pdf.rect(x, y, width, h, style="F")
+    pdf.set_font("body", "I" if p.cited else "", pdf.font_size_pt)
+    pdf.text(x, y + h * 0.78, text)
+    if p.rewritten or p.changed:
+        pdf.set_line_width(0.35)
+        if p.rewritten:
+            pdf.set_draw_color(60, 60, 60)
+            pdf.set_dash_pattern(dash=1.2, gap=0.8)
+        else:
+            pdf.set_draw_color(170, 0, 0)
+            pdf.set_dash_pattern(dash=0.3, gap=0.6)
+        pdf.line(x, y + h - 0.2, x + width, y + h - 0.2)
+        pdf.set_dash_pattern()
+        pdf.set_draw_color(0, 0, 0)
+    pdf.set_font("body", "", pdf.font_size_pt)
+
+
+_TOKENS = re.compile(r"\n|[^\S\n]+|[^\s]+")
+
+
+def _marked_text(report: _Report, text: str, runs: Sequence[Piece]) -> None:
+    """Lay the text out word by word (wrapping at the margin, keeping line breaks), each run
+    drawn with its marking."""
+    pdf = report.pdf
+    pdf.set_font("body", "", 10)
+    h = 5.2
+    left, right = pdf.l_margin, pdf.w - pdf.r_margin
+    bottom = pdf.h - pdf.b_margin
+    x, y = left, pdf.get_y()
+
+    def newline() -> None:
+        nonlocal x, y
+        x, y = left, y + h
+        if y + h > bottom:
+            pdf.add_page()
+            pdf.set_font("body", "", 10)
+            x, y = left, pdf.t_margin
+
+    for run in runs:
+        for token in _TOKENS.findall(text[run.start : run.end]):
+            if token == "\n":
+                newline()
+                continue
+            width = pdf.get_string_width(token)
+            if token.isspace():
+                if x > left:  # no space at the start of a line
+                    if x + width > right:
+                        newline()
+                    else:
+                        _draw(report, x, y, width, h, token, run)
+                        x += width
+                continue
+            if x + width > right and x > left:
+                newline()
+            while width > right - left:  # a word longer than a line: cut it
+                cut = _fit(pdf, token, right - x)
+                _draw(report, x, y, pdf.get_string_width(token[:cut]), h, token[:cut], run)
+                token = token[cut:]
+                newline()
+                width = pdf.get_string_width(token)
+            _draw(report, x, y, width, h, token, run)
+            x += width
+    pdf.set_xy(left, y + h)
+
+
+def _fit(pdf: Any, token: str, room: float) -> int:
+    """How many characters of ``token`` fit in ``room`` (at least one)."""
+    n = 1
+    while n < len(token) and pdf.get_string_width(token[: n + 1]) <= room:
+        n += 1
+    return n
