@@ -19,7 +19,7 @@ from neardup.spec import SketchSpec, Spec
 
 SPEC_FILE = "spec.json"
 SUMMARY_FILE = "summary.json"
-FORMAT_NAME = "neardup.corpus"
+FORMAT_NAME = "neardup.dedup"  # the file format's name, older than the package name: kept
 FORMAT_VERSION = 1
 #: How much more a missed pair weighs than a false candidate when the bands are chosen: every
 #: candidate is verified, so a false one costs a merge, a missed one costs a near-copy left in
