@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
+
+from neardup._processes import worker_pool
 
 
 def map_in_order(tasks: Iterable[tuple[Any, ...]], jobs: int, store: Any, warm_up: Any) -> None:
@@ -24,8 +25,7 @@ def map_in_order(tasks: Iterable[tuple[Any, ...]], jobs: int, store: Any, warm_u
             store(fn(*args))
         return
     warm_up()
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
-    pool: Executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method))
+    pool: Executor = worker_pool(jobs)
     pending: deque[Future[Any]] = deque()
     try:
         for fn, *args in tasks:
@@ -55,8 +55,7 @@ def map_unordered(
             fn, *args = tasks[index]
             store(index, fn(*args))
         return
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
-    pool: Executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method))
+    pool: Executor = worker_pool(jobs)
     pending: dict[Future[Any], int] = {}
     try:
         for index in order:

@@ -28,16 +28,16 @@ from __future__ import annotations
 
 import itertools
 import os
-import sys
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from neardup._processes import run_watched, start_method, worker_pool
 from neardup.defaults import DEFAULTS
 from neardup.errors import InputError
 from neardup.spec import Spec
@@ -183,8 +183,7 @@ def _pool(spec_json: str, jobs: int, executor: str) -> Executor:
         # re-import numpy, numba and the analyzer in every worker. Workers touch no lock the
         # parent's threads use.
         _hasher(spec_json).sign_texts(["Warm-up: тёплый текст, <b>html</b> ﬁ №1."])
-        method = "fork" if sys.platform.startswith("linux") else "spawn"
-        return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
+        return worker_pool(jobs)
     return ThreadPoolExecutor(max_workers=jobs)
 
 
@@ -318,12 +317,22 @@ def _sign_in_processes(
     spec_json = spec.to_json()
     # warmed before the fork, so workers inherit the loaded kernels and tables (see sign_stream)
     _hasher(spec_json).sign_texts(["Warm-up: тёплый текст, <b>html</b> ﬁ №1."])
-    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    context = multiprocessing.get_context(start_method())
     queues: list[Queue[tuple[Any, ...]]] = [context.Queue(maxsize=2) for _ in range(jobs)]
     workers: list[BaseProcess] = [
         context.Process(  # type: ignore[attr-defined]
-            target=_sign_share,
-            args=(spec_json, reader, part, jobs, block, max_chars, queues[part]),
+            target=run_watched,  # a worker blocked on a full queue ends if this process dies
+            args=(
+                os.getpid(),
+                _sign_share,
+                spec_json,
+                reader,
+                part,
+                jobs,
+                block,
+                max_chars,
+                queues[part],
+            ),
             daemon=True,
         )
         for part in range(jobs)
