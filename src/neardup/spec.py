@@ -497,7 +497,7 @@ class IndexSpec:
 
     policy: str = param("reject", OneOf(INDEX_POLICIES))
     measure: str = param("resemblance", OneOf(INDEX_MEASURES))
-    threshold: float = param(0.7, Real(0.0, 1.0, low_open=True))
+    threshold: float = param(DEFAULTS.threshold, Real(0.0, 1.0, low_open=True))
     group_cap: int = param(10, Integer(1, MAX_GROUP_CAP))
     candidates: str = param("winnow", OneOf(CANDIDATE_METHODS), label="candidate method")
     window: int = param(DEFAULTS.window, Integer(1, MAX_WINDOW))

@@ -23,7 +23,7 @@ from neardup.cli._check_outputs import note_old_lookup, outputs_ready, verdict_o
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import jobs_option, spec_from_options, spec_options
 from neardup.cli._types import COUNT, field_default, field_option
-from neardup.defaults import DEFAULTS
+from neardup.defaults import DEFAULTS, TOP_MAX
 from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
 from neardup.passages.align import UNIQUENESS_MEANING
 from neardup.report.fragments import markup_safe, printable
@@ -452,7 +452,7 @@ def _add_with_progress(
 @click.argument("file", metavar="FILE")
 @click.option(
     "--top",
-    type=COUNT,
+    type=click.IntRange(1, TOP_MAX),
     default=DEFAULTS.top,
     show_default=True,
     help="Show at most this many matches (and look for passages in them).",

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple, TypeAlias, cast
 import numpy as np
 import numpy.typing as npt
 
+from neardup.defaults import DEFAULTS
 from neardup.errors import (
     DuplicateIdError,
     InputError,
@@ -114,7 +115,7 @@ class LSHIndex:
 
     def __init__(
         self,
-        threshold: float = 0.7,
+        threshold: float = DEFAULTS.threshold,
         num_perm: int = 128,
         weights: tuple[float, float] = (0.5, 0.5),
         spec: Spec | SketchSpec | None = None,

@@ -14,7 +14,7 @@ from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
 from neardup.analysis.tricks import Tricks
-from neardup.defaults import DEFAULTS
+from neardup.defaults import DEFAULTS, TOP_MAX
 from neardup.errors import InputError
 from neardup.score.matrix import METHODS
 from neardup.web.auth import require_read, require_write, token_of, token_ok
@@ -39,7 +39,7 @@ class _Strict(BaseModel):
 
 class CheckIn(_Strict):
     text: str = Field(description="The text to check (plain text or HTML).")
-    top: int = Field(DEFAULTS.top, ge=1, le=100, description="Matches reported (and aligned).")
+    top: int = Field(DEFAULTS.top, ge=1, le=TOP_MAX, description="Matches reported (and aligned).")
     fragments: bool = Field(
         DEFAULTS.fragments, description="Also list the passages copied from its matches."
     )
@@ -127,7 +127,7 @@ async def check_file(
     request: Request,
     file: Annotated[UploadFile, File()],
     response: Response,
-    top: Annotated[int, Form(ge=1, le=100)] = DEFAULTS.top,
+    top: Annotated[int, Form(ge=1, le=TOP_MAX)] = DEFAULTS.top,
     fragments: Annotated[bool, Form()] = DEFAULTS.fragments,
     exclude: Annotated[list[str] | None, Form()] = None,
 ) -> dict[str, Any]:
