@@ -123,14 +123,14 @@ def index() -> None:
     IndexSpec,
     "min_length",
     "--min-length",
-    help="Admit only texts of at least this many characters (seed 000 uses 2000); "
+    help="Admit only texts of at least this many characters (the shingle-method paper uses 2000); "
     "0: no limit. Shorter ones are refused as too_short.",
 )
 @field_option(
     IndexSpec,
     "max_length",
     "--max-length",
-    help="Admit only texts of at most this many characters (seed 000 uses 6000); "
+    help="Admit only texts of at most this many characters (the shingle-method paper uses 6000); "
     "0: no limit. Longer ones are refused as too_long.",
 )
 @click.option(
@@ -139,7 +139,8 @@ def index() -> None:
     default=field_default(IndexSpec, "candidates"),
     show_default=True,
     help="Where candidates come from: winnow (inverted index of winnowed samples), pmbf "
-    "(seed 001's pseudo-matrix Bloom filter, which finds short pastes), or both (docs/bloom.md).",
+    "(the pseudo-matrix Bloom filter of its paper, which finds short pastes), or both "
+    "(docs/bloom.md).",
 )
 @field_option(
     IndexSpec,

@@ -326,7 +326,7 @@ def params(
     P(X ≥ 2) for X ~ Binomial(M, S^L)). Without them: the M × L with M·L ≤ N that minimizes
     the weighted false-positive and false-negative areas around --threshold.
 
-    Example (seed 000): neardup params --bands 6 --rows 14 --at 0.9 0.7 0.5
+    Example (the shingle-method paper): neardup params --bands 6 --rows 14 --at 0.9 0.7 0.5
     """
     from neardup.cli._plot import checked_plot_path, write_plot
     from neardup.sketch import params as P

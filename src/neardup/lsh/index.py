@@ -1,9 +1,9 @@
 """:class:`LSHIndex`: a MinHash LSH index a program keeps — add, update, remove and query
 documents by text, signature or stored key, in memory or in a SQLite or PostgreSQL store.
 
-Seed 004's snapy API (query, update, remove, contains, adjacency list, weighted edge list) and
-what datasketch's ``MinHashLSH`` users expect (``insert``/``query`` by key, a threshold, the
-false positive and negative weights that choose the bands), on neardup's own MinHash
+The web-articles compilation's snapy API (query, update, remove, contains, adjacency list, weighted
+edge list) and what datasketch's ``MinHashLSH`` users expect (``insert``/``query`` by key, a
+threshold, the false positive and negative weights that choose the bands), on neardup's own MinHash
 (:class:`~neardup.sketch.MinHasher`) and band keys (:func:`~neardup.sketch.band_keys`), with
 the bucket table, lookups and candidate counts in :mod:`neardup._kernels.lsh`.
 

@@ -44,7 +44,8 @@ def _service(request: Request) -> Service:
 
 
 async def _text_or_file(service: Service, text: str, file: UploadFile | None) -> tuple[str, Tricks]:
-    """The text given or read from the file, and the text hidden in the file (issue 24)."""
+    """The text given or read from the file, and the text hidden in the file (hidden-text
+    evasion)."""
     if file is not None and file.filename:
         data = await file.read()
         extracted, hidden = await asyncio.to_thread(upload, data, file.filename)
