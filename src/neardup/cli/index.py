@@ -707,7 +707,7 @@ def stats(db: str, as_json: bool) -> None:
 
 @index.command("verify")
 @click.argument("db", metavar="DB")
-def verify(db: str) -> None:
+def integrity(db: str) -> None:
     """Check every stored invariant of the collection (postings, lookups, fingerprints, links,
     groups, the key counter); list what is wrong and exit 1, or say it is consistent.
 
