@@ -1,10 +1,12 @@
 """The shape of the source tree: no import cycles between neardup's modules, no arrow from the
 core up to an entry point (the CLI, the web service), and no module grown past ~800 lines.
 
-Imports are read with :mod:`ast`, not by importing: only those that run when a module is
-imported count (module level, including ``try``/``if`` blocks and class bodies); imports inside
-functions (deferred on purpose, often to break a cycle or to keep an optional dependency
-optional) and under ``if TYPE_CHECKING:`` are left out. ``from neardup.x import y`` is an
+Imports are read with :mod:`ast`, not by importing, and every import statement counts wherever
+it is written: at module level, in ``try``/``if``/``with`` blocks, class bodies, and inside
+functions too (an import deferred into a function is still an arrow between two modules; hiding
+it in a function does not break a cycle). Only imports under ``if TYPE_CHECKING:`` are left
+out (they never run). The package root's lazy loading through ``importlib.import_module`` is
+not an import statement and is not read. ``from neardup.x import y`` is an
 import of ``neardup.x.y`` when ``y`` is a submodule, else of ``neardup.x``; a package's
 ``__init__.py`` is the package.
 """
@@ -48,24 +50,20 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def import_time_statements(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
-    """The import statements among ``body`` that run when the module is imported."""
+def counted_statements(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement among ``body`` and the statements nested in it (functions,
+    classes, loops, ``try``, ``with``, ``match``), except those under ``if TYPE_CHECKING:``."""
     for node in body:
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue  # run when called, not when imported
-        elif isinstance(node, ast.If):
-            if not _is_type_checking(node.test):
-                yield from import_time_statements(node.body)
-            yield from import_time_statements(node.orelse)
-        elif isinstance(node, ast.Try | ast.TryStar):
-            for block in (node.body, node.orelse, node.finalbody):
-                yield from import_time_statements(block)
-            for handler in node.handlers:
-                yield from import_time_statements(handler.body)
-        elif isinstance(node, ast.With | ast.ClassDef):
-            yield from import_time_statements(node.body)
+        elif isinstance(node, ast.If) and _is_type_checking(node.test):
+            yield from counted_statements(node.orelse)
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    yield from counted_statements([child])
+                elif isinstance(child, ast.ExceptHandler | ast.match_case):
+                    yield from counted_statements(child.body)
 
 
 def _package_of(name: str, path: Path) -> str:
@@ -73,10 +71,10 @@ def _package_of(name: str, path: Path) -> str:
 
 
 def imported_modules(name: str, path: Path) -> set[str]:
-    """The neardup modules ``name`` imports when it is imported."""
+    """The neardup modules ``name`` imports, at import time or when one of its functions runs."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: set[str] = set()
-    for node in import_time_statements(tree.body):
+    for node in counted_statements(tree.body):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
             continue
@@ -152,8 +150,9 @@ def within(name: str, packages: tuple[str, ...]) -> bool:
 
 
 def test_imports_are_read_as_the_rules_say(tmp_path: Path) -> None:
-    """What counts as an import: submodules, relative imports, ``try`` blocks; not imports
-    under ``if TYPE_CHECKING:``, in functions, or of other packages."""
+    """What counts as an import: submodules, relative imports, ``try`` blocks, and imports
+    inside functions, methods, loops and ``with`` blocks; not imports under
+    ``if TYPE_CHECKING:``, or of other packages."""
     probe = tmp_path / "probe.py"
     probe.write_text(
         "from typing import TYPE_CHECKING\n"
@@ -173,7 +172,18 @@ def test_imports_are_read_as_the_rules_say(tmp_path: Path) -> None:
         "except ImportError:\n"
         "    pass\n"
         "def later() -> None:\n"
-        "    from neardup.passages import align\n",
+        "    from neardup.passages import align\n"
+        "    if TYPE_CHECKING:\n"
+        "        from neardup.eval import run\n"
+        "class Holder:\n"
+        "    async def method(self) -> None:\n"
+        "        for _ in range(2):\n"
+        "            with open('x') as f:\n"
+        "                import neardup.bloom.pseudo_matrix\n"
+        "        try:\n"
+        "            pass\n"
+        "        except ImportError:\n"
+        "            from neardup.sketch import minhash\n",
         encoding="utf-8",
     )
     assert imported_modules("neardup.storage.probe", probe) == {
@@ -185,6 +195,9 @@ def test_imports_are_read_as_the_rules_say(tmp_path: Path) -> None:
         "neardup.errors",
         "neardup.report.fragments",
         "neardup.score.matrix",
+        "neardup.passages.align",
+        "neardup.bloom.pseudo_matrix",
+        "neardup.sketch.minhash",
     }
     toy = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"f"}, "f": {"e"}}
     assert cycles(toy) == [["a", "b", "c"], ["e", "f"]]

@@ -1,9 +1,13 @@
-"""The one table of defaults: the library, the CLI and the web API all read it.
+"""The one table of defaults and bounds the library, the CLI and the web API share.
 
-A default that one entry point sets apart from the others gives one text several answers
-(issue 22), so every default a user can meet lives here, once, with the reason for it; the
-CLI's options and the API's fields take their defaults from :data:`DEFAULTS`, and
-``tests/test_defaults.py`` checks that they do.
+A default that one entry point sets apart from the others gives one text several answers, so
+the defaults a user meets in more than one entry point (the analyzer, the shingles, the scores,
+the similarity threshold, the matches reported and their bound, the second stage) live here,
+once, with the reason for each; the library's signatures, the CLI's options and the API's
+fields take them from :data:`DEFAULTS` (and :data:`TOP_MAX`), and ``tests/test_defaults.py``
+walks those three and checks each default and bound against this module. Settings of one
+entry point only (the service's limits, a spec's own fields and their bounds in
+:mod:`neardup.spec`) stay where they are used.
 
 This module imports nothing heavy: the CLI reads it at start-up.
 """
@@ -16,6 +20,10 @@ from typing import Any
 #: Texts whose shorter side has fewer canonical tokens than this are compared on word 1-grams
 #: (5-word shingles cannot tell a sentence from a rewrite of it); ``spec.DEFAULT_SHORT_BELOW``.
 SHORT_BELOW = 32
+
+#: The most matches a check reports (``top``): ``index check --top``, the API's ``top`` and
+#: ``Collection.check(top=...)`` take 1 to this many.
+TOP_MAX = 100
 
 
 @dataclass(frozen=True)
@@ -43,21 +51,26 @@ class Defaults:
     #: The second stage also finds passages whose sentences were reworded (synonyms, another
     #: word order, changed grammar; :mod:`neardup.passages.rewrites`) and counts them as borrowed.
     rewrites: bool = True
-    #: Matches reported by ``index check`` (and the sources its passages are looked for in).
+    #: Matches reported by ``index check`` (and the sources its passages are looked for in);
+    #: at most :data:`TOP_MAX`.
     top: int = 10
+    #: The similarity above which two texts are near-duplicates: a collection's
+    #: (``IndexSpec.threshold``), an :class:`~neardup.lsh.LSHIndex`'s, ``dedup``'s and
+    #: ``neardup params``'. 0.7 is the shingle method's example of supershingles tuned for
+    #: similarity 0.7 (14 groups of 6).
+    threshold: float = 0.7
     #: Workers a command may keep busy: 0 means one per CPU, 1 only the caller's
     #: (``sketch.parallel.workers_for`` reads it; every ``--jobs`` and ``jobs=`` means it).
     jobs: int = 0
     #: The second stage (:mod:`neardup.passages.align`): words per alignment shingle, unmatched
-    # words
-    #: allowed inside one passage, the fewest matched words a passage must have, and how often
+    #: words allowed inside one passage, the fewest matched words a passage must have, and how often
     #: a shingle may repeat in a source and still make seeds. Chosen on the generated partial
     #: copies of ``benchmarks/quality_fragments.py`` (docs/fragments.md).
     align_k: int = 3
     gap: int = 8
     min_tokens: int = 8
     max_occurrences: int = 50
-    #: A collection's candidates (``IndexSpec``; issue 26): each stored text posts the minimum
+    #: A collection's candidates (``IndexSpec``): each stored text posts the minimum
     #: of every window of ``window`` consecutive shingles (winnowing), and a text checked or
     #: added looks up every one of its shingles (``lookup="shingles"``) — so any run of
     #: ``window`` shared shingles (``window + k - 1`` = 15 words: a 5 % paste of a 300-word

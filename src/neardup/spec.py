@@ -448,8 +448,8 @@ class Spec:
 INDEX_POLICIES = ("reject", "group", "allow")
 INDEX_MEASURES = ("resemblance", "containment")
 CANDIDATE_METHODS = ("winnow", "pmbf", "both")
-#: What a text looks up in the postings: its own samples (collections made before issue 26)
-#: or every one of its shingles (the default since).
+#: What a text looks up in the postings: its own samples (collections made before lookup by
+#: shingles) or every one of its shingles (the default since).
 CANDIDATE_LOOKUPS = ("samples", "shingles")
 #: Upper bounds of the index settings: far above any useful value, low enough to stay sane.
 MAX_GROUP_CAP = 1_000_000
@@ -478,13 +478,13 @@ class IndexSpec:
     footer) brings only its newest that many as candidates; near-duplicates share many rarer
     samples, and a text with more copies than that still finds the newest of them (0: no limit).
     ``store_text`` keeps each text. ``min_length`` / ``max_length`` (characters of the decoded
-    text, 0: no limit) admit only texts in that range, as the document store of seed 000 does
-    (2,000 to 6,000 characters, so that resemblance alone suffices): ``add`` refuses a text
-    outside it with the reason ``too_short`` or ``too_long`` and ``check`` reports it.
-    ``pmbf`` — seed 001's pseudo-matrix Bloom filter (neardup.bloom): rows of ``pmbf_n``
-    shingles at false-positive rate ``pmbf_p``, a query's candidates are the documents of its
-    ``pmbf_max_rows`` best rows whose count of member shingles stands out from the background
-    (0: every such row); ``both`` — the union of the two (docs/bloom.md).
+    text, 0: no limit) admit only texts in that range, as the document store of the shingle-method
+    paper does (2,000 to 6,000 characters, so that resemblance alone suffices): ``add`` refuses a
+    text outside it with the reason ``too_short`` or ``too_long`` and ``check`` reports it.
+    ``pmbf`` — the pseudo-matrix Bloom filter paper's pseudo-matrix Bloom filter (neardup.bloom):
+    rows of ``pmbf_n`` shingles at false-positive rate ``pmbf_p``, a query's candidates are the
+    documents of its ``pmbf_max_rows`` best rows whose count of member shingles stands out from the
+    background (0: every such row); ``both`` — the union of the two (docs/bloom.md).
     ``short_window`` (under a length-adaptive spec, with postings): a long text also posts the
     minimum of every window of this many consecutive short shingles (word 1-grams), so that a
     short text — which looks up all its own — finds the document it was taken from; a short
@@ -497,7 +497,7 @@ class IndexSpec:
 
     policy: str = param("reject", OneOf(INDEX_POLICIES))
     measure: str = param("resemblance", OneOf(INDEX_MEASURES))
-    threshold: float = param(0.7, Real(0.0, 1.0, low_open=True))
+    threshold: float = param(DEFAULTS.threshold, Real(0.0, 1.0, low_open=True))
     group_cap: int = param(10, Integer(1, MAX_GROUP_CAP))
     candidates: str = param("winnow", OneOf(CANDIDATE_METHODS), label="candidate method")
     window: int = param(DEFAULTS.window, Integer(1, MAX_WINDOW))

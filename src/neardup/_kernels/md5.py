@@ -1,4 +1,5 @@
-"""MD5 (RFC 1321) of byte spans, as numba kernels: the 128-bit fingerprints of seed 004.
+"""MD5 (RFC 1321) of byte spans, as numba kernels: the 128-bit fingerprints of the web-articles
+compilation.
 
 Written from the algorithm as RFC 1321 states it (four rounds of sixteen operations on a
 128-bit state, per 64-byte block of the message padded with ``0x80``, zeros and its length in

@@ -12,10 +12,10 @@ of a SplitMix64 generator seeded with the sketch seed. Each ``h_i`` is a bijecti
 64-bit integers, so distinct fingerprints never tie, and the first ``N`` functions of a seed
 are the same whatever ``N`` is (a 256-function signature extends the 128-function one).
 
-The classic family (``SketchSpec.family = "affine"``; seed 004's ``(a·x + b) mod p``) is
-``h_i(x) = (a_i · (x mod p) + b_i) mod p`` with the Mersenne prime ``p = 2^61 - 1``: the
-product is reduced with ``2^61 ≡ 1 (mod p)`` from 32-bit halves, so no 128-bit integer is
-needed. Its values are below ``p``, so ``EMPTY`` never occurs as a value.
+The classic family (``SketchSpec.family = "affine"``; the web-articles compilation's
+``(a·x + b) mod p``) is ``h_i(x) = (a_i · (x mod p) + b_i) mod p`` with the Mersenne prime
+``p = 2^61 - 1``: the product is reduced with ``2^61 ≡ 1 (mod p)`` from 32-bit halves, so no
+128-bit integer is needed. Its values are below ``p``, so ``EMPTY`` never occurs as a value.
 """
 
 from __future__ import annotations

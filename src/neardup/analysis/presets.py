@@ -18,11 +18,12 @@ pronouns; with ``adjectives`` only adjectives are dropped). Both default to off,
 without them is exactly the spec made before they existed (the same fingerprint): keeping words
 only removes a filter from the chain.
 
-``fold_tricks`` (default on, issue 24): the ``fold`` char filter after ``nfkc`` undoes the tricks
-that get a copy past a uniqueness checker — look-alike letters of another script, invisible
-characters, letter spacing, characters stuffed into words (:mod:`neardup.analysis.evasion`).
-It changes the spec (a new fingerprint) but not the fingerprints of a text without tricks;
-off, the chain is the one before it existed (the raw score, and the old spec's fingerprint).
+``fold_tricks`` (default on, hidden-text evasion): the ``fold`` char filter after ``nfkc`` undoes
+the tricks that get a copy past a uniqueness checker — look-alike letters of another script,
+invisible characters, letter spacing, characters stuffed into words
+(:mod:`neardup.analysis.evasion`). It changes the spec (a new fingerprint) but not the fingerprints
+of a text without tricks; off, the chain is the one before it existed (the raw score, and the old
+spec's fingerprint).
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ CHAR_FILTERS: dict[str, ComponentType] = {
     "lowercase": ComponentType(char_filters.lowercase, frozenset()),
     "yo": ComponentType(char_filters.yo_to_ye, frozenset()),
     "strip_marks": ComponentType(char_filters.strip_marks, frozenset()),
-    # the tricks to evade a uniqueness checker undone (issue 24: homoglyphs, invisible
+    # the tricks to evade a uniqueness checker undone (evasion tricks: homoglyphs, invisible
     # characters, letter spacing, stuffing), by the UTS #39 confusables of this package
     "fold": ComponentType(evasion.fold, frozenset(), packages=("confusable-homoglyphs",)),
 }

@@ -1,5 +1,6 @@
-"""Bloom filters for fast text comparison (seed 001): sizing, the classic, counting and matrix
-filters, and the pseudo-matrix filter as a candidate stage for partial copies.
+"""Bloom filters for fast text comparison (the pseudo-matrix Bloom filter paper): sizing, the
+classic, counting and matrix filters, and the pseudo-matrix filter as a candidate stage for partial
+copies.
 
 Every filter takes the pipeline's fingerprints (sorted distinct ``uint64`` arrays) and hashes
 them with seeded functions, so the same text under the same spec and seed sets the same bits

@@ -1,4 +1,5 @@
-"""The classic and the counting Bloom filter (seed 001's starting points).
+"""The classic and the counting Bloom filter (the pseudo-matrix Bloom filter paper's starting
+points).
 
 Both take fingerprints — the pipeline's sorted distinct ``uint64`` arrays — and hash them into
 ``m`` positions with ``k`` seeded functions (:mod:`neardup._kernels.pmbf`): the same text under

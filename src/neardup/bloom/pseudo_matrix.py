@@ -1,4 +1,4 @@
-"""The pseudo-matrix Bloom filter of seed 001 (ПМФБ), and the matrix filter it improves on.
+"""The pseudo-matrix Bloom filter (ПМФБ) of its paper, and the matrix filter it improves on.
 
 Rows are Bloom filters of one size, ``m`` bits for ``n`` elements at risk ``p`` (formula 2,
 :mod:`neardup.bloom.sizing`). Unlike the matrix filter of Geravand and Ahmadi (one document
@@ -158,7 +158,8 @@ def _check_key(key: object) -> int:
 
 
 class PseudoMatrixBloomFilter:
-    """Equal-size Bloom filter rows, several documents per row (seed 001).
+    """Equal-size Bloom filter rows, several documents per row (the pseudo-matrix Bloom filter
+    paper).
 
     The verbs are those of a collection's candidate source: :meth:`add` (key, fingerprints),
     :meth:`remove` (key), :meth:`candidates` (fingerprints → keys with scores), and

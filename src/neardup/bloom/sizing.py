@@ -1,4 +1,4 @@
-"""Bloom filter sizing as seed 001 does it.
+"""Bloom filter sizing as the pseudo-matrix Bloom filter paper does it.
 
 Formula (1) of the paper, the false-positive probability of a filter of ``m`` bits holding ``n``
 elements with ``k`` hash functions::
@@ -27,7 +27,8 @@ from typing import Any
 
 from neardup.errors import InputError
 
-#: seed 001, Table 1: the row capacity (words), the accepted risk, the rows, the documents
+#: the pseudo-matrix Bloom filter paper, Table 1: the row capacity (words), the accepted risk, the
+#: rows, the documents
 PAPER_N = 123_000
 PAPER_P = 0.05
 PAPER_M = 766_933

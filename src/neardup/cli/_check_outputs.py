@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 
 def note_old_lookup(col: Any) -> None:
-    """Say on stderr when the collection looks up only its samples (made before issue 26's
-    defaults: window 24): it finds fewer short pastes than a new one would."""
+    """Say on stderr when the collection looks up only its samples (made before lookup by
+    shingles: window 24): it finds fewer short pastes than a new one would."""
     spec = col.index_spec
     if spec.candidates == "winnow" and spec.lookup == "samples":
         click.echo(msg.say("note_old_lookup", window=spec.window), err=True)

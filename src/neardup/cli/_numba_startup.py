@@ -1,6 +1,6 @@
 """What the ``neardup`` process skips of numba's start-up.
 
-A one-shot command (``neardup compare`` of two short texts: issue 15 asks for under 0.5 s)
+A one-shot command (``neardup compare`` of two short texts: the start-up target is under 0.5 s)
 runs kernels that are already compiled (``cache=True``), and numba's start-up does work for
 its compiler that such a process never uses:
 

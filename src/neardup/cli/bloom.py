@@ -1,4 +1,5 @@
-"""``neardup bloom``: seed 001's Bloom filter sizing, and a pseudo-matrix filter over a corpus."""
+"""``neardup bloom``: the pseudo-matrix Bloom filter paper's Bloom filter sizing, and a
+pseudo-matrix filter over a corpus."""
 
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ _FORMATS = click.Choice(["text", "jsonl", "csv", "parquet"])
 
 @click.group()
 def bloom() -> None:
-    """Bloom filters for fast text comparison (seed 001): sizing, and a pseudo-matrix filter
-    that proposes the documents a text may have borrowed from.
+    """Bloom filters for fast text comparison (the pseudo-matrix Bloom filter paper): sizing, and a
+    pseudo-matrix filter that proposes the documents a text may have borrowed from.
 
     \b
       neardup bloom size --n 123000 --p 0.05
@@ -113,9 +114,10 @@ def size(
     paper: bool,
     as_json: bool,
 ) -> None:
-    """The size of a Bloom filter for N elements at risk P (seed 001, formulas 1 and 2):
-    m = −n·ln p / (ln 2)², k = (m/n)·ln 2; with a corpus, the pseudo-matrix filter's rows
-    (total shingles / n) and bytes beside the matrix filter's (one row per document)."""
+    """The size of a Bloom filter for N elements at risk P (the pseudo-matrix Bloom filter paper,
+    formulas 1 and 2): m = −n·ln p / (ln 2)², k = (m/n)·ln 2; with a corpus, the pseudo-matrix
+    filter's rows (total shingles / n) and bytes beside the matrix filter's (one row per
+    document)."""
     from neardup.bloom.sizing import (
         PAPER_DOCUMENTS,
         PAPER_TOTAL_SHINGLES,

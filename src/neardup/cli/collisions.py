@@ -62,7 +62,8 @@ def _numbers(text: str, kind: type, what: str) -> list[Any]:
     show_default=True,
     help="Hash families to count, comma-separated or repeated: FAMILY[:BITS[:SEED]] with "
     "FAMILY rabin, crc32, crc64 or xxh3, BITS 32–64 (crc32: 32), or md5 with BITS 32–128 "
-    "(default 128: the first BITS bits of the digest, seed 004's 128-bit checksums), "
+    "(default 128: the first BITS bits of the digest, the web-articles compilation's "
+    "128-bit checksums), "
     "e.g. rabin:32,xxh3:64,md5.",
 )
 @click.option(
@@ -102,7 +103,8 @@ def collisions(
     as_json: bool,
     **options: Any,
 ) -> None:
-    """Fingerprint collisions: the birthday bound, or a count on a corpus (seed 000, Tables 2–3).
+    """Fingerprint collisions: the birthday bound, or a count on a corpus (the shingle-method paper,
+    Tables 2–3).
 
     Without CORPUS: for each hash width, the number of distinct shingles from which a
     collision is likely (Ns ≥ √Nr) and at which its probability reaches each P,
@@ -179,7 +181,7 @@ def _bound(widths: list[int], probabilities: list[float], as_json: bool) -> None
         return
     table = Table(
         title="Distinct shingles at which a fingerprint collision becomes likely "
-        "(birthday bound; seed 000, Table 2)"
+        "(birthday bound; the shingle-method paper, Table 2)"
     )
     table.add_column("width")
     table.add_column("Ns ≥ √Nr", justify="right")

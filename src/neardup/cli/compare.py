@@ -1,7 +1,7 @@
 """``neardup compare`` and ``neardup analyze``.
 
-A one-shot ``compare`` of two short texts is mostly start-up (issue 15: under 0.5 s), so what
-only some runs need is imported where it is used: the combined score, the aligner (for
+A one-shot ``compare`` of two short texts is mostly start-up (the start-up target: under 0.5 s), so
+what only some runs need is imported where it is used: the combined score, the aligner (for
 fragments), the reports and rich (for the table; ``--json`` prints without it).
 """
 

@@ -23,7 +23,7 @@ from neardup.cli._check_outputs import note_old_lookup, outputs_ready, verdict_o
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import jobs_option, spec_from_options, spec_options
 from neardup.cli._types import COUNT, field_default, field_option
-from neardup.defaults import DEFAULTS
+from neardup.defaults import DEFAULTS, TOP_MAX
 from neardup.errors import DamagedCollectionError, DuplicateIdError, NeardupError, StorageError
 from neardup.passages.align import UNIQUENESS_MEANING
 from neardup.report.fragments import markup_safe, printable
@@ -123,14 +123,14 @@ def index() -> None:
     IndexSpec,
     "min_length",
     "--min-length",
-    help="Admit only texts of at least this many characters (seed 000 uses 2000); "
+    help="Admit only texts of at least this many characters (the shingle-method paper uses 2000); "
     "0: no limit. Shorter ones are refused as too_short.",
 )
 @field_option(
     IndexSpec,
     "max_length",
     "--max-length",
-    help="Admit only texts of at most this many characters (seed 000 uses 6000); "
+    help="Admit only texts of at most this many characters (the shingle-method paper uses 6000); "
     "0: no limit. Longer ones are refused as too_long.",
 )
 @click.option(
@@ -139,7 +139,8 @@ def index() -> None:
     default=field_default(IndexSpec, "candidates"),
     show_default=True,
     help="Where candidates come from: winnow (inverted index of winnowed samples), pmbf "
-    "(seed 001's pseudo-matrix Bloom filter, which finds short pastes), or both (docs/bloom.md).",
+    "(the pseudo-matrix Bloom filter of its paper, which finds short pastes), or both "
+    "(docs/bloom.md).",
 )
 @field_option(
     IndexSpec,
@@ -452,7 +453,7 @@ def _add_with_progress(
 @click.argument("file", metavar="FILE")
 @click.option(
     "--top",
-    type=COUNT,
+    type=click.IntRange(1, TOP_MAX),
     default=DEFAULTS.top,
     show_default=True,
     help="Show at most this many matches (and look for passages in them).",
@@ -706,7 +707,7 @@ def stats(db: str, as_json: bool) -> None:
 
 @index.command("verify")
 @click.argument("db", metavar="DB")
-def verify(db: str) -> None:
+def integrity(db: str) -> None:
     """Check every stored invariant of the collection (postings, lookups, fingerprints, links,
     groups, the key counter); list what is wrong and exit 1, or say it is consistent.
 

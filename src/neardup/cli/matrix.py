@@ -1,4 +1,5 @@
-"""``neardup matrix``: the similarity matrix of a set of texts (seed 003, Table 1)."""
+"""``neardup matrix``: the similarity matrix of a set of texts (the TF-IDF news-similarity paper,
+Table 1)."""
 
 from __future__ import annotations
 
@@ -94,10 +95,13 @@ def _table(result: SimilarityMatrix) -> Table:
     type=click.Choice(IDF_MODES),
     default="smooth",
     show_default=True,
-    help="tfidf: smooth ln((1+N)/(1+df))+1, plain ln(N/df)+1, or paper ln(N/df) (seed 003).",
+    help="tfidf: smooth ln((1+N)/(1+df))+1, plain ln(N/df)+1, or paper ln(N/df) "
+    "(the TF-IDF news-similarity paper).",
 )
 @click.option(
-    "--binary", is_flag=True, help="tfidf: count each term once per text (seed 003 drops repeats)."
+    "--binary",
+    is_flag=True,
+    help="tfidf: count each term once per text (the TF-IDF news-similarity paper drops repeats).",
 )
 @click.option(
     "--num-perm",
@@ -140,7 +144,8 @@ def matrix(
     symmetric. The diagonal is 1 (0 for a text with no shingles).
 
     Shingles follow the spec flags (-k, --preset, …); tfidf and combined use only the analyzer.
-    Example, seed 003's Table 1: neardup matrix news.jsonl -k 4 --method containment
+    Example, the TF-IDF news-similarity paper's Table 1: neardup matrix news.jsonl -k 4 --method
+    containment
     """
     if as_csv and as_json:
         raise click.UsageError("give --csv or --json, not both")

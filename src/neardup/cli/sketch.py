@@ -15,6 +15,7 @@ from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import jobs_option, spec_from_options, spec_options
 from neardup.cli._types import constraint_type, field_default, field_option
 from neardup.cli.messages import say
+from neardup.defaults import DEFAULTS
 from neardup.errors import InputError, SpecError
 from neardup.spec import SketchSpec
 
@@ -264,7 +265,7 @@ def _config(item: str, mega: bool) -> tuple[int, int, bool]:
     "--threshold",
     "-t",
     type=constraint_type(Real(0.0, 1.0, low_open=True, high_open=True)),
-    default=0.7,
+    default=DEFAULTS.threshold,
     show_default=True,
     help="Resemblance that separates wanted pairs from unwanted ones.",
 )
@@ -325,7 +326,7 @@ def params(
     P(X ≥ 2) for X ~ Binomial(M, S^L)). Without them: the M × L with M·L ≤ N that minimizes
     the weighted false-positive and false-negative areas around --threshold.
 
-    Example (seed 000): neardup params --bands 6 --rows 14 --at 0.9 0.7 0.5
+    Example (the shingle-method paper): neardup params --bands 6 --rows 14 --at 0.9 0.7 0.5
     """
     from neardup.cli._plot import checked_plot_path, write_plot
     from neardup.sketch import params as P

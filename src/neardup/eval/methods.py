@@ -401,11 +401,12 @@ def _sorensen(ctx: MethodContext) -> Scorer:
 
 
 # ---------------------------------------------------------------------------------------------
-# TF-IDF cosine (seed 003)
+# TF-IDF cosine (the TF-IDF news-similarity paper)
 
 
 class TfidfScorer:
-    """Cosine of TF-IDF vectors of the canonical terms (:mod:`neardup.score.tfidf`, seed 003).
+    """Cosine of TF-IDF vectors of the canonical terms (:mod:`neardup.score.tfidf`, the TF-IDF
+    news-similarity paper).
 
     The IDF is fitted on the distinct texts being evaluated. Parameters: ``idf`` (``smooth``,
     ``plain``, ``paper``), ``binary`` and ``sublinear`` (yes/no).
@@ -584,7 +585,8 @@ def _collection(ctx: MethodContext) -> Scorer:
 
 @register(
     "tfidf",
-    "cosine of TF-IDF vectors of the canonical terms (seed 003); IDF from the dataset",
+    "cosine of TF-IDF vectors of the canonical terms (the TF-IDF news-similarity paper); "
+    "IDF from the dataset",
     requires=("sklearn",),
     params=("idf", "binary", "sublinear"),
 )
@@ -598,7 +600,7 @@ def _tfidf(ctx: MethodContext) -> Scorer:
 
 
 # ---------------------------------------------------------------------------------------------
-# MinHash (seed 000, 002)
+# MinHash (the shingle-method paper and Zelenkov & Segalovich's shingles)
 
 
 class MinHashScorer:
@@ -738,7 +740,8 @@ def _shingle_spans(ctx: MethodContext) -> FragmentDetector:
 
 
 class AlignDetector:
-    """The passages :class:`neardup.passages.align.Aligner` finds (seed 001's second stage)."""
+    """The passages :class:`neardup.passages.align.Aligner` finds (the pseudo-matrix Bloom filter
+    paper's second stage)."""
 
     def __init__(self, spec: Spec, **params: int) -> None:
         from neardup.passages.align import Aligner

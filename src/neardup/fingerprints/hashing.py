@@ -176,7 +176,8 @@ def reference_fingerprint(spec: FingerprintSpec, data: bytes) -> int:
     return xxhash.xxh3_64_intdigest(data, seed=spec.seed) & mask
 
 
-# --- 128-bit fingerprints (seed 004: "32, 64 or 128 bits") -----------------------------------
+# --- 128-bit fingerprints (the web-articles compilation: "32, 64 or 128 bits")
+# -----------------------------------
 
 #: Wide hash families and the widths they allow: their values do not fit the ``uint64``
 #: fingerprint arrays of the pipeline, so they serve the collision count
@@ -249,7 +250,8 @@ def reference_wide_fingerprint(spec: WideFamilySpec, data: bytes) -> int:
     return int(hashlib.md5(data).hexdigest(), 16) >> (128 - spec.bits)
 
 
-# --- the birthday bound (seed 000, Table 2) -------------------------------------------------
+# --- the birthday bound (the shingle-method paper, Table 2)
+# -------------------------------------------------
 
 
 def collision_probability(distinct: float, bits: int) -> float:

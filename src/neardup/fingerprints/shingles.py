@@ -4,7 +4,7 @@ Each shingle knows the character span it covers in the original input. Rules for
 (documented in docs/guide.md): a text with fewer tokens than ``k`` but at least one forms a
 single shingle of all its tokens (so short texts still compare, by equality); an empty text
 forms none. With ``step > 1`` shingles start at tokens ``0, step, 2·step, …`` while a whole
-shingle fits, as seed 004's "встык" (end to end, ``step = k``).
+shingle fits, as the web-articles compilation's "встык" (end to end, ``step = k``).
 """
 
 from __future__ import annotations

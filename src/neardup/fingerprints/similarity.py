@@ -1,4 +1,5 @@
-"""Exact similarity of two fingerprint sets (seed 000): resemblance, Sørensen–Dice, containment.
+"""Exact similarity of two fingerprint sets (the shingle-method paper): resemblance, Sørensen–Dice,
+containment.
 
 Sets are sorted arrays of distinct ``uint64`` values; multisets add a count per value. Every
 measure comes from one merge of the two arrays, O(m + n).

@@ -35,7 +35,7 @@ class IntegrityChecks(Analyzing):
         problems: list[str] = []
         with self.storage.snapshot():
             meta = self.storage.read_meta()
-            keys, sizes, samples = self._verify_fingerprints(problems)
+            keys, sizes, samples = self._fingerprint_integrity(problems)
             infos = {
                 d.key: d
                 for batch in self.storage.iter_docs(text=self.index_spec.store_text)
@@ -48,11 +48,11 @@ class IntegrityChecks(Analyzing):
                     problems.append(
                         f"doc {k} ({d.id}) records size {d.size}, its fingerprints {sizes.get(k)}"
                     )
-            self._verify_postings(problems, keys, samples)
+            self._posting_integrity(problems, keys, samples)
             for source in self.sources:
                 if isinstance(source, BloomRowsSource):
                     problems.extend(source.problems(self.storage))
-            self._verify_groups(problems, keys, infos)
+            self._group_integrity(problems, keys, infos)
             counter = meta.get("next_key", "0")
             if not counter.lstrip("-").isdigit():
                 problems.append(f"key counter {counter!r} is not an integer")
@@ -60,7 +60,7 @@ class IntegrityChecks(Analyzing):
                 problems.append(f"key counter {counter} is not past the largest key {max(keys)}")
         return problems
 
-    def _verify_fingerprints(
+    def _fingerprint_integrity(
         self, problems: list[str]
     ) -> tuple[list[int], dict[int, int], tuple[U64, I64]]:
         """Check each stored fingerprint array; its keys, sizes and every ``(sample, key)``."""
@@ -84,12 +84,12 @@ class IntegrityChecks(Analyzing):
                     )
                 values.append(f.samples)
                 owners.append(np.full(f.samples.shape[0], f.key, dtype=np.int64))
-        self._verify_short_samples(problems, stray)
+        self._short_sample_integrity(problems, stray)
         ev = np.concatenate(values) if values else np.zeros(0, np.uint64)
         ek = np.concatenate(owners) if owners else np.zeros(0, np.int64)
         return keys, sizes, (ev, ek)
 
-    def _verify_short_samples(
+    def _short_sample_integrity(
         self, problems: list[str], stray: Sequence[StoredFingerprints]
     ) -> None:
         """Samples outside a document's fingerprints are its word samples, posted under a
@@ -110,7 +110,7 @@ class IntegrityChecks(Analyzing):
                     + (" nor what its stored text posts" if self.short is not None else "")
                 )
 
-    def _verify_postings(
+    def _posting_integrity(
         self, problems: list[str], keys: list[int], samples: tuple[U64, I64]
     ) -> None:
         """Postings (full scan and lookup path) are exactly the stored samples."""
@@ -137,7 +137,7 @@ class IntegrityChecks(Analyzing):
                 f"{ev.shape[0]} stored (a damaged filter or tail)"
             )
 
-    def _verify_groups(
+    def _group_integrity(
         self, problems: list[str], keys: list[int], infos: Mapping[int, DocInfo]
     ) -> None:
         """Links join stored documents newer to older; groups are their components."""

@@ -45,7 +45,8 @@ class ReadOptions:
     max_bytes: int = DEFAULT_MAX_BYTES
     strict_decoding: bool = False
     #: Office files (.docx, .pdf) read as a reader sees them: text hidden in them (hidden runs,
-    #: white, tiny, invisible, off the page) kept out and reported (issue 24); False: all of it.
+    #: white, tiny, invisible, off the page) kept out and reported (hidden-text evasion); False: all
+    #: of it.
     visible_only: bool = True
     #: Called with each warning (replaced bytes); None sends them to :mod:`warnings`.
     on_warning: Callable[[str], None] | None = field(default=None, compare=False)

@@ -1,9 +1,9 @@
 """Text out of office documents: ``.docx`` (python-docx) and ``.pdf`` (pypdf).
 
 ``extract(data, suffix)`` is the one way neardup turns such a file into the text a reader sees
-(and what was hidden in it: :class:`Dropped`, issue 24); ``extract_text(data, suffix)`` gives
-all of its text. The reader (``neardup.inputs``: every command's files and folders) and the web
-service's uploads (through the reader) call ``extract`` (``extract_text`` with
+(and what was hidden in it: :class:`Dropped`, hidden-text evasion); ``extract_text(data, suffix)``
+gives all of its text. The reader (``neardup.inputs``: every command's files and folders) and the
+web service's uploads (through the reader) call ``extract`` (``extract_text`` with
 ``visible_only=False``), so the offsets of matched passages refer to the same extracted text
 everywhere. Both libraries come with ``neardup[office]`` (also in ``[web]`` and ``[all]``).
 
@@ -551,9 +551,9 @@ def extract_text(data: bytes, suffix: str, *, limits: OfficeLimits = DEFAULT_LIM
 
 def extract(data: bytes, suffix: str, *, limits: OfficeLimits = DEFAULT_LIMITS) -> Extraction:
     """What a reader sees of a ``.docx`` or ``.pdf`` file, and what was dropped by kind
-    (issue 24; :class:`Dropped`): a .docx without its runs hidden, white (on nothing darker),
-    of 1 pt or less or placed off the page (direct formatting), and its paragraphs indented or
-    framed off the page; a PDF without its text drawn invisible (render mode 3), transparent,
+    (hidden-text evasion; :class:`Dropped`): a .docx without its runs hidden, white (on nothing
+    darker), of 1 pt or less or placed off the page (direct formatting), and its paragraphs indented
+    or framed off the page; a PDF without its text drawn invisible (render mode 3), transparent,
     white (not over something painted), of 1 pt or less or off the page
     (:mod:`neardup.inputs.office_pdf`). A file with nothing hidden gives :func:`extract_text`'s
     text. The same errors and limits as :func:`extract_text`."""

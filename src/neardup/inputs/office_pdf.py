@@ -1,6 +1,6 @@
-"""What a reader of a PDF page does not see (issue 24): text drawn invisible, white, tiny or off
-the page, found by walking the page's content stream (pypdf's :class:`ContentStream`) with the
-part of the graphics state that decides it.
+"""What a reader of a PDF page does not see (hidden-text evasion): text drawn invisible, white, tiny
+or off the page, found by walking the page's content stream (pypdf's :class:`ContentStream`) with
+the part of the graphics state that decides it.
 
 A text-showing operator (``Tj``, ``TJ``, ``'``, ``"``) is hidden when
 

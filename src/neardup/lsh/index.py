@@ -1,9 +1,9 @@
 """:class:`LSHIndex`: a MinHash LSH index a program keeps — add, update, remove and query
 documents by text, signature or stored key, in memory or in a SQLite or PostgreSQL store.
 
-Seed 004's snapy API (query, update, remove, contains, adjacency list, weighted edge list) and
-what datasketch's ``MinHashLSH`` users expect (``insert``/``query`` by key, a threshold, the
-false positive and negative weights that choose the bands), on neardup's own MinHash
+The web-articles compilation's snapy API (query, update, remove, contains, adjacency list, weighted
+edge list) and what datasketch's ``MinHashLSH`` users expect (``insert``/``query`` by key, a
+threshold, the false positive and negative weights that choose the bands), on neardup's own MinHash
 (:class:`~neardup.sketch.MinHasher`) and band keys (:func:`~neardup.sketch.band_keys`), with
 the bucket table, lookups and candidate counts in :mod:`neardup._kernels.lsh`.
 
@@ -21,6 +21,7 @@ from typing import Any, NamedTuple, TypeAlias, cast
 import numpy as np
 import numpy.typing as npt
 
+from neardup.defaults import DEFAULTS
 from neardup.errors import (
     DuplicateIdError,
     InputError,
@@ -114,7 +115,7 @@ class LSHIndex:
 
     def __init__(
         self,
-        threshold: float = 0.7,
+        threshold: float = DEFAULTS.threshold,
         num_perm: int = 128,
         weights: tuple[float, float] = (0.5, 0.5),
         spec: Spec | SketchSpec | None = None,

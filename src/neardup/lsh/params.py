@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass, replace
 
 from neardup.errors import InputError, SpecError, SpecMismatchError
-from neardup.lsh.store import FORMAT_VERSION
+from neardup.lsh.store_base import FORMAT_VERSION
 from neardup.sketch.params import choose
 from neardup.spec import SketchSpec, Spec
 

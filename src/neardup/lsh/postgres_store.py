@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from neardup.errors import DuplicateIdError, NotFoundError, StorageError
-from neardup.lsh.store import Entry
+from neardup.lsh.store_base import Entry
 from neardup.storage.postgres import DEFAULT_TIMEOUT, connect, first_line
 
 SCHEMA_SQL = [

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from neardup.errors import DuplicateIdError, NotFoundError, StorageError
-from neardup.lsh.store import Entry
+from neardup.lsh.store_base import Entry
 
 SCHEMA_SQL = [
     "CREATE TABLE IF NOT EXISTS lsh_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",

@@ -1,12 +1,12 @@
 """Matched fragments: which passages of a text were copied (or lightly edited) from which source.
 
-This is the second stage of seed 001's two-stage search: the index proposes candidate sources
-fast; here a query ("suspicious") text is compared in detail with each candidate and the copied
-segments are marked, as character spans of BOTH original inputs (HTML included: spans come
-from the analyzer's offset maps and point into the text the user gave). For a query against
-several sources it also reports the share of the query covered by each source and by all of
-them together — the "borrowed %" of uniqueness checkers (seed 004), whose complement is the
-uniqueness %.
+This is the second stage of the pseudo-matrix Bloom filter paper's two-stage search: the index
+proposes candidate sources fast; here a query ("suspicious") text is compared in detail with each
+candidate and the copied segments are marked, as character spans of BOTH original inputs (HTML
+included: spans come from the analyzer's offset maps and point into the text the user gave). For a
+query against several sources it also reports the share of the query covered by each source and by
+all of them together — the "borrowed %" of uniqueness checkers (the web-articles compilation), whose
+complement is the uniqueness %.
 
 The algorithm (all hot loops in :mod:`neardup._kernels.align`):
 

@@ -4,8 +4,8 @@ The HTML report is one file with inline CSS and no script and no external resour
 be mailed or archived and opened anywhere. Every character of the texts, ids and titles goes
 through :func:`html.escape`: a text that contains HTML or ``<script>`` is shown as text and
 never runs. Within a passage, the words no matching shingle covers (edited words) are drawn
-lighter and underlined, as uniqueness checkers mark copied words (seed 004). Each highlighted
-passage is a link to its counterpart (query ↔ source): the query
+lighter and underlined, as uniqueness checkers mark copied words (the web-articles compilation).
+Each highlighted passage is a link to its counterpart (query ↔ source): the query
 and the sources scroll in their own panes, so following a link brings the counterpart into view
 next to it. Texts are shown as given — for HTML input that is the page's source, where the
 spans point.

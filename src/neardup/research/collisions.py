@@ -1,8 +1,8 @@
 """Fingerprint collisions: the birthday bound, and collisions counted on a real corpus.
 
 Two shingles that differ but get the same fingerprint make two texts look more alike than they
-are. Seed 000 ("Выбор размера сигнатуры") chooses the fingerprint width in two steps, and this
-module redoes both:
+are. The shingle-method paper ("Выбор размера сигнатуры") chooses the fingerprint width in two
+steps, and this module redoes both:
 
 * :func:`birthday_table` — the birthday-bound estimate (the paper's Table 2): for a hash of
   ``bits`` bits, a collision is likely once the number of distinct shingles reaches
@@ -61,7 +61,7 @@ WIDTHS: tuple[int, ...] = (32, 40, 48, 56, 64, 72)
 #: Collision probabilities of the paper's Table 2.
 PROBABILITIES: tuple[float, ...] = (0.01, 0.1, 0.4)
 
-#: Seed 000, Table 2, as printed: bits → (Ns ≥ √Nr, Ns at P = 0.01, 0.1, 0.4).
+#: The shingle-method paper, Table 2, as printed: bits → (Ns ≥ √Nr, Ns at P = 0.01, 0.1, 0.4).
 PAPER_TABLE_2: dict[int, tuple[float, float, float, float]] = {
     32: (65536, 9291.486835, 30083.8817, 66241.66888),
     40: (1048576, 148663.7894, 481342.1072, 1059866.702),
@@ -70,7 +70,8 @@ PAPER_TABLE_2: dict[int, tuple[float, float, float, float]] = {
     64: (4294967296, 608926881.2, 1971577271, 4341214012),
     72: (68719476736, 9742830100, 31545236336, 69459424188),
 }
-#: Seed 000, Table 3: collisions counted on 10,376,876 shingles, by family as we name it.
+#: The shingle-method paper, Table 3: collisions counted on 10,376,876 shingles, by family as we
+#: name it.
 PAPER_TABLE_3: dict[str, int] = {
     "rabin:32": 13089,
     "crc32": 12320,
@@ -82,8 +83,8 @@ PAPER_TABLE_3: dict[str, int] = {
 #: The number of shingles of the paper's experiment (some of them repeated).
 PAPER_SHINGLES = 10_376_876
 
-#: The families and widths counted by default: seed 000's Table 3, and MD5 at 32, 64 and 128
-#: bits for seed 004's "32, 64 or 128 bits".
+#: The families and widths counted by default: the shingle-method paper's Table 3, and MD5 at 32, 64
+#: and 128 bits for the web-articles compilation's "32, 64 or 128 bits".
 DEFAULT_FAMILIES: tuple[str, ...] = (
     "rabin:32",
     "rabin:48",
@@ -148,7 +149,8 @@ def _pkey(probability: float) -> str:
 def birthday_table(
     widths: Sequence[int] = WIDTHS, probabilities: Sequence[float] = PROBABILITIES
 ) -> list[BoundRow]:
-    """The birthday-bound table (seed 000, Table 2) for the given widths and probabilities."""
+    """The birthday-bound table (the shingle-method paper, Table 2) for the given widths and
+    probabilities."""
     rows = []
     for bits in widths:
         if not isinstance(bits, int) or not 1 <= bits <= 512:

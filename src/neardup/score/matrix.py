@@ -1,4 +1,5 @@
-"""The similarity matrix of a set of texts, every text against every other (seed 003, Table 1).
+"""The similarity matrix of a set of texts, every text against every other (the TF-IDF
+news-similarity paper, Table 1).
 
 Row ``i``, column ``j`` holds text ``i`` measured against text ``j``:
 

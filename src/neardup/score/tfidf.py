@@ -1,9 +1,10 @@
-"""TF-IDF cosine similarity over canonical terms (seed 003), with scikit-learn underneath.
+"""TF-IDF cosine similarity over canonical terms (the TF-IDF news-similarity paper), with
+scikit-learn underneath.
 
-Seed 003 proposes TF-IDF instead of shingles for similar news: canonicalize (lemmas, stop
-words and function words dropped, optionally synonyms merged by a thesaurus), weigh every term
-by TF × IDF, compare documents by the cosine of their weight vectors. Unlike containment it is
-symmetric, and it does not care about word order, so reordered or paraphrased texts still
+The TF-IDF news-similarity paper proposes TF-IDF instead of shingles for similar news: canonicalize
+(lemmas, stop words and function words dropped, optionally synonyms merged by a thesaurus), weigh
+every term by TF × IDF, compare documents by the cosine of their weight vectors. Unlike containment
+it is symmetric, and it does not care about word order, so reordered or paraphrased texts still
 score high (and unrelated texts on one topic score above zero).
 
 The terms are the canonical tokens of the spec's analyzer (the same ones shingles are made
@@ -13,12 +14,12 @@ term lists (analysis runs once per text, in our pipeline). Three IDF formulas:
 
 ``smooth`` (default, scikit-learn's)  ``ln((1 + N) / (1 + df)) + 1``
 ``plain``                              ``ln(N / df) + 1``
-``paper``                              ``ln(N / df)`` — seed 003's formula (2): a term found in
-                                       every document weighs nothing.
+``paper``                              ``ln(N / df)`` — the TF-IDF paper's formula (2): a term
+                                       found in every document weighs nothing.
 
-``binary=True`` counts each term once per document, as seed 003's algorithm does ("удаление
-повторяющихся слов"). Rows are L2-normalized, so TF's division by the document length
-(formula 1) changes nothing in the cosine.
+``binary=True`` counts each term once per document, as the TF-IDF news-similarity paper's algorithm
+does ("удаление повторяющихся слов"). Rows are L2-normalized, so TF's division by the document
+length (formula 1) changes nothing in the cosine.
 
 Within a collection, IDF should come from the whole collection, not from the handful of
 texts being compared: :func:`rerank` takes document frequencies from the caller (a mapping
@@ -200,7 +201,8 @@ def cosine_matrix(
     binary: bool = False,
     sublinear_tf: bool = False,
 ) -> F64:
-    """The symmetric TF-IDF cosine matrix of a set of texts, IDF taken over the set (seed 003)."""
+    """The symmetric TF-IDF cosine matrix of a set of texts, IDF taken over the set (the TF-IDF
+    news-similarity paper)."""
     model = TfidfModel(spec=spec, idf=idf, binary=binary, sublinear_tf=sublinear_tf)
     return cosine_matrix_of_rows(model.fit_transform(documents))
 
@@ -232,7 +234,7 @@ def reference_similarities(
     sublinear_tf: bool = False,
 ) -> F64:
     """Cosine of the reference text with each document, IDF over the reference and the set
-    (seed 003's "text-etalon" against an array of documents)."""
+    (the TF-IDF news-similarity paper's "text-etalon" against an array of documents)."""
     matrix = cosine_matrix(
         [reference, *documents], spec=spec, idf=idf, binary=binary, sublinear_tf=sublinear_tf
     )

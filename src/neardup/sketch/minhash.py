@@ -1,9 +1,10 @@
 """MinHash signatures: N seeded functions over a document's fingerprints, the minimum of each.
 
 For two fingerprint sets A and B and one random function h, ``P(min h(A) = min h(B)) =
-|A ∩ B| / |A ∪ B|`` (Broder; seed 000, formula 9). N functions give N such coin flips, so the
-share of equal positions is an unbiased estimate of the resemblance with standard deviation
-``sqrt(s(1 - s) / N)``. The function family and the empty-set rule are in docs/sketches.md.
+|A ∩ B| / |A ∪ B|`` (Broder; the shingle-method paper, formula 9). N functions give N such coin
+flips, so the share of equal positions is an unbiased estimate of the resemblance with standard
+deviation ``sqrt(s(1 - s) / N)``. The function family and the empty-set rule are in
+docs/sketches.md.
 
 The public class is :class:`MinHasher`: ``sign`` (one fingerprint set), ``sign_many`` (a list,
 packed into one flat array for ONE kernel call), ``sign_texts`` (raw texts through the

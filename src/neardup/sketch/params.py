@@ -5,7 +5,7 @@ independent. A band (supershingle) of ``r`` positions agrees with probability ``
 the ``b`` bands are independent, so the number ``X`` of agreeing bands is ``Binomial(b, p)``:
 
 * supershingles / LSH bands — a candidate when ``X ≥ 1``: ``P = 1 − (1 − s^r)^b``
-  (seed 000, formula 10, and seed 004's S-curve);
+  (the shingle-method paper, formula 10, and the web-articles compilation's S-curve);
 * megashingles — one key per PAIR of supershingles, a candidate when they share a pair, i.e.
   when ``X ≥ 2``: ``P = 1 − (1 − p)^b − b·p·(1 − p)^(b−1)``. The tempting
   ``1 − (1 − p²)^(b(b−1)/2)`` is wrong: two pairs that share a supershingle are not independent.

@@ -1,5 +1,5 @@
-"""Broder's samples of a fingerprint set: mod-m (seed 004: "keep the checksums divisible by a
-number") and bottom-k (the k smallest), with their estimators.
+"""Broder's samples of a fingerprint set: mod-m (the web-articles compilation: "keep the checksums
+divisible by a number") and bottom-k (the k smallest), with their estimators.
 
 Both select on a REMIXED value ``g(x) = splitmix64(x ^ key_seed)``, not on the fingerprint
 itself: Rabin–Karp and CRC values have structured low bits (a CRC is linear, a Rabin value of

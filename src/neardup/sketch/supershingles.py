@@ -1,9 +1,9 @@
 """Supershingles, megashingles and LSH band keys: MinHash signatures grouped into a few keys.
 
-Seed 000 (after Fetterly et al.) splits 84 minhashes into 6 groups of 14 and hashes each group
-into a "supershingle"; two documents are candidates when they share at least one. Classic LSH
-banding (seed 004: b bands × r rows, the S-curve) is the same construction under another name:
-M supershingles of L minhashes = b bands of r rows. Megashingles (seed 002, after Zelenkov &
+The shingle-method paper (after Fetterly et al.) splits 84 minhashes into 6 groups of 14 and hashes
+each group into a "supershingle"; two documents are candidates when they share at least one. Classic
+LSH banding (the web-articles compilation: b bands × r rows, the S-curve) is the same construction
+under another name: M supershingles of L minhashes = b bands of r rows. Megashingles (Zelenkov &
 Segalovich) are hashes of PAIRS of supershingles: sharing one means sharing at least two
 supershingles, a stricter test (its probability is in :mod:`neardup.sketch.params`).
 
@@ -63,7 +63,8 @@ def band_keys(signatures: SignatureArray, bands: int, rows: int, *, seed: int = 
 
 
 def supershingles(signatures: SignatureArray, groups: int, size: int, *, seed: int = 0) -> U64:
-    """Seed 000's supershingles: ``groups`` hashes of ``size`` consecutive minhashes each."""
+    """The shingle-method paper's supershingles: ``groups`` hashes of ``size`` consecutive minhashes
+    each."""
     return band_keys(signatures, groups, size, seed=seed)
 
 

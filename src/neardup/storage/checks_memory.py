@@ -5,11 +5,11 @@ from __future__ import annotations
 import threading
 
 from neardup.errors import DuplicateIdError
-from neardup.storage.checks import KeptCheck, KeptSummary
+from neardup.storage.kept_checks import KeptCheck, KeptSummary
 
 
 class MemoryCheckStore:
-    """:class:`~neardup.storage.checks.CheckStore` in a dict."""
+    """:class:`~neardup.storage.kept_checks.CheckStore` in a dict."""
 
     def __init__(self) -> None:
         self._checks: dict[str, KeptCheck] = {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from neardup.storage.checks import KeptCheck, KeptSummary, plain_text, preview
+from neardup.storage.kept_checks import KeptCheck, KeptSummary, plain_text, preview
 
 _COLUMNS = "id, created, owner, name, uniqueness, preview"
 _SQLITE_TABLE = "SELECT 1 FROM sqlite_master WHERE type='table' AND name='kept_checks'"
@@ -25,7 +25,7 @@ def _schema(real: str) -> tuple[str, ...]:
 
 
 class SQLCheckStore:
-    """:class:`~neardup.storage.checks.CheckStore` in a collection's SQLite file or PostgreSQL
+    """:class:`~neardup.storage.kept_checks.CheckStore` in a collection's SQLite file or PostgreSQL
     schema (``storage``: its ``SQLiteConnection`` or ``PostgresStorage``)."""
 
     def __init__(self, storage: Any) -> None:

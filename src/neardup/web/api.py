@@ -14,47 +14,17 @@ from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
 from neardup.analysis.tricks import Tricks
-from neardup.defaults import DEFAULTS
+from neardup.defaults import DEFAULTS, TOP_MAX
+from neardup.errors import InputError
 from neardup.score.matrix import METHODS
 from neardup.web.auth import require_read, require_write, token_of, token_ok
 from neardup.web.forms import LimitedRoute
+from neardup.web.kept import kept_json
+from neardup.web.responses import BODY, READ, WRITE, errors
 from neardup.web.service import Service, upload
 
 router = APIRouter(prefix="/api", tags=["api"], route_class=LimitedRoute)
 
-
-class ErrorOut(BaseModel):
-    """Every error: a kind (the exception's or the check's name) and a message in English."""
-
-    error: str = Field(description="What kind of error: e.g. InputError, invalid_request.")
-    message: str = Field(description="What went wrong, for a person to read.")
-
-
-_WHEN = {
-    400: "Bad input: malformed JSON, an empty or unusable text or file, a bad option value.",
-    401: "No token, or a wrong one (writes always; reads when the service was started with "
-    "--reads token).",
-    403: "Writes are off: the service was started without a token; or a kept check made by "
-    "another client, which only it or a token holder may remove.",
-    404: "No such document, or no kept check of that id (removed, or past the retention).",
-    409: "An id already in the collection (policy reject).",
-    413: "The body is over the service's limit (--max-body), or a text over --max-text "
-    "characters, or a file's text over its limits.",
-    415: "A file of a type that is not read.",
-    422: "The request does not match the schema, or a text (id, meta) holds a NUL character "
-    "or a lone surrogate.",
-    503: "The collection's store failed (unreachable, locked); the request can be tried again.",
-}
-
-
-def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The error answers of a route, for its OpenAPI schema."""
-    return {s: {"model": ErrorOut, "description": _WHEN[s]} for s in statuses}
-
-
-READ = (401, 503)
-BODY = (400, 413, 422)
-WRITE = (401, 403, 503)
 
 Policy = Literal["reject", "group", "allow"]
 Method = Literal["containment", "resemblance", "sorensen", "minhash", "tfidf", "combined"]
@@ -69,7 +39,7 @@ class _Strict(BaseModel):
 
 class CheckIn(_Strict):
     text: str = Field(description="The text to check (plain text or HTML).")
-    top: int = Field(DEFAULTS.top, ge=1, le=100, description="Matches reported (and aligned).")
+    top: int = Field(DEFAULTS.top, ge=1, le=TOP_MAX, description="Matches reported (and aligned).")
     fragments: bool = Field(
         DEFAULTS.fragments, description="Also list the passages copied from its matches."
     )
@@ -143,8 +113,6 @@ def check(body: CheckIn, request: Request, response: Response) -> dict[str, Any]
     """The JSON of ``neardup index check --json`` (``"fragments"`` with ``fragments: true``),
     with ``check_id`` when checks are kept (:mod:`neardup.web.kept`); the collection itself
     is left as it was."""
-    from neardup.web.kept import kept_json  # kept's routes use this module's error schema
-
     service = _read(request)
     checked = service.check(body.text, top=body.top, fragments=body.fragments, exclude=body.exclude)
     return kept_json(request, response, checked)
@@ -159,14 +127,12 @@ async def check_file(
     request: Request,
     file: Annotated[UploadFile, File()],
     response: Response,
-    top: Annotated[int, Form(ge=1, le=100)] = DEFAULTS.top,
+    top: Annotated[int, Form(ge=1, le=TOP_MAX)] = DEFAULTS.top,
     fragments: Annotated[bool, Form()] = DEFAULTS.fragments,
     exclude: Annotated[list[str] | None, Form()] = None,
 ) -> dict[str, Any]:
     """As ``/api/check``, plus ``"text"``: the text extracted from the file, which the
     passages' offsets refer to."""
-    from neardup.web.kept import kept_json
-
     service = _read(request)
     text, hidden = await _upload(service, file)
     checked = await asyncio.to_thread(
@@ -293,7 +259,5 @@ def matrix(body: MatrixIn, request: Request) -> dict[str, Any]:
     service = _read(request)
     ids = body.ids if body.ids is not None else [str(i + 1) for i in range(len(body.texts))]
     if len(ids) != len(body.texts):
-        from neardup.errors import InputError
-
         raise InputError(f"{len(ids)} ids for {len(body.texts)} texts")
     return service.matrix(ids, body.texts, body.method).to_dict()

@@ -20,7 +20,8 @@ from typing import Any
 from fastapi import FastAPI, HTTPException
 from fastapi.staticfiles import StaticFiles
 
-from neardup.web.http_errors import error_response, install_errors, log
+from neardup.web.handlers import install_errors
+from neardup.web.http_errors import error_response, log
 from neardup.web.service import Service, ServiceConfig
 
 Scope = MutableMapping[str, Any]
@@ -114,7 +115,7 @@ class BodyLimit:
             from starlette.requests import Request
 
             from neardup.web.http_errors import wants_page
-            from neardup.web.pages import error_page
+            from neardup.web.layout import error_page
 
             request = Request(scope)
             if wants_page(request):
@@ -148,7 +149,7 @@ def _unexpected_response(scope: Scope, exc: Exception) -> Any:
 
     message = "internal error; see the server's log"
     if scope.get("app") is not None and wants_page(Request(scope)):
-        from neardup.web.pages import error_page
+        from neardup.web.layout import error_page
 
         return error_page(Request(scope), 500, exc, message)
     return error_response(500, "internal", message)
@@ -171,7 +172,7 @@ async def _no_receive() -> Message:
 def create_app(config: ServiceConfig, service: Service | None = None) -> FastAPI:
     """The application over the collection ``config.db`` (or the given service)."""
     from neardup._version import __version__
-    from neardup.web import api, pages
+    from neardup.web import api, kept, pages
 
     holder: dict[str, Service] = {}
     if service is not None:
@@ -207,7 +208,7 @@ def create_app(config: ServiceConfig, service: Service | None = None) -> FastAPI
     install_errors(app)
     app.include_router(api.router)
     app.include_router(pages.router)
-    app.include_router(__import__("neardup.web.kept", fromlist=["router"]).router)
+    app.include_router(kept.router)
     from pathlib import Path
 
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")

@@ -22,10 +22,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from neardup.errors import NeardupError
 from neardup.report.check_record import collection_name
 from neardup.storage.checks import KeptCheck, owner_digest, valid_id
-from neardup.web.api import READ, errors
 from neardup.web.auth import require_read, token_of, token_ok
 from neardup.web.i18n import translator
 from neardup.web.kept_view import kept_view, when
+from neardup.web.layout import error_in_page, page_language, page_read, render_page
+from neardup.web.responses import READ, errors
 from neardup.web.service import Checked, Service
 from neardup.web.texts import safe_text
 
@@ -94,12 +95,6 @@ def kept_json(
 
 
 # --- the page -----------------------------------------------------------------------------------
-def _pages() -> Any:
-    from neardup.web import pages
-
-    return pages
-
-
 def render_check(
     request: Request,
     text: str,
@@ -110,12 +105,11 @@ def render_check(
 ) -> Response:
     """The result page of a check from its record (kept or not)."""
     service = _service(request)
-    pages = _pages()
-    return pages._render(
+    return render_page(
         request,
         "check.html",
         rec=record,
-        view=kept_view(text, record, pages._lang(request)),
+        view=kept_view(text, record, page_language(request)),
         kept=kept,
         created=when(kept.created) if kept is not None else "",
         text="" if kept is not None else text,
@@ -143,13 +137,13 @@ def _kept_or_error(request: Request, check_id: str) -> KeptCheck | Response:
     try:
         return _service(request).kept(valid_id(check_id))
     except NeardupError:
-        t = translator(_pages()._lang(request))
-        return _pages()._render(request, "check.html", status=404, error=t["kept_missing"])
+        t = translator(page_language(request))
+        return render_page(request, "check.html", status=404, error=t["kept_missing"])
 
 
 @page_router.get("/checks/{check_id}", response_class=HTMLResponse)
 def kept_page(request: Request, check_id: str) -> Response:
-    if (denied := _pages()._page_read(request)) is not None:
+    if (denied := page_read(request)) is not None:
         return denied
     found = _kept_or_error(request, check_id)
     if isinstance(found, Response):
@@ -166,7 +160,7 @@ async def exclude_page(
 ) -> Response:
     """Check the kept text again with a source left out (``exclude``) or taken back
     (``include``); a new kept check."""
-    if (denied := _pages()._page_read(request)) is not None:
+    if (denied := page_read(request)) is not None:
         return denied
     found = _kept_or_error(request, check_id)
     if isinstance(found, Response):
@@ -181,16 +175,16 @@ async def exclude_page(
             service.check, found.text, fragments=True, exclude=sorted(left_out)
         )
     except NeardupError as exc:  # the page's language, as every error the page shows
-        return _pages()._error(request, "check.html", exc)
+        return error_in_page(request, "check.html", exc)
     return respond_check(request, checked, found.name)
 
 
 @page_router.get("/checks", response_class=HTMLResponse)
 def history_page(request: Request) -> Response:
-    if (denied := _pages()._page_read(request)) is not None:
+    if (denied := page_read(request)) is not None:
         return denied
     items = _history(request, limit=HISTORY, offset=0)
-    return _pages()._render(
+    return render_page(
         request,
         "checks.html",
         items=items,
@@ -202,26 +196,26 @@ def history_page(request: Request) -> Response:
 
 @page_router.post("/checks/{check_id}/delete", response_class=HTMLResponse)
 def delete_page(request: Request, check_id: str) -> Response:
-    if (denied := _pages()._page_read(request)) is not None:
+    if (denied := page_read(request)) is not None:
         return denied
     found = _kept_or_error(request, check_id)
     if isinstance(found, Response):
         return found
     if not _may_remove(request, found):
-        t = translator(_pages()._lang(request))
-        return _pages()._render(request, "check.html", status=403, error=t["kept_not_yours"])
+        t = translator(page_language(request))
+        return render_page(request, "check.html", status=403, error=t["kept_not_yours"])
     _service(request).forget(found.id)
     return RedirectResponse("/checks", status_code=303)
 
 
 @page_router.get("/checks/{check_id}/pdf")
 def pdf_page(request: Request, check_id: str) -> Response:
-    if (denied := _pages()._page_read(request)) is not None:
+    if (denied := page_read(request)) is not None:
         return denied
     found = _kept_or_error(request, check_id)
     if isinstance(found, Response):
         return found
-    return _pdf(request, found, _pages()._lang(request))
+    return _pdf(request, found, page_language(request))
 
 
 def _pdf(request: Request, kept: KeptCheck, lang: str) -> Response:
