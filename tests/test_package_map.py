@@ -13,7 +13,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("package_map", REPO / "scripts" / "package_map.py")
+    spec = importlib.util.spec_from_file_location(
+        "package_map", REPO / "scripts" / "package_map.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault("package_map", module)
@@ -33,7 +35,9 @@ def test_the_doc_holds_the_current_map() -> None:
 
 def test_every_package_is_a_node_and_type_checking_imports_are_left_out(tmp_path: Path) -> None:
     graph = package_map.package_graph()
-    packages = {p.name for p in (REPO / "src" / "neardup").iterdir() if (p / "__init__.py").is_file()}
+    packages = {
+        p.name for p in (REPO / "src" / "neardup").iterdir() if (p / "__init__.py").is_file()
+    }
     assert {f"neardup.{name}" for name in packages} <= set(graph)
     assert "neardup" in graph and "neardup.cli" not in graph["neardup.index"]
     probe = tmp_path / "probe.py"
