@@ -7,8 +7,11 @@ The convention (``docs/guide.md`` tells it to writers, under "Examples in these 
 * A ```` ```console ```` block holds commands, each on a line starting with ``$ `` (a line ending
   in ``\\`` continues on the next), each followed by what it prints (stdout and stderr as a
   terminal shows them).
-* A ```` ```python ```` block is a script; the ```` ```text ```` block right after it (when
+* A ```` ```python ```` block is a script, and a ```` ```bash ```` (or ```` ```sh ````) block
+  is a shell script run whole by ``bash``; the ```` ```text ```` block right after either (when
   there is one) is what it prints on stdout.
+* Every ``console``/``python``/``bash``/``sh`` block carries a marker: one that runs, or one
+  that says in one line why it does not (``no-run="why"``); an unmarked one fails the test.
 * Every block of a doc runs in one scratch directory of that doc (a copy of ``examples/``, and
   ``.venv`` pointing at the running interpreter's environment), in the doc's order, so a
   collection built by an earlier command is there for a later one.
@@ -16,7 +19,7 @@ The convention (``docs/guide.md`` tells it to writers, under "Examples in these 
 Options of a marker, ``key="value"`` or a bare ``key``:
 
 * ``no-run="why"`` — shown but not run (a server, a cluster, a long benchmark); the reason is
-  required, and every ``console``/``python`` block carries a marker either way.
+  required.
 * ``mask="REGEX"`` (repeatable) — parts of the output that change from run to run (timings,
   paths); they are compared as ``…``.
 * ``lines="1-3,5"`` — the block shows only these lines of each command's output;
@@ -45,13 +48,14 @@ REPO = Path(__file__).resolve().parent.parent
 MARKER = re.compile(r"^<!--\s*doc-example(?::(?P<options>.*?))?\s*-->\s*$")
 FENCE_OPEN = re.compile(r"^```(?P<lang>[\w-]*)\s*$")
 OPTION = re.compile(r'([\w-]+)(?:="((?:[^"\\]|\\.)*)")?')
-RUN_LANGS = ("console", "python")
+RUN_LANGS = ("console", "python", "bash", "sh")
+SCRIPT_LANGS = ("python", "bash", "sh")
 MASKED = "…"
 TIMEOUT_SECONDS = 900
 
 
 # Docs other sessions own and have not marked yet: their blocks are not checked until they are
-# (the owner removes the name once every console/python block there has a marker).
+# (the owner removes the name once every console/python/bash block there has a marker).
 NOT_YET_MARKED: frozenset[str] = frozenset()
 
 
@@ -63,7 +67,7 @@ def doc_paths() -> list[Path]:
 
 @dataclass
 class Step:
-    """One command of a console block (or a whole python block) and what the doc shows after it."""
+    """One command of a console block (or a whole script block) and what the doc shows after it."""
 
     command: str
     shown: str
@@ -78,7 +82,7 @@ class Block:
     body_end: int  # 0-based index of the closing fence
     options: dict[str, list[str]] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
-    # python: where the output block's body lies (0-based, end = its closing fence), if any
+    # a script block: where the output block's body lies (0-based, end = its closing fence), if any
     output_start: int | None = None
     output_end: int | None = None
 
@@ -142,8 +146,9 @@ def _console_steps(lines: list[str], start: int, end: int) -> list[Step]:
     return steps
 
 
-def _python_step(block: Block, lines: list[str], following: tuple[str, int, int] | None) -> None:
-    """The block's one step: its code, and the ```text block right after it as its output."""
+def _script_step(block: Block, lines: list[str], following: tuple[str, int, int] | None) -> None:
+    """A script block's one step: its code, and the ```text block right after it as its
+    output."""
     open_at, close_at = block.line - 1, block.body_end
     shown = ""
     if following is not None and following[0] == "text":
@@ -156,7 +161,7 @@ def _python_step(block: Block, lines: list[str], following: tuple[str, int, int]
 
 
 def parse_doc(path: Path) -> list[Block]:
-    """The marked blocks of ``path``; an unmarked console/python block is an error."""
+    """The marked blocks of ``path``; an unmarked console/python/bash/sh block is an error."""
     lines = path.read_text(encoding="utf-8").split("\n")
     fences = _fences(lines)
     blocks: list[Block] = []
@@ -181,7 +186,7 @@ def parse_doc(path: Path) -> list[Block]:
             if lang == "console":
                 block.steps = _console_steps(lines, open_at + 1, close_at)
             else:
-                _python_step(block, lines, fences[index + 1] if index + 1 < len(fences) else None)
+                _script_step(block, lines, fences[index + 1] if index + 1 < len(fences) else None)
         except DocFormatError as error:
             raise DocFormatError(f"{path.name}:{error}") from None
         blocks.append(block)
@@ -241,6 +246,10 @@ class Scratch:
             args = ["bash", "-c", step.command]
             stdin = None
             stderr = subprocess.STDOUT
+        elif block.lang in ("bash", "sh"):
+            args = ["bash", "-e", "-c", step.command]
+            stdin = None
+            stderr = subprocess.PIPE
         else:
             args = [sys.executable, "-"]
             stdin = step.command
@@ -258,7 +267,7 @@ class Scratch:
             check=False,
         )
         printed = done.stdout
-        if block.lang == "python" and done.returncode != 0:
+        if block.lang in SCRIPT_LANGS and done.returncode != 0:
             printed += done.stderr
         return done.returncode, printed
 
@@ -308,7 +317,7 @@ def mismatches(path: Path, outcomes: list[Outcome]) -> list[str]:
         shown = normalized(step.shown, masks)
         printed = normalized(outcome.printed, masks)
         head = f"{name}:{step.line}: " + (
-            f"$ {step.command}" if block.lang == "console" else "python block"
+            f"$ {step.command}" if block.lang == "console" else f"{block.lang} block"
         )
         if outcome.status != expected_status:
             problems.append(
@@ -376,7 +385,7 @@ def describe(path: Path) -> str:
     for block in parse_doc(path):
         state = "runs" if block.runs else f"no-run: {block.option('no-run')}"
         first = block.steps[0].command.split("\n")[0] if block.steps else ""
-        if block.lang == "python":
-            first = "python block"
+        if block.lang in SCRIPT_LANGS:
+            first = f"{block.lang} block"
         out.append(f"{path.relative_to(REPO)}:{block.line} {block.lang} ({state}) {first}")
     return "\n".join(out)

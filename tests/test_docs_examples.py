@@ -84,6 +84,10 @@ def test_masks_lines_and_exit_status(tmp_path: Path) -> None:
 def test_unmarked_blocks_and_reasonless_no_run_are_refused(tmp_path: Path) -> None:
     with pytest.raises(DocFormatError, match=r"example.md:1: a ```console block without"):
         parse_doc(_doc(tmp_path, "```console\n$ ls\n```\n"))
+    with pytest.raises(DocFormatError, match=r"example.md:1: a ```bash block without"):
+        parse_doc(_doc(tmp_path, "```bash\nls\n```\n"))
+    with pytest.raises(DocFormatError, match=r"example.md:1: a ```sh block without"):
+        parse_doc(_doc(tmp_path, "```sh\nls\n```\n"))
     with pytest.raises(DocFormatError, match="no-run needs its reason"):
         parse_doc(_doc(tmp_path, '<!-- doc-example: no-run="" -->\n```console\n$ ls\n```\n'))
     with pytest.raises(DocFormatError, match="a marker before a ```text block"):
@@ -146,3 +150,19 @@ def test_tail_shows_the_last_lines_and_needs_leaves_a_block_out(tmp_path: Path) 
     assert [o.printed for o in outcomes] == ["c"]
     assert skipped == ["example.md:8: no-such-file is missing"]
     assert mismatches_in(path, outcomes, tmp_path) == []
+
+
+def test_a_bash_block_runs_whole_and_shows_its_output_after_it(tmp_path: Path) -> None:
+    path = _doc(
+        tmp_path,
+        "<!-- doc-example -->\n```bash\nx=2\necho $((x + 1))\n```\n\n```text\n3\n```\n\n"
+        '<!-- doc-example: no-run="a server" -->\n```sh\nneardup serve db\n```\n',
+    )
+    blocks = parse_doc(path)
+    assert [b.runs for b in blocks] == [True, False]
+    outcomes = run_doc(path, tmp_path / "scratch")
+    assert [o.printed for o in outcomes] == ["3\n"]
+    assert mismatches_in(path, outcomes, tmp_path) == []
+    failing = _doc(tmp_path, "<!-- doc-example -->\n```bash\nfalse\necho not reached\n```\n")
+    [outcome] = run_doc(failing, tmp_path / "scratch2")
+    assert outcome.status != 0 and "not reached" not in outcome.printed
