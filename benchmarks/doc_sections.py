@@ -16,8 +16,11 @@ def rewrite_section(
 ) -> None:
     """Put ``body`` between the markers ``start`` and ``end`` of ``path``, in place of what
     stood there. With ``keep``, the hand-written notes from that marker to ``end`` stay after
-    ``body``. A page without the markers gets the section before the line ``missing_before``
+    ``body``. The docs are split by topic, so a section may live on another page of the same
+    folder than the one a script names: the page that holds both markers is the one written.
+    When no page holds them, ``path`` gets the section before the line ``missing_before``
     (when given and present) or at its end."""
+    path = page_with(path, start, end)
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     if start in text and end in text:
         a = text.index(start) + len(start)
@@ -34,3 +37,13 @@ def rewrite_section(
         else:
             text = f"{text.rstrip()}\n\n{block}"
     path.write_text(text, encoding="utf-8")
+
+
+def page_with(path: Path, start: str, end: str) -> Path:
+    """``path`` if it holds both markers, else the page of its folder that does, else ``path``."""
+    for page in [path, *sorted(path.parent.glob("*.md"))]:
+        if page.exists():
+            text = page.read_text(encoding="utf-8")
+            if start in text and end in text:
+                return page
+    return path
