@@ -20,12 +20,15 @@ band keys (neardup.sketch) and pseudo-matrix Bloom rows can be added later as ot
 with the same interface.
 
 The collection asks *candidate sources* (:class:`CandidateSource`) for the pairs worth
-verifying: a batch of analyzed texts in, ``(batch position, stored key)`` pairs out, and the
-same among the texts of the batch. :class:`PostingsSource` — the inverted index over a
-generator's samples, winnowing by default — is the first; :func:`sources_for` lists the
-sources an index spec asks for, and the collection verifies the union of what they propose.
-Another source (pseudo-matrix Bloom rows) is one more class with the two methods and one more
-entry in :func:`sources_for`; scores, policy and writes do not change.
+verifying: a batch of analyzed texts in, ``(batch position, stored key)`` pairs out with the
+evidence the source found for each, and the same among the texts of the batch.
+:class:`PostingsSource` — the inverted index over a generator's samples, winnowing by default
+— is the first, :class:`BloomRowsSource` the second; :func:`sources_for` lists the sources an
+index spec asks for. The collection's candidate stage (:class:`~neardup.index.finding.
+CandidateFinder`) holds them in a list and verifies the union of what they propose, so another
+source — sentence-level or rewrite candidates — is one more class with the four methods,
+appended to that list (or made an entry of :func:`sources_for`); scores, policy and writes do
+not change.
 """
 
 from __future__ import annotations

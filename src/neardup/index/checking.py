@@ -158,7 +158,7 @@ class Checker:
         policy: str | None,
         exclude: Iterable[str] = (),
     ) -> LookedUp:
-        """The storage's part of :meth:`check`, in one snapshot; the documents ``exclude``
+        """The storage's part of :meth:`run`, in one snapshot; the documents ``exclude``
         names are dropped from the candidates before they are verified."""
         item = self.analyzer.analyzed(item)
         rules = self.decider.rules(policy)
@@ -197,7 +197,7 @@ class Checker:
         aligner: Aligner | None = None,
         hidden: Tricks = NONE,
     ) -> CheckResult:
-        """:meth:`check`'s result from what :meth:`look_up` found (no storage is read)."""
+        """:meth:`run`'s result from what :meth:`look_up` found (no storage is read)."""
         from neardup.passages.align import apply_citations
 
         aligner = aligner if aligner is not None else self.aligner
