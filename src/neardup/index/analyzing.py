@@ -1,10 +1,17 @@
-"""A text made ready for the index under the collection's spec: its fingerprint set, sample and
-short form, one text at a time or a batch in a few kernel calls.
+"""The pipeline part of the collection: a text made ready for the index under the collection's
+spec — its fingerprint set, sample and short form — one text at a time or a batch in a few
+kernel calls.
+
+It is a part of its own because every other part takes its output (:class:`Analyzed`) and none
+needs to know how it was made: the candidate sources look its samples up, the verifier merges
+its fingerprint sets, the writer stores them. Under a length-adaptive spec it also owns the
+:class:`~neardup.index.short.ShortRule` that the verifier, the remover and the integrity check
+share (one cache of stored short forms).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -12,21 +19,38 @@ import numpy.typing as npt
 
 from neardup._sorted import distinct, distinct_counts
 from neardup.errors import ConfigurationError
-from neardup.fingerprints.batch import ShingledBatch
-from neardup.fingerprints.pipeline import Analyzable, TextLike
+from neardup.fingerprints.batch import BatchShingler, ShingledBatch
+from neardup.fingerprints.pipeline import Analyzable, Pipeline, TextLike
 from neardup.fingerprints.shingles import shingle
-from neardup.index.base import CollectionBase
 from neardup.index.batch import Parts
-from neardup.index.candidates import NoSamples, Winnowing
+from neardup.index.candidates import CandidateGenerator, NoSamples, Winnowing
 from neardup.index.results import Analyzed
-from neardup.index.short import TAG, ShortForm
+from neardup.index.short import TAG, ShortForm, ShortRule
+from neardup.spec import IndexSpec, Spec
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 
-class Analyzing(CollectionBase):
-    """The analysis of texts for the index."""
+class IndexAnalyzer:
+    """The analysis of texts for the index: the spec's pipeline, the candidate generator's
+    samples and, under a length-adaptive spec, the short rule."""
+
+    def __init__(self, spec: Spec, index_spec: IndexSpec, generator: CandidateGenerator) -> None:
+        self.spec = spec
+        self.index_spec = index_spec
+        self.pipeline = Pipeline(spec)
+        self.generator = generator
+        self.multiset = spec.fingerprint_family.multiset
+        self.short: ShortRule | None = None
+        if spec.shingles.adaptive:
+            if not index_spec.store_text:
+                raise ConfigurationError(
+                    "a length-adaptive spec needs a collection that keeps its texts: short "
+                    "pairs are verified on the short shingles of the stored texts"
+                )
+            self.short = ShortRule(self.pipeline, index_spec.short_window)
+        self.batch_shingler = BatchShingler.of(self.pipeline, short=self.short is not None)
 
     def analyze(self, text: Analyzable) -> Analyzed:
         """The fingerprint set and sample of a text under the collection's spec (a text the
@@ -39,20 +63,24 @@ class Analyzing(CollectionBase):
             return self._analysis(decoded, hashes, None)
         return self._analysis(decoded, hashes, self.short.form(canonical, keep_hashes=True))
 
-    def analyze_many(self, texts: Sequence[TextLike]) -> list[Analyzed]:
+    def analyze_many(
+        self, texts: Sequence[TextLike], alone: Callable[[TextLike], Analyzed] | None = None
+    ) -> list[Analyzed]:
         """:meth:`analyze` of each text; under a spec the batch kernels take, the whole batch
         in a few nogil kernel calls (:class:`~neardup.fingerprints.batch.BatchShingler`, then
         :func:`~neardup._kernels.index_batch.index_parts`), so threads analyzing batches use
         every core. The analyses are the same (``benchmarks/identity_check.py
-        --collection-batches``)."""
-        if self._batch_shingler is None:
-            return [self.analyze(text) for text in texts]
-        batch = self._batch_shingler.shingle(texts)
+        --collection-batches``). ``alone`` analyses a text the kernels leave (default
+        :meth:`analyze`; the collection passes its own, so what it is asked goes one way)."""
+        one = self.analyze if alone is None else alone
+        if self.batch_shingler is None:
+            return [one(text) for text in texts]
+        batch = self.batch_shingler.shingle(texts)
         parts = self._index_parts(batch)
         out = []
         for d, text in enumerate(texts):
             if not batch.done[d] or not isinstance(text, str):  # done only for str
-                out.append(self.analyze(text))
+                out.append(one(text))
                 continue
             short = None
             if self.short is not None:
@@ -118,7 +146,9 @@ class Analyzing(CollectionBase):
             probes,
         )
 
-    def _analyzed(self, text: Analyzable | Analyzed) -> Analyzed:
+    def analyzed(self, text: Analyzable | Analyzed) -> Analyzed:
+        """The index's analysis of ``text``: made here, or given and checked to have what this
+        collection needs (a short form under a length-adaptive spec)."""
         if not isinstance(text, Analyzed):
             return self.analyze(text)
         if self.short is not None and text.short is None:

@@ -20,12 +20,15 @@ band keys (neardup.sketch) and pseudo-matrix Bloom rows can be added later as ot
 with the same interface.
 
 The collection asks *candidate sources* (:class:`CandidateSource`) for the pairs worth
-verifying: a batch of analyzed texts in, ``(batch position, stored key)`` pairs out, and the
-same among the texts of the batch. :class:`PostingsSource` — the inverted index over a
-generator's samples, winnowing by default — is the first; :func:`sources_for` lists the
-sources an index spec asks for, and the collection verifies the union of what they propose.
-Another source (pseudo-matrix Bloom rows) is one more class with the two methods and one more
-entry in :func:`sources_for`; scores, policy and writes do not change.
+verifying: a batch of analyzed texts in, ``(batch position, stored key)`` pairs out with the
+evidence the source found for each, and the same among the texts of the batch.
+:class:`PostingsSource` — the inverted index over a generator's samples, winnowing by default
+— is the first, :class:`BloomRowsSource` the second; :func:`sources_for` lists the sources an
+index spec asks for. The collection's candidate stage (:class:`~neardup.index.finding.
+CandidateFinder`) holds them in a list and verifies the union of what they propose, so another
+source — sentence-level or rewrite candidates — is one more class with the four methods,
+appended to that list (or made an entry of :func:`sources_for`); scores, policy and writes do
+not change.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ if TYPE_CHECKING:
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
 
 
 @runtime_checkable
@@ -194,15 +198,22 @@ class Query(Protocol):
 
 @dataclass(frozen=True)
 class CandidatePairs:
-    """Pairs worth verifying: ``pos[i]`` (a batch position) with ``other[i]``.
+    """Pairs worth verifying: ``pos[i]`` (a batch position) with ``other[i]``, and the evidence
+    the source found for each.
 
     ``other`` is a stored document's key (:meth:`CandidateSource.stored`) or an earlier batch
     position (:meth:`CandidateSource.in_batch`). Pairs are ordered by ``pos``, each position's
-    best candidates first, and hold no pair twice.
+    best candidates first, and hold no pair twice. ``evidence[i]`` is how strongly the source
+    proposes pair ``i``, in the source's own unit (the postings: the looked-up values shared;
+    the Bloom rows: the best row's z-score); ``None`` when the source gives none, and for a
+    union of several sources, whose units differ (each source's own pairs keep theirs, see
+    :class:`~neardup.index.finding.Proposals`). Evidence only explains a proposal: every pair is
+    verified exactly, so it never changes a reported number.
     """
 
     pos: I64
     other: I64
+    evidence: F64 | None = None
 
     @classmethod
     def empty(cls) -> CandidatePairs:
@@ -213,7 +224,8 @@ class CandidatePairs:
 
     @classmethod
     def union(cls, parts: Sequence[CandidatePairs]) -> CandidatePairs:
-        """Every pair any part proposes, once, ordered by position (a lone part as it is)."""
+        """Every pair any part proposes, once, ordered by position (a lone part as it is; the
+        evidence of several parts is dropped, being in different units)."""
         if len(parts) == 1:
             return parts[0]
         if not parts:
@@ -345,8 +357,8 @@ class PostingsSource:
         if not values.shape[0]:
             return CandidatePairs.empty()
         pv, pk = self.postings(distinct(values), storage)
-        st_pos, st_key, _ = rank_many(values, pos, pv, pk, self.max_candidates)
-        return CandidatePairs(st_pos, st_key)
+        st_pos, st_key, shared = rank_many(values, pos, pv, pk, self.max_candidates)
+        return CandidatePairs(st_pos, st_key, shared.astype(np.float64))
 
     def in_batch(self, queries: Sequence[Query]) -> CandidatePairs:
         values, pos = self.lookups(queries)
@@ -485,15 +497,18 @@ class BloomRowsSource:
             return CandidatePairs.empty()
         pos: list[I64] = []
         other: list[I64] = []
+        scores: list[F64] = []
         for i, q in enumerate(queries):
             if not q.values.shape[0]:
                 continue
-            keys = f.candidates(q.values, max_rows=self.max_rows).keys[: self.max_candidates]
+            found = f.candidates(q.values, max_rows=self.max_rows)
+            keys = found.keys[: self.max_candidates]
             pos.append(np.full(keys.shape[0], i, dtype=np.int64))
             other.append(keys)
+            scores.append(found.scores[: self.max_candidates].astype(np.float64))
         if not pos:
             return CandidatePairs.empty()
-        return CandidatePairs(np.concatenate(pos), np.concatenate(other))
+        return CandidatePairs(np.concatenate(pos), np.concatenate(other), np.concatenate(scores))
 
     def in_batch(self, queries: Sequence[Query]) -> CandidatePairs:
         n = len(queries)

@@ -1,25 +1,29 @@
-"""A text checked against the collection without storing it: its matches, what ``add`` would
-decide, its passages and its one uniqueness figure.
+"""The check part of the collection: a text checked against it without storing it — its
+matches, what ``add`` would decide, its passages and its one uniqueness figure.
 
-A check has two parts, so that a service can hold its storage lock for the first only:
+:meth:`Checker.run` is the one orchestration of a check, which :meth:`Collection.check
+<neardup.index.collection.Collection.check>` and the web service both go through:
 
-* :meth:`Checking.look_up` (storage, one snapshot): the verified matches of the text, what
-  ``add`` would decide, and the stored texts of the strongest matches;
-* :meth:`Checking.report` (no storage): the passages the text shares with those texts (the
-  second stage, :class:`~neardup.passages.align.Aligner`), the citations, the combined score of each
-  match, and the uniqueness — the share of the text's words found in no source, cited words
-  counted apart (:attr:`neardup.passages.align.Alignment.uniqueness`, the figure every entry point
-  prints).
+1. analysis, once (:class:`~neardup.analysis.analyzed.AnalyzedText`): the index's fingerprints,
+   the aligner, the citations and the combined score all take that one analysis;
+2. :meth:`Checker.look_up` (storage, one snapshot): candidates from every candidate source,
+   exact verification, the policy's decision (what ``add`` would do), and the stored texts of
+   the strongest matches;
+3. :meth:`Checker.report` (no storage): the passages the text shares with those texts (the
+   second stage, :class:`~neardup.passages.align.Aligner`), the citations, the combined score
+   of each match, and the uniqueness — the share of the text's words found in no source, cited
+   words counted apart (:attr:`neardup.passages.align.Alignment.uniqueness`, the figure every
+   entry point prints).
 
-The text is analysed once (:class:`~neardup.analysis.analyzed.AnalyzedText`): the index's
-fingerprints,
-the aligner, the citations and the combined score all take that one analysis, and each stored
-text is analysed once too.
+Only step 2 reads the storage, so a caller that shares the collection between threads passes
+its lock as ``guard`` (and ``while_held``, work of its own that needs the lock and the
+matches): the costly analysis and alignment run outside it, in parallel with other requests.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -31,16 +35,17 @@ from neardup._kernels.align import covered_tokens
 from neardup.analysis.analyzed import AnalyzedText
 from neardup.analysis.tricks import NONE, Tricks
 from neardup.defaults import DEFAULTS
-from neardup.errors import ConfigurationError, NotSupportedError
+from neardup.errors import ConfigurationError
 from neardup.fingerprints.pipeline import Analyzable
-from neardup.fingerprints.similarity import Measures
+from neardup.index.analyzing import IndexAnalyzer
+from neardup.index.deciding import Decider
+from neardup.index.finding import CandidateFinder
 from neardup.index.items import unstorable
-from neardup.index.policy import Policy
-from neardup.index.reading import Reading
+from neardup.index.reading import Reader
 from neardup.index.results import Analyzed, CheckResult, Decision, Match, match_of, sort_matches
-from neardup.index.scoring import Scoring
-from neardup.index.short import ShortForm
-from neardup.index.verify import set_size, verify
+from neardup.index.scoring import Verifier
+from neardup.spec import IndexSpec, Spec
+from neardup.storage import Storage
 
 if TYPE_CHECKING:
     from neardup.passages.align import Aligner, Alignment
@@ -62,8 +67,30 @@ class LookedUp:
     stored: tuple[tuple[str, str], ...]
 
 
-class Checking(Scoring, Reading):
-    """``check`` (``look_up`` then ``report``) and ``fragments``."""
+class Checker:
+    """Checks of texts against a collection's stored documents, by its parts."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        spec: Spec,
+        index_spec: IndexSpec,
+        analyzer: IndexAnalyzer,
+        finder: CandidateFinder,
+        verifier: Verifier,
+        decider: Decider,
+        reader: Reader,
+    ) -> None:
+        self.storage = storage
+        self.spec = spec
+        self.index_spec = index_spec
+        self.analyzer = analyzer
+        self.pipeline = analyzer.pipeline
+        self.short = analyzer.short
+        self.finder = finder
+        self.verifier = verifier
+        self.decider = decider
+        self.reader = reader
 
     @cached_property
     def aligner(self) -> Aligner:
@@ -72,7 +99,7 @@ class Checking(Scoring, Reading):
 
         return Aligner(self.spec)
 
-    def check(
+    def run(
         self,
         text: Analyzable | Analyzed,
         *,
@@ -84,37 +111,22 @@ class Checking(Scoring, Reading):
         aligner: Aligner | None = None,
         exclude: Iterable[str] = (),
         hidden: Tricks = NONE,
+        guard: AbstractContextManager[object] | None = None,
+        while_held: Callable[[LookedUp], None] | None = None,
     ) -> CheckResult:
-        """How unique ``text`` is against the collection, its matches and what ``add`` does.
+        """The check of ``text``: analysis once → candidates from every source → exact
+        verification → the policy's decision → passages (the arguments are
+        :meth:`Collection.check <neardup.index.collection.Collection.check>`'s).
 
-        ``uniqueness`` is the share of the text's words found in no document, ``borrowed`` and
-        ``cited`` the shares copied from one (outside and inside citations; ``citations=False``
-        counts every copied word as borrowed): passages found by aligning the text with the
-        stored texts of its ``top`` strongest matches. ``fragments=True`` lists the passages
-        in :meth:`CheckResult.to_dict`. ``combined=True`` also scores each match shown with the
-        combined score, from the stored texts (the collection must keep them). ``exclude``: ids
-        of documents left out of this check, as if they were not stored (the writer's own
-        earlier work, say); ids not stored are ignored. ``hidden``: the text hidden in the file
-        the text was read from (:func:`neardup.inputs.hidden_in`), reported with the tricks the
-        analyzer undid."""
-        if combined and not self.index_spec.store_text:
-            raise ConfigurationError("the combined score needs a collection that keeps its texts")
-        if fragments and not self.index_spec.store_text:
-            raise NotSupportedError(
-                f"the collection {self.location} keeps no texts (created with --no-store-text); "
-                "fragments need the stored texts"
-            )
-        if isinstance(text, Analyzed):  # the index's analysis: its text is analysed for the rest
-            item = self._analyzed(text)
-            if item.text is None:
-                raise ConfigurationError(
-                    "a check needs the text, not only its index analysis: give the text"
-                )
-            analysis = self.pipeline.analyze(item.text)
-        else:
-            analysis = self.pipeline.analyze(text)
-            item = self.analyze(analysis)
-        found = self.look_up(item, top=top, policy=policy, exclude=exclude)
+        ``guard`` is held around the storage's part alone (:meth:`look_up`), and
+        ``while_held`` is called with what it found before ``guard`` is let go: a service
+        passes its lock, and reads what else it shows of the matches (their titles) under it.
+        """
+        analysis, item = self.analyze(text)
+        with guard if guard is not None else nullcontext():
+            found = self.look_up(item, top=top, policy=policy, exclude=exclude)
+            if while_held is not None:
+                while_held(found)
         return self.report(
             analysis,
             found,
@@ -125,6 +137,19 @@ class Checking(Scoring, Reading):
             hidden=hidden,
         )
 
+    def analyze(self, text: Analyzable | Analyzed) -> tuple[AnalyzedText, Analyzed]:
+        """The one analysis of a checked text, and the index's analysis made from it (an index
+        analysis given is taken as it is, its text analysed for the passages)."""
+        if isinstance(text, Analyzed):  # the index's analysis: its text is analysed for the rest
+            item = self.analyzer.analyzed(text)
+            if item.text is None:
+                raise ConfigurationError(
+                    "a check needs the text, not only its index analysis: give the text"
+                )
+            return self.pipeline.analyze(item.text), item
+        analysis = self.pipeline.analyze(text)
+        return analysis, self.analyzer.analyze(analysis)
+
     def look_up(
         self,
         item: Analyzed,
@@ -133,43 +158,32 @@ class Checking(Scoring, Reading):
         policy: str | None,
         exclude: Iterable[str] = (),
     ) -> LookedUp:
-        """The storage's part of :meth:`check`, in one snapshot; the documents ``exclude``
+        """The storage's part of :meth:`run`, in one snapshot; the documents ``exclude``
         names are dropped from the candidates before they are verified."""
-        item = self._analyzed(item)
-        rules = Policy.of(self.index_spec, policy)
+        item = self.analyzer.analyzed(item)
+        rules = self.decider.rules(policy)
         # an id no backend could store is in no collection: nothing to leave out
         left_out = sorted({d for d in exclude if isinstance(d, str) and d and not unstorable(d)})
         with self.storage.snapshot():
-            pairs = self._stored_pairs([item])
-            candidates = pairs.other.tolist()
+            candidates = self.finder.stored([item], self.storage).pairs.other.tolist()
             if left_out:
                 dropped = set(self.storage.keys_for_ids(left_out).values())
                 candidates = [k for k in candidates if k not in dropped]
-            scored, _, shingles = self._verify(item, candidates)
+            scored, _, shingles = self.verifier.measures(item, candidates)
             shared = [(k, m) for k, m in scored if m.shared > 0]
             infos = {d.key: d for d in self.storage.docs([k for k, _ in shared], meta=False)}
             matches = sort_matches(
                 match_of(infos[k].id, k, m, infos[k].group) for k, m in shared if k in infos
             )
-            hits = [
-                m
-                for m in matches
-                if rules.reaches(
-                    m.resemblance, m.containment_query_in_doc, m.containment_doc_in_query
-                )
-            ]
-            verdict = rules.decide(hits, self._stored_group_size)
+            would = self.decider.would(item, matches, rules, self._stored_group_size)
             if top is not None:
                 matches = matches[:top]
             stored: list[tuple[str, str]] = []
             if self.index_spec.store_text:
                 for match in matches:
-                    doc_text = self.get(match.id).text
+                    doc_text = self.reader.get(match.id).text
                     if doc_text is not None:
                         stored.append((match.id, doc_text))
-        would = self._length_refusal("", item) or Decision(
-            "", verdict.accepted, verdict.reason, tuple(hits), verdict.group, None, item.size
-        )
         return LookedUp(tuple(matches), len(scored), shingles, would, tuple(stored))
 
     def report(
@@ -183,7 +197,7 @@ class Checking(Scoring, Reading):
         aligner: Aligner | None = None,
         hidden: Tricks = NONE,
     ) -> CheckResult:
-        """:meth:`check`'s result from what :meth:`look_up` found (no storage is read)."""
+        """:meth:`run`'s result from what :meth:`look_up` found (no storage is read)."""
         from neardup.passages.align import apply_citations
 
         aligner = aligner if aligner is not None else self.aligner
@@ -260,59 +274,3 @@ class Checking(Scoring, Reading):
 
     def _stored_group_size(self, groups: Sequence[int]) -> int:
         return sum(self.storage.group_sizes(groups).values())
-
-    def _verify(
-        self, item: Analyzed, keys: Sequence[int]
-    ) -> tuple[list[tuple[int, Measures]], float, int]:
-        """Exact measures against the stored candidates ``keys`` (those still stored); the
-        uniqueness and the size of the set it is a share of (the short one for a short text
-        under a length-adaptive spec, whose every pair is short)."""
-        query = item.short
-        if self.short is not None and query is not None and self.short.is_short(query.tokens):
-            forms = self.short.stored_forms(keys, self.storage)
-            return self._verify_short(query, [k for k in keys if k in forms], forms)
-        stored = self.storage.fingerprints(keys)
-        cands: list[tuple[U64, I64 | None]] = [(s.values, s.counts) for s in stored]
-        result = verify(item.values, item.counts, cands)
-        scored = list(zip([s.key for s in stored], result.measures, strict=True))
-        if self.short is None or query is None:
-            return scored, result.uniqueness, item.size
-        # a long text: short pairs only with documents whose set size allows a short text
-        sizes = np.array([set_size(v, c) for v, c in cands], dtype=np.int64)
-        maybe = [s.key for s, m in zip(stored, self.short.may_be_short(sizes).tolist()) if m]
-        forms = self.short.stored_forms(maybe, self.storage)
-        short = [k for k in maybe if k in forms and self.short.is_short(forms[k].tokens)]
-        on_words, _, _ = self._verify_short(query, short, forms)
-        by_key = dict(on_words)
-        return [(k, by_key.get(k, m)) for k, m in scored], result.uniqueness, item.size
-
-    def _verify_short(
-        self, query: ShortForm, keys: Sequence[int], forms: Mapping[int, ShortForm]
-    ) -> tuple[list[tuple[int, Measures]], float, int]:
-        """Measures on the short shingles against ``keys``; the share of the query's short
-        shingles found in none of them, and its short set's size."""
-        own = query.fingerprints
-        sets = [(forms[k].fingerprints.values, forms[k].fingerprints.counts) for k in keys]
-        result = verify(own.values, own.counts, sets)
-        return list(zip(keys, result.measures, strict=True)), result.uniqueness, own.size
-
-    def fragments(
-        self,
-        text: Analyzable,
-        result: CheckResult | None = None,
-        *,
-        top: int | None = DEFAULTS.top,
-        aligner: Aligner | None = None,
-    ) -> Alignment:
-        """The matched passages of ``text`` in its ``top`` strongest matches (the second stage):
-        :meth:`check`'s alignment (``result``, a check of the same text with its alignment,
-        is taken as it is)."""
-        if not self.index_spec.store_text:
-            raise NotSupportedError(
-                f"the collection {self.location} keeps no texts (created with --no-store-text); "
-                "fragments need the stored texts"
-            )
-        if result is None or result.alignment is None:
-            result = self.check(text, top=top, fragments=True, citations=False, aligner=aligner)
-        assert result.alignment is not None  # the collection keeps its texts
-        return result.alignment

@@ -1,4 +1,6 @@
-"""Writing every stored document to JSONL or CSV (optionally gzipped, or to standard output)."""
+"""Writing every stored document to JSONL or CSV (optionally gzipped, or to standard output),
+in admission order as the reader gives them (:meth:`~neardup.index.reading.Reader.iter_documents`).
+"""
 
 from __future__ import annotations
 
@@ -10,11 +12,15 @@ import sys
 from typing import IO
 
 from neardup.errors import InputError
-from neardup.index.reading import Reading
+from neardup.index.reading import Reader
 
 
-class Exporting(Reading):
-    """``export``."""
+class Exporter:
+    """``export``, over the collection's reader."""
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self.storage = reader.storage
 
     def export(self, out: str | os.PathLike[str] | IO[str], *, fmt: str | None = None) -> int:
         """Write every document (id, key, group, representative, shingles, meta, text): JSONL/CSV.
@@ -54,7 +60,7 @@ class Exporting(Reading):
             writer = csv.writer(fh)
             writer.writerow(["id", "key", "group", "representative", "shingles", "meta", "text"])
         with self.storage.snapshot():
-            for doc, rep in self.iter_documents():
+            for doc, rep in self.reader.iter_documents():
                 if writer is not None:
                     writer.writerow(
                         [

@@ -1,4 +1,8 @@
-"""Integrity verification: every stored invariant of a collection checked, the problems listed."""
+"""The integrity part of the collection: every stored invariant checked, the problems listed.
+
+It reads the storage alone and re-analyses stored texts with the collection's analyzer where
+an invariant depends on the analysis (the word samples of a length-adaptive spec).
+"""
 
 from __future__ import annotations
 
@@ -8,20 +12,37 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._sorted import distinct
-from neardup.index.analyzing import Analyzing
+from neardup.index.analyzing import IndexAnalyzer
 from neardup.index.candidates import BloomRowsSource
+from neardup.index.finding import CandidateFinder
 from neardup.index.groups import components
 from neardup.index.verify import set_size
+from neardup.spec import IndexSpec
+from neardup.storage import Storage
 from neardup.storage.base import DocInfo, StoredFingerprints
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 
-class IntegrityChecks(Analyzing):
+class IntegrityCheck:
     """``verify_integrity``."""
 
-    def verify_integrity(self) -> list[str]:
+    def __init__(
+        self,
+        storage: Storage,
+        index_spec: IndexSpec,
+        analyzer: IndexAnalyzer,
+        finder: CandidateFinder,
+    ) -> None:
+        self.storage = storage
+        self.index_spec = index_spec
+        self.analyzer = analyzer
+        self.finder = finder
+        self.short = analyzer.short
+        self.multiset = analyzer.multiset
+
+    def run(self) -> list[str]:
         """Problems found by checking every stored invariant (an empty list means consistent).
 
         Every fingerprint array is sorted and distinct, its samples among it, with the
@@ -49,7 +70,7 @@ class IntegrityChecks(Analyzing):
                         f"doc {k} ({d.id}) records size {d.size}, its fingerprints {sizes.get(k)}"
                     )
             self._posting_integrity(problems, keys, samples)
-            for source in self.sources:
+            for source in self.finder.sources:
                 if isinstance(source, BloomRowsSource):
                     problems.extend(source.problems(self.storage))
             self._group_integrity(problems, keys, infos)
@@ -104,7 +125,9 @@ class IntegrityChecks(Analyzing):
                 )
         for f in stray:
             text = texts.get(f.key)
-            if text is None or not np.array_equal(np.sort(f.samples), self.analyze(text).samples):
+            if text is None or not np.array_equal(
+                np.sort(f.samples), self.analyzer.analyze(text).samples
+            ):
                 problems.append(
                     f"doc {f.key}: samples not among its fingerprints"
                     + (" nor what its stored text posts" if self.short is not None else "")

@@ -1,5 +1,6 @@
-"""Reading a collection: a document by id, membership, size, duplicate groups, statistics and
-every document in admission order.
+"""The reader part of the collection: a document by id, membership, size, duplicate groups,
+statistics and every document in admission order — everything that reads the storage and never
+writes it, so a read-only collection needs nothing else.
 """
 
 from __future__ import annotations
@@ -8,14 +9,24 @@ from collections.abc import Iterator
 from typing import Any
 
 from neardup.errors import NotFoundError
-from neardup.index.base import CollectionBase
 from neardup.index.items import check_id
 from neardup.index.results import Document, Group
 from neardup.index.stored_spec import describe_spec
+from neardup.spec import IndexSpec, Spec
+from neardup.storage import Storage
 
 
-class Reading(CollectionBase):
+class Reader:
     """Read-only access to the stored documents."""
+
+    def __init__(self, storage: Storage, spec: Spec, index_spec: IndexSpec) -> None:
+        self.storage = storage
+        self.spec = spec
+        self.index_spec = index_spec
+
+    @property
+    def location(self) -> str:
+        return self.storage.location
 
     def get(self, doc_id: str, *, text: bool = True) -> Document:
         """A stored document by id; NotFoundError if it is not there."""

@@ -1,17 +1,33 @@
-"""Removing documents by id, with their groups recomputed."""
+"""The remover part of the collection: documents removed by id, their groups recomputed.
+
+Every candidate source is told before the delete (a source may rebuild its own state from the
+documents left beside the removed ones), and the short rule forgets the removed documents'
+cached short forms.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
 from neardup.errors import NotFoundError
-from neardup.index.base import CollectionBase
+from neardup.index.finding import CandidateFinder
 from neardup.index.groups import components
 from neardup.index.items import check_id
+from neardup.index.short import ShortRule
+from neardup.storage import Storage
 
 
-class Removing(CollectionBase):
+class Remover:
     """``remove``."""
+
+    def __init__(self, storage: Storage, finder: CandidateFinder, short: ShortRule | None) -> None:
+        self.storage = storage
+        self.finder = finder
+        self.short = short
+
+    @property
+    def location(self) -> str:
+        return self.storage.location
 
     def remove(self, ids: str | Iterable[str], *, batch_size: int = 1000) -> int:
         """Remove documents by id, in batches of one transaction each; groups are recomputed.
@@ -40,8 +56,8 @@ class Removing(CollectionBase):
                     raise NotFoundError(f"removed meanwhile by another process: {gone[:5]}")
                 infos = self.storage.docs(list(keys.values()))
                 groups = sorted({d.group for d in infos})
-                for source in self.sources:  # before the delete: rows are rebuilt from row-mates
-                    source.removing(sorted(keys.values()), self.storage)
+                # before the delete: rows are rebuilt from row-mates
+                self.finder.removing(sorted(keys.values()), self.storage)
                 self.storage.delete(list(keys.values()))
                 if self.short is not None:
                     self.short.forget(list(keys.values()))

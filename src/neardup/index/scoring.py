@@ -1,41 +1,100 @@
-"""Candidates and their exact scores for a batch: stored documents and earlier texts of the batch
-proposed by the candidate sources, scored by one kernel call each, the pairs that reach the
-threshold kept; short pairs under a length-adaptive spec scored on the short shingles.
+"""The verifier part of the collection: the exact scores of the candidates the sources proposed.
+
+Candidates only propose; every number the collection reports is measured here from the stored
+fingerprint sets (:mod:`neardup.index.verify`). For a check, one text against its candidates
+(:meth:`Verifier.measures`); for an add batch, stored documents and earlier texts of the batch,
+scored by one kernel call each, the pairs that reach the threshold kept
+(:meth:`Verifier.stored`, :meth:`Verifier.in_batch`). Under a length-adaptive spec short pairs
+are scored on the short shingles, from the stored texts, as ``compare`` scores them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels.winnow import shared_pairs
 from neardup._sorted import distinct
-from neardup.fingerprints.similarity import Fingerprints
-from neardup.index.analyzing import Analyzing
+from neardup.fingerprints.similarity import Fingerprints, Measures
 from neardup.index.batch import Batch, Hit, Hits
 from neardup.index.candidates import CandidatePairs
 from neardup.index.policy import Policy
 from neardup.index.results import Analyzed
-from neardup.index.short import ShortForm
+from neardup.index.short import ShortForm, ShortRule
+from neardup.index.sizes import KnownSizes
+from neardup.index.verify import set_size, verify
 from neardup.storage.base import PackedFingerprints
+
+if TYPE_CHECKING:
+    from neardup.storage import NewDoc, Storage
 
 _NONE = np.zeros(0, dtype=np.uint64)
 
+U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 
-class Scoring(Analyzing):
-    """Candidate generation and exact scores (stages 1 and 2 of an add)."""
+class Verifier:
+    """Exact scores of candidate pairs (stage 2 of a check and of an add).
 
-    def _stored_pairs(self, queries: Sequence[Analyzed]) -> CandidatePairs:
-        """Stage 1: the stored documents every candidate source proposes for the queries."""
-        return CandidatePairs.union([s.stored(queries, self.storage) for s in self.sources])
+    It remembers the set sizes of stored documents by key (:class:`KnownSizes`), so an add
+    rules most candidates out by size before it fetches their fingerprints.
+    """
 
-    def _in_batch_pairs(self, queries: Sequence[Analyzed]) -> CandidatePairs:
-        """Stage 1 inside a batch: earlier texts of the batch proposed for each text."""
-        return CandidatePairs.union([s.in_batch(queries) for s in self.sources])
+    def __init__(self, storage: Storage, short: ShortRule | None, multiset: bool) -> None:
+        self.storage = storage
+        self.short = short
+        self.multiset = multiset
+        self.sizes = KnownSizes()
+
+    def remember(self, docs: Sequence[NewDoc]) -> None:
+        """Documents just committed: their sizes are known without asking the storage."""
+        self.sizes.remember(
+            np.array([d.key for d in docs], dtype=np.int64),
+            np.array([d.size for d in docs], dtype=np.int64),
+        )
+
+    # --- one text (a check) ----------------------------------------------------------------
+
+    def measures(
+        self, item: Analyzed, keys: Sequence[int]
+    ) -> tuple[list[tuple[int, Measures]], float, int]:
+        """Exact measures against the stored candidates ``keys`` (those still stored); the
+        uniqueness and the size of the set it is a share of (the short one for a short text
+        under a length-adaptive spec, whose every pair is short)."""
+        query = item.short
+        if self.short is not None and query is not None and self.short.is_short(query.tokens):
+            forms = self.short.stored_forms(keys, self.storage)
+            return self._measures_short(query, [k for k in keys if k in forms], forms)
+        stored = self.storage.fingerprints(keys)
+        cands: list[tuple[U64, I64 | None]] = [(s.values, s.counts) for s in stored]
+        result = verify(item.values, item.counts, cands)
+        scored = list(zip([s.key for s in stored], result.measures, strict=True))
+        if self.short is None or query is None:
+            return scored, result.uniqueness, item.size
+        # a long text: short pairs only with documents whose set size allows a short text
+        sizes = np.array([set_size(v, c) for v, c in cands], dtype=np.int64)
+        maybe = [s.key for s, m in zip(stored, self.short.may_be_short(sizes).tolist()) if m]
+        forms = self.short.stored_forms(maybe, self.storage)
+        short = [k for k in maybe if k in forms and self.short.is_short(forms[k].tokens)]
+        on_words, _, _ = self._measures_short(query, short, forms)
+        by_key = dict(on_words)
+        return [(k, by_key.get(k, m)) for k, m in scored], result.uniqueness, item.size
+
+    def _measures_short(
+        self, query: ShortForm, keys: Sequence[int], forms: Mapping[int, ShortForm]
+    ) -> tuple[list[tuple[int, Measures]], float, int]:
+        """Measures on the short shingles against ``keys``; the share of the query's short
+        shingles found in none of them, and its short set's size."""
+        own = query.fingerprints
+        sets = [(forms[k].fingerprints.values, forms[k].fingerprints.counts) for k in keys]
+        result = verify(own.values, own.counts, sets)
+        return list(zip(keys, result.measures, strict=True)), result.uniqueness, own.size
+
+    # --- a batch (an add) ------------------------------------------------------------------
 
     def _could_reach(
         self, rules: Policy, pos: I64, other: I64, sizes_a: I64, sizes_b: I64
@@ -48,9 +107,9 @@ class Scoring(Analyzing):
             return pos, other
         return pos[keep], other[keep]
 
-    def _batch_scores(self, batch: Batch, rules: Policy) -> Hits:
-        """Stage 2 inside a batch: pairs of its texts at or above the threshold."""
-        pairs = self._in_batch_pairs(batch.items)
+    def in_batch(self, batch: Batch, pairs: CandidatePairs, rules: Policy) -> Hits:
+        """Pairs of a batch's texts (``pairs``: a text's position, an earlier one's) at or
+        above the threshold."""
         pairs, short_hits = self._short_in_batch(batch, pairs, rules)
         pos, other = self._could_reach(rules, pairs.pos, pairs.other, batch.sizes, batch.sizes)
         q = batch.queries
@@ -69,17 +128,17 @@ class Scoring(Analyzing):
             short_hits
         )
 
-    def _stored_scores(self, batch: Batch, rules: Policy) -> Hits:
-        """Stage 2: stored candidates scored exactly, the pairs at or above the threshold kept.
+    def stored(self, batch: Batch, pairs: CandidatePairs, rules: Policy) -> Hits:
+        """Stored candidates (``pairs``: a text's position, a stored key) scored exactly, the
+        pairs at or above the threshold kept.
 
         Candidates are first ruled out by size (sizes remembered by key), then the rest are
         fetched in one call and merged against the batch by one kernel call.
         """
         storage = self.storage
-        pairs = self._stored_pairs(batch.items)
         pairs, short_hits = self._short_stored(batch, pairs, rules)
         union = distinct(pairs.other)
-        union_sizes = self._sizes.lookup(union, storage)
+        union_sizes = self.sizes.lookup(union, storage)
         idx = np.searchsorted(union, pairs.other)
         stored_now = union_sizes[idx] >= 0
         pos, idx = self._could_reach(
@@ -126,7 +185,7 @@ class Scoring(Analyzing):
         if rule is None or not len(pairs):
             return pairs, {}
         union = distinct(pairs.other)
-        sizes = self._sizes.lookup(union, self.storage)
+        sizes = self.sizes.lookup(union, self.storage)
         at = np.searchsorted(union, pairs.other)
         short_query = (batch.tokens >= 0) & (batch.tokens < rule.below)
         need = (sizes[at] >= 0) & (short_query[pairs.pos] | rule.may_be_short(sizes)[at])

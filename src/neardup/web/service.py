@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from neardup import inputs
 from neardup.analysis.tricks import NONE, Tricks
@@ -38,6 +38,9 @@ from neardup.score.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
 from neardup.storage.checks import CheckStore, KeptCheck, KeptSummary, check_store, new_check_id
 from neardup.web.texts import refuse_bad_characters
+
+if TYPE_CHECKING:
+    from neardup.index.checking import LookedUp
 
 DAY = 86400.0
 _log = logging.getLogger("neardup.web")
@@ -198,19 +201,28 @@ class Service:
         exclude: Sequence[str] = (),
         hidden: Tricks = NONE,
     ) -> Checked:
-        """:meth:`Collection.check <neardup.index.Collection.check>` with the storage lock held
-        only while the storage is read: the text is analysed before, and the passages aligned
-        after, in parallel with other requests."""
+        """:meth:`Collection.check <neardup.index.Collection.check>`'s one orchestration
+        (:meth:`~neardup.index.checking.Checker.run`) with the storage lock held only while the
+        storage is read: the text is analysed before, and the passages aligned after, in
+        parallel with other requests. The titles of the matches are read under the lock too."""
         col = self.collection
         self.limit_text(text)
         refuse_bad_characters(list(exclude), "exclude")  # as every text the service takes: 422
-        analysis = col.pipeline.analyze(text)
-        item = col.analyze(analysis)
-        with self.lock:
-            found = col.look_up(item, top=top or self.config.top, policy=None, exclude=exclude)
-            info = source_info(col, [m.id for m in found.matches])
-        result = col.report(
-            analysis, found, fragments=fragments, aligner=self.aligner, hidden=hidden
+        info: dict[str, dict[str, str]] = {}
+
+        def titles(found: LookedUp) -> None:
+            info.update(source_info(col, [m.id for m in found.matches]))
+
+        result = col.checker.run(
+            text,
+            top=top or self.config.top,
+            policy=None,
+            fragments=fragments,
+            aligner=self.aligner,
+            exclude=exclude,
+            hidden=hidden,
+            guard=self.lock,
+            while_held=titles,
         )
         return Checked(text, result, info, tuple(sorted(set(exclude))))
 
