@@ -1,4 +1,4 @@
-"""Batch deduplication of a corpus on one machine: ``neardup.corpus(...)`` and ``neardup dedup``.
+"""Batch deduplication of a corpus on one machine: ``neardup.dedup(...)`` and ``neardup dedup``.
 
 Stages (each timed in ``summary.json``, each with its progress bar), one module each:
 
@@ -16,7 +16,9 @@ Stages (each timed in ``summary.json``, each with its progress bar), one module 
    from :func:`neardup.sketch.params.choose` for the threshold). For each band, its keys of
    all documents are sorted (one ``argsort``; the bands shared by ``jobs`` threads);
    documents with the same key form a bucket. A bucket of ``m`` documents gives the pairs of
-   documents at most ``window`` places apart in it (input order): all ``m(m-1)/2`` pairs
+   documents at most ``window`` places apart in it (input order; the *bucket window*, named
+   ``window`` in the options, ``--window`` and ``spec.json``, ``bucket_window`` inside the
+   package, not winnowing's window): all ``m(m-1)/2`` pairs
    while ``m ≤ window + 1``, at most ``window · m`` beyond, so no step is quadratic. A
    bigger bucket (thousands of exact copies) still links every member to its neighbours,
    which is all the connected components need.
@@ -37,6 +39,13 @@ Stages (each timed in ``summary.json``, each with its progress bar), one module 
    loop by one thread while the next is laid out, written front to back past the page cache;
    the input's pages given back a block at a time), otherwise by reading the input a
    second time; then the edge list, ``summary.json`` and ``spec.json``.
+
+Each stage is a small object with one ``run(context)``
+(:data:`neardup.corpus.job.DEDUP_STAGES`), reading and filling one
+:class:`~neardup.corpus.pipeline.JobContext` (:mod:`~neardup.corpus.pipeline`); how stage 3
+scores pairs — in worker tasks for plain JSONL, from stored fingerprint sets, or by the
+estimate — is a strategy chosen once per run (:mod:`~neardup.corpus.pair_scoring`), since it
+also decides what the signing stores.
 
 Everything is built in ``OUT.partial`` and renamed to ``OUT`` at the end
 (:mod:`~neardup.corpus.job`), so an interrupted run never leaves an output that looks

@@ -1,5 +1,10 @@
 """Stage 2, candidates: pairs of documents that share an LSH band key (or a winnowed sample),
-by the bucket window rule, so no step is quadratic."""
+by the bucket window rule, so no step is quadratic.
+
+The bucket window is how many places apart (in input order) two members of one bucket may be
+to pair. The option that sets it is named ``window`` (``DedupOptions.window``, ``--window``,
+the ``spec.json`` key) and so are the parameters of the public functions here; inside, it is
+``bucket_window``, not to be taken for winnowing's window of shingles (``winnow``)."""
 
 from __future__ import annotations
 
@@ -38,7 +43,8 @@ def stable_order(keys: U64) -> tuple[I64, U64]:
 
 def bucket_pairs(keys: U64, window: int) -> tuple[I64, I64, int, int]:
     """Candidate pairs ``(a, b)`` (``a < b``, row positions) of one band's keys: documents with
-    equal keys at most ``window`` places apart within their bucket (input order). Also returns
+    equal keys at most ``window`` (the bucket window) places apart within their bucket (input
+    order). Also returns
     how many buckets were larger than ``window + 1`` (capped) and the largest bucket's size."""
     n = keys.shape[0]
     if n < 2:
@@ -67,14 +73,15 @@ def bucket_pairs(keys: U64, window: int) -> tuple[I64, I64, int, int]:
 
 
 def candidate_pairs(band_columns: Iterable[U64], n: int, window: int) -> tuple[I64, I64, int, int]:
-    """Distinct candidate pairs over every band (each band's keys in turn)."""
+    """Distinct candidate pairs over every band (each band's keys in turn); ``window`` is the
+    bucket window."""
     codes, capped, largest = _band_codes(band_columns, n, window, lambda: None)
     a, b = _pairs_of(codes, n)
     return a, b, capped, largest
 
 
 def workspace_candidates(
-    work: Workspace, bands: int, window: int, progress: StageProgress, jobs: int = 1
+    work: Workspace, bands: int, bucket_window: int, progress: StageProgress, jobs: int = 1
 ) -> tuple[I64, I64, int, int]:
     """:func:`candidate_pairs` of the bands a workspace holds: their keys read a few bands at
     a time (:data:`COLUMN_BYTES`), each key file once per batch, and a batch's bands paired
@@ -89,7 +96,7 @@ def workspace_candidates(
     )
 
     def one(keys: U64) -> tuple[U64, int, int]:
-        return _band_codes([keys], n, window, lambda: progress.advance(task))
+        return _band_codes([keys], n, bucket_window, lambda: progress.advance(task))
 
     if jobs <= 1:
         results = [one(keys) for batch in batches for keys in batch]
@@ -103,7 +110,7 @@ def workspace_candidates(
 
 
 def _band_codes(
-    band_columns: Iterable[U64], n: int, window: int, advance: Callable[[], None]
+    band_columns: Iterable[U64], n: int, bucket_window: int, advance: Callable[[], None]
 ) -> tuple[U64, int, int]:
     """The distinct codes ``a · n + b`` of the candidate pairs of these bands, how many buckets
     were capped and the largest bucket's size."""
@@ -111,7 +118,7 @@ def _band_codes(
     capped = 0
     largest = 0
     for keys in band_columns:
-        a, b, c, big = bucket_pairs(keys, window)
+        a, b, c, big = bucket_pairs(keys, bucket_window)
         capped += c
         largest = max(largest, big)
         if a.shape[0]:
@@ -131,7 +138,8 @@ def _pairs_of(codes: U64, n: int) -> tuple[I64, I64]:
 def winnowed_pairs(samples: U64, rows: I64, window: int) -> tuple[I64, I64]:
     """Pairs of documents that share a winnowed sample (``rows[i]`` is the document of
     ``samples[i]``, in input order), by the bucket rule of the LSH bands: a sample posted by
-    many documents (boilerplate) pairs each with its ``window`` neighbours only."""
+    many documents (boilerplate) pairs each with its ``window`` (bucket window) neighbours
+    only."""
     a, b, _, _ = bucket_pairs(samples, window)
     da, db = rows[a], rows[b]
     other = da != db
@@ -139,9 +147,11 @@ def winnowed_pairs(samples: U64, rows: I64, window: int) -> tuple[I64, I64]:
 
 
 def with_winnowed_pairs(
-    a: I64, b: I64, samples: U64, rows: I64, n: int, window: int
+    a: I64, b: I64, samples: U64, rows: I64, n: int, bucket_window: int
 ) -> tuple[I64, I64]:
-    wa, wb = winnowed_pairs(samples, rows, window)
+    """The candidate pairs ``a``–``b`` and those of shared winnowed samples, merged (distinct,
+    in code order, as the bands' pairs are)."""
+    wa, wb = winnowed_pairs(samples, rows, bucket_window)
     size = np.uint64(max(n, 1))
     codes = np.unique(
         np.concatenate(

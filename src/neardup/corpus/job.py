@@ -1,4 +1,8 @@
-"""The dedup job: :func:`dedup` runs the stages into ``OUT.partial`` and renames it to ``OUT``."""
+"""The dedup job: :func:`dedup` runs its stages (:data:`DEDUP_STAGES`: sign → candidates →
+verify → groups → write, one small class each) over one :class:`~neardup.corpus.pipeline.
+JobContext` into ``OUT.partial``, writes ``summary.json`` and ``spec.json``, and renames it to
+``OUT``. The stages' work is done by the modules the package docstring names; a stage only
+says what it reads from the context and what it leaves there."""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ import os
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -22,20 +26,24 @@ from neardup.corpus.options import (
     dedup_spec,
     parse_keep,
     publish,
-    read_documents,
     write_spec,
 )
 from neardup.corpus.output import write_edges, write_records
+from neardup.corpus.pair_scoring import choose_pair_scoring
+from neardup.corpus.pipeline import (
+    Candidates,
+    Edges,
+    Groups,
+    JobContext,
+    JobSettings,
+    Signed,
+    Stage,
+    run_stages,
+)
 from neardup.corpus.progress import StageClock, StageProgress, peak_memory_mb
 from neardup.corpus.signing import TrickCounts, raw_jsonl_files, sign_corpus
 from neardup.corpus.splice import splice_write
-from neardup.corpus.verify import (
-    PairScores,
-    StoredFingerprints,
-    VerifiedCandidates,
-    estimated_scores,
-    verify_candidates,
-)
+from neardup.corpus.verify import PairScores
 from neardup.corpus.workspace import Workspace
 from neardup.defaults import DEFAULTS
 from neardup.errors import InputError, require
@@ -98,30 +106,30 @@ def dedup(
             partial.mkdir(parents=True)
         except OSError as exc:
             raise InputError(f"cannot write {out_path}: {exc.strerror or exc}") from None
-        seconds: dict[str, float] = {}
         try:
-            result = _run(
-                inputs,
-                partial,
-                out_path,
-                full_spec,
-                options,
-                rule=rule,
-                keep_field=keep_field,
-                exact=options.verify == "exact",
+            settings = JobSettings(
                 output_format=output_format,
                 kept_only=kept_only,
-                read=lambda: read_documents(
-                    inputs, id_field=id_field, text_field=text_field, fmt=input_format
-                ),
                 id_field=id_field,
                 text_field=text_field,
                 input_format=input_format,
                 jobs=jobs,
                 batch_size=batch_size,
-                bars=bars,
-                seconds=seconds,
             )
+            raw_files = raw_jsonl_files(inputs, input_format)
+            context = JobContext(
+                inputs=inputs,
+                partial=partial,
+                spec=full_spec,
+                options=options,
+                settings=settings,
+                bars=bars,
+                keep_rule=rule,
+                keep_field=keep_field,
+                raw_files=raw_files,
+                pair_scoring=choose_pair_scoring(full_spec, options, settings, raw_files),
+            )
+            result = _finish(context, run_stages(DEDUP_STAGES, context), out_path)
             if not keep_work:
                 shutil.rmtree(partial / "work", ignore_errors=True)
             publish(partial, out_path)
@@ -150,162 +158,184 @@ def _check_arguments(
         raise InputError(f"the batch size must be an integer of at least 1, got {batch_size!r}")
 
 
-def _run(
-    inputs: Sequence[str | os.PathLike[str]],
-    partial: Path,
-    out_path: Path,
-    spec: Spec,
-    options: DedupOptions,
-    *,
-    rule: str,
-    keep_field: str | None,
-    exact: bool,
-    output_format: str,
-    kept_only: bool,
-    read: Any,
-    id_field: str,
-    text_field: str,
-    input_format: str | None,
-    jobs: int,
-    batch_size: int,
-    bars: StageProgress,
-    seconds: dict[str, float],
-) -> DedupResult:
-    cpu_seconds: dict[str, float] = {}
-    from neardup.sketch.minhash import empty_value
+# --- the stages ----------------------------------------------------------------------------
 
-    assert spec.sketch is not None
-    clock = StageClock(seconds, cpu_seconds)
-    from neardup.inputs import ReadOptions
 
-    dtype = np.dtype(np.uint64 if spec.sketch.value_bits == 64 else np.uint32)
-    raw_files = raw_jsonl_files(inputs, input_format)
-    # raw JSONL: sign by the fused path now, fingerprint only the candidates later (their
-    # records are re-read by byte span); otherwise every fingerprint set is kept while signing
-    lazy = (
-        exact
-        and raw_files is not None
-        and not options.winnow
-        and not spec.fingerprint_family.multiset
-    )
-    work = Workspace(
-        partial / "work", spec.sketch.num_perm, dtype, exact and not lazy, signatures=not exact
-    )
-    fields = (id_field, text_field)
-    tricks = TrickCounts()
-    ids, keep_values, locations = sign_corpus(
-        read,
-        raw_files,
-        ReadOptions(id_field=id_field, text_field=text_field),
-        spec,
-        work,
-        exact=exact and not lazy,
-        jobs=jobs,
-        keep_field=keep_field,
-        progress=bars,
-        batch_size=batch_size,
-        winnow=options.winnow,
-        tricks=tricks,
-        signatures=not exact,
-    )
-    n = len(ids)
-    clock.lap("sign")
+class Sign:
+    """Stage 1: every document signed into the workspace (band keys; the fingerprint sets or
+    signatures the chosen pair scoring needs), its id and keep value kept in memory."""
 
-    a, b, capped, largest = workspace_candidates(
-        work, spec.sketch.bands, options.window, bars, jobs
-    )
-    if options.winnow:
-        a, b = with_winnowed_pairs(a, b, *work.samples(), n, options.window)
-    clock.lap("candidates")
+    name: ClassVar[str] = "sign"
+    needs: ClassVar[tuple[str, ...]] = ()
+    gives: ClassVar[tuple[str, ...]] = ("signed",)
 
-    task = bars.task("verify", max(1, a.shape[0]))
-    lengths = np.concatenate(work.lengths) if work.lengths else np.zeros(0, np.int64)
-    priority = keep_priority(rule, lengths, keep_values)
-    verified: VerifiedCandidates | None = None
-    if lazy:
-        assert locations is not None
-        verified = verify_candidates(
-            spec.to_json(),
-            locations,
-            a,
-            b,
-            priority,
-            (options.threshold, options.measure),
-            text_field,
-            jobs,
-            (bars, task),
+    def run(self, context: JobContext) -> None:
+        from neardup.inputs import ReadOptions
+
+        sketch, settings = context.sketch, context.settings
+        scoring = context.pair_scoring
+        dtype = np.dtype(np.uint64 if sketch.value_bits == 64 else np.uint32)
+        work = Workspace(
+            context.partial / "work",
+            sketch.num_perm,
+            dtype,
+            scoring.keeps_fingerprints,
+            signatures=scoring.keeps_signatures,
         )
-        scores = verified.scores
-    elif exact:
-        fingerprints = StoredFingerprints(*work.fingerprints())
-        scores = fingerprints.scores(a, b)
-    else:
-        sigs = work.signatures()
-        scores = estimated_scores(sigs, empty_value(spec.sketch.value_bits), a, b)
-    keep_edge = scores.measure(options.measure) >= options.threshold
-    ea, eb = a[keep_edge], b[keep_edge]
-    edge_scores = PairScores(
-        scores.resemblance[keep_edge],
-        None if scores.containment_ab is None else scores.containment_ab[keep_edge],
-        None if scores.containment_ba is None else scores.containment_ba[keep_edge],
-    )
-    if verified is None:
-        bars.advance(task, max(1, a.shape[0]))
-    clock.lap("verify")
-
-    task = bars.task("groups", 1)
-    group = components(n, ea, eb)
-    rep = representatives(group, priority)
-    similarity = np.ones(n, dtype=np.float64)
-    if verified is not None:
-        # the verification made the same groups task by task, and each member's similarity
-        if not np.array_equal(rep[verified.rows], verified.rep):
-            raise AssertionError("the verification's groups are not the corpus's groups")
-        similarity[verified.rows] = verified.similarity
-    else:
-        members = np.flatnonzero(rep != np.arange(n))
-        if members.shape[0]:
-            if exact:
-                to_rep = fingerprints.scores(members, rep[members])
-            else:
-                to_rep = estimated_scores(
-                    sigs, empty_value(spec.sketch.value_bits), members, rep[members]
-                )
-            similarity[members] = to_rep.measure(options.measure)
-    bars.advance(task)
-    clock.lap("groups")
-
-    ext = "parquet" if output_format == "parquet" else "jsonl"
-    files = {"documents": f"documents.{ext}", "edges": f"edges.{ext}"}
-    if locations is not None and ext == "jsonl":
-        splice_write(
-            locations,
-            partial / files["documents"],
-            ids,
-            group,
-            rep,
-            similarity,
-            kept_only,
-            fields,
-            bars,
-            jobs,
+        tricks = TrickCounts()
+        ids, keep_values, locations = sign_corpus(
+            context.read,
+            context.raw_files,
+            ReadOptions(id_field=settings.id_field, text_field=settings.text_field),
+            context.spec,
+            work,
+            exact=scoring.keeps_fingerprints,
+            jobs=settings.jobs,
+            keep_field=context.keep_field,
+            progress=context.bars,
+            batch_size=settings.batch_size,
+            winnow=context.options.winnow,
+            tricks=tricks,
+            signatures=scoring.keeps_signatures,
         )
-    else:
-        write_records(
-            read(),
-            partial / files["documents"],
-            ext,
-            ids,
-            group,
-            rep,
-            similarity,
-            kept_only,
-            bars,
-        )
-    write_edges(partial / files["edges"], ext, ids, ea, eb, edge_scores)
-    clock.lap("write")
-    clock.total()
+        context.signed = Signed(work, ids, keep_values, locations, tricks)
 
+
+class FindCandidates:
+    """Stage 2: candidate pairs from the LSH band keys by the bucket window (and from shared
+    winnowed samples, by the same rule, when ``winnow`` is set)."""
+
+    name: ClassVar[str] = "candidates"
+    needs: ClassVar[tuple[str, ...]] = ("signed",)
+    gives: ClassVar[tuple[str, ...]] = ("candidates",)
+
+    def run(self, context: JobContext) -> None:
+        signed = context.need(context.signed, "sign")
+        # the option is named ``window`` (CLI ``--window``, ``spec.json``): it is the bucket
+        # window, how many places apart two members of a bucket may be to pair
+        bucket_window = context.options.window
+        settings = context.settings
+        a, b, capped, largest = workspace_candidates(
+            signed.work, context.sketch.bands, bucket_window, context.bars, settings.jobs
+        )
+        if context.options.winnow:
+            a, b = with_winnowed_pairs(a, b, *signed.work.samples(), signed.n, bucket_window)
+        context.candidates = Candidates(a, b, capped, largest)
+
+
+class ScoreCandidates:
+    """Stage 3 (``verify``): every candidate pair scored by the run's pair scoring; the pairs
+    at or above the threshold are the edges."""
+
+    name: ClassVar[str] = "verify"
+    needs: ClassVar[tuple[str, ...]] = ("signed", "candidates")
+    gives: ClassVar[tuple[str, ...]] = ("edges",)
+
+    def run(self, context: JobContext) -> None:
+        signed = context.need(context.signed, "sign")
+        pairs = context.need(context.candidates, "candidates")
+        options, bars = context.options, context.bars
+        a, b = pairs.a, pairs.b
+        task = bars.task("verify", max(1, a.shape[0]))
+        work = signed.work
+        lengths = np.concatenate(work.lengths) if work.lengths else np.zeros(0, np.int64)
+        priority = keep_priority(context.keep_rule, lengths, signed.keep_values)
+        scoring = context.pair_scoring
+        scores = scoring.score_candidates(signed, a, b, priority, (bars, task))
+        keep_edge = scores.measure(options.measure) >= options.threshold
+        edge_scores = PairScores(
+            scores.resemblance[keep_edge],
+            None if scores.containment_ab is None else scores.containment_ab[keep_edge],
+            None if scores.containment_ba is None else scores.containment_ba[keep_edge],
+        )
+        if not scoring.advances_bar:
+            bars.advance(task, max(1, a.shape[0]))
+        context.edges = Edges(a[keep_edge], b[keep_edge], edge_scores, priority)
+
+
+class MakeGroups:
+    """Stage 4: groups as connected components of the edges, each one's kept document by the
+    keep rule, every member's similarity to it."""
+
+    name: ClassVar[str] = "groups"
+    needs: ClassVar[tuple[str, ...]] = ("signed", "edges")
+    gives: ClassVar[tuple[str, ...]] = ("groups",)
+
+    def run(self, context: JobContext) -> None:
+        signed = context.need(context.signed, "sign")
+        edges = context.need(context.edges, "verify")
+        task = context.bars.task("groups", 1)
+        group = components(signed.n, edges.a, edges.b)
+        rep = representatives(group, edges.priority)
+        similarity = context.pair_scoring.similarity_to_kept(signed, rep)
+        context.bars.advance(task)
+        context.groups = Groups(group, rep, similarity)
+
+
+class Write:
+    """Stage 5: the documents (spliced into their own bytes for plain JSONL to JSONL, else
+    read again and written) and the edges."""
+
+    name: ClassVar[str] = "write"
+    needs: ClassVar[tuple[str, ...]] = ("signed", "edges", "groups")
+    gives: ClassVar[tuple[str, ...]] = ("files",)
+
+    def run(self, context: JobContext) -> None:
+        signed = context.need(context.signed, "sign")
+        edges = context.need(context.edges, "verify")
+        groups = context.need(context.groups, "groups")
+        settings, partial = context.settings, context.partial
+        ext = "parquet" if settings.output_format == "parquet" else "jsonl"
+        files = {"documents": f"documents.{ext}", "edges": f"edges.{ext}"}
+        if signed.locations is not None and ext == "jsonl":
+            splice_write(
+                signed.locations,
+                partial / files["documents"],
+                signed.ids,
+                groups.group,
+                groups.rep,
+                groups.similarity,
+                settings.kept_only,
+                settings.fields,
+                context.bars,
+                settings.jobs,
+            )
+        else:
+            write_records(
+                context.read(),
+                partial / files["documents"],
+                ext,
+                signed.ids,
+                groups.group,
+                groups.rep,
+                groups.similarity,
+                settings.kept_only,
+                context.bars,
+            )
+        write_edges(partial / files["edges"], ext, signed.ids, edges.a, edges.b, edges.scores)
+        context.files = files
+
+
+#: The job's stages in the order they run (the package docstring's order); each is timed
+#: under its name in ``summary.json``.
+DEDUP_STAGES: tuple[Stage, ...] = (
+    Sign(),
+    FindCandidates(),
+    ScoreCandidates(),
+    MakeGroups(),
+    Write(),
+)
+
+
+def _finish(context: JobContext, clock: StageClock, out_path: Path) -> DedupResult:
+    """The run's :class:`DedupResult`, written as ``summary.json`` (with the options), and
+    ``spec.json``: after the stages, so the times they record are complete."""
+    signed = context.need(context.signed, "sign")
+    pairs = context.need(context.candidates, "candidates")
+    edges = context.need(context.edges, "verify")
+    group = context.need(context.groups, "groups").group
+    spec, options = context.spec, context.options
+    n = signed.n
     groups = int(np.unique(group).shape[0]) if n else 0
     sizes = np.bincount(group, minlength=n) if n else np.zeros(0, np.int64)
     result = DedupResult(
@@ -314,25 +344,25 @@ def _run(
         groups=groups,
         duplicate_groups=int((sizes > 1).sum()),
         removed=n - groups,
-        candidate_pairs=int(a.shape[0]),
-        verified_pairs=int(ea.shape[0]),
-        seconds={k: round(v, 3) for k, v in seconds.items()},
-        cpu_seconds={k: round(v, 3) for k, v in cpu_seconds.items()},
-        bands=spec.sketch.bands,
-        rows=spec.sketch.rows,
-        bytes_read=_input_bytes(inputs),
-        capped_buckets=capped,
-        largest_bucket=largest,
-        files={**files, "summary": SUMMARY_FILE, "spec": SPEC_FILE},
-        tricks=tricks.to_dict(),
+        candidate_pairs=int(pairs.a.shape[0]),
+        verified_pairs=int(edges.a.shape[0]),
+        seconds={k: round(v, 3) for k, v in clock.wall.items()},
+        cpu_seconds={k: round(v, 3) for k, v in clock.cpu.items()},
+        bands=context.sketch.bands,
+        rows=context.sketch.rows,
+        bytes_read=_input_bytes(context.inputs),
+        capped_buckets=pairs.capped,
+        largest_bucket=pairs.largest,
+        files={**context.files, "summary": SUMMARY_FILE, "spec": SPEC_FILE},
+        tricks=signed.tricks.to_dict(),
         peak_memory_mb=peak_memory_mb(),
     )
     summary = result.to_dict()
     summary["options"] = options.to_dict()
-    (partial / SUMMARY_FILE).write_text(
+    (context.partial / SUMMARY_FILE).write_text(
         json.dumps(summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
-    write_spec(partial, spec, options)
+    write_spec(context.partial, spec, options)
     return result
 
 

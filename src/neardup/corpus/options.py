@@ -70,6 +70,9 @@ class DedupOptions:
     num_perm: int = param(128, Integer(1, MAX_NUM_PERM))
     bands: int = param(0, constraint_of(SketchSpec, "bands"))
     rows: int = param(0, constraint_of(SketchSpec, "rows"))
+    #: The *bucket window* of the candidate stage: two documents with the same band key pair
+    #: when at most this many places apart in their bucket (input order). Not winnowing's
+    #: window (``winnow``); the name is kept as ``window`` for ``--window`` and ``spec.json``.
     window: int = param(50, Integer(1, 1 << 20))
     #: 0: candidates by the LSH bands only. W: also every pair of documents that share a
     #: winnowed sample (the collection's :class:`~neardup.index.candidates.Winnowing` over
