@@ -12,7 +12,7 @@ shingles (5 %) of one stored document pasted into its middle.
 * The collection (``--methods winnow,pmbf,both``, the default): every document added to a
   SQLite collection (``policy allow``, batches of 1,000) under each candidate method with the
   index spec's defaults, then ``check`` of every query (analysis excluded: queries are
-  ``Analyzed`` beforehand): wall and CPU latency p50 / p99, recall of the pasted source,
+  ``IndexableText`` beforehand): wall and CPU latency p50 / p99, recall of the pasted source,
   candidates a query, the SQLite file a document. The first check after the adds is
   reported apart, not in the percentiles.
 
@@ -38,7 +38,7 @@ from neardup.bloom import PseudoMatrixBloomFilter
 from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.candidates import BloomRowsSource, Winnowing
-from neardup.index.collection import Analyzed
+from neardup.index.collection import IndexableText
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "bloom.md"
@@ -84,9 +84,9 @@ def queries(n_docs: int, n: int, seed: int) -> list[tuple[int, np.ndarray]]:
     return out
 
 
-def analyzed(hashes: np.ndarray, winnowing: Winnowing | None) -> Analyzed:
+def analyzed(hashes: np.ndarray, winnowing: Winnowing | None) -> IndexableText:
     samples = winnowing.samples(hashes) if winnowing else np.zeros(0, np.uint64)
-    return Analyzed(np.unique(hashes), None, samples)
+    return IndexableText(np.unique(hashes), None, samples)
 
 
 def stage1(args: argparse.Namespace) -> list[str]:
@@ -120,7 +120,7 @@ def stage1(args: argparse.Namespace) -> list[str]:
     return lines
 
 
-def scan(f: PseudoMatrixBloomFilter, qs: list[tuple[int, Analyzed]]) -> dict[str, float]:
+def scan(f: PseudoMatrixBloomFilter, qs: list[tuple[int, IndexableText]]) -> dict[str, float]:
     """Stage 1 alone (the member count over the bit-sliced rows), CPU time a query, and the
     bytes it reads: ``k`` columns of ``ceil(rows / 64)`` words for every query shingle."""
     width = -(-f.n_rows // 64)

@@ -57,7 +57,7 @@ import collection_data as cd
 
 from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
-from neardup.index.collection import Analyzed
+from neardup.index.collection import IndexableText
 from neardup.spec import Spec
 from neardup.storage.sqlite import SQLiteStorage
 
@@ -176,13 +176,14 @@ def _analyze(text: str) -> tuple[np.ndarray, np.ndarray]:
 
 def analyze_all(
     texts: list[str], preset: str, window: int, workers: int, cache: Path
-) -> tuple[list[Analyzed], float]:
+) -> tuple[list[IndexableText], float]:
     if cache.exists():
         z = np.load(cache)
         vo, so = z["v_off"], z["s_off"]
         v, s = z["values"], z["samples"]
         out = [
-            Analyzed(v[vo[i] : vo[i + 1]], None, s[so[i] : so[i + 1]]) for i in range(len(vo) - 1)
+            IndexableText(v[vo[i] : vo[i + 1]], None, s[so[i] : so[i + 1]])
+            for i in range(len(vo) - 1)
         ]
         return out, float(z["seconds"])
     t0 = time.perf_counter()
@@ -221,7 +222,7 @@ def _make_and_analyze(
 
 def _save_analyzed(
     cache: Path, values: list[np.ndarray], samples: list[np.ndarray], seconds: float
-) -> list[Analyzed]:
+) -> list[IndexableText]:
     v_off = np.zeros(len(values) + 1, dtype=np.int64)
     np.cumsum([x.shape[0] for x in values], out=v_off[1:])
     s_off = np.zeros(len(samples) + 1, dtype=np.int64)
@@ -235,7 +236,7 @@ def _save_analyzed(
         s_off=s_off,
         seconds=seconds,
     )
-    return [Analyzed(v, None, s) for v, s in zip(values, samples)]
+    return [IndexableText(v, None, s) for v, s in zip(values, samples)]
 
 
 def build_web(
@@ -247,7 +248,7 @@ def build_web(
     workers: int,
     doc_cache: Path,
     query_cache: Path,
-) -> tuple[dict[str, Any], list[str], list[Analyzed], list[Analyzed], float]:
+) -> tuple[dict[str, Any], list[str], list[IndexableText], list[IndexableText], float]:
     """The ``web`` corpus (web_corpus.py), made and analyzed in ``workers`` processes by ranges."""
     global _CORPUS
     from rich.progress import track
@@ -301,7 +302,7 @@ def build_web(
 
 
 def bulk_insert(
-    col: Collection, ids: list[str], analyzed: list[Analyzed], batch: int
+    col: Collection, ids: list[str], analyzed: list[IndexableText], batch: int
 ) -> dict[str, Any]:
     n = len(ids)
     marks = []
@@ -331,7 +332,7 @@ def bulk_insert(
 
 
 def check_latency(
-    col: Collection, queries: list[Analyzed], top: int | None = None
+    col: Collection, queries: list[IndexableText], top: int | None = None
 ) -> tuple[dict[str, Any], list]:
     lat = []
     results = []
@@ -376,7 +377,7 @@ def sqlite_table_bytes(path: Path) -> dict[str, int]:
 
 
 def exact_truth(
-    docs: list[Analyzed], queries: list[Analyzed], chunk_docs: int = 20000
+    docs: list[IndexableText], queries: list[IndexableText], chunk_docs: int = 20000
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """For each query: (doc indices sharing a shingle, shared counts), by brute force.
 
@@ -420,13 +421,17 @@ def exact_truth(
 
 
 def datasketch_run(
-    docs: list[Analyzed], ids: list[str], queries: list[Analyzed], threshold: float, num_perm: int
+    docs: list[IndexableText],
+    ids: list[str],
+    queries: list[IndexableText],
+    threshold: float,
+    num_perm: int,
 ) -> tuple[dict[str, Any], list[list[str]]]:
     from datasketch import LeanMinHash, MinHash, MinHashLSH
 
     shared = MinHash(num_perm=num_perm, scheme="affine64").permutations
 
-    def sig(a: Analyzed) -> LeanMinHash:
+    def sig(a: IndexableText) -> LeanMinHash:
         # one permutation table for all, and only seed + hash values kept per document (1M
         # documents fit in memory beside the LSH tables)
         m = MinHash(num_perm=num_perm, scheme="affine64", hashfunc=lambda x: x, permutations=shared)
@@ -586,7 +591,7 @@ def main() -> None:
 
 def load_corpus(
     args: argparse.Namespace, tag: str, results: dict[str, Any]
-) -> tuple[list[str], list[Analyzed], list[Analyzed]]:
+) -> tuple[list[str], list[IndexableText], list[IndexableText]]:
     """The documents' ids and analyses (in the insertion order) and the queries' analyses,
     made or read from the cache in WORK; ``results`` gets the corpus and analysis figures."""
     corpus_cache = WORK / f"corpus_{tag}.json"
@@ -656,8 +661,8 @@ def sqlite_phase(
     spec: Spec,
     index_spec: IndexSpec,
     ids: list[str],
-    analyzed: list[Analyzed],
-    q_analyzed: list[Analyzed],
+    analyzed: list[IndexableText],
+    q_analyzed: list[IndexableText],
     results: dict[str, Any],
 ) -> list:
     """Insert into and check against SQLite; returns the check results of the queries."""
@@ -696,8 +701,8 @@ def memory_phase(
     spec: Spec,
     index_spec: IndexSpec,
     ids: list[str],
-    analyzed: list[Analyzed],
-    q_analyzed: list[Analyzed],
+    analyzed: list[IndexableText],
+    q_analyzed: list[IndexableText],
     results: dict[str, Any],
 ) -> None:
     gc.collect()
@@ -724,8 +729,8 @@ def postgres_phase(
     spec: Spec,
     index_spec: IndexSpec,
     ids: list[str],
-    analyzed: list[Analyzed],
-    q_analyzed: list[Analyzed],
+    analyzed: list[IndexableText],
+    q_analyzed: list[IndexableText],
     results: dict[str, Any],
 ) -> None:
     url = f"{args.postgres_url}?schema=neardup_bench"
@@ -754,8 +759,8 @@ def postgres_phase(
 def quality_phase(
     args: argparse.Namespace,
     ids: list[str],
-    analyzed: list[Analyzed],
-    q_analyzed: list[Analyzed],
+    analyzed: list[IndexableText],
+    q_analyzed: list[IndexableText],
     sqlite_results: list,
     results: dict[str, Any],
 ) -> None:

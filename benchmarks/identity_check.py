@@ -272,7 +272,7 @@ def compiled_vs_python(texts: dict[str, list[str]], show: int = 20) -> int:
 
 
 def _analyses_equal(a: Any, b: Any) -> bool:
-    """Two :class:`neardup.index.collection.Analyzed` hold the same values."""
+    """Two :class:`neardup.index.collection.IndexableText` hold the same values."""
 
     def same(x: Any, y: Any) -> bool:
         if x is None or y is None:

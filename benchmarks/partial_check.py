@@ -21,7 +21,7 @@ A collection is built once per window (``--build checked``: every add compared w
 collection, as ``neardup index add``; ``unchecked``: the bulk load) and checked with both
 lookups. Reported: recall of the pasted source among ``check``'s matches, ``check`` wall and
 CPU time p50 / p99 (``Collection.look_up``, the storage's part of ``check``: candidates and
-their exact verification; the queries are ``Analyzed`` beforehand), candidates a
+their exact verification; the queries are ``IndexableText`` beforehand), candidates a
 query, postings a document, the SQLite file a document, and the insert's wall and CPU time.
 
     .venv/bin/python benchmarks/partial_check.py --docs 100000
@@ -46,7 +46,7 @@ import numpy as np
 from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.candidates import Winnowing, sources_for
-from neardup.index.collection import Analyzed
+from neardup.index.collection import IndexableText
 
 ROOT = Path(__file__).resolve().parents[1]
 K = 5
@@ -105,9 +105,9 @@ def queries(n_docs: int, per_share: int, seed: int) -> list[tuple[float, int, np
     return out
 
 
-def analyzed(hashes: np.ndarray, window: int | None) -> Analyzed:
+def analyzed(hashes: np.ndarray, window: int | None) -> IndexableText:
     samples = Winnowing(window=window).samples(hashes) if window else np.zeros(0, np.uint64)
-    return Analyzed(np.unique(hashes), None, samples)
+    return IndexableText(np.unique(hashes), None, samples)
 
 
 def build(name: str, args: argparse.Namespace, folder: Path) -> tuple[Collection, dict[str, Any]]:

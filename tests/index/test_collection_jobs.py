@@ -19,7 +19,7 @@ import pytest
 from neardup.errors import ConfigurationError, DuplicateIdError, InputError
 from neardup.fingerprints.pipeline import default_spec, make_spec
 from neardup.index import Collection, IndexSpec
-from neardup.index.results import Analyzed, Decision
+from neardup.index.results import Decision, IndexableText
 from neardup.spec import Spec
 from tests import _batch_texts as bt
 
@@ -41,7 +41,7 @@ def edge_texts() -> list[str | bytes]:
     return [t for _, t in bt.TAKEN] + [t for _, t in bt.LEFT] + [bt.BYTES[1]]
 
 
-def assert_same_analysis(got: Analyzed, want: Analyzed, what: str) -> None:
+def assert_same_analysis(got: IndexableText, want: IndexableText, what: str) -> None:
     for name in ("values", "samples"):
         a, b = getattr(got, name), getattr(want, name)
         assert a.dtype == b.dtype == np.uint64, (what, name)
@@ -93,7 +93,7 @@ def test_analyze_many_uses_the_kernel_only_for_the_texts_it_takes(
     analyzed_alone: list[object] = []
     analyze = col.analyze
 
-    def spy(text: Any) -> Analyzed:
+    def spy(text: Any) -> IndexableText:
         analyzed_alone.append(text)
         return analyze(text)
 
@@ -347,7 +347,7 @@ def test_pre_analyzed_items_mixed_with_raw_texts(location: Location) -> None:
                 (i, col.analyze(text) if n % 3 == 0 else text, meta)
                 for n, (i, text, meta) in enumerate(docs)
             ]
-            assert sum(isinstance(t, Analyzed) for _, t, _ in mixed) == 20
+            assert sum(isinstance(t, IndexableText) for _, t, _ in mixed) == 20
             assert as_dicts(col, col.add_many(mixed, batch_size=7, jobs=jobs)) == want
             assert stored_state(col) == want_state
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from neardup.errors import InputError
 from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.candidates import CandidatePairs, CandidateSource, PostingsSource, Query
@@ -177,3 +178,11 @@ def test_run_releases_the_guard_when_the_storage_part_fails(
         Checker.run(col.checker, base, guard=lock)
     assert not lock.locked()
     col.close()
+
+
+@pytest.mark.parametrize("top", [0, -1, 101, 2.5, True, "10"])
+def test_check_refuses_a_top_out_of_bounds(top: object) -> None:
+    """``top`` is bounded as the CLI and the API bound it (``defaults.TOP_MAX``)."""
+    col = Collection.create("memory:", SPEC, IndexSpec(policy="allow"))
+    with pytest.raises(InputError, match="top must be"):
+        col.check("some words to check here", top=top)  # type: ignore[arg-type]

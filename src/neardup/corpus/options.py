@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from neardup._constraints import Integer, OneOf, Real, check_fields, constraint_of, param
 from neardup._version import __version__
+from neardup.defaults import DEFAULTS
 from neardup.errors import DatasetError, InputError, SpecMismatchError
 from neardup.spec import SketchSpec, Spec
 
@@ -63,7 +64,7 @@ def read_documents(
 class DedupOptions:
     """What, besides the spec, decides the groups (written to ``spec.json``)."""
 
-    threshold: float = param(0.7, Real(0.0, 1.0, low_open=True))
+    threshold: float = param(DEFAULTS.threshold, Real(0.0, 1.0, low_open=True))
     measure: Measure = param("resemblance", OneOf(("resemblance", "containment")))
     verify: Verify = param("exact", OneOf(("exact", "estimate")))
     keep: str = "first"
@@ -163,8 +164,8 @@ class DedupResult:
     files: dict[str, str] = field(default_factory=dict)
     #: CPU seconds per stage: this process and its finished worker processes.
     cpu_seconds: dict[str, float] = field(default_factory=dict)
-    #: Documents with tricks undone (issue 24): ``documents`` (any), ``suspicious`` (past a
-    #: kind's threshold) and ``kinds`` (documents of each kind, ``hidden_text`` included).
+    #: Documents with tricks undone (hidden-text evasion): ``documents`` (any), ``suspicious``
+    #: (past a kind's threshold) and ``kinds`` (documents of each kind, ``hidden_text`` included).
     tricks: dict[str, Any] = field(default_factory=dict)
     #: Peak resident memory in MB of this process (``main``) and of the largest finished
     #: worker process (``workers``; 0 with ``jobs=1``), as the kernel counts it: pages of a

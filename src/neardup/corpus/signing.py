@@ -122,7 +122,7 @@ def _chunks(
 
 @dataclass
 class TrickCounts:
-    """How many documents had tricks undone (issue 24): any kind (``documents``), past a
+    """How many documents had tricks undone (hidden-text evasion): any kind (``documents``), past a
     kind's threshold (``suspicious``), and of each kind (``kinds``; ``hidden_text``: text
     hidden in an office file, kept out when it was read)."""
 

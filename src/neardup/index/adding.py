@@ -25,14 +25,14 @@ from neardup.index.deciding import Decider
 from neardup.index.finding import CandidateFinder
 from neardup.index.items import Item, read_batches
 from neardup.index.policy import Policy
-from neardup.index.results import Analyzed, Decision
+from neardup.index.results import Decision, IndexableText
 from neardup.index.scoring import Verifier
 from neardup.storage import NewDoc, Storage
 
 DEFAULT_BATCH = 256
 
 #: A batch's items with their texts analysed: ``(id, analysis, meta)``.
-AnalyzedItems = list[tuple[str, Analyzed, Mapping[str, Any]]]
+AnalyzedItems = list[tuple[str, IndexableText, Mapping[str, Any]]]
 
 
 class Writer:
@@ -66,7 +66,7 @@ class Writer:
         """A batch of items with every text analyzed (the raw texts in one
         :meth:`~neardup.index.analyzing.IndexAnalyzer.analyze_many`)."""
         raw: dict[int, TextLike] = {
-            i: text for i, (_, text, _) in enumerate(items) if not isinstance(text, Analyzed)
+            i: text for i, (_, text, _) in enumerate(items) if not isinstance(text, IndexableText)
         }
         analyzed = dict(zip(raw, self.analyzer.analyze_many(list(raw.values())), strict=True))
         return [

@@ -2,7 +2,7 @@
 spec — its fingerprint set, sample and short form — one text at a time or a batch in a few
 kernel calls.
 
-It is a part of its own because every other part takes its output (:class:`Analyzed`) and none
+It is a part of its own because every other part takes its output (:class:`IndexableText`) and none
 needs to know how it was made: the candidate sources look its samples up, the verifier merges
 its fingerprint sets, the writer stores them. Under a length-adaptive spec it also owns the
 :class:`~neardup.index.short.ShortRule` that the verifier, the remover and the integrity check
@@ -24,7 +24,7 @@ from neardup.fingerprints.pipeline import Analyzable, Pipeline, TextLike
 from neardup.fingerprints.shingles import shingle
 from neardup.index.batch import Parts
 from neardup.index.candidates import CandidateGenerator, NoSamples, Winnowing
-from neardup.index.results import Analyzed
+from neardup.index.results import IndexableText
 from neardup.index.short import TAG, ShortForm, ShortRule
 from neardup.spec import IndexSpec, Spec
 
@@ -52,7 +52,7 @@ class IndexAnalyzer:
             self.short = ShortRule(self.pipeline, index_spec.short_window)
         self.batch_shingler = BatchShingler.of(self.pipeline, short=self.short is not None)
 
-    def analyze(self, text: Analyzable) -> Analyzed:
+    def analyze(self, text: Analyzable) -> IndexableText:
         """The fingerprint set and sample of a text under the collection's spec (a text the
         request analysed already, :class:`~neardup.analysis.analyzed.AnalyzedText`, is not analysed
         again)."""
@@ -64,8 +64,8 @@ class IndexAnalyzer:
         return self._analysis(decoded, hashes, self.short.form(canonical, keep_hashes=True))
 
     def analyze_many(
-        self, texts: Sequence[TextLike], alone: Callable[[TextLike], Analyzed] | None = None
-    ) -> list[Analyzed]:
+        self, texts: Sequence[TextLike], alone: Callable[[TextLike], IndexableText] | None = None
+    ) -> list[IndexableText]:
         """:meth:`analyze` of each text; under a spec the batch kernels take, the whole batch
         in a few nogil kernel calls (:class:`~neardup.fingerprints.batch.BatchShingler`, then
         :func:`~neardup._kernels.index_batch.index_parts`), so threads analyzing batches use
@@ -88,7 +88,7 @@ class IndexAnalyzer:
                     int(batch.tokens[d]), parts.short_values[d], parts.short_counts[d]
                 )
             out.append(
-                Analyzed(
+                IndexableText(
                     parts.values[d],
                     parts.counts[d],
                     parts.samples[d],
@@ -122,7 +122,7 @@ class IndexAnalyzer:
         )
         return Parts.of(result, self.multiset, short is not None and window > 0)
 
-    def _analysis(self, decoded: str, hashes: U64, short: ShortForm | None) -> Analyzed:
+    def _analysis(self, decoded: str, hashes: U64, short: ShortForm | None) -> IndexableText:
         """What a text's shingle hashes (text order) and short form give the index."""
         if self.multiset:
             values, counts = distinct_counts(hashes)
@@ -136,7 +136,7 @@ class IndexAnalyzer:
             if not isinstance(self.generator, NoSamples):
                 samples, probes = rule.samples(short, samples)
             short = replace(short, hashes=None)  # what the batch keeps: not the hashes
-        return Analyzed(
+        return IndexableText(
             values.astype(np.uint64),
             counts_arr,
             samples,
@@ -146,10 +146,10 @@ class IndexAnalyzer:
             probes,
         )
 
-    def analyzed(self, text: Analyzable | Analyzed) -> Analyzed:
+    def analyzed(self, text: Analyzable | IndexableText) -> IndexableText:
         """The index's analysis of ``text``: made here, or given and checked to have what this
         collection needs (a short form under a length-adaptive spec)."""
-        if not isinstance(text, Analyzed):
+        if not isinstance(text, IndexableText):
             return self.analyze(text)
         if self.short is not None and text.short is None:
             raise ConfigurationError(

@@ -16,7 +16,7 @@ from neardup.errors import DuplicateIdError
 from neardup.fingerprints.similarity import Measures, measures_from_counts
 from neardup.index.groups import UnionFind
 from neardup.index.policy import Policy
-from neardup.index.results import Analyzed, Match
+from neardup.index.results import IndexableText, Match
 from neardup.storage import Link, NewDoc, Storage
 from neardup.storage.base import PackedFingerprints
 
@@ -27,7 +27,7 @@ I64 = npt.NDArray[np.int64]
 class Batch:
     """The texts of one add batch, laid out for the kernels (ids checked distinct)."""
 
-    def __init__(self, items: list[tuple[str, Analyzed, Mapping[str, Any]]]) -> None:
+    def __init__(self, items: list[tuple[str, IndexableText, Mapping[str, Any]]]) -> None:
         self.ids = [b[0] for b in items]
         seen: set[str] = set()
         for doc_id in self.ids:
@@ -47,7 +47,7 @@ class Batch:
         self.kernel_counts = self.queries.kernel_counts()
 
     @classmethod
-    def of(cls, items: list[tuple[str, Analyzed, Mapping[str, Any]]]) -> Batch:
+    def of(cls, items: list[tuple[str, IndexableText, Mapping[str, Any]]]) -> Batch:
         return cls(items)
 
 

@@ -10,7 +10,7 @@ One generator exists now, :class:`Winnowing`. It suits both jobs of the collecti
 duplicates share many windows, and a partial copy — one paragraph of a source pasted into a
 long essay — shares every window that lies inside the pasted run, so any run of at least
 ``window`` shared shingles (``window + k - 1`` words) is guaranteed a common sample, however
-small the share of the essay it is. Since issue 26 a text looks up every one of its shingles
+small the share of the essay it is. A text looks up every one of its shingles
 (``IndexSpec.lookup = "shingles"``) against stored samples of a window of 11: a 5 % paste of
 a 300-word text (15 words, 11 shingles) is certain to meet one, and a shorter or edited run
 does whenever one of the source's samples lies inside it; collections made before keep their
@@ -177,7 +177,7 @@ def rank_many(
 
 
 class Query(Protocol):
-    """A text as the candidate sources see it (:class:`~neardup.index.Analyzed` is one)."""
+    """A text as the candidate sources see it (:class:`~neardup.index.IndexableText` is one)."""
 
     @property
     def values(self) -> U64: ...
@@ -309,7 +309,7 @@ class PostingsSource:
     """Candidates from the inverted index ``sample → documents`` of a generator's samples.
 
     A query looks up its own samples (``lookup="samples"``) or every one of its shingles
-    (``lookup="shingles"``, the default since issue 26). Stored documents post the minimum of
+    (``lookup="shingles"``, the default). Stored documents post the minimum of
     every window of ``w`` shingles, so with every shingle looked up, any run of ``w`` shingles
     a query shares with a stored document holds one of that document's samples, wherever the
     run lies in the query — a paragraph pasted into a long essay, whose edges the essay's own
@@ -383,7 +383,7 @@ class PostingsSource:
 
 
 class BloomRowsSource:
-    """Candidates from seed 001's pseudo-matrix Bloom filter (:mod:`neardup.bloom`).
+    """Candidates from the pseudo-matrix Bloom filter paper's filter (:mod:`neardup.bloom`).
 
     Every stored document's fingerprints are placed in rows of ``pmbf_n`` shingles at rate
     ``pmbf_p`` (the ``split`` placement); a query's candidates are the documents of the rows

@@ -34,15 +34,22 @@ import numpy.typing as npt
 from neardup._kernels.align import covered_tokens
 from neardup.analysis.analyzed import AnalyzedText
 from neardup.analysis.tricks import NONE, Tricks
-from neardup.defaults import DEFAULTS
-from neardup.errors import ConfigurationError
+from neardup.defaults import DEFAULTS, TOP_MAX
+from neardup.errors import ConfigurationError, InputError
 from neardup.fingerprints.pipeline import Analyzable
 from neardup.index.analyzing import IndexAnalyzer
 from neardup.index.deciding import Decider
 from neardup.index.finding import CandidateFinder
 from neardup.index.items import unstorable
 from neardup.index.reading import Reader
-from neardup.index.results import Analyzed, CheckResult, Decision, Match, match_of, sort_matches
+from neardup.index.results import (
+    CheckResult,
+    Decision,
+    IndexableText,
+    Match,
+    match_of,
+    sort_matches,
+)
 from neardup.index.scoring import Verifier
 from neardup.spec import IndexSpec, Spec
 from neardup.storage import Storage
@@ -101,7 +108,7 @@ class Checker:
 
     def run(
         self,
-        text: Analyzable | Analyzed,
+        text: Analyzable | IndexableText,
         *,
         top: int | None = DEFAULTS.top,
         policy: str | None = None,
@@ -122,6 +129,10 @@ class Checker:
         ``while_held`` is called with what it found before ``guard`` is let go: a service
         passes its lock, and reads what else it shows of the matches (their titles) under it.
         """
+        if top is not None and (
+            isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= TOP_MAX
+        ):
+            raise InputError(f"top must be an integer from 1 to {TOP_MAX} (or None), got {top!r}")
         analysis, item = self.analyze(text)
         with guard if guard is not None else nullcontext():
             found = self.look_up(item, top=top, policy=policy, exclude=exclude)
@@ -137,10 +148,12 @@ class Checker:
             hidden=hidden,
         )
 
-    def analyze(self, text: Analyzable | Analyzed) -> tuple[AnalyzedText, Analyzed]:
+    def analyze(self, text: Analyzable | IndexableText) -> tuple[AnalyzedText, IndexableText]:
         """The one analysis of a checked text, and the index's analysis made from it (an index
         analysis given is taken as it is, its text analysed for the passages)."""
-        if isinstance(text, Analyzed):  # the index's analysis: its text is analysed for the rest
+        if isinstance(
+            text, IndexableText
+        ):  # the index's analysis: its text is analysed for the rest
             item = self.analyzer.analyzed(text)
             if item.text is None:
                 raise ConfigurationError(
@@ -152,7 +165,7 @@ class Checker:
 
     def look_up(
         self,
-        item: Analyzed,
+        item: IndexableText,
         *,
         top: int | None,
         policy: str | None,

@@ -1,10 +1,11 @@
 """The collection: a durable store of texts that checks every new text before it goes in.
 
-This is seed 000's task: a store where each new text is compared with everything already there;
-a text too similar to a member is refused (policy ``reject``), or admitted into the duplicate
-group of its near-duplicates while that group stays under a cap (``group``), or admitted with
-its links recorded (``allow``). Seed 004's "uniqueness %" of a text is the share of its
-shingles found in no document of the collection.
+This is the task of the shingle-method paper (Tsimbalov and Zolotarev): a store where each new
+text is compared with everything already there; a text too similar to a member is refused
+(policy ``reject``), or admitted into the duplicate group of its near-duplicates while that
+group stays under a cap (``group``), or admitted with its links recorded (``allow``). The
+web-articles compilation's "uniqueness %" of a text is the share of its shingles found in no
+document of the collection.
 
 How a text is checked:
 
@@ -80,7 +81,7 @@ from neardup.index.items import check_id
 from neardup.index.policy import LENGTH_REASONS, Policy
 from neardup.index.reading import Reader
 from neardup.index.removing import Remover
-from neardup.index.results import Analyzed, CheckResult, Decision, Document, Group, Match
+from neardup.index.results import CheckResult, Decision, Document, Group, IndexableText, Match
 from neardup.index.scoring import Verifier
 from neardup.index.short import ShortRule
 from neardup.index.stored_spec import describe_spec, stored_specs
@@ -93,7 +94,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_BATCH",
-    "Analyzed",
+    "IndexableText",
     "CheckResult",
     "Collection",
     "Decision",
@@ -191,13 +192,13 @@ class Collection:
 
     # --- analysis ----------------------------------------------------------------------------
 
-    def analyze(self, text: Analyzable) -> Analyzed:
+    def analyze(self, text: Analyzable) -> IndexableText:
         """The fingerprint set and sample of a text under the collection's spec (a text the
         request analysed already, :class:`~neardup.analysis.analyzed.AnalyzedText`, is not analysed
         again)."""
         return self.analyzer.analyze(text)
 
-    def analyze_many(self, texts: Sequence[TextLike]) -> list[Analyzed]:
+    def analyze_many(self, texts: Sequence[TextLike]) -> list[IndexableText]:
         """:meth:`analyze` of each text; under a spec the batch kernels take, the whole batch
         in a few nogil kernel calls, so threads analyzing batches use every core. The analyses
         are the same (``benchmarks/identity_check.py --collection-batches``)."""
@@ -208,7 +209,7 @@ class Collection:
     def add(
         self,
         doc_id: str,
-        text: TextLike | Analyzed,
+        text: TextLike | IndexableText,
         meta: Mapping[str, Any] | None = None,
         *,
         policy: str | None = None,
@@ -278,7 +279,7 @@ class Collection:
 
     def check(
         self,
-        text: Analyzable | Analyzed,
+        text: Analyzable | IndexableText,
         *,
         top: int | None = DEFAULTS.top,
         policy: str | None = None,
@@ -323,7 +324,7 @@ class Collection:
 
     def look_up(
         self,
-        item: Analyzed,
+        item: IndexableText,
         *,
         top: int | None,
         policy: str | None,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from neardup.index.batch import Batch, Hits, Pending
 from neardup.index.policy import Policy, Reason, Verdict
-from neardup.index.results import Analyzed, Decision, Match, match_of, sort_matches
+from neardup.index.results import Decision, IndexableText, Match, match_of, sort_matches
 from neardup.spec import IndexSpec
 from neardup.storage import NewDoc
 
@@ -31,7 +31,7 @@ class Decider:
         """The policy of the index spec, with ``override`` (a policy name) for one call."""
         return Policy.of(self.index_spec, override)
 
-    def length_refusal(self, doc_id: str, item: Analyzed) -> Decision | None:
+    def length_refusal(self, doc_id: str, item: IndexableText) -> Decision | None:
         """The refusal of a text outside the length range, or ``None`` when it is inside."""
         reason = self.index_spec.length_refusal(item.length)
         if reason is None:
@@ -45,7 +45,7 @@ class Decider:
 
     def would(
         self,
-        item: Analyzed,
+        item: IndexableText,
         matches: Sequence[Match],
         rules: Policy,
         group_size: Callable[[Sequence[int]], int],

@@ -10,7 +10,7 @@ from typing import Any
 
 from neardup.errors import InputError
 from neardup.fingerprints.pipeline import TextLike
-from neardup.index.results import Analyzed
+from neardup.index.results import IndexableText
 
 
 def item_fields(obj: Any) -> tuple[str, Any, Mapping[str, Any]]:
@@ -76,7 +76,7 @@ def check_meta(doc_id: str, meta: Any) -> None:
         raise InputError(f"meta of {doc_id!r} is not JSON-serializable: {exc}") from None
 
 
-Item = tuple[str, "TextLike | Analyzed", Mapping[str, Any]]
+Item = tuple[str, "TextLike | IndexableText", Mapping[str, Any]]
 
 
 def read_batches(items: Iterable[Any], batch_size: int) -> Iterator[list[Item]]:

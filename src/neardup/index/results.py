@@ -24,7 +24,7 @@ I64 = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
-class Analyzed:
+class IndexableText:
     """A text ready for the index: its fingerprint set and sample (:meth:`Collection.analyze`)."""
 
     values: U64

@@ -22,7 +22,7 @@ from neardup.fingerprints.similarity import Fingerprints, Measures
 from neardup.index.batch import Batch, Hit, Hits
 from neardup.index.candidates import CandidatePairs
 from neardup.index.policy import Policy
-from neardup.index.results import Analyzed
+from neardup.index.results import IndexableText
 from neardup.index.short import ShortForm, ShortRule
 from neardup.index.sizes import KnownSizes
 from neardup.index.verify import set_size, verify
@@ -60,7 +60,7 @@ class Verifier:
     # --- one text (a check) ----------------------------------------------------------------
 
     def measures(
-        self, item: Analyzed, keys: Sequence[int]
+        self, item: IndexableText, keys: Sequence[int]
     ) -> tuple[list[tuple[int, Measures]], float, int]:
         """Exact measures against the stored candidates ``keys`` (those still stored); the
         uniqueness and the size of the set it is a share of (the short one for a short text

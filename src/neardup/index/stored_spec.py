@@ -9,7 +9,7 @@ from neardup.errors import DamagedCollectionError
 from neardup.spec import IndexSpec, Spec
 
 #: What a collection whose stored index spec has no ``lookup`` looks up: its samples, as every
-#: collection did before ``lookup`` existed (issue 26), so it keeps its candidates.
+#: collection did before ``lookup`` existed, so it keeps its candidates.
 LEGACY_LOOKUP = "samples"
 
 
@@ -29,7 +29,7 @@ def stored_specs(location: str, meta: Mapping[str, str]) -> tuple[Spec, IndexSpe
         index_dict = json.loads(meta["index_spec"])
         if not isinstance(index_dict, dict):
             raise ValueError("not a JSON object")
-        # stored before issue 26: those collections looked up their texts' samples only
+        # stored before ``lookup`` existed: those collections looked up their texts' samples only
         index_dict.setdefault("lookup", LEGACY_LOOKUP)
         return Spec.from_json(meta["spec"]), IndexSpec.from_dict(index_dict)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:

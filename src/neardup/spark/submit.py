@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 
+from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError, InputError, NeardupError, SpecError
 
 
@@ -23,7 +24,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--out", required=True)
     p.add_argument("--preset", default="auto")
     p.add_argument("-k", type=int, default=5)
-    p.add_argument("--threshold", type=float, default=0.7)
+    p.add_argument("--threshold", type=float, default=DEFAULTS.threshold)
     p.add_argument("--measure", choices=["resemblance", "containment"], default="resemblance")
     p.add_argument("--verify", choices=["exact", "estimate"], default="exact")
     p.add_argument("--keep", default="first")

@@ -70,7 +70,7 @@ class ServiceConfig:
     max_body: int = 20 * MiB
     max_text: int = 1_000_000
     max_matrix: int = 20
-    top: int = 10
+    top: int = DEFAULTS.top
     keep_checks_days: int = 30
 
     def __post_init__(self) -> None:
@@ -137,7 +137,7 @@ class Checked:
 def upload(data: bytes, filename: str) -> tuple[str, Tricks]:
     """The text of an uploaded file, read by the project's reader as a file of that name would
     be (``.docx``/``.pdf`` extracted as a reader sees them, text and HTML decoded with charset
-    detection), and the text hidden in it (a ``hidden_text`` trick, issue 24)."""
+    detection), and the text hidden in it (a ``hidden_text`` trick)."""
     name = filename or ""
     if not name.lower().endswith(UPLOAD_SUFFIXES):
         suffix = os.path.splitext(name.lower())[1] or "(none)"
