@@ -102,7 +102,8 @@ class Checking(Scoring, Reading):
         if fragments and not self.index_spec.store_text:
             raise NotSupportedError(
                 f"the collection {self.location} keeps no texts (created with --no-store-text); "
-                "fragments need the stored texts"
+                "fragments need the stored texts",
+                code="no_texts",
             )
         if isinstance(text, Analyzed):  # the index's analysis: its text is analysed for the rest
             item = self._analyzed(text)
@@ -310,7 +311,8 @@ class Checking(Scoring, Reading):
         if not self.index_spec.store_text:
             raise NotSupportedError(
                 f"the collection {self.location} keeps no texts (created with --no-store-text); "
-                "fragments need the stored texts"
+                "fragments need the stored texts",
+                code="no_texts",
             )
         if result is None or result.alignment is None:
             result = self.check(text, top=top, fragments=True, citations=False, aligner=aligner)
