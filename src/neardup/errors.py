@@ -22,29 +22,63 @@
 
 The CLI maps InputError, SpecError and ConfigurationError to exit code 2 and every other
 NeardupError to exit code 1, printing the message and never a traceback.
+
+Every error carries a stable ``code`` (its class's, or one given where it is raised) and the
+``params`` its words need, so that the page, the CLI and the PDF say it in the reader's
+language by its code (:func:`neardup.messages.error_text`) rather than by reading its English
+message back; ``str(exc)`` stays the English message the API and ``--json`` give.
 """
 
 from __future__ import annotations
 
+from typing import Any, Self
+
 
 class NeardupError(Exception):
-    """Base of every error neardup raises on purpose."""
+    """Base of every error neardup raises on purpose.
+
+    ``code``: a stable name of the kind of error, the class's unless the raise gives one;
+    ``params``: the values its words need (a count, a limit, a file's kind), given where it is
+    raised. Both survive pickling (a worker process's error comes back with them)."""
+
+    code: str = "error"
+
+    def __init__(
+        self, *args: object, code: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(*args)
+        if code is not None:
+            self.code = code  # the raise's own code over the class's
+        self.params: dict[str, Any] = dict(params or {})
+
+    def reworded(self, message: str) -> Self:
+        """The same error (class, code and params) with another English message: a message
+        that names the file, say."""
+        return type(self)(message, code=self.code, params=self.params)
 
 
 class InputError(NeardupError, ValueError):
     """The input (a file, a text, an option value) is not what was expected."""
 
+    code = "input"
+
 
 class DecodeError(InputError):
     """Bytes that cannot be decoded as text in any supported encoding."""
+
+    code = "undecodable"
 
 
 class DatasetError(InputError):
     """A dataset file is malformed; the message names the file and the line."""
 
+    code = "dataset"
+
 
 class InputTooLargeError(InputError):
     """A text, file or line over the reader's size limit; the message names it and the limit."""
+
+    code = "file_too_large"
 
 
 class TextLengthError(InputError):
@@ -53,29 +87,43 @@ class TextLengthError(InputError):
     ``Collection.add``; batch adds refuse such a text with the reason ``too_short`` or
     ``too_long`` instead, and go on with the rest."""
 
+    code = "text_length"
+
 
 class SpecError(NeardupError, ValueError):
     """A spec is invalid, or does not match the spec data was made with."""
+
+    code = "spec"
 
 
 class SpecMismatchError(SpecError):
     """Fingerprints, signatures or an index made under a different spec."""
 
+    code = "spec_mismatch"
+
 
 class ConfigurationError(NeardupError, ValueError):
     """An unknown component, preset or parameter."""
+
+    code = "configuration"
 
 
 class MissingDependencyError(NeardupError, ImportError):
     """An optional dependency is missing; the message says which extra to install."""
 
+    code = "missing_dependency"
+
 
 class StorageError(NeardupError):
     """A storage backend failed: locked, read-only, unreachable or corrupt."""
 
+    code = "storage"
+
 
 class NotFoundError(StorageError, KeyError):
     """An id that is not in the collection."""
+
+    code = "not_found"
 
     def __str__(self) -> str:  # KeyError quotes its message; we want it plain
         return str(self.args[0]) if self.args else ""
@@ -84,13 +132,19 @@ class NotFoundError(StorageError, KeyError):
 class DuplicateIdError(StorageError):
     """An id that is already in the collection."""
 
+    code = "duplicate_id"
+
 
 class TooLargeError(InputError):
     """A request body or a text over the service's limit (HTTP 413)."""
 
+    code = "too_large"
+
 
 class UnsupportedTypeError(InputError):
     """A file of a kind neardup does not read (HTTP 415)."""
+
+    code = "unsupported_type"
 
 
 class InvalidTextError(InputError):
@@ -98,18 +152,23 @@ class InvalidTextError(InputError):
     service refuses rather than drops (HTTP 422); the message names the field and the
     position."""
 
+    code = "invalid_text"
+
 
 class DamagedCollectionError(StorageError):
-    """A stored collection whose contents are damaged; nothing is written into it."""
+    """A stored collection whose contents are damaged; nothing is written into it. Its code
+    is its base's, ``storage``: a reader is told the store is not available."""
 
 
 class DamagedFileError(StorageError):
     """A file neardup wrote (a ``.pmbf`` Bloom filter file) that is truncated or damaged; the
-    message names the file. Nothing is read from it."""
+    message names the file. Nothing is read from it. Its code is its base's, ``storage``."""
 
 
 class NotSupportedError(NeardupError):
     """An optional operation that this backend or method does not provide."""
+
+    code = "not_supported"
 
 
 def require(module: str, extra: str) -> object:

@@ -12,6 +12,7 @@ import pytest
 
 from neardup.cli import messages
 from neardup.cli.messages import MESSAGES, language, say_in
+from neardup.messages import CATALOG
 from tests import _textgen as tg
 from tests.cli._run import run
 
@@ -59,12 +60,16 @@ def _fields(template: str) -> set[str]:
 
 
 def test_every_message_has_both_languages_and_the_same_values() -> None:
-    for key, texts in MESSAGES.items():
-        assert set(texts) == {"ru", "en"}, key
-        assert texts["ru"], key
-        if texts["en"]:  # check_meaning: English says neardup.passages.align's UNIQUENESS_MEANING
-            # the Russian words need no more values than the English ones are given
-            assert _fields(texts["ru"]) <= _fields(texts["en"]), key
+    # the one catalog: the CLI's words, the page's, the PDF report's and the errors'
+    for area, entries in CATALOG.items():
+        for key, texts in entries.items():
+            where = f"{area}.{key}"
+            assert set(texts) == {"ru", "en"}, where
+            assert texts["ru"], where
+            if texts["en"]:  # cli.check_meaning: English says UNIQUENESS_MEANING, unchanged
+                # the Russian words need no more values than the English ones are given
+                assert _fields(texts["ru"]) <= _fields(texts["en"]), where
+    assert all(MESSAGES[key] is CATALOG["cli"][key] for key in MESSAGES)
 
 
 FORMS = {

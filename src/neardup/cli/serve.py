@@ -131,7 +131,7 @@ def serve(
             count = len(col)
             location = str(col.location)  # a URL's password is shown as ***
     except NeardupError as exc:
-        raise type(exc)(hide_password(db, str(exc))) from None
+        raise exc.reworded(hide_password(db, str(exc))) from None
     if port == 0:
         port = _free_port(host)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
@@ -142,8 +142,8 @@ def serve(
         location=location,
         count=count,
         url=f"http://{shown}:{port}/",
-        writes=say("serve_writes_token" if token else "serve_writes_off"),
-        reads=say("serve_reads_open" if reads == "open" else "serve_reads_token"),
+        writes=say("serve_token" if token else "serve_writes_off"),
+        reads=say("serve_reads_open" if reads == "open" else "serve_token"),
     )
     stopped = threading.Event()
     announcer = threading.Thread(target=_announce, args=(host, port, banner, stopped), daemon=True)

@@ -308,7 +308,8 @@ class Collection:
         if fragments and not self.index_spec.store_text:
             raise NotSupportedError(
                 f"the collection {self.location} keeps no texts (created with --no-store-text); "
-                "fragments need the stored texts"
+                "fragments need the stored texts",
+                code="no_texts",
             )
         return self.checker.run(
             text,
@@ -370,7 +371,8 @@ class Collection:
         if not self.index_spec.store_text:
             raise NotSupportedError(
                 f"the collection {self.location} keeps no texts (created with --no-store-text); "
-                "fragments need the stored texts"
+                "fragments need the stored texts",
+                code="no_texts",
             )
         if result is None or result.alignment is None:
             result = self.check(text, top=top, fragments=True, citations=False, aligner=aligner)

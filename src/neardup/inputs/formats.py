@@ -115,7 +115,11 @@ def _read_parquet(path: Path, _: str, options: ReadOptions, advance: Advance) ->
     try:
         file = pq.ParquetFile(path)  # type: ignore[attr-defined]
     except (OSError, ValueError, pa.ArrowException) as exc:
-        raise DatasetError(f"{path}: not a readable Parquet file ({exc})") from None
+        raise DatasetError(
+            f"{path}: not a readable Parquet file ({exc})",
+            code="unreadable_file",
+            params={"kind": "Parquet"},
+        ) from None
     names = file.schema_arrow.names
     missing = [f for f in (options.id_field, options.text_field) if f and f not in names]
     if missing:
@@ -183,7 +187,7 @@ def _extracted(
     try:
         return fmt.extracted(data, suffix, options)
     except InputError as exc:
-        raise type(exc)(f"{path}: {exc}") from None
+        raise exc.reworded(f"{path}: {exc}") from None
 
 
 def office_text(data: bytes, suffix: str) -> str:

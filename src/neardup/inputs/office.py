@@ -115,6 +115,14 @@ class _Budget:
 # ---- .docx -------------------------------------------------------------------------------------
 
 
+def _unreadable(kind: str, why: str) -> InputError:
+    """A file of ``kind`` (``.docx``, ``.pdf``) that cannot be read; the page and the CLI say so
+    by its code, ``unreadable_file``, and its ``kind``."""
+    return InputError(
+        f"not a readable {kind} file ({why})", code="unreadable_file", params={"kind": kind}
+    )
+
+
 def _main_part(package: zipfile.ZipFile) -> str:
     """The name of the main document part: the target of the package's officeDocument
     relationship (``word/document.xml`` in every file Word writes)."""
@@ -198,9 +206,9 @@ def _check_docx(data: bytes, budget: _Budget) -> None:
     except InputError:
         raise
     except (zipfile.BadZipFile, etree.XMLSyntaxError, EOFError, OSError, ValueError) as exc:
-        raise InputError(f"not a readable .docx file ({type(exc).__name__}: {exc})") from None
+        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
     except (NotImplementedError, RuntimeError) as exc:  # an unknown compression, encryption
-        raise InputError(f"not a readable .docx file ({type(exc).__name__}: {exc})") from None
+        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -419,9 +427,9 @@ def _docx_document(data: bytes, budget: _Budget) -> Any:
     try:
         document = docx.Document(io.BytesIO(data))  # type: ignore[attr-defined]
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-        raise InputError(f"not a readable .docx file ({type(exc).__name__}: {exc})") from None
+        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
     except Exception as exc:  # python-docx raises its own PackageNotFoundError and lxml errors
-        raise InputError(f"not a readable .docx file ({type(exc).__name__}: {exc})") from None
+        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
     return document
 
 
@@ -478,7 +486,10 @@ def _pdf_pages(data: bytes, budget: _Budget, page_text: Callable[[Any, _Budget],
     try:
         reader = pypdf.PdfReader(io.BytesIO(data), strict=False)  # type: ignore[attr-defined]
         if reader.is_encrypted:
-            raise InputError("the .pdf file is encrypted; neardup reads only unencrypted PDFs")
+            raise InputError(
+                "the .pdf file is encrypted; neardup reads only unencrypted PDFs",
+                code="encrypted_pdf",
+            )
         pages = len(reader.pages)
         if pages > limits.max_pages:
             raise budget.refuse(f"has {pages:,} pages", "max_pages", limits.max_pages)
@@ -489,11 +500,11 @@ def _pdf_pages(data: bytes, budget: _Budget, page_text: Callable[[Any, _Budget],
     except InputError:
         raise
     except (errors.PyPdfError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
-        raise InputError(f"not a readable .pdf file ({type(exc).__name__}: {exc})") from None
+        raise _unreadable(".pdf", f"{type(exc).__name__}: {exc}") from None
     except RecursionError:
-        raise InputError("not a readable .pdf file (its objects nest too deeply)") from None
+        raise _unreadable(".pdf", "its objects nest too deeply") from None
     except Exception as exc:  # pypdf on damaged input can fail in many ways
-        raise InputError(f"not a readable .pdf file ({type(exc).__name__}: {exc})") from None
+        raise _unreadable(".pdf", f"{type(exc).__name__}: {exc}") from None
     return "\n\n".join(t.strip("\n") for t in texts)
 
 
@@ -532,7 +543,7 @@ def _checked(data: bytes, suffix: str, limits: OfficeLimits) -> tuple[str, _Budg
     if len(data) > limits.max_bytes:
         raise budget.refuse(f"is {len(data):,} bytes", "max_bytes", limits.max_bytes)
     if not looks_right(data):
-        raise InputError(f"not a readable {kind} file ({otherwise})")
+        raise _unreadable(kind, otherwise)
     return kind, budget
 
 
@@ -582,4 +593,4 @@ def read_file(path: str | os.PathLike[str], *, limits: OfficeLimits = DEFAULT_LI
     try:
         return extract_text(data, file.suffix, limits=limits)
     except InputError as exc:
-        raise type(exc)(f"{file}: {exc}") from None
+        raise exc.reworded(f"{file}: {exc}") from None

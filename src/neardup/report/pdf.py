@@ -8,7 +8,8 @@ with a dashed line, the edited words inside a copied passage under a dotted line
 passages on grey, in italics — with a legend.
 
 Numbers take the language's decimal separator and counts their plural forms
-(:mod:`neardup.report.plurals`: "40,0 %", "21 слово" in Russian), as on the page.
+(:mod:`neardup.messages`: "40,0 %", "21 слово" in Russian), as on the page; its words are
+the report's area of that one catalog.
 
 It is drawn from a check's record (:func:`neardup.report.check_record.check_record`), so the CLI
 (``neardup index check --pdf``), the API (``/api/checks/{id}/pdf``) and the page give the same
@@ -28,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from neardup.errors import ConfigurationError, require
+from neardup.messages import number, plural, say
 from neardup.report.check_record import Source, cited_spans, sources_of
 from neardup.report.fragments import CITATION_COLOUR, HTML_COLOURS
-from neardup.report.plurals import number, plural
 
 #: The environment variable naming a TrueType font file for the reports.
 FONT_ENV = "NEARDUP_PDF_FONT"
@@ -51,46 +52,6 @@ FONT_CANDIDATES = (
 MAX_REPORT_TEXT = 200_000
 #: Characters a font must have to print a Russian text.
 CYRILLIC_PROBE = "АБВЖЯабвжяЁё"
-
-WORDS: dict[str, dict[str, str]] = {
-    "title": {"ru": "Отчёт о проверке текста", "en": "Text check report"},
-    "uniqueness": {"ru": "Уникальность", "en": "Uniqueness"},
-    "borrowed": {"ru": "заимствовано", "en": "borrowed"},
-    "cited": {"ru": "цитируется", "en": "cited"},
-    "meaning": {
-        "ru": "Уникальность — доля слов текста, не найденных ни в одном документе коллекции; "
-        "заимствовано — доля, скопированная из документа; цитируется — доля, скопированная "
-        "в кавычках или в предложении со своей ссылкой. Вместе 100 %.",
-        "en": "Uniqueness is the share of the text's words found in no document of the "
-        "collection; borrowed, the share copied from a document; cited, the share copied "
-        "inside a quotation or a sentence with its own reference. The three add up to 100 %.",
-    },
-    "date": {"ru": "Дата проверки", "en": "Checked on"},
-    "collection": {"ru": "Коллекция", "en": "Collection"},
-    "spec": {"ru": "Спецификация", "en": "Spec"},
-    "file": {"ru": "Файл", "en": "File"},
-    "link": {"ru": "Ссылка на проверку", "en": "This check online"},
-    "excluded": {"ru": "Исключены из проверки", "en": "Left out of the check"},
-    "sources": {"ru": "Источники", "en": "Sources"},
-    "no_sources": {
-        "ru": "Ни один документ коллекции не совпал с текстом.",
-        "en": "No document of the collection matched the text.",
-    },
-    "source": {"ru": "Источник", "en": "Source"},
-    "share": {"ru": "Доля текста", "en": "Share of the text"},
-    "passages": {"ru": "Фрагментов", "en": "Passages"},
-    "text": {"ru": "Текст с отмеченными фрагментами", "en": "The text, passages marked"},
-    "legend": {"ru": "Обозначения", "en": "Legend"},
-    "copied": {"ru": "скопировано (цвет источника)", "en": "copied (the source's colour)"},
-    "rewritten": {"ru": "переписано (пунктир)", "en": "rewritten (dashed line)"},
-    "changed": {"ru": "изменённые слова (точки)", "en": "edited words (dotted line)"},
-    "cite": {"ru": "цитата (серый, курсив)", "en": "cited (grey, italics)"},
-    "page": {"ru": "стр.", "en": "page"},
-    "cut": {
-        "ru": "… текст обрезан здесь; не показано: {n} (полностью — на странице проверки).",
-        "en": "… the text is cut here; not shown: {n} (the check's page shows it whole).",
-    },
-}
 
 
 def find_font(font: str | os.PathLike[str] | None = None) -> Path:
@@ -233,8 +194,9 @@ class _Report:
 
         self.pdf.footer = footer
 
-    def w(self, key: str) -> str:
-        return WORDS[key][self.lang]
+    def w(self, key: str, **values: Any) -> str:
+        """The report's words ``key`` (:mod:`neardup.messages.report`) in its language."""
+        return say("report", key, self.lang, **values)
 
     def percent(self, share: float) -> str:
         """A share as a percentage with the language's decimal separator: "40,0 %"."""
@@ -304,8 +266,7 @@ def check_pdf(
     _marked_text(report, printable(shown), runs)
     if len(text) > len(shown):
         pdf.set_font("body", "I", 9)
-        left = plural(len(text) - len(shown), "character", report.lang)
-        pdf.multi_cell(0, 5, w("cut").format(n=left))
+        pdf.multi_cell(0, 5, w("cut", n=len(text) - len(shown)))
     return bytes(pdf.output())
 
 

@@ -41,7 +41,19 @@ CSP = (
 
 class BodyTooLarge(HTTPException):
     """A body over the limit, found while reading it (FastAPI passes HTTPExceptions through
-    its body parsing, where any other exception would become a 400)."""
+    its body parsing, where any other exception would become a 400). The page says it by its
+    ``code`` and ``params``, as a :class:`~neardup.web.i18n.CodedHTTPException`."""
+
+    code = "body_too_large"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, body_too_large(limit))
+        self.params = {"max": limit}
+
+
+def body_too_large(limit: int) -> str:
+    """The English words of a body over ``limit`` bytes (the API's JSON, the page's detail)."""
+    return f"the request body is larger than this service's limit of {limit:,} bytes"
 
 
 #: Sent with every response (pure ASGI: an exception raised while the body is read must reach
@@ -73,9 +85,8 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = _content_length(scope)
-        message = f"the request body is larger than this service's limit of {self.limit:,} bytes"
         if declared is not None and declared > self.limit:
-            await self._refuse(send, message, scope)
+            await self._refuse(send, self.limit, scope)
             return
         seen = 0
         started = False
@@ -86,7 +97,7 @@ class BodyLimit:
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > self.limit:
-                    raise BodyTooLarge(413, message)
+                    raise BodyTooLarge(self.limit)
             return msg
 
         async def sending(msg: Message) -> None:
@@ -100,7 +111,7 @@ class BodyLimit:
             await self.app(scope, counted, sending)
         except BodyTooLarge:
             if not started:
-                await self._refuse(send, message, scope)
+                await self._refuse(send, self.limit, scope)
         except Exception as exc:
             # caught here, not by Starlette's ServerErrorMiddleware (which answers, then raises
             # again, so that the server logs a second traceback and drops the connection)
@@ -110,7 +121,8 @@ class BodyLimit:
                 await response(scope, _no_receive, send)
 
     @staticmethod
-    async def _refuse(send: Send, message: str, scope: Scope | None = None) -> None:
+    async def _refuse(send: Send, limit: int, scope: Scope | None = None) -> None:
+        message = body_too_large(limit)
         if scope is not None and scope.get("app") is not None:
             from starlette.requests import Request
 
@@ -119,7 +131,7 @@ class BodyLimit:
 
             request = Request(scope)
             if wants_page(request):
-                exc = BodyTooLarge(413, message)
+                exc = BodyTooLarge(limit)
                 page = error_page(request, 413, exc, message)
                 await page(scope, _no_receive, _secured(send))
                 return

@@ -7,13 +7,21 @@ from __future__ import annotations
 import secrets
 
 from fastapi import Request
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from neardup.web.i18n import CodedHTTPException
 from neardup.web.service import ServiceConfig
 
 
-class AuthError(StarletteHTTPException):
-    """No token, or a wrong one."""
+class AuthError(CodedHTTPException):
+    """No token (code ``token_needed``), or a wrong one (``wrong_token``): 401."""
+
+    def __init__(self, detail: str, code: str) -> None:
+        super().__init__(401, detail, code=code)
+
+
+def wrong_token() -> AuthError:
+    """The refusal of a token that is not the service's."""
+    return AuthError("wrong token", "wrong_token")
 
 
 def token_of(request: Request, form_token: str | None = None) -> str | None:
@@ -45,19 +53,21 @@ def token_ok(config: ServiceConfig, given: str | None) -> bool:
 def require_write(config: ServiceConfig, given: str | None) -> None:
     """Refuse a write: 403 when the service has no token, 401 without the right one."""
     if not config.token:
-        raise StarletteHTTPException(
-            403, "writes are off: this service was started without a token (--token)"
+        raise CodedHTTPException(
+            403,
+            "writes are off: this service was started without a token (--token)",
+            code="writes_off",
         )
     if given is None:
-        raise AuthError(401, "this needs a token (Authorization: Bearer TOKEN)")
+        raise AuthError("this needs a token (Authorization: Bearer TOKEN)", "token_needed")
     if not token_ok(config, given):
-        raise AuthError(401, "wrong token")
+        raise wrong_token()
 
 
 def require_read(config: ServiceConfig, given: str | None) -> None:
     """Refuse a read without the right token (401) when the service's reads need one."""
     if config.reads == "token":
         if given is None:
-            raise AuthError(401, "reads need a token here (Authorization: Bearer TOKEN)")
+            raise AuthError("reads need a token here (Authorization: Bearer TOKEN)", "token_needed")
         if not token_ok(config, given):
-            raise AuthError(401, "wrong token")
+            raise wrong_token()

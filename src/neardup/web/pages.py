@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from neardup.analysis.tricks import NONE, Tricks
 from neardup.errors import InputError, NeardupError
 from neardup.score.matrix import METHODS
-from neardup.web.auth import AuthError, require_write, token_of, token_ok
+from neardup.web.auth import require_write, token_of, token_ok, wrong_token
 from neardup.web.forms import LimitedRoute
 from neardup.web.http_errors import status_of
 from neardup.web.i18n import (
@@ -188,7 +188,7 @@ async def add_page(
     try:
         doc_id = id.strip() or (file.filename if file is not None and file.filename else "")
         if not doc_id:
-            raise InputError("a document id must not be empty")
+            raise InputError("a document id must not be empty", code="empty_id")
         given, _ = await _text_or_file(service, text, file)
         summary = await asyncio.to_thread(service.add, [(doc_id, given, {})], policy=policy or None)
     except NeardupError as exc:
@@ -302,9 +302,7 @@ def token_page(request: Request, token: Annotated[str, Form()] = "") -> Response
     """Remember the token in a cookie (same site only) when reads need one."""
     service = _service(request)
     if not token_ok(service.config, token):
-        return render_page(
-            request, "token.html", status=401, error=says(request, AuthError(401, "wrong token"))
-        )
+        return render_page(request, "token.html", status=401, error=says(request, wrong_token()))
     response = RedirectResponse("/", status_code=303)
     response.set_cookie("neardup_token", token, httponly=True, samesite="strict")
     return response

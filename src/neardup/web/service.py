@@ -142,7 +142,8 @@ def upload(data: bytes, filename: str) -> tuple[str, Tricks]:
     if not name.lower().endswith(UPLOAD_SUFFIXES):
         suffix = os.path.splitext(name.lower())[1] or "(none)"
         raise UnsupportedTypeError(
-            f"cannot read a file of type {suffix!r}; expected one of {', '.join(UPLOAD_SUFFIXES)}"
+            f"cannot read a file of type {suffix!r}; expected one of {', '.join(UPLOAD_SUFFIXES)}",
+            params={"suffix": suffix, "allowed": ", ".join(UPLOAD_SUFFIXES)},
         )
     decoded = inputs.text_from_bytes(data, name, _UPLOAD_READING)
     return decoded.text, inputs.hidden_in(decoded)
@@ -187,7 +188,9 @@ class Service:
         if len(text) > self.config.max_text:
             raise TooLargeError(
                 f"{what} has {len(text):,} characters; this service takes at most "
-                f"{self.config.max_text:,}"
+                f"{self.config.max_text:,}",
+                code="text_too_long",
+                params={"n": len(text), "max": self.config.max_text},
             )
         return text
 
@@ -296,7 +299,7 @@ class Service:
             raise InputError(f"the id {twice!r} appears twice in the request; nothing was added")
         for doc_id, text, _ in documents:
             if not doc_id or not doc_id.strip():
-                raise InputError("a document id must not be empty")
+                raise InputError("a document id must not be empty", code="empty_id")
             refuse_bad_characters(doc_id, "a document id")
             self.limit_text(text, f"the text of {doc_id!r}")
         for doc_id, _, meta in documents:
@@ -375,11 +378,15 @@ class Service:
         if method not in METHODS:
             raise InputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
         if len(texts) < 2:
-            raise InputError(f"a matrix needs at least 2 texts, got {len(texts)}")
+            raise InputError(
+                f"a matrix needs at least 2 texts, got {len(texts)}", code="matrix_too_few"
+            )
         if len(texts) > self.config.max_matrix:
             raise TooLargeError(
                 f"{len(texts)} texts; this service builds matrices of at most "
-                f"{self.config.max_matrix}"
+                f"{self.config.max_matrix}",
+                code="matrix_too_many",
+                params={"n": len(texts), "max": self.config.max_matrix},
             )
         if len(set(ids)) != len(ids):
             raise InputError("the ids of a matrix's texts must be unique")

@@ -36,7 +36,8 @@ def refuse_bad_characters(value: Any, what: str = "the text") -> None:
         kind = "a NUL character" if char == "U+0000" else f"a lone surrogate ({char})"
         raise InvalidTextError(
             f"{what} holds {kind} at position {position:,}; texts must be valid Unicode "
-            "without NUL characters or lone surrogates"
+            "without NUL characters or lone surrogates",
+            params={"char": "NUL" if char == "U+0000" else char, "position": position},
         )
     if isinstance(value, Mapping):
         for key, item in value.items():

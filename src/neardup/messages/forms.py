@@ -3,9 +3,9 @@
 decimal and group separators ("0,500" and "2 097 152" in Russian, "0.500" and "2,097,152" in
 English).
 
-The page (:mod:`neardup.web.i18n`) and the PDF report (:mod:`neardup.report.pdf`) both speak
-through these, so that they say a count the same way. Needs Babel (the ``web`` and ``report``
-extras).
+The CLI, the page and the PDF report all speak through these (by way of
+:func:`neardup.messages.say`), so that they say a count the same way. Needs Babel (the ``web``
+and ``report`` extras); the CLI's English needs none, since its counts stay bare numbers.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from neardup.errors import require
 LANGUAGES = ("ru", "en")
 DEFAULT_LANGUAGE = "ru"
 
-#: Word forms of the counts the page and the report show, by Babel's plural categories (CLDR).
+#: Word forms of the counts the CLI, the page and the report show, by Babel's plural categories
+#: (CLDR).
 WORDS: dict[str, dict[str, dict[str, str]]] = {
     "document": {
         "ru": {"one": "документ", "few": "документа", "many": "документов", "other": "документа"},
@@ -55,6 +56,31 @@ WORDS: dict[str, dict[str, dict[str, str]]] = {
     "source": {
         "ru": {"one": "источник", "few": "источника", "many": "источников", "other": "источника"},
         "en": {"one": "source", "other": "sources"},
+    },
+    # the CLI's counts (its English says them as it always did, without these)
+    "token": {
+        "ru": {"one": "токен", "few": "токена", "many": "токенов", "other": "токена"},
+        "en": {"one": "token", "other": "tokens"},
+    },
+    "pair": {
+        "ru": {"one": "пара", "few": "пары", "many": "пар", "other": "пары"},
+        "en": {"one": "pair", "other": "pairs"},
+    },
+    "file": {
+        "ru": {"one": "файл", "few": "файла", "many": "файлов", "other": "файла"},
+        "en": {"one": "file", "other": "files"},
+    },
+    "cluster": {
+        "ru": {"one": "кластер", "few": "кластера", "many": "кластеров", "other": "кластера"},
+        "en": {"one": "cluster", "other": "clusters"},
+    },
+    "signature": {
+        "ru": {"one": "подпись", "few": "подписи", "many": "подписей", "other": "подписи"},
+        "en": {"one": "signature", "other": "signatures"},
+    },
+    "item": {
+        "ru": {"one": "элемент", "few": "элемента", "many": "элементов", "other": "элемента"},
+        "en": {"one": "item", "other": "items"},
     },
 }
 

@@ -1,0 +1,26 @@
+"""Words that more than one of the CLI, the page, the PDF report and the errors say: kept once
+here, so that they cannot drift apart (a test checks that no two keys of the catalog hold the
+same words). Every area of :mod:`neardup.messages` falls back to these.
+"""
+
+from __future__ import annotations
+
+COMMON: dict[str, dict[str, str]] = {
+    "collection": {"ru": "Коллекция", "en": "Collection"},
+    "uniqueness": {"ru": "Уникальность", "en": "Uniqueness"},
+    "sources": {"ru": "Источники", "en": "Sources"},
+    "source": {"ru": "Источник", "en": "Source"},
+    "excluded": {"ru": "Исключены из проверки", "en": "Left out of the check"},
+    # the page's headings and the CLI's column names
+    "resemblance": {"ru": "сходство", "en": "resemblance"},
+    "text_in_doc": {"ru": "текст в документе", "en": "text in doc"},
+    "doc_in_text": {"ru": "документ в тексте", "en": "doc in text"},
+    "group": {"ru": "группа", "en": "group"},
+    # the page's notes and the errors of the same name
+    "no_texts": {"ru": "Коллекция не хранит тексты.", "en": "The collection keeps no texts."},
+    "writes_off": {
+        "ru": "Сервис запущен без токена: добавление и удаление выключены.",
+        "en": "The service was started without a token: adding and removing are off.",
+    },
+    "page_not_found": {"ru": "Такой страницы нет.", "en": "There is no such page."},
+}
