@@ -35,6 +35,7 @@ def test_the_docs_have_examples_that_run() -> None:
     assert {"README.md", "docs/collection.md", "docs/fragments.md", "docs/guide.md"} <= names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", RUNNABLE, ids=lambda p: p.relative_to(REPO).as_posix())
 def test_doc_examples_print_what_the_doc_shows(path: Path, tmp_path: Path) -> None:
     skipped: list[str] = []

@@ -45,6 +45,7 @@ def test_default_secret_constant() -> None:
     assert bytes(XXH3_DEFAULT_SECRET[-8:]) == bytes.fromhex("afd7fbcabb4b407e")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("payload", "seed", "expected"), GOLDEN)
 def test_golden_values(payload: bytes, seed: int, expected: int) -> None:
     assert xxh3_64_bytes(payload, seed) == expected

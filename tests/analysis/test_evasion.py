@@ -77,6 +77,7 @@ CODES_RU = (
 )
 
 
+@pytest.mark.slow
 def test_codes_of_letters_and_digits_fold_back_in_a_copy() -> None:
     # the worst copies of the evasion benchmark: codes kept their swapped letters
     copy = CODES_EN.translate(_TO_CYRILLIC)
@@ -383,6 +384,7 @@ def test_the_scan_passes_what_the_filter_leaves() -> None:
         assert text_kernels.might_have_tricks(text_kernels.code_points(text), table), text
 
 
+@pytest.mark.slow
 def test_batch_signing_matches_one_by_one() -> None:
     from neardup.sketch.minhash import MinHasher
     from neardup.spec import SketchSpec

@@ -38,6 +38,7 @@ def test_size_usage_errors(args: list[str], capsys: pytest.CaptureFixture[str]) 
     assert "Traceback" not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_build_and_query(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     corpus = tmp_path / "corpus.jsonl"
     docs = {f"d{i}": text(400, seed=i) for i in range(30)}

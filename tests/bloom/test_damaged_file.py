@@ -189,6 +189,7 @@ KILLED_WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("moment", ["write", "rename"])
 @pytest.mark.parametrize("existing", [False, True])
 def test_a_build_killed_while_writing_leaves_no_half_file(
@@ -206,6 +207,7 @@ def test_a_build_killed_while_writing_leaves_no_half_file(
         assert not path.exists()
 
 
+@pytest.mark.slow
 def test_sigkill_during_bloom_build_leaves_a_whole_file_or_none(tmp_path: Path) -> None:
     """The real command, killed at moments spread over its run: the output is never a file
     that does not load."""

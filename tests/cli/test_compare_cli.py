@@ -115,6 +115,7 @@ def test_empty_file_is_valid(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert out["resemblance"] == 0.0 and out["shingles_a"] == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [

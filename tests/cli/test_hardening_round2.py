@@ -149,6 +149,7 @@ def test_html_never_asserts_on_a_marked_section(markup: str) -> None:
     assert all(0 <= s < e <= len(page) for s, e in zip(omap.starts, omap.ends))
 
 
+@pytest.mark.slow
 def test_compare_fragments_json_char_on_a_text_with_a_broken_cdata(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -57,6 +57,7 @@ def _add(
     return json.loads(out), exported.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_same_output_and_collection_whatever_the_jobs(
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,

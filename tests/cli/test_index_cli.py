@@ -25,6 +25,7 @@ def _snapshot(path: Path) -> list[tuple]:
         conn.close()
 
 
+@pytest.mark.slow
 def test_the_main_job(capsys: pytest.CaptureFixture[str], tmp_path: Path, texts: Path) -> None:
     db = str(tmp_path / "c.db")
     code, out, _ = run(

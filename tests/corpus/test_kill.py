@@ -58,6 +58,7 @@ def corpus_and_reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path
     return corpus, contents(root / "ref")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize(
     ("point", "earlier", "left"),

@@ -25,6 +25,7 @@ pytestmark = [
 ]
 
 
+@pytest.mark.slow
 def test_generated_near_duplicates_of_real_news(tmp_path: Path) -> None:
     pytest.importorskip("pymorphy3")
     config = gen.GenerateConfig(

@@ -37,6 +37,7 @@ def _describe(failures: list[Outcome]) -> str:
     return "\n\n".join(f"neardup {' '.join(o.argv)}\n  {o.verdict}: {o.detail}" for o in failures)
 
 
+@pytest.mark.slow
 def test_hostile_cases_end_in_a_result_or_a_clear_refusal(tmp_path: Path) -> None:
     tally = run(1, CASES, tmp_path)
     assert tally.cases == CASES
@@ -62,6 +63,7 @@ def test_the_judge_tells_a_traceback_from_a_refusal(tmp_path: Path) -> None:
     assert run_case(["compare", str(text), str(text)]).verdict == "ok"
 
 
+@pytest.mark.slow
 def test_a_hung_case_costs_its_worker_and_the_next_case_runs_in_a_new_one(
     tmp_path: Path,
 ) -> None:

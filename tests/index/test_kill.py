@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from neardup.fingerprints.pipeline import make_spec
 from neardup.index import Collection, IndexSpec
 from tests.index._kill_probe import check, probe
@@ -31,10 +33,12 @@ def _probe(location: str) -> None:
     assert check(location, tally) == []
 
 
+@pytest.mark.slow
 def test_sigkill_on_sqlite(tmp_path: Path) -> None:
     _probe(str(tmp_path / "kill.db"))
 
 
+@pytest.mark.slow
 def test_sigkill_on_postgres() -> None:
     postgres_or_fail()
     schema = unique_schema()

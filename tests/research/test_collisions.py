@@ -280,6 +280,7 @@ def _words(count: int, seed: int) -> list[str]:
     return [bytes(row).decode() for row in codes]
 
 
+@pytest.mark.slow
 def test_counts_equal_brute_force_on_words_with_real_collisions() -> None:
     """300,000 random 7-letter words, one word a shingle (k = 1): about ten 32-bit collisions
     per family are expected, and the counts must equal a count over the plain definitions."""

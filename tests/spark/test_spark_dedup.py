@@ -44,6 +44,7 @@ def small_corpus() -> list[dict[str, Any]]:
     return records
 
 
+@pytest.mark.slow
 def test_same_groups_as_the_local_engine(spark: Any, tmp_path: Path) -> None:
     from neardup.spark import dedup_dataframe
 
@@ -85,6 +86,7 @@ def test_same_groups_as_the_local_engine(spark: Any, tmp_path: Path) -> None:
     assert edges[0].count() == local.verified_pairs == 11
 
 
+@pytest.mark.slow
 def test_cli_engine_spark_kept_only(
     spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -194,6 +196,7 @@ def test_same_groups_on_50k_news_documents(spark: Any, tmp_path: Path) -> None:
     assert spark_groups == read_groups(tmp_path / "local")
 
 
+@pytest.mark.slow
 def test_spark_writes_the_local_engines_records(
     spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -229,6 +232,7 @@ def test_spark_writes_the_local_engines_records(
     assert (out / "spec.json").read_bytes() == (tmp_path / "local" / "spec.json").read_bytes()
 
 
+@pytest.mark.slow
 def test_dedup_dataframe_carries_the_input_columns(spark: Any) -> None:
     from neardup.spark import dedup_dataframe
 
@@ -254,6 +258,7 @@ def test_dedup_dataframe_carries_the_input_columns(spark: Any) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_a_similarity_on_a_rounding_tie_is_the_local_engines(spark: Any, tmp_path: Path) -> None:
     """Resemblance 81/128 = 0.6328125 sits exactly halfway at six decimals: the local engine
     writes Python's round (0.632812, half to even); Spark's own round (half up, 0.632813) must

@@ -54,6 +54,7 @@ def _wait_url(pg: Any, pattern: re.Pattern[str], old: str = "") -> str:
     return str(pg.url)
 
 
+@pytest.mark.slow
 def test_check_gets_its_own_address_history_and_pdf(
     kserver: str,
     page: Any,  # noqa: F811

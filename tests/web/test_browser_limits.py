@@ -46,6 +46,7 @@ def _paste(browser: Any, base: str) -> Any:  # noqa: F811
     return page
 
 
+@pytest.mark.slow
 def test_a_2_mib_paste_over_the_character_limit(browser: Any, serve: Any) -> None:  # noqa: F811
     """The server reads it (python-multipart's 1 MiB per field raised to the body limit) and
     its limit of characters answers on the page, in Russian, the text kept."""

@@ -59,6 +59,7 @@ def bomb(template: bytes, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_the_paragraphs_are_counted_while_streaming_and_refused(bomb: Path) -> None:
     with pytest.raises(InputTooLargeError, match="more than 200,000 paragraphs"):
         extract_text(bomb.read_bytes(), ".docx")
@@ -173,6 +174,7 @@ def _measured(*args: str, cwd: Path) -> dict[str, object]:
     return result
 
 
+@pytest.mark.slow
 def test_every_command_refuses_the_bomb_in_bounded_memory(bomb: Path, tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(WORDS, encoding="utf-8")
     db = str(tmp_path / "texts.db")

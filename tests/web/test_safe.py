@@ -244,6 +244,7 @@ def served(db: str, *args: str) -> Iterator[tuple[str, list[str]]]:
         reader.join(timeout=30)
 
 
+@pytest.mark.slow
 def test_keep_alive_survives_bad_input_and_the_banner_waits_for_the_port(
     any_db: str, essay: str
 ) -> None:

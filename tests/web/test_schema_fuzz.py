@@ -149,6 +149,7 @@ def requests(draw: st.DrawFn, client: TestClient) -> tuple[str, str, dict[str, A
     return method, url, kwargs, declared
 
 
+@pytest.mark.slow
 def test_no_5xx_from_fuzzed_requests(fuzz_client: TestClient) -> None:
     seen: set[int] = set()
 
