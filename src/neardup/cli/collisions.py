@@ -181,7 +181,7 @@ def _bound(widths: list[int], probabilities: list[float], as_json: bool) -> None
         return
     table = Table(
         title="Distinct shingles at which a fingerprint collision becomes likely "
-        "(birthday bound; the shingle-method paper, Table 2)"
+        "(birthday bound; paper's Table 2)"
     )
     table.add_column("width")
     table.add_column("Ns ≥ √Nr", justify="right")
