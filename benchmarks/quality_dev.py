@@ -1,69 +1,51 @@
-"""The default score chosen on real human-labelled pairs (issue #23), in one run.
+"""The combined score on real labelled pairs, held out: AUC, best F1 and F1 at the default 0.5.
 
-Reads the seven dev sets of ``../shared/data/dev/`` (README there: Russian and English
-headlines, sentences and whole news articles, each pair labelled by people) by path — no text of
-them is copied into the project — and scores every pair with:
+Reads every real labelled set of benchmarks/calibration_sets.py — the seven human-labelled dev
+sets of ``../shared/data/dev/`` (headlines, sentences, whole news articles), the long real sets
+mined from ru_news and Reuters (reprints, corrections, re-issues) and the long real documents
+that share a paragraph (or do not) — by path (no text of them is copied into the project), and
+the generated *eval* sets of benchmarks/quality_sets.py as a guard. Each pair is measured once
+(:func:`neardup.score.combined.pair_measures`, cached), and scored by:
 
-* the current default, the combined score (:mod:`neardup.score.combined`, the shipped coefficients);
-* every single neardup measure: resemblance, containment (the larger of both ways) and Sørensen
-  of word k-grams (k = 1…5) and character n-grams (n = 3…5) of the canonical stream under the
-  default analyzer ``auto`` and under ``plain``, each at its explicit k (no short-text rule);
-  neardup's TF-IDF cosine (:mod:`neardup.score.tfidf`, IDF fitted on the set's texts) under both
-  analyzers; and the pair-local TF-IDF feature of the combined score;
+* the combined score **held out**, fitted by benchmarks/fit_combined.py's :func:`fit` (the one
+  fit that writes the shipped model) without the pairs it is measured on, two ways:
+
+  - **halves** — each set split once into two halves (stratified by label, fixed seed); the
+    model fitted and calibrated on the training halves of every set, measured on the held-out
+    halves;
+  - **leave one set out** — for each set, the model fitted and calibrated on the other sets,
+    measured on the set left out (a set whose meaning of "duplicate" no other set shares — the
+    same news event, ``tgcontest`` — cannot be learned this way: its figures say so);
+
+* the shipped model (``src/neardup/score/_model.json``) on every whole set — fitted on these
+  very pairs, so it is reported apart and never as a held-out figure;
 * the baselines a user tries first: exact Jaccard of lowercase words (``\\w+``), of lowercase
   whitespace-split words and of lowercase character 3-grams (a few lines here); scikit-learn's
   ``TfidfVectorizer()`` (defaults) fitted on the set's texts, cosine; datasketch ``MinHash``
-  (128 permutations) of lowercase whitespace-split words, ``jaccard``.
+  (128 permutations) of lowercase whitespace-split words, ``jaccard`` (cached too).
 
-Each text is analyzed once per analyzer; every measure is computed from those streams.
+Per set: the held-out AUC against the best of the five baselines on the same pairs (picked
+after the fact per set: a hard bar), the best F1 over all thresholds, the F1 at the default
+threshold 0.5, and their gap — the calibration's test: at 0.5 the F1 should be within 0.05 of
+the set's best.
 
-**Choosing the default.** Each set is split once into two halves (stratified by label, fixed
-seed). The candidates are the single neardup measures a pair can be scored by alone (the TF-IDF
-with the IDF of the set's texts is reported, and tried apart, since its score of a pair depends
-on the texts scored beside it), the larger of two measures, length routing (one rule when the
-shorter text has fewer than T canonical tokens, another from T on) and a refit of the combined
-logistic model (its nine features; trained on the training data plus the generated pairs of
-benchmarks/quality_sets.py's *train* half). A candidate is judged by its worst set — its
-smallest margin over the best baseline of that set (AUC) — over the dev
-sets it is chosen on and, as a guard for long documents and partial copies that the dev sets
-lack, the twelve generated *train* sets:
-
-The **default** is chosen from one family, the one the shipped model
-(``combined.CombinedModel``: ``blend_below``, ``blend_ratio``, ``blend``) can express: a pair
-whose shorter text has fewer than T canonical tokens (T in 16, 24, 32, 48, 64) and at least a
-share R of the longer one's (R in 0, 0.2, 0.33, 0.5) scores a weighted sum (weights on a 0.05
-grid, summing to 1) of the resemblance of character 3-grams of the written text, the word
-1-gram resemblance and the logistic score with its floor (version 3); every other pair scores
-the logistic score with its floor. It is judged by its worst dev set, among the candidates that
-stay within 0.005 AUC of version 3 on every generated *train* set (the guard is a constraint
-there, not the aim); ties go to the larger mean margin. The other candidates above (rules,
-refit) are reported beside it.
-
-* **halves** — chosen on the seven training halves, measured on the seven held-out halves;
-* **leave one set out** — for each dev set, chosen on the other six (the refit trained on them
-  and the generated pairs), measured on the set left out.
-
-Each held-out result is set beside the best baseline on the same pairs (the best of the five on
-that very set, chosen after the fact: a hard bar). The generated *eval* sets (other documents)
-are scored by the same code and reported apart.
-
-    .venv/bin/python benchmarks/quality_dev.py                  # prints the tables
-    .venv/bin/python benchmarks/quality_dev.py --update-docs    # and writes docs/quality.md
+    NEARDUP_DATA=/work/shared/data .venv/bin/python benchmarks/quality_dev.py  # the tables
+    ... --update-docs      # and docs/quality.md, docs/quality-pairs.md
+    ... --no-loso          # the halves only (one fit instead of thirteen)
+    ... --no-generated     # without the generated guard sets
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import gzip
+import hashlib
 import json
 import os
 import re
 import sys
 import time
-import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -73,31 +55,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import calibration_sets as cs
 from doc_sections import rewrite_section
 
-from neardup._kernels.pairs import pair_overlaps
-from neardup.analysis.analyzer import Canonical
 from neardup.eval import metrics
-from neardup.fingerprints.pipeline import default_spec
-from neardup.fingerprints.shingles import shingle_hashes
-from neardup.fingerprints.similarity import Fingerprints
-from neardup.score import combined
-from neardup.spec import ShingleSpec
+from neardup.score.model import CombinedModel
 
-DEV = ROOT.parent / "shared" / "data" / "dev"
+Pairs = cs.Pairs
 DOCS = ROOT / "docs" / "quality.md"
-CACHE = ROOT / "build" / "quality"
-DEV_SETS = (
-    "paraphraser_test_ru",
-    "stsb_ru",
-    "tgcontest_same_event_ru",
-    "msrp_train_en",
-    "stsb_en",
-    "sick_en",
-    "tgcontest_same_event_en",
-)
-SHINGLINGS = [("word", k) for k in range(1, 6)] + [("char", n) for n in range(3, 6)]
-SET_MEASURES = ("resemblance", "containment", "sorensen")
+BUILD = ROOT / "build" / "quality"
 BASELINES = (
     "Jaccard words \\w+",
     "Jaccard words (whitespace)",
@@ -105,26 +71,8 @@ BASELINES = (
     "scikit-learn TF-IDF",
     "datasketch MinHash",
 )
-CURRENT = "combined (current default, v{})"
-#: The combined score's parts that the short-pair blend mixes (see :func:`blend`).
-WRITTEN3 = "resemblance written char 3"
-MODEL3 = "combined logistic + floor (v3)"
-#: The blend's candidates: the token bound, the length ratio from which a pair is blended (a
-#: short text inside a long one is a paste, for the logistic score), the weights on a 0.05 grid.
-BLEND_BELOW = (16, 24, 32, 48, 64)
-BLEND_RATIO = (0.0, 0.2, 0.33, 0.5)
-BLEND_STEPS = 20
-#: A candidate the generated guard allows: on every generated training set, its AUC at most
-#: this far below the logistic score's with its floor (version 3, which was chosen to see
-#: pastes and long rewrites there: a constraint that they stay seen, not the aim).
-GUARD_TOLERANCE = 0.005
-ROUTING_TOKENS = (8, 16, 32, 64, 128)
-#: TF-IDF with the IDF of the set's texts: not a pair score (see :func:`pair_singles`).
-SET_IDF = ("tfidf auto", "tfidf plain")
-#: How many of the best single measures (by worst training set) enter the two-measure rules.
-RULE_POOL = 10
-
-F64 = np.ndarray
+SPLIT_SEED = 23
+TOLERANCE = 0.05
 
 
 def log(message: str) -> None:
@@ -132,141 +80,7 @@ def log(message: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# the pairs
-
-
-@dataclass
-class Pairs:
-    """One labelled set: its distinct texts and pairs ``(texts[a[p]], texts[b[p]])``."""
-
-    name: str
-    texts: list[str]
-    a: np.ndarray
-    b: np.ndarray
-    y: np.ndarray
-    scores: dict[str, np.ndarray] = field(default_factory=dict)
-    features: np.ndarray | None = None  # the combined score's nine, a row a pair
-    shorter: np.ndarray | None = None  # canonical tokens (auto) of the shorter text
-    part: str = "whole"  # or "training half", "held-out half"
-
-    @classmethod
-    def of(cls, name: str, rows: Sequence[tuple[str, str, int]]) -> Pairs:
-        index: dict[str, int] = {}
-        for a, b, _ in rows:
-            index.setdefault(a, len(index))
-            index.setdefault(b, len(index))
-        a_idx = np.fromiter((index[r[0]] for r in rows), np.int64, len(rows))
-        b_idx = np.fromiter((index[r[1]] for r in rows), np.int64, len(rows))
-        y = np.fromiter((r[2] for r in rows), np.int8, len(rows))
-        return cls(name, list(index), a_idx, b_idx, y)
-
-    def halves(self, seed: int) -> tuple[np.ndarray, np.ndarray]:
-        """A fixed split of the pairs, stratified by label: (training, held-out) indices."""
-        rng = np.random.default_rng([seed, zlib.crc32(self.name.encode())])
-        train: list[np.ndarray] = []
-        for label in (0, 1):
-            idx = rng.permutation(np.flatnonzero(self.y == label))
-            train.append(idx[: len(idx) // 2])
-        first = np.sort(np.concatenate(train))
-        rest = np.setdiff1d(np.arange(len(self.y)), first)
-        return first, rest
-
-
-def read_dev(directory: Path, limit: int | None) -> list[Pairs]:
-    out = []
-    for name in DEV_SETS:
-        path = directory / f"{name}.jsonl.gz"
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            rows = [(r["a"], r["b"], int(r["label"])) for r in map(json.loads, f)]
-        out.append(Pairs.of(name, rows[:limit] if limit else rows))
-    return out
-
-
-def generated(split: str, docs: int, seed: int) -> dict[str, Pairs]:
-    """benchmarks/quality_sets.py's twelve sets of one half (kept in build/quality/)."""
-    from quality_sets import all_sets
-
-    from neardup.eval.generate import GENERATOR_VERSION
-
-    path = CACHE / f"dev_generated_{split}_{docs}_{seed}_v{GENERATOR_VERSION}.json.gz"
-    if path.exists():
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            raw = json.load(f)
-    else:
-        t0 = time.perf_counter()
-        sets = all_sets(split, docs, seed)
-        raw = {k: [list(s.a), list(s.b), list(s.labels)] for k, s in sets.items()}
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with gzip.open(path, "wt", encoding="utf-8") as f:
-            json.dump(raw, f, ensure_ascii=False)
-        log(
-            f"generated the {split} sets ({docs} documents a language) in "
-            f"{time.perf_counter() - t0:.0f} s"
-        )
-    return {k: Pairs.of(k, list(zip(*v, strict=True))) for k, v in raw.items()}
-
-
-# ---------------------------------------------------------------------------------------------
-# the measures
-
-
-def _packed(
-    canonicals: Sequence[Canonical], spec: ShingleSpec, family: Any, multiset: bool = False
-) -> combined.Packed:
-    return combined.Packed.of(
-        [
-            Fingerprints.from_hashes(shingle_hashes(c, spec, family), multiset=multiset)
-            for c in canonicals
-        ]
-    )
-
-
-def _set_measures(p: combined.Packed, a: np.ndarray, b: np.ndarray) -> dict[str, np.ndarray]:
-    shared = pair_overlaps(p.values, p.offsets, a, b).astype(np.float64)
-    sa, sb = p.sizes[a].astype(np.float64), p.sizes[b].astype(np.float64)
-    zero = np.zeros_like(shared)
-    union, smaller, total = sa + sb - shared, np.minimum(sa, sb), sa + sb
-    return {
-        "resemblance": np.divide(shared, union, out=zero.copy(), where=union > 0),
-        "containment": np.divide(shared, smaller, out=zero.copy(), where=smaller > 0),
-        "sorensen": np.divide(2 * shared, total, out=zero.copy(), where=total > 0),
-    }
-
-
-def neardup_measures(pairs: Pairs, features: combined.CombinedFeatures) -> None:
-    """Every single neardup measure and the current combined score of ``pairs``."""
-    from neardup.eval.methods import rowwise_cosine
-    from neardup.score.tfidf import TfidfModel
-
-    analyzers = {"auto": features.lemmas, "plain": features.plain}
-    canon = {name: [p.canonical(t) for t in pairs.texts] for name, p in analyzers.items()}
-    for name, pipeline in analyzers.items():
-        for unit, k in SHINGLINGS:
-            packed = _packed(canon[name], ShingleSpec(unit=unit, k=k), pipeline.family)
-            for measure, values in _set_measures(packed, pairs.a, pairs.b).items():
-                pairs.scores[f"{measure} {name} {unit} {k}"] = values
-        model = TfidfModel(spec=pipeline.spec, idf="smooth")
-        x = model.fit_transform([c.terms for c in canon[name]]).tocsr()
-        pairs.scores[f"tfidf {name}"] = rowwise_cosine(x, pairs.a, pairs.b)
-    # the combined score's table from the same streams (CombinedFeatures.table does this)
-    family = features.lemmas.family
-    table = combined.CombinedTable(
-        np.array([len(c) for c in canon["auto"]], dtype=np.int64),
-        _packed(canon["auto"], ShingleSpec(unit="word", k=5), family),
-        _packed(canon["auto"], ShingleSpec(unit="word", k=1), family, multiset=True),
-        _packed(canon["plain"], ShingleSpec(unit="char", k=4), family),
-        _packed([features.written(t) for t in pairs.texts], ShingleSpec(unit="char", k=3), family),
-    )
-    pairs.features = combined.pair_features(table, pairs.a, pairs.b)
-    pairs.scores[WRITTEN3] = _set_measures(table.written3, pairs.a, pairs.b)["resemblance"]
-    pairs.scores[MODEL3] = combined.combined_scores(
-        table, pairs.a, pairs.b, dataclasses.replace(combined.MODEL, blend_below=0)
-    )
-    pairs.scores["tfidf pair-local"] = pairs.features[:, combined.FEATURES.index("tfidf_pair")]
-    pairs.scores[CURRENT.format(combined.MODEL.version)] = combined.combined_scores(
-        table, pairs.a, pairs.b
-    )
-    pairs.shorter = np.minimum(table.tokens[pairs.a], table.tokens[pairs.b])
+# the baselines
 
 
 _WORD = re.compile(r"\w+")
@@ -286,7 +100,7 @@ def _char_grams(text: str, n: int = 3) -> frozenset[str]:
 
 
 def baselines(pairs: Pairs) -> None:
-    """What a user tries first (see the module docstring)."""
+    """What a user tries first (see the module docstring), into ``pairs.scores``."""
     import datasketch
     from sklearn.feature_extraction.text import TfidfVectorizer
 
@@ -306,8 +120,31 @@ def baselines(pairs: Pairs) -> None:
     )
 
 
+def cached_baselines(sets: Sequence[Pairs]) -> None:
+    """:func:`baselines` of each set, kept in the calibration cache (they read only text)."""
+    for p in sets:
+        h = hashlib.sha256("\0".join(p.texts).encode())
+        h.update(p.a.tobytes())
+        h.update(p.b.tobytes())
+        path = cs.CACHE / f"baselines-{h.hexdigest()[:20]}.npz"
+        if path.exists():
+            with np.load(path) as saved:
+                p.scores.update({name: saved[f"b{i}"] for i, name in enumerate(BASELINES)})
+            continue
+        t0 = time.perf_counter()
+        baselines(p)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, **{f"b{i}": p.scores[name] for i, name in enumerate(BASELINES)})
+        log(f"[{p.name}] baselines of {len(p.y)} pairs: {time.perf_counter() - t0:.0f} s")
+
+
+def generated(split: str, docs: int = 100, seed: int = 16) -> dict[str, Pairs]:
+    """benchmarks/quality_sets.py's twelve sets of one half, by name ("ru exact", …)."""
+    return {p.name.split(" ", 1)[1]: p for p in cs.generated(split, docs, seed)}
+
+
 # ---------------------------------------------------------------------------------------------
-# candidates for the default and their choice
+# the figures
 
 
 def auc(y: np.ndarray, s: np.ndarray) -> float:
@@ -318,477 +155,242 @@ def best_f1(y: np.ndarray, s: np.ndarray) -> float:
     return metrics.best_threshold(y, s).f1
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """A way to score a pair: ``score(pairs)`` gives one number a pair."""
-
-    name: str
-    score: Callable[[Pairs], np.ndarray]
-    kind: str  # single, max, route, refit
-    parts: tuple[str, ...] = ()  # the single measures it is made of
-
-
-def single(name: str) -> Candidate:
-    return Candidate(name, lambda p: p.scores[name], "single", (name,))
-
-
-def larger(x: str, y: str) -> Candidate:
-    return Candidate(
-        f"max({x}, {y})", lambda p: np.maximum(p.scores[x], p.scores[y]), "max", (x, y)
-    )
-
-
-def routed(short: Candidate, long: Candidate, below: int) -> Candidate:
-    def score(p: Pairs) -> np.ndarray:
-        assert p.shorter is not None
-        return np.where(p.shorter < below, short.score(p), long.score(p))
-
-    parts = tuple(dict.fromkeys((*short.parts, *long.parts)))
-    name = f"{short.name} when the shorter text has < {below} tokens, else {long.name}"
-    return Candidate(name, score, "route", parts)
-
-
-def blend(below: int, ratio: float, w_text: float, w_word: float, w_model: float) -> Candidate:
-    """The shipped model's short-pair blend with these parameters (``combined.MODEL.apply``)."""
-    word1 = combined.FEATURES.index("resemblance_word1")
-    length_ratio = combined.FEATURES.index("length_ratio")
-
-    def score(p: Pairs) -> np.ndarray:
-        assert p.shorter is not None and p.features is not None
-        mixed = w_text * p.scores[WRITTEN3] + w_word * p.features[:, word1]
-        mixed += w_model * p.scores[MODEL3]
-        blended = (p.shorter < below) & (p.features[:, length_ratio] >= ratio)
-        return np.where(blended, mixed, p.scores[MODEL3])
-
-    name = (
-        f"blend below {below} tokens, length ratio from {ratio:.2f}: {w_text:.2f} × written "
-        f"char 3-grams + {w_word:.2f} × word 1-grams + {w_model:.2f} × the logistic score "
-        "with its floor (v3)"
-    )
-    return Candidate(name, score, "blend", (WRITTEN3, "resemblance auto word 1", MODEL3))
-
-
-def blends() -> list[Candidate]:
-    out = []
-    for below in BLEND_BELOW:
-        for ratio in BLEND_RATIO:
-            for i in range(BLEND_STEPS + 1):
-                for j in range(BLEND_STEPS + 1 - i):
-                    w = (i / BLEND_STEPS, j / BLEND_STEPS, (BLEND_STEPS - i - j) / BLEND_STEPS)
-                    out.append(blend(below, ratio, *w))
-    return out
-
-
-def choose_blend(
-    candidates: Sequence[Candidate], sets: Sequence[Pairs], guard: Sequence[Pairs]
-) -> Candidate:
-    """The blend with the largest worst margin over the best baseline on ``sets`` (ties: the
-    larger mean margin) among those the generated guard allows (:data:`GUARD_TOLERANCE`)."""
-    bar = {p.name: candidate_auc(single(MODEL3), p) for p in guard}
-    allowed = [
-        c
-        for c in candidates
-        if all(candidate_auc(c, p) >= bar[p.name] - GUARD_TOLERANCE for p in guard)
-    ]
-
-    def key(c: Candidate) -> tuple[float, float]:
-        margins = [candidate_auc(c, p) - baseline_auc(p) for p in sets]
-        return round(min(margins), 9), float(np.mean(margins))
-
-    return max(allowed, key=key)
-
-
-def fit_logistic(parts: Sequence[tuple[np.ndarray, np.ndarray]]) -> combined.CombinedModel:
-    """The combined model refitted on ``(features, labels)`` parts, each part weighing the same
-    (L2, C=1, as benchmarks/fit_combined.py)."""
-    from sklearn.linear_model import LogisticRegression
-
-    x = np.vstack([f for f, _ in parts])
-    y = np.concatenate([lab for _, lab in parts])
-    w = np.concatenate([np.full(len(lab), 1.0 / len(lab)) for _, lab in parts])
-    w *= len(y) / w.sum()
-    fit = LogisticRegression(C=1.0, max_iter=10_000).fit(x, y, sample_weight=w)
-    return combined.CombinedModel(
-        combined.FEATURES,
-        tuple(round(float(v), 4) for v in fit.coef_[0]),
-        round(float(fit.intercept_[0]), 4),
-        "quality_dev refit",
-    )
-
-
-def refit(model: combined.CombinedModel) -> Candidate:
-    def score(p: Pairs) -> np.ndarray:
-        assert p.features is not None
-        return model.apply(p.features, p.shorter)
-
-    return Candidate("combined refit", score, "refit")
-
-
-def subset(p: Pairs, idx: np.ndarray, part: str) -> Pairs:
-    """The pairs ``idx`` of ``p`` (scores, features and lengths sliced; texts shared)."""
-    assert p.features is not None and p.shorter is not None
-    return Pairs(
-        p.name,
-        p.texts,
-        p.a[idx],
-        p.b[idx],
-        p.y[idx],
-        {k: v[idx] for k, v in p.scores.items()},
-        p.features[idx],
-        p.shorter[idx],
-        part,
-    )
-
-
-_AUCS: dict[tuple[str, str, str], float] = {}
-
-
-def candidate_auc(candidate: Candidate, p: Pairs) -> float:
-    """The AUC of a simple candidate on ``p``, computed once (the leave-one-set-out folds ask
-    for the same sets again)."""
-    key = (candidate.name, p.name, p.part)
-    if candidate.kind == "refit":
-        return auc(p.y, candidate.score(p))
-    if key not in _AUCS:
-        _AUCS[key] = auc(p.y, candidate.score(p))
-    return _AUCS[key]
-
-
-def worst(candidate: Candidate, sets: Sequence[Pairs]) -> float:
-    """The candidate's smallest margin over the best baseline, set by set (AUC)."""
-    return min(candidate_auc(candidate, p) - baseline_auc(p) for p in sets)
-
-
-def baseline_auc(p: Pairs) -> float:
-    key = ("best baseline", p.name, p.part)
-    if key not in _AUCS:
-        _AUCS[key] = max(auc(p.y, p.scores[b]) for b in BASELINES)
-    return _AUCS[key]
-
-
-def simple_candidates(sets: Sequence[Pairs], singles: Sequence[str]) -> list[Candidate]:
-    """The single measures; the larger of two (one of the best on ``sets`` and any other); and
-    length routing between two of the best singles and pairs."""
-    ones = [single(n) for n in singles]
-    best = sorted(ones, key=lambda c: -worst(c, sets))[:RULE_POOL]
-    pairs = {
-        tuple(sorted((x.name, y))): larger(*sorted((x.name, y)))
-        for x in best
-        for y in singles
-        if y != x.name
-    }
-    rules = [*ones, *pairs.values()]
-    pool = sorted(rules, key=lambda c: -worst(c, sets))[:RULE_POOL]
-    routes = [routed(x, y, t) for x in pool for y in pool if x is not y for t in ROUTING_TOKENS]
-    return [*rules, *routes]
-
-
-def choose(candidates: Sequence[Candidate], sets: Sequence[Pairs]) -> tuple[Candidate, float]:
-    """The candidate with the largest worst-set margin over the best baseline on ``sets``
-    (ties: the earlier, simpler)."""
-    best, best_value = candidates[0], -2.0
-    for c in candidates:
-        value = worst(c, sets)
-        if value > best_value + 1e-12:
-            best, best_value = c, value
-    return best, best_value
-
-
-# ---------------------------------------------------------------------------------------------
-# the run
-
-
-@dataclass
-class Result:
-    """What the run measured, for the tables."""
-
-    sets: list[Pairs]
-    generated: list[Pairs]
-    chosen: Candidate
-    chosen_refit: combined.CombinedModel
-    halves: dict[str, dict[str, float]]  # set → figures on its held-out half
-    loso: dict[str, dict[str, Any]]  # set → the candidate chosen without it and the figures
-    seconds: float
-
-
-def score_sets(sets: Sequence[Pairs], features: combined.CombinedFeatures) -> None:
-    for p in sets:
-        t0 = time.perf_counter()
-        neardup_measures(p, features)
-        baselines(p)
-        log(f"[{p.name}] {len(p.y)} pairs, {len(p.texts)} texts: {time.perf_counter() - t0:.0f} s")
+def f1_at(y: np.ndarray, s: np.ndarray, threshold: float = 0.5) -> float:
+    said = s >= threshold
+    hit = int((said & (y == 1)).sum())
+    return 2 * hit / max(1, int(said.sum()) + int(y.sum()))
 
 
 def best_baseline(p: Pairs) -> tuple[str, float]:
     return max(((b, auc(p.y, p.scores[b])) for b in BASELINES), key=lambda t: t[1])
 
 
-def pair_singles(p: Pairs) -> list[str]:
-    """The single neardup measures a pair can be scored by alone (not the set-IDF TF-IDF, whose
-    score depends on the other texts scored beside it; not Sørensen, which ranks every pair as
-    resemblance does; not the shipped model, which was chosen on these very sets)."""
-    shipped = CURRENT.format(combined.MODEL.version)
-    return [
-        k
-        for k in p.scores
-        if k not in (*BASELINES, *SET_IDF, shipped) and not k.startswith("sorensen")
-    ]
+@dataclass(frozen=True)
+class Figures:
+    """One set's figures under one score."""
+
+    pairs: int
+    positives: int
+    auc: float
+    baseline: float
+    baseline_name: str
+    best_f1: float
+    f1: float  # at 0.5
+
+    @property
+    def margin(self) -> float:
+        return self.auc - self.baseline
+
+    @property
+    def gap(self) -> float:
+        return self.f1 - self.best_f1
+
+    @classmethod
+    def of(cls, p: Pairs, scores: np.ndarray) -> Figures:
+        name, base = best_baseline(p)
+        return cls(
+            len(p.y),
+            int(p.y.sum()),
+            auc(p.y, scores),
+            base,
+            name,
+            best_f1(p.y, scores),
+            f1_at(p.y, scores),
+        )
 
 
-def held_out(
-    held: Sequence[Pairs], rule: Candidate, model: combined.CombinedModel, mix: Candidate
-) -> dict[str, dict[str, Any]]:
+Fit = Callable[[Sequence[Pairs]], CombinedModel]
+
+
+def held_out_halves(sets: Sequence[Pairs], fit: Fit, judged: Sequence[Pairs]) -> dict[str, Figures]:
+    import fit_combined
+
+    split = {p.name: p.halves(SPLIT_SEED) for p in sets}
+    model = fit([p.subset(split[p.name][0], "training half") for p in sets])
     out = {}
-    for p in held:
-        base_name, base = best_baseline(p)
-        out[p.name] = {
-            "blend_name": mix.name,
-            "blend": auc(p.y, mix.score(p)),
-            "simple_name": rule.name,
-            "simple": auc(p.y, rule.score(p)),
-            "refit": auc(p.y, refit(model).score(p)),
-            "baseline": base,
-            "baseline_name": base_name,
-        }
+    for p in judged:
+        held = p.subset(split[p.name][1], "held-out half")
+        out[p.name] = Figures.of(held, fit_combined.scores(model, held))
     return out
 
 
+def held_out_sets(sets: Sequence[Pairs], fit: Fit, judged: Sequence[Pairs]) -> dict[str, Figures]:
+    import fit_combined
+
+    out = {}
+    for p in judged:
+        model = fit([q for q in sets if q is not p])
+        out[p.name] = Figures.of(p, fit_combined.scores(model, p))
+        log(f"left out {p.name}: AUC {out[p.name].auc:.3f}, F1 at 0.5 {out[p.name].f1:.3f}")
+    return out
+
+
+@dataclass
+class Result:
+    sets: list[Pairs]  # the real sets
+    guard: list[Pairs]  # the generated eval sets
+    halves: dict[str, Figures]
+    loso: dict[str, Figures]
+    shipped: dict[str, Figures]
+    model: CombinedModel
+    seconds: float
+
+
 def run(args: argparse.Namespace) -> Result:
+    import fit_combined
+
     t0 = time.perf_counter()
-    features = combined.CombinedFeatures(default_spec())
-    sets = read_dev(args.data, args.limit)
-    gen_train = list(generated("train", args.docs, args.seed_generated).values())
-    gen_eval = (
-        []
-        if args.no_generated
-        else list(generated("eval", args.docs, args.seed_generated).values())
-    )
-    score_sets([*sets, *gen_train, *gen_eval], features)
-    gen_parts = [(p.features, p.y) for p in gen_train]
-    singles = pair_singles(sets[0])
-    split = {p.name: p.halves(args.seed) for p in sets}
-    train = [subset(p, split[p.name][0], "training half") for p in sets]
-    held = [subset(p, split[p.name][1], "held-out half") for p in sets]
-
-    # halves: choose on the training halves, measure on the held-out ones
-    guard = gen_train  # long documents and pastes: every choice must hold on them too
-    rule, _ = choose(simple_candidates([*train, *guard], singles), [*train, *guard])
-    model = fit_logistic([*((p.features, p.y) for p in train), *gen_parts])
-    mixes = blends()
-    halves = held_out(held, rule, model, choose_blend(mixes, train, guard))
-    with_idf, _ = choose(
-        simple_candidates([*train, *guard], [*singles, *SET_IDF]), [*train, *guard]
-    )
-    for p in held:
-        halves[p.name]["idf_name"] = with_idf.name
-        halves[p.name]["idf"] = auc(p.y, with_idf.score(p))
-    log(f"halves: chose {rule.name}; with the set's IDF {with_idf.name}")
-
-    # leave one set out: choose on the other six (whole), measure on the one left out
-    loso: dict[str, dict[str, Any]] = {}
-    for p in sets:
-        rest = [q for q in sets if q is not p]
-        pick, _ = choose(simple_candidates([*rest, *guard], singles), [*rest, *guard])
-        fold = fit_logistic([*((q.features, q.y) for q in rest), *gen_parts])
-        loso[p.name] = held_out([p], pick, fold, choose_blend(mixes, rest, guard))[p.name]
-        pick_idf, _ = choose(
-            simple_candidates([*rest, *guard], [*singles, *SET_IDF]), [*rest, *guard]
-        )
-        loso[p.name]["idf_name"] = pick_idf.name
-        loso[p.name]["idf"] = auc(p.y, pick_idf.score(p))
-        log(f"left out {p.name}: chose {pick.name}; with the set's IDF {pick_idf.name}")
-    # the default as shipped: the blend chosen on every set (both halves)
-    chosen = choose_blend(mixes, sets, guard)
-    chosen_refit = fit_logistic([*((q.features, q.y) for q in sets), *gen_parts])
-    return Result(sets, gen_eval, chosen, chosen_refit, halves, loso, time.perf_counter() - t0)
+    fitted = fit_combined.load()
+    real = [p for p in fitted if p.group != "generated"]
+    guard = [] if args.no_generated else cs.generated("eval")
+    cs.measure(guard)
+    cached_baselines([*real, *guard])
+    halves = held_out_halves(fitted, fit_combined.fit, real)
+    log(f"halves: {time.perf_counter() - t0:.0f} s")
+    loso = {} if args.no_loso else held_out_sets(fitted, fit_combined.fit, real)
+    model = CombinedModel.load()
+    shipped = {p.name: Figures.of(p, fit_combined.scores(model, p)) for p in [*real, *guard]}
+    return Result(real, guard, halves, loso, shipped, model, time.perf_counter() - t0)
 
 
 # ---------------------------------------------------------------------------------------------
 # the tables
 
 
-def cell(y: np.ndarray, s: np.ndarray) -> str:
-    return f"{auc(y, s):.3f} / {best_f1(y, s):.3f}"
+def _verdict(f: Figures) -> str:
+    word = "at or above" if f.margin >= 0 else "**below**"
+    return f"{f.auc:.3f} vs {f.baseline:.3f}: {word} ({f.margin:+.3f})"
 
 
-def shown_measures(result: Result) -> list[str]:
-    """The single measures worth a column: the chosen rule's parts, the five best by their worst
-    dev set, and the old default spec's measure."""
-    sets = result.sets
-    singles = [
-        k
-        for k in sets[0].scores
-        if k not in BASELINES and not k.startswith(("combined", "sorensen"))
-    ]
-    ranked = sorted(singles, key=lambda n: -worst(single(n), sets))
-    out: list[str] = []
-    current = CURRENT.format(combined.MODEL.version)
-    for name in [*result.chosen.parts, *ranked[:5], "resemblance auto word 5"]:
-        if name not in out and name != current:
-            out.append(name)
-    return out
+def _gap(f: Figures) -> str:
+    text = f"{f.best_f1:.3f} / {f.f1:.3f} ({f.gap:+.3f})"
+    return text if f.gap >= -TOLERANCE else f"**{text}**"
 
 
-def verdict(figures: dict[str, Any], key: str) -> str:
-    diff = figures[key] - figures["baseline"]
-    if diff >= 0:
-        return f"at or above (+{diff:.3f})"
-    return f"**below** ({diff:.3f})"
-
-
-def dev_table(result: Result) -> str:
-    current = CURRENT.format(combined.MODEL.version)
-    measures = shown_measures(result)
+def main_table(result: Result) -> str:
     header = [
         "set",
+        "kind",
         "pairs (label 1)",
-        "**default** (below)",
-        current,
-        *BASELINES,
-        *measures,
-        "held out (left out): default vs best baseline",
-        "held out (half): default vs best baseline",
-    ]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for p in result.sets:
-        lo, half = result.loso[p.name], result.halves[p.name]
-        row = [
-            p.name,
-            f"{len(p.y)} ({int(p.y.sum())})",
-            cell(p.y, result.chosen.score(p)),
-            cell(p.y, p.scores[current]),
-            *(cell(p.y, p.scores[b]) for b in BASELINES),
-            *(cell(p.y, p.scores[m]) for m in measures),
-            f"{lo['blend']:.3f} vs {lo['baseline']:.3f} ({lo['baseline_name']}): "
-            + verdict(lo, "blend"),
-            f"{half['blend']:.3f} vs {half['baseline']:.3f}: " + verdict(half, "blend"),
-        ]
-        lines.append("| " + " | ".join(row) + " |")
-    lines.append("")
-    lines.append(
-        f"**The default** (chosen on all seven sets and the generated guard): {result.chosen.name}."
-    )
-    return "\n".join(lines)
-
-
-def learned_table(result: Result) -> str:
-    header = [
-        "set",
-        "left out: rule chosen on the other six",
-        "its AUC",
-        "refit (other six + generated)",
         "best baseline",
-        "with the set's IDF allowed: rule chosen",
-        "its AUC",
-        "half: rule",
-        "half: refit",
-        "half: with the set's IDF",
-        "half: best baseline",
+        "halves: AUC vs best baseline",
+        "halves: best F1 / F1 at 0.5 (gap)",
+        "left out: AUC vs best baseline",
+        "left out: best F1 / F1 at 0.5 (gap)",
     ]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for p in result.sets:
-        lo, half = result.loso[p.name], result.halves[p.name]
+        half, lo = result.halves[p.name], result.loso.get(p.name)
+        kind = "long" if p.name in cs.LONG_DEV or p.group != "dev" else "sentence"
         lines.append(
-            f"| {p.name} | {lo['simple_name']} | {lo['simple']:.3f} | {lo['refit']:.3f} | "
-            f"{lo['baseline']:.3f} ({lo['baseline_name']}) | {lo['idf_name']} | {lo['idf']:.3f} | "
-            f"{half['simple']:.3f} | {half['refit']:.3f} | {half['idf']:.3f} | "
-            f"{half['baseline']:.3f} |"
+            "| "
+            + " | ".join(
+                [
+                    p.name,
+                    kind,
+                    f"{len(p.y)} ({int(p.y.sum())})",
+                    best_baseline(p)[0],
+                    _verdict(half),
+                    _gap(half),
+                    _verdict(lo) if lo else "—",
+                    _gap(lo) if lo else "—",
+                ]
+            )
+            + " |"
         )
-    margins = {
-        "the default's blend, left out": min(
-            v["blend"] - v["baseline"] for v in result.loso.values()
-        ),
-        "the default's blend, halves": min(
-            v["blend"] - v["baseline"] for v in result.halves.values()
-        ),
-        "rule, left out": min(v["simple"] - v["baseline"] for v in result.loso.values()),
-        "refit, left out": min(v["refit"] - v["baseline"] for v in result.loso.values()),
-        "rule, halves": min(v["simple"] - v["baseline"] for v in result.halves.values()),
-        "refit, halves": min(v["refit"] - v["baseline"] for v in result.halves.values()),
-        "rule with the set's IDF, left out": min(
-            v["idf"] - v["baseline"] for v in result.loso.values()
-        ),
-        "rule with the set's IDF, halves": min(
-            v["idf"] - v["baseline"] for v in result.halves.values()
-        ),
-    }
-    current = CURRENT.format(combined.MODEL.version)
-    as_shipped = {p.name: auc(p.y, p.scores[current]) - baseline_auc(p) for p in result.sets}
-    margins["the shipped default (chosen on every dev set), whole sets"] = min(as_shipped.values())
-    half = next(iter(result.halves.values()))
-    lines.append("")
-    lines.append(
-        f"Chosen on the training halves: the blend {half['blend_name']}; rule "
-        f"{half['simple_name']}; with the set's IDF allowed {half['idf_name']}. Left out, the "
-        "blend chosen without each set: "
-        + "; ".join(f"{k}: {v['blend_name']}" for k, v in result.loso.items())
-        + "."
-    )
-    lines.append("")
-    lines.append(
-        "Worst margin over the best baseline (AUC): "
-        + "; ".join(f"{k} {v:+.3f}" for k, v in margins.items())
-        + ". The shipped default, set by set: "
-        + ", ".join(f"{k} {v:+.3f}" for k, v in as_shipped.items())
-        + "."
-    )
     return "\n".join(lines)
 
 
-def generated_table(result: Result) -> str:
-    current = CURRENT.format(combined.MODEL.version)
-    cols = ["**default**", current, MODEL3, *BASELINES]
-    header = ["generated set", "pairs", *cols]
+def worst_line(result: Result) -> str:
+    parts = []
+    for what, figures in (("halves", result.halves), ("left out", result.loso)):
+        if not figures:
+            continue
+        margin = min(figures.items(), key=lambda kv: kv[1].margin)
+        gap = min(figures.items(), key=lambda kv: kv[1].gap)
+        parts.append(
+            f"{what}: worst AUC margin {margin[1].margin:+.3f} ({margin[0]}), worst F1 gap at "
+            f"0.5 {gap[1].gap:+.3f} ({gap[0]}); sets within {TOLERANCE} of their best F1: "
+            f"{sum(f.gap >= -TOLERANCE for f in figures.values())} of {len(figures)}"
+        )
+    return "Worst set — " + "; ".join(parts) + "."
+
+
+def shipped_table(result: Result) -> str:
+    header = ["set", "pairs (label 1)", "AUC", "best baseline AUC", "best F1", "F1 at 0.5"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for p in result.generated:
-        scores = [result.chosen.score(p), *(p.scores[c] for c in cols[1:])]
+    for p in [*result.sets, *result.guard]:
+        f = result.shipped[p.name]
         lines.append(
-            f"| {p.name} | {len(p.y)} | " + " | ".join(f"{auc(p.y, s):.3f}" for s in scores) + " |"
+            f"| {p.name} | {f.pairs} ({f.positives}) | {f.auc:.3f} | {f.baseline:.3f} | "
+            f"{f.best_f1:.3f} | {f.f1:.3f} |"
         )
     return "\n".join(lines)
 
 
-def all_measures(result: Result) -> dict[str, dict[str, float]]:
-    """Every score's AUC on every set (build/quality/dev.json: the whole picture)."""
-    return {
-        p.name: {k: round(auc(p.y, v), 4) for k, v in p.scores.items()}
-        for p in [*result.sets, *result.generated]
-    }
+def kinds_table(result: Result) -> str:
+    """The passage and mined sets, kind by kind: the share of each kind the shipped model
+    calls a duplicate at 0.5."""
+    lines = [
+        "| set | kind of pair | label | pairs | called a duplicate at 0.5 |",
+        "|---|---|---|---|---|",
+    ]
+    import fit_combined
+
+    for p in result.sets:
+        if p.kinds is None or p.group != "passage":
+            continue
+        s = fit_combined.scores(result.model, p)
+        for kind in dict.fromkeys(p.kinds.tolist()):
+            sel = p.kinds == kind
+            lines.append(
+                f"| {p.name} | {kind} | {int(p.y[sel][0])} | {int(sel.sum())} | "
+                f"{float((s[sel] >= 0.5).mean()):.3f} |"
+            )
+    return "\n".join(lines)
+
+
+def dev_json(result: Result) -> dict[str, Any]:
+    """Every figure of the run (build/quality/dev.json)."""
+    out: dict[str, Any] = {}
+    for name, figures in (
+        ("halves", result.halves),
+        ("loso", result.loso),
+        ("shipped", result.shipped),
+    ):
+        out[name] = {k: vars(v) for k, v in figures.items()}
+    out["model_version"] = result.model.version
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", type=Path, default=DEV, help="the dev sets' directory")
-    parser.add_argument("--seed", type=int, default=23, help="the split into halves")
-    parser.add_argument("--docs", type=int, default=100, help="generated: documents a language")
-    parser.add_argument("--seed-generated", type=int, default=16)
-    parser.add_argument("--limit", type=int, default=None, help="pairs a set (a quick check)")
-    parser.add_argument("--no-generated", action="store_true", help="skip the generated eval sets")
+    parser.add_argument("--no-loso", action="store_true", help="the halves only")
+    parser.add_argument("--no-generated", action="store_true", help="skip the generated guard")
     parser.add_argument("--update-docs", action="store_true")
     args = parser.parse_args()
     result = run(args)
-    command = "`.venv/bin/python benchmarks/quality_dev.py --update-docs`"
     load = " ".join(f"{v:.2f}" for v in os.getloadavg())
     note = (
-        f"{command} ({result.seconds:.0f} s on 2 shared cores, load average {load}; "
-        f"split seed {args.seed}, "
-        f"generated sets {args.docs} documents a language, seed {args.seed_generated}). "
-        "Cells: ROC AUC / best F1."
+        "`NEARDUP_DATA=/work/shared/data .venv/bin/python benchmarks/quality_dev.py "
+        f"--update-docs` ({result.seconds:.0f} s on 2 shared cores, load average {load}; split "
+        f"seed {SPLIT_SEED}; shipped model version {result.model.version}). Bold: more than "
+        f"{TOLERANCE} below the set's best F1."
     )
-    dev, learned, gen_table = dev_table(result), learned_table(result), generated_table(result)
-    print(note, dev, "", learned, "", gen_table, sep="\n")
-    print(f"\nchosen default: {result.chosen.name}")
-    print(f"refit on everything: {result.chosen_refit.to_dict()}")
-    CACHE.mkdir(parents=True, exist_ok=True)
-    (CACHE / "dev.json").write_text(json.dumps(all_measures(result), indent=1), encoding="utf-8")
+    table, worst = main_table(result), worst_line(result)
+    shipped, kinds = shipped_table(result), kinds_table(result)
+    print(note, "", table, "", worst, "", shipped, "", kinds, sep="\n")
+    BUILD.mkdir(parents=True, exist_ok=True)
+    (BUILD / "dev.json").write_text(json.dumps(dev_json(result), indent=1), encoding="utf-8")
     if args.update_docs:
         rewrite_section(
-            DOCS, "<!-- results: dev-table -->", "<!-- end: dev-table -->", f"{note}\n\n{dev}"
+            DOCS,
+            "<!-- results: dev-table -->",
+            "<!-- end: dev-table -->",
+            f"{note}\n\n{table}\n\n{worst}",
         )
-        rewrite_section(DOCS, "<!-- results: dev-learned -->", "<!-- end: dev-learned -->", learned)
-        rewrite_section(
-            DOCS, "<!-- results: dev-generated -->", "<!-- end: dev-generated -->", gen_table
-        )
+        rewrite_section(DOCS, "<!-- results: dev-shipped -->", "<!-- end: dev-shipped -->", shipped)
+        rewrite_section(DOCS, "<!-- results: dev-kinds -->", "<!-- end: dev-kinds -->", kinds)
 
 
 if __name__ == "__main__":

@@ -55,7 +55,6 @@ the same code, for comparison.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import datetime as dt
 import gzip
 import itertools
@@ -83,7 +82,7 @@ from neardup.eval import methods
 from neardup.fingerprints.pipeline import default_spec
 from neardup.score import combined
 
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("NEARDUP_DATA", ROOT.parent / "shared" / "data"))
 DOCS = ROOT / "docs" / "quality.md"
 START, END = "<!-- results: long-real -->", "<!-- end: long-real -->"
 HEADING = "### Long texts: real reprints and corrections (ru_news, Reuters)"
@@ -472,8 +471,7 @@ class Scored:
     kinds: np.ndarray  # "positive", "hard", "random", "generated"
     chars: float  # median characters of the texts in the pairs
     short: int  # pairs whose shorter text is under the default spec's short-pair bound
-    blended: np.ndarray  # pairs the default scores by its short-pair blend
-    logistic: np.ndarray  # the default's logistic model alone (no floor, no blend)
+    regime: np.ndarray  # each pair's regime under the default (neardup.score.model)
     scores: dict[str, np.ndarray] = field(default_factory=dict)
 
 
@@ -514,49 +512,30 @@ def score(
         np.asarray(list(kinds)),
         float(np.median(lengths[used])),
         int((shorter < bound).sum()) if bound else 0,
-        blended_pairs(table, pairs.a, pairs.b),
-        combined.combined_scores(
-            table,
-            pairs.a,
-            pairs.b,
-            dataclasses.replace(combined.MODEL, floor_below=0, blend_below=0),
-        ),
+        combined.regime_of(combined.MODEL, combined.pair_measures(table, pairs.a, pairs.b)),
         scores,
     )
 
 
-def blended_pairs(table: combined.CombinedTable, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The pairs :data:`neardup.score.combined.MODEL` scores by its short-pair blend."""
-    model = combined.MODEL
-    ratio = combined.pair_features(table, a, b)[:, combined.FEATURES.index("length_ratio")]
-    shorter = np.minimum(table.tokens[a], table.tokens[b])
-    return np.asarray((shorter < model.blend_below) & (ratio >= model.blend_ratio))
-
-
 def scales(sets: Sequence[Scored]) -> list[str]:
-    """The default's two regimes side by side: what its positives score under the short-pair
-    blend, and what its negatives reach under the logistic model (one threshold serves both)."""
+    """The default's regimes side by side: per regime, the pairs it holds and the errors at
+    the one threshold 0.5 (the calibration's test: one threshold serves every regime)."""
     default = DEFAULT.format(combined.MODEL.version)
+    names = [r.name for r in combined.MODEL.regimes]
     out = []
     for s in sets:
-        y, x, blend = s.pairs.y, s.scores[default], s.blended
-        pos_blend = x[blend & (y == 1)]
-        neg_logit = x[~blend & (y == 0)]
-        high = (x >= 0.5) & (y == 0)
-        lifted = int((high & (s.logistic < 0.5) & ~blend).sum())
-        out.append(
-            f"{s.name}: negatives at or above 0.5: {int(high.sum())}, lifted there by the "
-            f"floor (the logistic model alone gives them less than 0.5): {lifted}"
-        )
-        if not pos_blend.size or not neg_logit.size:
-            continue
-        out.append(
-            f"{s.name}: {pos_blend.size} positives under the blend, median "
-            f"{np.median(pos_blend):.3f} (lowest {pos_blend.min():.3f}); "
-            f"{neg_logit.size} negatives under the logistic model, "
-            f"{int((neg_logit >= np.median(pos_blend)).sum())} of them at or above that median "
-            f"(highest {neg_logit.max():.3f})"
-        )
+        y, x = s.pairs.y, s.scores[default]
+        parts = []
+        for r, name in enumerate(names):
+            rows = s.regime == r
+            if rows.any():
+                missed = int(((x < 0.5) & (y == 1) & rows).sum())
+                false = int(((x >= 0.5) & (y == 0) & rows).sum())
+                parts.append(
+                    f"{name} {int(rows.sum())} pairs ({int(y[rows].sum())} positive): "
+                    f"{missed} positives below 0.5, {false} negatives at or above"
+                )
+        out.append(f"{s.name}: " + "; ".join(parts))
     return out
 
 
@@ -754,10 +733,8 @@ def render(
             "",
             *(f"- {v}" for v in verdicts),
             "",
-            "The default's two regimes on one scale — a pair whose shorter text has fewer than "
-            f"{combined.MODEL.blend_below} canonical tokens and at least "
-            f"{combined.MODEL.blend_ratio:.2f} of the longer's is scored by the short-pair "
-            "blend, any other by the logistic model:",
+            "The default's regimes on one scale (neardup.score.model: the regime is chosen "
+            "by the lengths; each is calibrated so that 0.5 is its decision):",
             "",
             *(f"- {r}" for r in regimes),
             "",

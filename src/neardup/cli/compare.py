@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -25,6 +25,12 @@ from neardup.passages.align import CONSTRAINTS as ALIGN_CONSTRAINTS
 from neardup.passages.align import DEFAULT_GAP, DEFAULT_K, DEFAULT_MIN_TOKENS
 from neardup.score.comparison import SCORE_METHODS, release_pipelines
 from neardup.score.comparison import compare as compare_texts
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from neardup.score.comparison import Comparison
+    from neardup.score.model import ChannelPart, Contribution, Explanation
 
 
 @click.command()
@@ -82,6 +88,13 @@ from neardup.score.comparison import compare as compare_texts
     "(faster).",
 )
 @click.option(
+    "--explain",
+    is_flag=True,
+    help="Also say which evidence drove the combined score: the kind of pair, whether it rests "
+    "on word runs copied verbatim or on shared vocabulary, and the features that weighed most "
+    '(with --json: a "combined_explain" object).',
+)
+@click.option(
     "--no-rewrites",
     is_flag=True,
     help="Fragments: mark only copied passages, not those whose sentences were reworded "
@@ -104,6 +117,7 @@ def compare(
     gap: int,
     min_tokens: int,
     method: str,
+    explain: bool,
     no_rewrites: bool,
     no_citations: bool,
     **options: Any,
@@ -120,7 +134,9 @@ def compare(
     containment_ba |A∩B|/|B|. A text with no shingles gives 0 for every measure.
 
     --json prints the keys combined, combined_version (the shipped model's: a refit changes the
-    scores), resemblance, sorensen, containment_ab, containment_ba, shingles_a, shingles_b,
+    scores), with --explain combined_explain (regime, drove: "verbatim" or "vocabulary", and each
+    channel's probability and top features), resemblance, sorensen, containment_ab,
+    containment_ba, shingles_a, shingles_b,
     shared, shingling (the shingles the pair was compared on), spec and spec_fingerprint
     (--method sets: all but the first two) — the same object as neardup.compare(a, b).to_dict()
     and the service's /api/compare.
@@ -163,6 +179,7 @@ def compare(
         b_id=file_b,
         hidden_a=hidden_in(decoded_a),
         hidden_b=hidden_in(decoded_b),
+        explain=explain,
     )
     release_pipelines()  # the analyzers' learned forms reach the disk as this process ends
     measures, alignment, combined = result, result.alignment, result.combined
@@ -214,18 +231,65 @@ def compare(
             bits=spec.fingerprint_family.bits,
         )
     )
-    from neardup.report.fragments import tricks_line
-
-    for tricks, whose in ((result.tricks_a, f"A ({file_a})"), (result.tricks_b, f"B ({file_b})")):
-        line = tricks_line(tricks, whose)
-        if line:
-            console.print(line, style="bold red" if tricks.suspicious else "yellow", markup=False)
+    _print_notes(console, result, file_a, file_b)
     if alignment is not None and fragments:
         from neardup.report.fragments import print_terminal
 
         print_terminal(alignment, console, query_title=f"A: {file_a}")
     if html_report:
         console.print(msg.say("check_html_written", path=markup_safe(html_report)))
+
+
+def _print_notes(console: Console, result: Comparison, file_a: str, file_b: str) -> None:
+    """What drove the combined score (with --explain), and the tricks found in either text."""
+    from neardup.report.fragments import tricks_line
+
+    if result.explanation is not None and result.combined is not None:
+        for said in explain_lines(result.explanation, result.combined):
+            console.print(said, markup=False, soft_wrap=True)
+    for tricks, whose in ((result.tricks_a, f"A ({file_a})"), (result.tricks_b, f"B ({file_b})")):
+        line = tricks_line(tricks, whose)
+        if line:
+            console.print(line, style="bold red" if tricks.suspicious else "yellow", markup=False)
+
+
+def explain_lines(explanation: Explanation, score: float) -> list[str]:
+    """What drove ``score``, in the CLI's language: the kind of pair and the stronger channel,
+    then each channel (the stronger first) with the features that weighed most in it."""
+    from neardup.messages import say
+    from neardup.score.combined import PASSAGE_SCALE
+
+    lang = msg.language()
+
+    def feature(c: Contribution) -> str:
+        name = say("explain", f"feature_{c.feature}", lang)
+        if c.feature == "shared_word5":  # said as the count of runs, not its squashed value
+            runs = round(PASSAGE_SCALE * c.value / max(1e-9, 1.0 - c.value))
+            return say("explain", "feature_count", lang, name=name, n=runs)
+        return say("explain", "feature", lang, name=name, value=c.value)
+
+    def line(part: ChannelPart) -> str:
+        features = ", ".join(feature(c) for c in part.top(3))
+        return say(
+            "explain",
+            "channel",
+            lang,
+            name=say("explain", f"channel_{part.name}", lang),
+            probability=part.probability,
+            features=f": {features}" if features else "",
+        )
+
+    drove = explanation.drove
+    other = next(c for c in explanation.channels if c is not drove)
+    head = say(
+        "explain",
+        "head" if score >= 0.5 else "head_low",
+        lang,
+        score=msg.fmt(score, ".4f"),
+        regime=say("explain", f"regime_{explanation.regime}", lang),
+        channel=say("explain", f"channel_{drove.name}", lang),
+    )
+    return [head, line(drove), line(other)]
 
 
 @click.command()

@@ -8,7 +8,8 @@ CLI does not import :mod:`neardup.web`). So the words live here, by area:
 - ``cli`` (:mod:`~neardup.messages.cli`), ``column`` (the CLI's column names), ``page``
   (:mod:`~neardup.messages.page`), ``report`` (:mod:`~neardup.messages.report`, the PDF),
   ``error`` (by an error's code, :mod:`~neardup.messages.errors`), ``reason`` (why a text was
-  admitted or refused) and ``length`` (a length refusal's range);
+  admitted or refused), ``length`` (a length refusal's range) and ``explain`` (what drove a
+  combined score, :mod:`~neardup.messages.explain`);
 - ``common`` (:mod:`~neardup.messages.common`): the words more than one area says, kept once;
   every area falls back to them.
 
@@ -43,6 +44,7 @@ from typing import Any
 from neardup.messages.cli import CLI, COLUMNS
 from neardup.messages.common import COMMON
 from neardup.messages.errors import ERRORS, LENGTHS, OTHER, REASONS
+from neardup.messages.explain import EXPLAIN
 from neardup.messages.forms import DEFAULT_LANGUAGE, LANGUAGES, WORDS, number, plural, size, word
 from neardup.messages.page import PAGE
 from neardup.messages.report import REPORT
@@ -57,6 +59,7 @@ CATALOG: dict[str, dict[str, dict[str, str]]] = {
     "error": ERRORS,
     "reason": REASONS,
     "length": LENGTHS,
+    "explain": EXPLAIN,
 }
 
 

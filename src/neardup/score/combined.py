@@ -1,49 +1,43 @@
-"""The combined score: a small calibrated model over the measures neardup already computes.
+"""The combined score: one fitted, calibrated model over the measures neardup already computes.
 
 No single measure is right for every pair: word 5-shingles miss short or inflected rewrites,
-word 1-grams and character n-grams cannot tell two texts on one topic from a rewrite, and
-containment and resemblance disagree on partial copies. The combined score is a logistic
-regression over nine features of a pair, each in [0, 1]:
+word 1-grams and character n-grams cannot tell two texts on one topic from a rewrite, and a
+paragraph copied into a long document shares few of either text's words. The combined score
+reads, for a pair of texts, the features of :data:`FEATURE_FUNCTIONS` (each in [0, 1]):
 
-====  ==========================================================================================
-0     resemblance of word 5-shingles of the canonical terms (lemmas under ``ru``/``auto``)
-1     containment (the larger of both ways) of the same
-2     resemblance of word 1-grams of the canonical terms
-3     containment of word 1-grams of the canonical terms
-4     resemblance of character 4-grams of the ``plain`` text (lowercase words, no lemmas)
-5     containment of the same
-6     TF-IDF cosine of the canonical term counts, the IDF taken from the pair itself (a term
-      in both texts weighs 1, a term in one ``1 + ln 1.5``), so a pair scores the same whatever
+``resemblance_word5``, ``containment_word5``
+      resemblance of the word 5-shingles of the canonical terms (lemmas under ``ru``/``auto``),
+      and the containment of the shorter set in the longer
+``shared_word5``
+      the shared word 5-shingles ``s`` as ``s / (s + 16)``: a passage copied verbatim counts
+      whatever the lengths of the texts around it
+``resemblance_word1``, ``containment_word1``
+      the same of word 1-grams (the vocabulary)
+``tfidf_pair``
+      TF-IDF cosine of the canonical term counts, the IDF taken from the pair itself (a term in
+      both texts weighs 1, a term in one ``1 + ln 1.5``), so a pair scores the same whatever
       other texts are scored beside it
-7     length ratio: the shorter text's canonical tokens over the longer's
-8     shortness: ``16 / (16 + tokens of the shorter text)`` — lets the model read the word
-      measures differently on a sentence and on a page, so that one threshold means the same
-      on both
-====  ==========================================================================================
+``resemblance_written3``, ``containment_written3``
+      character 3-grams of the *written* text (:func:`written_text`: punctuation, digits and
+      function words kept) — on sentence pairs the surface tells a rewrite from a pair on one
+      topic better than lemmas do
+``length_ratio``, ``shortness``
+      the shorter text's canonical tokens over the longer's; ``16 / (16 + tokens of the shorter
+      text)``
 
-``score = 1 / (1 + exp(-(intercept + Σ weight_i · feature_i)))``, then at least the floor (the
-word 1-gram resemblance of a pair whose shorter text has fewer than 16 canonical tokens, the
-pair-local TF-IDF cosine otherwise: chosen on human-labelled pairs, docs/quality.md). A short
-pair of like length (the shorter text under 32 canonical tokens and at least a third of the
-longer) scores instead ``0.8 ×`` the resemblance of character 3-grams of the *written* text
-(:func:`written_text`: punctuation, digits and function words kept) ``+ 0.2 ×`` the word
-1-gram resemblance — on human-labelled sentence pairs the written characters tell a rewrite
-from a pair on one topic better than lemmas do. The logistic part is a probability-like number,
-calibrated on the generated training pairs (a half of positives and a half of negatives of each
-generated kind; 0.5 is the natural threshold). The coefficients are in
-:mod:`neardup.score._coefficients`, written by ``benchmarks/fit_combined.py`` from pairs
-made by :mod:`neardup.eval.generate` of documents the evaluation never uses (fixed seed); no
-evaluation set was used to fit them. Every entry point (``neardup.compare``, ``compare
---method combined``, ``matrix --method combined``, ``eval --method combined``) computes the
-features with :func:`combined_table` and :func:`pair_features` and applies
-:data:`MODEL`: one function, so one pair scores the same everywhere.
+and applies :data:`MODEL` (:mod:`neardup.score.model`: a regime by the lengths, two logistic
+channels — verbatim and vocabulary — joined as a noisy OR, and a calibration map per regime
+whose 0.5 is the decision "a duplicate"), read from ``_model.json``, which
+``benchmarks/fit_combined.py`` writes. Every entry point (``neardup.compare``, ``compare
+--method combined``, ``matrix --method combined``, ``eval --method combined``, the collection's
+scoring of its matches) builds the table with :class:`CombinedFeatures` and scores with
+:func:`combined_scores`: one function, so one pair scores the same everywhere.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -54,7 +48,7 @@ from neardup.analysis.chain import Canonical, Chain, canonical_of_terms
 from neardup.fingerprints.pipeline import Analyzable, Pipeline, as_text, make_spec
 from neardup.fingerprints.shingles import shingle
 from neardup.fingerprints.similarity import Fingerprints
-from neardup.score import _coefficients as coefficients
+from neardup.score.model import CombinedModel, Explanation
 from neardup.spec import ShingleSpec, Spec
 
 F64 = npt.NDArray[np.float64]
@@ -62,104 +56,17 @@ I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
 Progress = Callable[[int], None] | None
 
-FEATURES = (
-    "resemblance_word5",
-    "containment_word5",
-    "resemblance_word1",
-    "containment_word1",
-    "resemblance_char4_plain",
-    "containment_char4_plain",
-    "tfidf_pair",
-    "length_ratio",
-    "shortness",
-)
 #: The tokens at which ``shortness`` is one half.
 SHORTNESS_SCALE = 16.0
+#: The shared word 5-shingles at which ``shared_word5`` is one half (a passage of about 20
+#: canonical words copied verbatim: a sentence or two).
+PASSAGE_SCALE = 16.0
 #: The IDF of a term in one text of the pair (smooth IDF over two documents: ln(3/2) + 1).
 IDF_ONE_SIDE = 1.0 + float(np.log(1.5))
 
 _WORD5 = ShingleSpec(unit="word", k=5)
 _WORD1 = ShingleSpec(unit="word", k=1)
-_CHAR4 = ShingleSpec(unit="char", k=4)
 _CHAR3 = ShingleSpec(unit="char", k=3)
-
-
-@dataclass(frozen=True)
-class CombinedModel:
-    """Logistic-regression coefficients over :data:`FEATURES`."""
-
-    features: tuple[str, ...]
-    weights: tuple[float, ...]
-    intercept: float
-    trained_on: str
-    #: Bumped by every refit or new rule: a score is reproducible with the same model version.
-    version: int = 1
-    #: The floor (0: none): the score is at least the pair's word 1-gram resemblance when its
-    #: shorter text has fewer canonical tokens than this, and at least its pair-local TF-IDF
-    #: cosine otherwise.
-    floor_below: int = 0
-    #: The short-pair blend (0: none): a pair whose shorter text has fewer canonical tokens
-    #: than this, and is at least ``blend_ratio`` of the longer one's, scores
-    #: ``Σ blend_i · part_i`` over (the resemblance of character 3-grams of the written text,
-    #: the resemblance of word 1-grams, the logistic score with its floor). A short text
-    #: inside a much longer one is a paste, which the logistic score's containment sees.
-    blend_below: int = 0
-    blend_ratio: float = 0.0
-    blend: tuple[float, float, float] = (0.0, 0.0, 1.0)
-
-    def __post_init__(self) -> None:
-        if self.features != FEATURES or len(self.weights) != len(FEATURES):
-            raise ValueError("the combined model's coefficients do not match its features")
-
-    def apply(self, features: F64, shorter: I64 | None = None, written3: F64 | None = None) -> F64:
-        """The score of each row of a ``(pairs, len(FEATURES))`` feature matrix (``shorter``:
-        each pair's shorter text's canonical tokens, which the floor and the blend need;
-        ``written3``: each pair's resemblance of character 3-grams of the written text, which
-        the blend needs)."""
-        features = np.asarray(features, dtype=np.float64)
-        z = self.intercept + features @ np.asarray(self.weights)
-        scores = np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
-        if self.floor_below and shorter is not None:
-            word1, tfidf = FEATURES.index("resemblance_word1"), FEATURES.index("tfidf_pair")
-            floor = np.where(shorter < self.floor_below, features[:, word1], features[:, tfidf])
-            scores = np.maximum(scores, floor)
-        if self.blend_below and shorter is not None and written3 is not None:
-            words = features[:, FEATURES.index("resemblance_word1")]
-            w_text, w_word, w_model = self.blend
-            mixed = w_text * np.asarray(written3) + w_word * words + w_model * scores
-            alike = features[:, FEATURES.index("length_ratio")] >= self.blend_ratio
-            scores = np.where((shorter < self.blend_below) & alike, mixed, scores)
-        return scores
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "features": list(self.features),
-            "weights": list(self.weights),
-            "intercept": self.intercept,
-            "trained_on": self.trained_on,
-            "version": self.version,
-            "floor_below": self.floor_below,
-            "blend_below": self.blend_below,
-            "blend_ratio": self.blend_ratio,
-            "blend": list(self.blend),
-        }
-
-
-#: The model the package ships (see the module docstring): the logistic model of fit
-#: ``coefficients.VERSION`` (2) with the floor (version 3) and the short-pair blend (version 4)
-#: chosen on the human-labelled dev sets (``benchmarks/quality_dev.py``, docs/quality.md: the
-#: blend chosen without a set is at or above that set's best baseline, on every set).
-MODEL = CombinedModel(
-    features=tuple(coefficients.FEATURES),
-    weights=tuple(coefficients.WEIGHTS),
-    intercept=coefficients.INTERCEPT,
-    trained_on=coefficients.TRAINED_ON,
-    version=4,
-    floor_below=16,
-    blend_below=32,
-    blend_ratio=0.33,
-    blend=(0.8, 0.2, 0.0),
-)
 
 
 @dataclass(frozen=True)
@@ -194,7 +101,6 @@ class CombinedTable:
     tokens: I64
     word5: Packed
     terms: Packed  # word 1-grams with their counts
-    char4: Packed
     written3: Packed  # character 3-grams of the written text (see :func:`written_text`)
 
     def __len__(self) -> int:
@@ -202,7 +108,8 @@ class CombinedTable:
 
 
 class CombinedFeatures:
-    """Builds :class:`CombinedTable` under a spec's analyzer (and the ``plain`` one)."""
+    """Builds :class:`CombinedTable` under a spec's analyzer (and the ``plain`` char filters,
+    for the written text)."""
 
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
@@ -216,7 +123,6 @@ class CombinedFeatures:
         tokens = np.zeros(len(texts), dtype=np.int64)
         word5: list[Fingerprints] = []
         terms: list[Fingerprints] = []
-        char4: list[Fingerprints] = []
         written3: list[Fingerprints] = []
         family = self.lemmas.family
         for d, text in enumerate(texts):
@@ -226,15 +132,11 @@ class CombinedFeatures:
             terms.append(
                 Fingerprints.from_hashes(shingle(canonical, _WORD1, family).hashes, multiset=True)
             )
-            plain = self.plain.canonical(text)
-            char4.append(Fingerprints.from_hashes(shingle(plain, _CHAR4, family).hashes))
             written = self.written(text)
             written3.append(Fingerprints.from_hashes(shingle(written, _CHAR3, family).hashes))
             if progress is not None:
                 progress(1)
-        return CombinedTable(
-            tokens, Packed.of(word5), Packed.of(terms), Packed.of(char4), Packed.of(written3)
-        )
+        return CombinedTable(tokens, Packed.of(word5), Packed.of(terms), Packed.of(written3))
 
     def written(self, text: Analyzable) -> Canonical:
         """``text`` as written (:func:`written_text` under the ``plain`` char filters), once
@@ -258,15 +160,32 @@ def written_text(chain: Chain, text: str) -> Canonical:
     return canonical_of_terms(words, spans, spans, "*")
 
 
-def _set_measures(p: Packed, a: I64, b: I64) -> tuple[F64, F64]:
-    shared = pair_overlaps(p.values, p.offsets, a, b).astype(np.float64)
-    size_a = p.sizes[a].astype(np.float64)
-    size_b = p.sizes[b].astype(np.float64)
-    union = size_a + size_b - shared
-    smaller = np.minimum(size_a, size_b)
-    resemblance = np.divide(shared, union, out=np.zeros_like(shared), where=union > 0)
-    containment = np.divide(shared, smaller, out=np.zeros_like(shared), where=smaller > 0)
-    return resemblance, containment
+#: The columns of :func:`pair_measures`: for each fingerprint set of :class:`CombinedTable`
+#: the shared count and both sizes, then the pair-local TF-IDF cosine and both texts' canonical
+#: tokens — everything a feature is computed from (a fit caches these, not the features).
+SETS = ("word5", "terms", "written3")
+MEASURES = (
+    *(f"{s}_{part}" for s in SETS for part in ("shared", "a", "b")),
+    "tfidf_pair",
+    "tokens_a",
+    "tokens_b",
+)
+
+
+def pair_measures(table: CombinedTable, a: npt.ArrayLike, b: npt.ArrayLike) -> F64:
+    """The ``(pairs, len(MEASURES))`` raw measures of pairs ``(a[p], b[p])``."""
+    a = np.ascontiguousarray(a, dtype=np.int64)
+    b = np.ascontiguousarray(b, dtype=np.int64)
+    out = np.zeros((a.shape[0], len(MEASURES)), dtype=np.float64)
+    for s, name in enumerate(SETS):
+        p: Packed = getattr(table, name)
+        out[:, 3 * s] = pair_overlaps(p.values, p.offsets, a, b)
+        out[:, 3 * s + 1] = p.sizes[a]
+        out[:, 3 * s + 2] = p.sizes[b]
+    out[:, 3 * len(SETS)] = _pair_tfidf(table.terms, a, b)
+    out[:, 3 * len(SETS) + 1] = table.tokens[a]
+    out[:, 3 * len(SETS) + 2] = table.tokens[b]
+    return out
 
 
 def _pair_tfidf(p: Packed, a: I64, b: I64) -> F64:
@@ -280,38 +199,87 @@ def _pair_tfidf(p: Packed, a: I64, b: I64) -> F64:
     return np.clip(out, 0.0, 1.0)
 
 
-def pair_features(table: CombinedTable, a: npt.ArrayLike, b: npt.ArrayLike) -> F64:
-    """The ``(pairs, 9)`` feature matrix of pairs ``(a[p], b[p])`` (see the module docstring)."""
-    a = np.ascontiguousarray(a, dtype=np.int64)
-    b = np.ascontiguousarray(b, dtype=np.int64)
-    out = np.zeros((a.shape[0], len(FEATURES)), dtype=np.float64)
-    out[:, 0], out[:, 1] = _set_measures(table.word5, a, b)
-    out[:, 2], out[:, 3] = _set_measures(table.terms, a, b)
-    out[:, 4], out[:, 5] = _set_measures(table.char4, a, b)
-    out[:, 6] = _pair_tfidf(table.terms, a, b)
-    shorter = np.minimum(table.tokens[a], table.tokens[b]).astype(np.float64)
-    longer = np.maximum(table.tokens[a], table.tokens[b]).astype(np.float64)
-    out[:, 7] = np.divide(shorter, longer, out=np.zeros(shorter.shape[0]), where=longer > 0)
-    out[:, 8] = SHORTNESS_SCALE / (SHORTNESS_SCALE + shorter)
+def _ratio(x: F64, y: F64) -> F64:
+    return np.divide(x, y, out=np.zeros(x.shape[0]), where=y > 0)
+
+
+def _set_feature(measures: F64, name: str, kind: str) -> F64:
+    s = SETS.index(name)
+    shared, size_a, size_b = measures[:, 3 * s], measures[:, 3 * s + 1], measures[:, 3 * s + 2]
+    if kind == "resemblance":
+        return _ratio(shared, size_a + size_b - shared)
+    return _ratio(shared, np.minimum(size_a, size_b))  # containment of the smaller set
+
+
+def _shorter(measures: F64) -> F64:
+    return np.minimum(
+        measures[:, MEASURES.index("tokens_a")], measures[:, MEASURES.index("tokens_b")]
+    )
+
+
+def _longer(measures: F64) -> F64:
+    return np.maximum(
+        measures[:, MEASURES.index("tokens_a")], measures[:, MEASURES.index("tokens_b")]
+    )
+
+
+#: Every feature a model may use, by name: each a function of the raw measures, in [0, 1].
+FEATURE_FUNCTIONS: dict[str, Callable[[F64], F64]] = {
+    "resemblance_word5": lambda m: _set_feature(m, "word5", "resemblance"),
+    "containment_word5": lambda m: _set_feature(m, "word5", "containment"),
+    "resemblance_word1": lambda m: _set_feature(m, "terms", "resemblance"),
+    "containment_word1": lambda m: _set_feature(m, "terms", "containment"),
+    "tfidf_pair": lambda m: np.clip(m[:, MEASURES.index("tfidf_pair")], 0.0, 1.0),
+    "length_ratio": lambda m: _ratio(_shorter(m), _longer(m)),
+    "shortness": lambda m: SHORTNESS_SCALE / (SHORTNESS_SCALE + _shorter(m)),
+    "resemblance_written3": lambda m: _set_feature(m, "written3", "resemblance"),
+    "containment_written3": lambda m: _set_feature(m, "written3", "containment"),
+    "shared_word5": lambda m: (lambda s: s / (s + PASSAGE_SCALE))(m[:, 0]),
+}
+FEATURES = tuple(FEATURE_FUNCTIONS)
+
+
+def features_of(measures: F64, names: Sequence[str] = FEATURES) -> F64:
+    """The ``(pairs, len(names))`` features of the raw measures (:func:`pair_measures`)."""
+    measures = np.asarray(measures, dtype=np.float64).reshape(-1, len(MEASURES))
+    out = np.zeros((measures.shape[0], len(names)), dtype=np.float64)
+    for i, name in enumerate(names):
+        out[:, i] = FEATURE_FUNCTIONS[name](measures)
     return out
 
 
+def pair_features(
+    table: CombinedTable, a: npt.ArrayLike, b: npt.ArrayLike, names: Sequence[str] = FEATURES
+) -> F64:
+    """The ``(pairs, len(names))`` feature matrix of pairs ``(a[p], b[p])``."""
+    return features_of(pair_measures(table, a, b), names)
+
+
 def combined_scores(
-    table: CombinedTable, a: npt.ArrayLike, b: npt.ArrayLike, model: CombinedModel = MODEL
+    table: CombinedTable, a: npt.ArrayLike, b: npt.ArrayLike, model: CombinedModel | None = None
 ) -> F64:
     """The combined score of pairs ``(a[p], b[p])``; a pair where either text has no canonical
     token scores 0 (there is nothing to compare), and a text against itself 1."""
+    model = MODEL if model is None else model
     a = np.ascontiguousarray(a, dtype=np.int64)
     b = np.ascontiguousarray(b, dtype=np.int64)
-    shorter = np.minimum(table.tokens[a], table.tokens[b])
-    written3 = _set_measures(table.written3, a, b)[0] if model.blend_below else None
-    scores = model.apply(pair_features(table, a, b), shorter, written3)
+    measures = pair_measures(table, a, b)
+    scores = model.apply(features_of(measures, model.features), regime_of(model, measures))
+    return _bounded(scores, table, a, b)
+
+
+def _bounded(scores: F64, table: CombinedTable, a: I64, b: I64) -> F64:
     scores[(table.tokens[a] == 0) | (table.tokens[b] == 0)] = 0.0
     scores[(a == b) & (table.tokens[a] > 0)] = 1.0
     return scores
 
 
-def combined_matrix(table: CombinedTable, model: CombinedModel = MODEL) -> F64:
+def regime_of(model: CombinedModel, measures: F64) -> I64:
+    """Each pair's regime under ``model`` (:meth:`CombinedModel.regime_of`)."""
+    return model.regime_of(_shorter(measures), FEATURE_FUNCTIONS["length_ratio"](measures))
+
+
+def combined_matrix(table: CombinedTable, model: CombinedModel | None = None) -> F64:
     """The combined score of every two texts (symmetric: every feature is)."""
     n = len(table)
     i, j = np.triu_indices(n, k=1)
@@ -327,5 +295,26 @@ def combined_matrix(table: CombinedTable, model: CombinedModel = MODEL) -> F64:
 def combined_score(a: Analyzable, b: Analyzable, spec: Spec) -> float:
     """The combined score of one pair under ``spec``'s analyzer (texts analysed for the request
     already, :class:`~neardup.analysis.analyzed.AnalyzedText`, are not analysed again)."""
+    return combined_explained(a, b, spec)[0]
+
+
+def combined_explained(a: Analyzable, b: Analyzable, spec: Spec) -> tuple[float, Explanation]:
+    """The combined score of one pair and what drove it (:meth:`CombinedModel.explain`)."""
     table = CombinedFeatures(spec).table([a, b])
-    return float(combined_scores(table, np.array([0]), np.array([1]))[0])
+    first, second = np.array([0]), np.array([1])
+    measures = pair_measures(table, first, second)
+    features, regime = features_of(measures, MODEL.features), regime_of(MODEL, measures)
+    score = float(_bounded(MODEL.apply(features, regime), table, first, second)[0])
+    return score, replace(MODEL.explain(features[0], int(regime[0])), score=score)
+
+
+def known(model: CombinedModel) -> CombinedModel:
+    """``model``, when every feature it names is one of :data:`FEATURE_FUNCTIONS`."""
+    unknown = [f for f in model.features if f not in FEATURE_FUNCTIONS]
+    if unknown:
+        raise ValueError(f"the combined model names unknown features: {unknown}")
+    return model
+
+
+#: The model the package ships (``_model.json``, written by ``benchmarks/fit_combined.py``).
+MODEL = known(CombinedModel.load())

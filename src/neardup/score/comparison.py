@@ -25,6 +25,7 @@ from neardup.spec import ShingleSpec, Spec
 if TYPE_CHECKING:
     from neardup.fingerprints.pipeline import Analyzable, Pipeline
     from neardup.passages.align import Aligner, Alignment, Passage
+    from neardup.score.model import Explanation
 
 #: How a pair is scored: ``combined`` (the combined score first, then the shingle-set
 #: measures) or ``sets`` (the shingle-set measures only).
@@ -40,7 +41,8 @@ class Comparison:
     ``2|A ∩ B| / (|A| + |B|)``. ``shingles_a``, ``shingles_b`` and ``shared`` are the counts they
     come from, under ``shingling`` (the spec's shingles, or word 1-grams when the length rule
     applied to this pair). ``combined`` is the combined score (:mod:`neardup.score.combined`) under
-    the ``combined`` method, else ``None``. ``alignment`` holds the passages ``a`` shares with
+    the ``combined`` method, else ``None``; ``explanation`` says what drove it, when asked for.
+    ``alignment`` holds the passages ``a`` shares with
     ``b`` and the uniqueness of ``a`` when fragments were asked for.
     """
 
@@ -59,6 +61,7 @@ class Comparison:
     #: letters of another script, invisible characters, letter spacing, stuffing).
     tricks_a: Tricks = NONE
     tricks_b: Tricks = NONE
+    explanation: Explanation | None = None
 
     @property
     def suspicious(self) -> bool:
@@ -86,6 +89,8 @@ class Comparison:
             from neardup.score.combined import MODEL
 
             out.update(combined=self.combined, combined_version=MODEL.version)
+            if self.explanation is not None:
+                out["combined_explain"] = self.explanation.to_dict()
         out.update(
             resemblance=self.resemblance,
             sorensen=self.sorensen,
@@ -162,6 +167,7 @@ def compare(
     b_id: str = "B",
     hidden_a: Tricks = NONE,
     hidden_b: Tricks = NONE,
+    explain: bool = False,
 ) -> Comparison:
     """The combined score, resemblance, containment both ways and Sørensen of ``a`` and ``b``.
 
@@ -182,12 +188,15 @@ def compare(
     (an ``aligner`` given says it itself). The defaults are those
     of :mod:`neardup.defaults`, as in the CLI and the service. ``hidden_a`` and ``hidden_b``:
     the text hidden in the files the texts were read from (a ``hidden_text`` trick,
-    :func:`neardup.inputs.hidden_in`), reported with the tricks the analyzer undid.
+    :func:`neardup.inputs.hidden_in`), reported with the tricks the analyzer undid. With
+    ``explain=True`` (and the ``combined`` method) the result also says which evidence drove
+    the combined score (:meth:`neardup.score.model.CombinedModel.explain`).
     """
     check("method", method, OneOf(SCORE_METHODS), ConfigurationError)
     check("fragments", fragments, Boolean(), ConfigurationError)
     check("citations", citations, Boolean(), ConfigurationError)
     check("rewrites", rewrites, Boolean(), ConfigurationError)
+    check("explain", explain, Boolean(), ConfigurationError)
     if spec is None:
         check("preset", preset, OneOf(PRESETS), ConfigurationError)
         spec = _preset_spec(preset)
@@ -196,11 +205,12 @@ def compare(
     pipeline = pipeline_of(spec)
     text_a, text_b = pipeline.analyze(a), pipeline.analyze(b)
     measures, shingling = pipeline.compare_shingled(text_a, text_b)
-    combined = None
+    combined, explanation = None, None
     if method == "combined":
-        from neardup.score.combined import combined_score
+        from neardup.score.combined import combined_explained
 
-        combined = combined_score(text_a, text_b, spec)
+        combined, found = combined_explained(text_a, text_b, spec)
+        explanation = found if explain else None
     alignment = None
     if fragments:
         from neardup.passages.align import apply_citations
@@ -224,4 +234,5 @@ def compare(
         alignment=alignment,
         tricks_a=text_a.canonical.tricks.merged(hidden_a),
         tricks_b=text_b.canonical.tricks.merged(hidden_b),
+        explanation=explanation,
     )
