@@ -2,28 +2,34 @@
 
     NEARDUP_DATA=/work/shared/data .venv/bin/python benchmarks/fit_combined.py
 
-reads every labelled set of benchmarks/calibration_sets.py (the seven human-labelled dev sets,
-the long real sets mined from ru_news and Reuters, the long real documents sharing a paragraph,
-and the generated *train* sets), measures each pair once under the default spec (cached in
-``/tmp/neardup-calibration``: a refit after an analyzer change recomputes them by itself),
-fits the model and writes ``src/neardup/score/_model.json`` with ``version`` one above the
-shipped model's when anything changed (the same fit again writes the same file).
+reads every real labelled set of benchmarks/calibration_sets.py — the seven human-labelled dev
+sets, the long real sets mined from ru_news and Reuters, the long real documents that share a
+paragraph (or only a subject) — measures each pair once under the default spec (cached in
+``/tmp/neardup-calibration``, keyed by what the default analyzer makes of a probe text: after
+an analyzer change, a stop list say, the same command measures again by itself), fits the model
+and writes ``src/neardup/score/_model.json``, with ``version`` one above the shipped model's
+when anything changed (the same fit again writes the same file). The generated sets are not
+fitted on: their negatives share quotations and site furniture verbatim, which this model calls
+reuse (benchmarks/quality_dev.py reports them as a guard).
 
 **The model** (:mod:`neardup.score.model`): a pair is routed to a regime by its canonical
-tokens — ``sentence`` (the shorter text under :data:`SHORT_BELOW` tokens and at least
-:data:`PART_RATIO` of the longer's), ``part`` (the shorter text less than :data:`PART_RATIO`
-of the longer's) or ``document`` — and each regime has a logistic regression over
-:data:`FEATURES` (scikit-learn, L2, ``C`` = :data:`C`), each set weighing the same in it.
+tokens — ``part`` (the shorter text less than :data:`PART_RATIO` of the longer's), else by the
+shorter text's tokens against :data:`TOKEN_BOUNDS`: ``sentence``, ``paragraph``, ``document``.
+Each regime has two logistic channels over :data:`FEATURES` — **verbatim** (the word 5-shingle
+features) and **vocabulary** (the others; the sentence regime reads only
+:data:`SENTENCE_FEATURES`) — joined as a noisy OR and fitted together by weighted maximum
+likelihood (scipy's L-BFGS-B; L2, ``C`` = :data:`C`; each set weighing the same), every
+evidence weight at least 0 (more evidence never lowers a score), the lengths (the context, read
+by the vocabulary channel) of either sign.
 
 **The calibration**, per regime, on logits the model was not fitted on (:data:`FOLDS`-fold
-out-of-fold logits of the training pairs): a Platt map (a one-feature logistic regression of
-the label on the logit gives the slope), whose 0.5 is put at the threshold that makes the F1
-of every real training set closest to that set's own best F1 — the three regimes' thresholds
-chosen together, judged by the worst set (then the mean). So 0.5 means "call it a duplicate"
-on a sentence, a paragraph against a document and two documents alike.
-
-``--check`` fits without writing and prints the held-out table of benchmarks/quality_dev.py
-(leave one set out, and halves) for this configuration.
+out-of-fold logits, folds cut within each set): a Platt map (a one-feature logistic regression
+of the label on the logit gives the slope), whose 0.5 is put at the threshold that brings the
+F1 of every set closest to that set's own best F1 — the regimes' thresholds searched together
+over :data:`GRID` quantiles each, judged leximin (the worst set first, then the next). So 0.5
+means "call it a duplicate" on a sentence, a paragraph against a document and two documents
+alike. Held-out figures (halves, leave one set out): benchmarks/quality_dev.py, which calls
+:func:`fit` itself.
 """
 
 from __future__ import annotations

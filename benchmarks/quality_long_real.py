@@ -76,7 +76,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import quality_dev as qd
-from doc_sections import rewrite_section
+from doc_sections import page_with, rewrite_section
 
 from neardup.eval import methods
 from neardup.fingerprints.pipeline import default_spec
@@ -86,7 +86,7 @@ DATA = Path(os.environ.get("NEARDUP_DATA", ROOT.parent / "shared" / "data"))
 DOCS = ROOT / "docs" / "quality.md"
 START, END = "<!-- results: long-real -->", "<!-- end: long-real -->"
 HEADING = "### Long texts: real reprints and corrections (ru_news, Reuters)"
-AFTER = "<!-- end: dev-generated -->"
+AFTER = "<!-- end: dev-kinds -->"
 #: Negatives a text of a positive pair gets: hard (same date and topic) and random.
 HARD = 3
 RANDOM = 2
@@ -677,7 +677,8 @@ def main() -> None:
     print(note, "", table, "", hard, "", *verdicts, "", *regimes, "", f"short: {shorts}", sep="\n")
     if args.update_docs:
         body = render(note, table, hard, verdicts, regimes, mined, shorts)
-        text = DOCS.read_text(encoding="utf-8")
+        page = page_with(DOCS, START, END)  # the section lives on a page of the docs folder
+        text = page.read_text(encoding="utf-8")
         if START not in text:
             at = text.index(AFTER) + len(AFTER)
             text = f"{text[:at]}\n\n{HEADING}\n\n{START}\n{END}\n{text[at:]}"
