@@ -277,8 +277,9 @@ def choose_thresholds(
     for _ in range(50):
         moved = False
         for r in range(regimes):
-            others_tp = sum(tp[:, q, at[q]] for q in range(regimes) if q != r)
-            others_fp = sum(fp[:, q, at[q]] for q in range(regimes) if q != r)
+            none = np.zeros(len(sets))
+            others_tp = sum((tp[:, q, at[q]] for q in range(regimes) if q != r), none)
+            others_fp = sum((fp[:, q, at[q]] for q in range(regimes) if q != r), none)
             t = others_tp[:, None] + tp[:, r, : len(grids[r])]
             f = others_fp[:, None] + fp[:, r, : len(grids[r])]
             f1 = 2 * t / np.maximum(t + f + positives[:, None], 1)
