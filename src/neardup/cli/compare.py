@@ -82,10 +82,10 @@ if TYPE_CHECKING:
     type=click.Choice(SCORE_METHODS),
     default=DEFAULTS.score,
     show_default=True,
-    help="combined: the combined score first (a calibrated probability-like number from "
-    "several measures, neardup.score.combined; the best single ranking on every generated set, "
-    "docs/quality.md), then the shingle-set measures; sets: the shingle-set measures only "
-    "(faster).",
+    help="combined: the combined score first (one calibrated model over word-run and "
+    "vocabulary evidence, neardup.score.combined, whose 0.5 means a duplicate on a sentence as "
+    "on a document, docs/quality.md), then the shingle-set measures; sets: the shingle-set "
+    "measures only (faster).",
 )
 @click.option(
     "--explain",
@@ -126,10 +126,11 @@ def compare(
 
     A and B are text files in any supported encoding (UTF-8, UTF-16, cp1251, koi8-r…), plain
     text or HTML; `-` reads standard input. The combined score (shown first; key "combined")
-    is a logistic model over word and character resemblance and containment, a TF-IDF cosine
-    and the length ratio, fitted on generated pairs, whose 0.5 means "probably a copy" on a
-    sentence as on a page: it is the default because no single measure is right for every
-    pair (docs/quality.md). Resemblance is |A∩B|/|A∪B| of the shingle fingerprint sets,
+    is one fitted model over word runs copied verbatim and shared vocabulary, calibrated on
+    real labelled pairs so that 0.5 means "a duplicate" on a sentence, a paragraph in a
+    document and two documents alike: it is the default because no single measure is right
+    for every pair (docs/quality.md); --explain says which evidence drove it. Resemblance is
+    |A∩B|/|A∪B| of the shingle fingerprint sets,
     Sørensen 2|A∩B|/(|A|+|B|), containment_ab |A∩B|/|A| (how much of A is in B) and
     containment_ba |A∩B|/|B|. A text with no shingles gives 0 for every measure.
 

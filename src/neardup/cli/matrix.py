@@ -69,8 +69,8 @@ def _table(result: SimilarityMatrix) -> Table:
     type=click.Choice(METHODS),
     default=DEFAULTS.matrix,
     show_default=True,
-    help="combined (the calibrated combined score of neardup.score.combined: the best single "
-    "ranking on every generated set, docs/quality.md), containment |Si∩Sj|/|Si| "
+    help="combined (the calibrated combined score of neardup.score.combined, whose 0.5 means a "
+    "duplicate, docs/quality.md), containment |Si∩Sj|/|Si| "
     "(asymmetric), resemblance (Jaccard), sorensen, minhash (estimated resemblance) or tfidf "
     "(cosine of TF-IDF vectors).",
 )

@@ -650,7 +650,7 @@ def _minhash(ctx: MethodContext) -> Scorer:
 
 
 class CombinedScorer:
-    """The combined score (:mod:`neardup.score.combined`): the shipped logistic model over nine
+    """The combined score (:mod:`neardup.score.combined`): the shipped calibrated model over the
     measures of a pair, the same function ``neardup.compare`` and ``matrix`` apply."""
 
     def __init__(self, spec: Spec) -> None:
@@ -669,8 +669,8 @@ class CombinedScorer:
 
 @register(
     "combined",
-    "calibrated logistic model over word/char resemblance and containment, with and without "
-    "lemmas, pair TF-IDF cosine and length ratio (neardup.score.combined)",
+    "calibrated model over word-run (5-shingle) and vocabulary (word 1-gram, pair TF-IDF, "
+    "written character 3-gram) evidence, by length regime (neardup.score.combined)",
 )
 def _combined(ctx: MethodContext) -> Scorer:
     return CombinedScorer(ctx.spec)
