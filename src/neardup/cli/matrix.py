@@ -137,9 +137,9 @@ def matrix(
     FILES are text files (any supported encoding, plain text or HTML; the id is the path),
     datasets (.jsonl, .csv, optionally .gz, .parquet) with an id and a text field, or folders
     of them (docs/guide.md "Inputs"). Row i, column j holds text i measured against text j.
-    The default, the combined score, is a probability-like number (0.5: probably a copy, on a
-    sentence as on a page) from several measures, chosen as the default because no single
-    measure ranks every kind of pair well (docs/quality.md). For containment, the share of
+    The default, the combined score, is one calibrated model over several measures (0.5: a
+    duplicate, on a sentence as on a document), the default because no single measure ranks
+    every kind of pair well (docs/quality.md). For containment, the share of
     text i's shingles found in text j (so the matrix is not symmetric); the other methods are
     symmetric. The diagonal is 1 (0 for a text with no shingles).
 
