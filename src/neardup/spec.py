@@ -459,6 +459,8 @@ MAX_POSTINGS_PER_SAMPLE = 1_000_000_000
 #: The longest text length limit (characters) a collection may set.
 MAX_TEXT_LENGTH = 2**40
 MAX_PMBF_N = 100_000_000
+#: The most sentence band keys a sentence may post.
+MAX_SENTENCE_BANDS = 64
 
 
 @dataclass(frozen=True)
@@ -493,6 +495,12 @@ class IndexSpec:
     run of ``window`` shingles shared with a stored text meets one of its samples, wherever the
     run lies in the text) or ``samples`` (its own winnowed samples: both sides must choose the
     same value, as collections made before this setting did; they read back with it).
+    ``sentence_bands``: every sentence of a stored text (4 distinct terms or more) also posts
+    this many min-hash band keys of its set of terms, and a checked text looks its sentences'
+    keys up, so a single sentence copied, edited or reworded finds the document it came from
+    and the second stage marks it (:mod:`neardup.index.sentences`; 0: none, as collections
+    made before this setting, which read back with it). A collection that keeps no texts
+    keeps no sentence keys: there is nothing to align them against.
     """
 
     policy: str = param("reject", OneOf(INDEX_POLICIES))
@@ -513,6 +521,7 @@ class IndexSpec:
     pmbf_max_rows: int = param(50, Integer(0, MAX_CANDIDATES), label="pmbf_max_rows (0: all)")
     short_window: int = param(8, Integer(0, MAX_WINDOW), label="short_window (0: off)")
     lookup: str = param(DEFAULTS.lookup, OneOf(CANDIDATE_LOOKUPS), label="lookup")
+    sentence_bands: int = param(6, Integer(0, MAX_SENTENCE_BANDS), label="sentence_bands (0: off)")
 
     def __post_init__(self) -> None:
         check_fields(self, "index")

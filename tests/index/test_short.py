@@ -71,10 +71,17 @@ def test_a_short_text_is_scored_and_counted_on_its_words() -> None:
 def test_without_the_rule_a_short_pair_stays_on_5_shingles() -> None:
     """What every collection did before the rule, and what one stored then still does."""
     spec = default_spec()
-    with Collection.create("memory:", spec.fixed(), IndexSpec(policy="allow")) as col:
+    before = IndexSpec(policy="allow", sentence_bands=0)
+    with Collection.create("memory:", spec.fixed(), before) as col:
         col.add("ru", SHORT_RU)
         # the two sentences share no 5-shingle: nothing found, nothing to score
         assert col.check(SHORT_RU_EDITED).matches == ()
+    with Collection.create("memory:", spec.fixed(), IndexSpec(policy="allow")) as col:
+        col.add("ru", SHORT_RU)
+        # with sentence keys the edited sentence meets its source and the second stage marks
+        # it; the pair is still measured on 5-shingles (none shared)
+        (match,) = col.check(SHORT_RU_EDITED).matches
+        assert match.id == "ru" and match.shared == 0 and match.resemblance == 0.0
         assert Pipeline(spec.fixed()).compare(SHORT_RU_EDITED, SHORT_RU).shared == 0
         assert neardup.compare(SHORT_RU_EDITED, SHORT_RU).resemblance == 7 / 12
 
@@ -106,7 +113,8 @@ def test_an_analysis_without_the_short_form_is_refused() -> None:
 
 
 def test_what_short_and_long_texts_post_and_look_up() -> None:
-    with Collection.create("memory:", default_spec(), IndexSpec(short_window=8)) as col:
+    words_only = IndexSpec(short_window=8, sentence_bands=0)  # the sentence keys: below
+    with Collection.create("memory:", default_spec(), words_only) as col:
         short = col.analyze(SHORT_RU)
         assert short.short is not None and short.short.tokens == 9
         words = short.short.fingerprints.values
@@ -122,10 +130,21 @@ def test_what_short_and_long_texts_post_and_look_up() -> None:
         # posts its word minima; looks them up tagged only: it meets short texts, never long
         assert np.array_equal(long.lookups, np.union1d(winnowed, minima ^ TAG))
         assert not np.any(np.isin(long.lookups, long.samples[np.isin(long.samples, minima)]))
-    with Collection.create("memory:", default_spec(), IndexSpec(short_window=0)) as off:
+    with Collection.create(
+        "memory:", default_spec(), IndexSpec(short_window=0, sentence_bands=0)
+    ) as off:
         long = off.analyze(tg.text(300, 5))
         assert np.array_equal(long.samples, long.lookups)
         assert np.all(np.isin(long.samples, long.values))
+    with Collection.create("memory:", default_spec(), IndexSpec(short_window=8)) as keyed:
+        # a long text also posts its sentence keys, which only the sentence source looks up;
+        # a short one has none (its words find where it came from)
+        long, plain = keyed.analyze(tg.text(300, 5)), col.analyze(tg.text(300, 5))
+        assert long.sentence_keys is not None and long.sentence_keys.shape[1] == 6
+        keys = long.sentence_keys.reshape(-1)
+        assert np.array_equal(long.samples, np.union1d(plain.samples, keys))
+        assert np.array_equal(long.lookups, plain.lookups)
+        assert keyed.analyze(SHORT_RU).sentence_keys is None
 
 
 def test_a_long_text_finds_the_sentence_it_holds() -> None:

@@ -167,6 +167,13 @@ def index() -> None:
     help="Under the length-adaptive rule (--short-below): a long text also posts the minimum of "
     "every window of this many words, so a short text finds the document it came from; 0: off.",
 )
+@field_option(
+    IndexSpec,
+    "sentence_bands",
+    "--sentence-bands",
+    help="Band keys every sentence of a stored text posts, so a single copied, edited or "
+    "reworded sentence finds its source and is marked; 0: off (docs/collection-check.md).",
+)
 @click.option(
     "--no-store-text",
     is_flag=True,
@@ -189,6 +196,7 @@ def create(
     pmbf_p: float,
     pmbf_max_rows: int,
     short_window: int,
+    sentence_bands: int,
     no_store_text: bool,
     **options: Any,
 ) -> None:
@@ -209,6 +217,7 @@ def create(
         pmbf_p=pmbf_p,
         pmbf_max_rows=pmbf_max_rows,
         short_window=short_window,
+        sentence_bands=sentence_bands,
         store_text=not no_store_text,
         min_length=min_length,
         max_length=max_length,

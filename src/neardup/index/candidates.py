@@ -195,6 +195,12 @@ class Query(Protocol):
         never each other (:meth:`neardup.index.short.ShortRule.samples`)."""
         ...
 
+    @property
+    def sentence_keys(self) -> U64 | None:
+        """The band keys of its sentences, a row a sentence (:mod:`neardup.index.sentences`),
+        or ``None`` when the collection keeps none."""
+        ...
+
 
 @dataclass(frozen=True)
 class CandidatePairs:
@@ -604,9 +610,114 @@ class BloomRowsSource:
         )
 
 
+#: The name the sentence source's proposals go by (:class:`~neardup.index.finding.Proposals`).
+SENTENCES = "sentences"
+#: The stored documents a text's sentence keys propose for exact verification, best first.
+SENTENCE_CANDIDATES = 20
+
+
+class SentenceSource:
+    """Candidates from the postings of sentence band keys (:mod:`neardup.index.sentences`).
+
+    ``max_candidates`` documents a text at most, those with the strongest sentence evidence
+    first; a key posted by more than ``max_postings_per_sample`` documents brings only its
+    newest that many (0: all), as the postings source reads them.
+    """
+
+    name = SENTENCES
+    #: Not asked by adds: their decisions are on whole texts, which a sentence never decides.
+    checks_only = True
+
+    def __init__(
+        self,
+        *,
+        max_candidates: int = SENTENCE_CANDIDATES,
+        max_postings_per_sample: int,
+    ) -> None:
+        self.max_candidates = max_candidates
+        self.max_postings_per_sample = max_postings_per_sample
+
+    def stored(self, queries: Sequence[Query], storage: Storage) -> CandidatePairs:
+        rows = [q.sentence_keys for q in queries]
+        blocks = [(i, r) for i, r in enumerate(rows) if r is not None and r.shape[0]]
+        if not blocks:
+            return CandidatePairs.empty()
+        values = np.concatenate([r.reshape(-1) for _, r in blocks]).astype(np.uint64)
+        # each looked-up key with its sentence (numbered across the queries), each sentence
+        # with its query
+        counts = np.array([r.shape[0] for _, r in blocks], dtype=np.int64)
+        bands = blocks[0][1].shape[1]
+        sentence = np.repeat(np.arange(int(counts.sum()), dtype=np.int64), bands)
+        owner = np.repeat(np.array([i for i, _ in blocks], dtype=np.int64), counts)
+        cap = self.max_postings_per_sample
+        pv, pk = storage.postings(distinct(values), limit_per_value=cap)
+        pv, pk = sorted_postings(pv, pk, cap)
+        return rank_sentences(values, sentence, owner, pv, pk, self.max_candidates)
+
+    def in_batch(self, queries: Sequence[Query]) -> CandidatePairs:
+        """Nothing: adds do not ask this source."""
+        return CandidatePairs.empty()
+
+    def inserted(self, docs: Sequence[NewDoc], storage: Storage) -> None:
+        """Nothing to do: the keys are among the samples the storage posts."""
+
+    def removing(self, keys: Sequence[int], storage: Storage) -> None:
+        """Nothing to do: the storage drops a document's postings with it."""
+
+    def __repr__(self) -> str:
+        return (
+            f"SentenceSource(max_candidates={self.max_candidates}, "
+            f"max_postings_per_sample={self.max_postings_per_sample})"
+        )
+
+
+def rank_sentences(
+    values: U64, sentence: I64, owner: I64, post_values: U64, post_keys: I64, limit: int
+) -> CandidatePairs:
+    """The candidates of the sentence keys ``values`` (``sentence[i]`` the sentence key ``i``
+    belongs to, ``owner`` each sentence's query) in postings sorted by value: per query the
+    ``limit`` documents with the largest evidence — over its sentences, the largest sum of
+    ``1 / postings`` of the keys one sentence shares with the document (ties: smaller key)."""
+    if not values.shape[0] or not post_values.shape[0]:
+        return CandidatePairs.empty()
+    lo = np.searchsorted(post_values, values, side="left")
+    hi = np.searchsorted(post_values, values, side="right")
+    lengths = hi - lo
+    total = int(lengths.sum())
+    if not total:
+        return CandidatePairs.empty()
+    idx = np.repeat(lo - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
+    sent = np.repeat(sentence, lengths)
+    keys = post_keys[idx]
+    weight = np.repeat(1.0 / np.maximum(lengths, 1), lengths)
+    # sum per (sentence, document)
+    order = np.lexsort((keys, sent))
+    sent, keys, weight = sent[order], keys[order], weight[order]
+    first = np.flatnonzero(
+        np.concatenate(([True], (sent[1:] != sent[:-1]) | (keys[1:] != keys[:-1])))
+    )
+    score = np.add.reduceat(weight, first)
+    pos, keys = owner[sent[first]], keys[first]
+    # best sentence per (query, document), then best documents first within each query
+    order = np.lexsort((-score, keys, pos))
+    pos, keys, score = pos[order], keys[order], score[order]
+    first = np.flatnonzero(
+        np.concatenate(([True], (pos[1:] != pos[:-1]) | (keys[1:] != keys[:-1])))
+    )
+    pos, keys, score = pos[first], keys[first], score[first]
+    order = np.lexsort((keys, -score, pos))
+    pos, keys, score = pos[order], keys[order], score[order]
+    starts = np.flatnonzero(np.concatenate(([True], pos[1:] != pos[:-1])))
+    rank = np.arange(pos.shape[0]) - np.repeat(starts, np.diff(np.append(starts, pos.shape[0])))
+    keep = rank < limit
+    return CandidatePairs(pos[keep], keys[keep], score[keep])
+
+
 def sources_for(spec: IndexSpec, generator: CandidateGenerator) -> tuple[CandidateSource, ...]:
     """The candidate sources of a collection: the postings of its generator's samples
-    (``winnow``), the pseudo-matrix filter (``pmbf``), or both."""
+    (``winnow``), the pseudo-matrix filter (``pmbf``), or both; and the sentence keys'
+    postings (:class:`~neardup.index.sentences.SentenceSource`) when the index spec posts
+    them (``sentence_bands``)."""
     postings = PostingsSource(
         generator,
         max_candidates=spec.max_candidates,
@@ -614,9 +725,13 @@ def sources_for(spec: IndexSpec, generator: CandidateGenerator) -> tuple[Candida
         lookup=spec.lookup,
     )
     if spec.candidates == "winnow":
-        return (postings,)
-    if spec.candidates == "pmbf":
-        return (BloomRowsSource(spec),)
-    if spec.candidates == "both":
-        return (postings, BloomRowsSource(spec))
-    raise ConfigurationError(f"unknown candidate method {spec.candidates!r}")
+        found: tuple[CandidateSource, ...] = (postings,)
+    elif spec.candidates == "pmbf":
+        found = (BloomRowsSource(spec),)
+    elif spec.candidates == "both":
+        found = (postings, BloomRowsSource(spec))
+    else:
+        raise ConfigurationError(f"unknown candidate method {spec.candidates!r}")
+    if spec.sentence_bands:
+        found += (SentenceSource(max_postings_per_sample=spec.max_postings_per_sample),)
+    return found

@@ -37,9 +37,10 @@ from neardup.analysis.tricks import NONE, Tricks
 from neardup.defaults import DEFAULTS, TOP_MAX
 from neardup.errors import ConfigurationError, InputError
 from neardup.fingerprints.pipeline import Analyzable
+from neardup.fingerprints.similarity import Measures
 from neardup.index.analyzing import IndexAnalyzer
 from neardup.index.deciding import Decider
-from neardup.index.finding import CandidateFinder
+from neardup.index.finding import CandidateFinder, Proposals
 from neardup.index.items import unstorable
 from neardup.index.reading import Reader
 from neardup.index.results import (
@@ -51,6 +52,7 @@ from neardup.index.results import (
     sort_matches,
 )
 from neardup.index.scoring import Verifier
+from neardup.index.sentences import keep_new, to_align
 from neardup.spec import IndexSpec, Spec
 from neardup.storage import Storage
 
@@ -72,6 +74,9 @@ class LookedUp:
     shingles: int
     would: Decision
     stored: tuple[tuple[str, str], ...]
+    #: Sentence candidates for the second stage beyond the matches (strongest first, with
+    #: their stored texts): reported as matches when it marks a passage in them.
+    to_align: tuple[tuple[Match, str], ...] = ()
 
 
 class Checker:
@@ -177,8 +182,10 @@ class Checker:
         rules = self.decider.rules(policy)
         # an id no backend could store is in no collection: nothing to leave out
         left_out = sorted({d for d in exclude if isinstance(d, str) and d and not unstorable(d)})
+        dropped: set[int] = set()
         with self.storage.snapshot():
-            candidates = self.finder.stored([item], self.storage).pairs.other.tolist()
+            proposals = self.finder.stored([item], self.storage)
+            candidates = proposals.pairs.other.tolist()
             if left_out:
                 dropped = set(self.storage.keys_for_ids(left_out).values())
                 candidates = [k for k in candidates if k not in dropped]
@@ -197,7 +204,26 @@ class Checker:
                     doc_text = self.reader.get(match.id).text
                     if doc_text is not None:
                         stored.append((match.id, doc_text))
-        return LookedUp(tuple(matches), len(scored), shingles, would, tuple(stored))
+            extra = self._to_align(proposals, scored, {m.key for m in matches} | dropped)
+        return LookedUp(tuple(matches), len(scored), shingles, would, tuple(stored), tuple(extra))
+
+    def _to_align(
+        self, proposals: Proposals, scored: Sequence[tuple[int, Measures]], skip: set[int]
+    ) -> list[tuple[Match, str]]:
+        """The sentence source's strongest candidates beyond the matches shown (a sentence
+        edited or reworded shares no shingle with its source; a copied one, too few to rank
+        among them), with their texts (none when the collection keeps no texts: there is
+        nothing to align)."""
+        keys = to_align(proposals, skip) if self.index_spec.store_text else []
+        if not keys:
+            return []
+        measures = dict(scored)
+        out = []
+        for info in self.storage.docs(keys, text=True, meta=False):
+            if info.text is not None and info.key in measures:
+                out.append((match_of(info.id, info.key, measures[info.key], info.group), info.text))
+        order = {k: i for i, k in enumerate(keys)}
+        return sorted(out, key=lambda found: order[found[0].key])
 
     def report(
         self,
@@ -214,14 +240,18 @@ class Checker:
         from neardup.passages.align import apply_citations
 
         aligner = aligner if aligner is not None else self.aligner
-        sources = [(doc_id, self.pipeline.analyze(doc)) for doc_id, doc in found.stored]
+        extra = [(m.id, doc) for m, doc in found.to_align]
+        sources = [(doc_id, self.pipeline.analyze(doc)) for doc_id, doc in (*found.stored, *extra)]
         alignment: Alignment | None = None
+        marked: set[str] = set()
         if self.index_spec.store_text:
             query = aligner.prepare(text)
             alignment = aligner.align(query, sources)
+            # a sentence candidate counts when it marks words no source before it marked
+            alignment, marked = keep_new(alignment, [m.id for m, _ in found.to_align])
             if citations:
                 alignment = apply_citations(alignment, query)
-        matches = list(found.matches)
+        matches = list(found.matches) + [m for m, _ in found.to_align if m.id in marked]
         if combined and matches:
             matches = self._with_combined(text, sources, matches)
         short = self.short is not None and self.short.is_short(len(text.canonical))

@@ -451,10 +451,14 @@ class Collection:
         and applied at verification as ``compare`` applies it (:mod:`neardup.index.short`). A
         collection that keeps no texts (``store_text=False``) cannot re-shingle its candidates,
         so it is stored without the rule — it compares every pair on the spec's own shingles,
-        and its spec says so."""
+        and its spec says so; nor does it keep sentence keys (``sentence_bands`` 0: what they
+        find is marked by aligning the stored texts)."""
         index_spec = index_spec or IndexSpec()
         if isinstance(spec, Spec) and not index_spec.store_text:
             spec = spec.fixed()
+        if not index_spec.store_text and index_spec.sentence_bands:
+            # sentence candidates are marked by aligning the stored texts: none, no keys
+            index_spec = index_spec.replace(sentence_bands=0)
         storage = (
             location
             if isinstance(location, Storage)

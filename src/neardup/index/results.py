@@ -37,6 +37,9 @@ class IndexableText:
     short: ShortForm | None = None
     #: What it looks up, when that is not its samples (:attr:`lookups`).
     probes: U64 | None = None
+    #: The band keys of its sentences, a row a sentence (among its samples too), under an
+    #: index spec with ``sentence_bands`` (:mod:`neardup.index.sentences`).
+    sentence_keys: U64 | None = None
 
     @property
     def lookups(self) -> U64:
