@@ -25,7 +25,7 @@ from neardup.storage import Storage
 from neardup.storage.memory import MemoryStorage
 from tests import _aligntext as at
 from tests import _textgen as tg
-from tests.index._sentence_texts import TEXTS, with_sentence
+from tests.index._sentence_texts import PARAGRAPHS, TEXTS, with_sentence
 from tests.storage._postgres import PG_URL, postgres_or_fail, unique_schema
 
 SPEC = default_spec()
@@ -73,6 +73,26 @@ def test_a_sentence_put_into_an_original_text_is_found_and_marked(lang: str, kin
     # never names it, the second stage does
     if kind == "rewrite":
         assert result.matches[0].shared == 0 and result.matches[0].resemblance == 0.0
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_paragraph_reworded_by_hand_is_marked_as_compare_marks_it(lang: str) -> None:
+    """Three sentences of a stored report reworded (no 5-shingle shared with it): ``check``
+    marks the same rewritten passage as ``compare --fragments`` of the pair."""
+    sources, host, _, _, _ = TEXTS[lang]
+    paragraph = PARAGRAPHS[lang]
+    query, start, end = with_sentence(host, paragraph)
+    col = collection()
+    col.add_many(items(lang))
+    assert col.pipeline.compare(query, sources[1]).shared == 0
+    result = col.check(query, fragments=True)
+    assert [m.id for m in result.matches] == [f"{lang}1"]
+    assert result.alignment is not None and result.alignment.passages == []
+    pair = col.aligner.pair(query, sources[1], source_id=f"{lang}1")
+    assert [p.to_dict() for p in result.alignment.rewritten] == [
+        p.to_dict() for p in pair.rewritten
+    ]
+    assert marked(result, f"{lang}1", (start, end)) >= 0.8 * (end - start)
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -201,7 +221,7 @@ def test_an_old_collection_keeps_its_postings_and_its_answers(tmp_path: Path) ->
         assert col.analyze(queries[0]).sentence_keys is None
         assert col.verify_integrity() == []
     # today's defaults post sentence keys: opening it with them says what differs
-    with pytest.raises(SpecMismatchError, match="sentence_bands: stored 0, given 6"):
+    with pytest.raises(SpecMismatchError, match="sentence_bands: stored 0, given 12"):
         Collection.open(str(path), index_spec=IndexSpec(policy="allow"))
     with collection() as new:
         new.add_many(items("ru"))
@@ -311,7 +331,7 @@ def test_every_backend_finds_the_edited_sentence_and_checks_its_keys(
         assert col.verify_integrity() == []
         if kind != "memory":
             with Collection.open(str(target)) as again:
-                assert again.index_spec.sentence_bands == 6
+                assert again.index_spec.sentence_bands == 12
     finally:
         if kind == "postgres":
             col.storage.drop()  # type: ignore[attr-defined]

@@ -140,7 +140,7 @@ def test_what_short_and_long_texts_post_and_look_up() -> None:
         # a long text also posts its sentence keys, which only the sentence source looks up;
         # a short one has none (its words find where it came from)
         long, plain = keyed.analyze(tg.text(300, 5)), col.analyze(tg.text(300, 5))
-        assert long.sentence_keys is not None and long.sentence_keys.shape[1] == 6
+        assert long.sentence_keys is not None and long.sentence_keys.shape[1] == 12
         keys = long.sentence_keys.reshape(-1)
         assert np.array_equal(long.samples, np.union1d(plain.samples, keys))
         assert np.array_equal(long.lookups, plain.lookups)

@@ -12,17 +12,19 @@ band_keys`). A set of terms does not care about word order or inflection, so
 
 * a sentence copied as it is shares every band key with its source;
 * a sentence with one of its ``n`` terms changed keeps each band with probability about
-  ``((n - 1) / (n + 1))²`` (0.6 for 8 terms: almost surely one of 6 bands);
+  ``((n - 1) / (n + 1))²`` (0.6 for 8 terms: seven of the default 12 bands on average);
 * a reworded sentence whose terms have Jaccard resemblance ``J`` with its source keeps each
   band with probability about ``J²``.
 
 The keys live in the postings beside the winnowed samples (among a document's stored
 ``samples``, so every backend keeps, drops and checks them as it does the others), mixed so
 they never meet a shingle. A text checked looks up the keys of its own sentences; a stored
-document's evidence is, over the text's sentences, the largest sum of ``1 / postings`` of the
-keys that one sentence shares with it — a key many documents post (a boilerplate sentence, two
-common words) counts little, a key of one document counts one, so a verbatim copy of a rare
-sentence scores ``sentence_bands``. The strongest
+document's evidence is, over the text's sentences, the largest sum of the rarity of the keys
+one sentence shares with it, ``ln(1 + 200 / postings)`` — a key many documents post (a
+boilerplate sentence, two common words) counts little, a key of one document most, and every
+band shared adds — and the documents are taken in turns over the sentences they are strongest
+for, so a sentence repeated in many stored texts takes one place, not all
+(:func:`~neardup.index.candidates.rank_sentences`). The strongest
 :data:`~neardup.index.candidates.SENTENCE_CANDIDATES` are verified like every candidate
 (:class:`~neardup.index.candidates.SentenceSource`). Those the check does not show as matches —
 an edited or reworded sentence shares no 5-shingle with its source, and a copied one too few
