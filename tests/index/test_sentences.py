@@ -19,7 +19,13 @@ from neardup.fingerprints.pipeline import default_spec
 from neardup.index import Collection, IndexSpec
 from neardup.index.candidates import SentenceSource
 from neardup.index.results import CheckResult
-from neardup.index.sentences import ALIGNED, MIN_TERMS, SentenceKeys, band_seeds
+from neardup.index.sentences import (
+    ALIGNED,
+    MIN_TERMS,
+    SentenceKeys,
+    band_seeds,
+    sentence_starts,
+)
 from neardup.passages.rewrites import split_sentences
 from neardup.storage import Storage
 from neardup.storage.memory import MemoryStorage
@@ -293,8 +299,9 @@ def test_the_keys_of_a_sentence_ignore_order_repeats_and_grammar() -> None:
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_a_row_per_sentence_the_second_stage_cuts(lang: str) -> None:
-    """One row per sentence of the second stage's split with enough terms, in text order."""
+def test_a_row_per_sentence_in_text_order(lang: str) -> None:
+    """One row per sentence with enough terms; on plain prose the sentences are the second
+    stage's."""
     text = " ".join(TEXTS[lang][0])
     analysis = collection().pipeline.analyze(text)
     keys = SentenceKeys(6).of(analysis.text, analysis.canonical)
@@ -304,6 +311,32 @@ def test_a_row_per_sentence_the_second_stage_cuts(lang: str) -> None:
     terms = family.spans(canonical.buf, canonical.byte_starts, canonical.byte_ends)
     want, _ = band_keys(terms, split.token_first, split.token_end, band_seeds(6), MIN_TERMS)
     assert keys.shape == (20, 6) and np.array_equal(keys, want)
+
+
+def test_where_sentences_end_for_the_keys_is_pinned() -> None:
+    """The cut is part of every stored key: full stops before a capital or a digit, a line
+    break unless a small letter goes on, block tags; an initial is cut too (the second stage
+    keeps it), the same way in the stored text and the query."""
+    text = (
+        "Первое предложение. Второе? «Третье» — да! 4 пункта…\n"
+        "перенос строки, а не новое.\nНовая строка.<p>Абзац</p>"
+        "Как писал А. С. Пушкин, так и было. e.g. small. End"
+    )
+    starts = sentence_starts(text)
+    pieces = [text[a:b] for a, b in zip(starts.tolist(), [*starts.tolist()[1:], len(text)])]
+    assert pieces == [
+        "Первое предложение.",
+        " Второе?",
+        " «Третье» — да!",
+        " 4 пункта…\nперенос строки, а не новое.",
+        "\n",
+        "Новая строка.<p>",
+        "Абзац</p>",
+        "Как писал А.",
+        " С.",
+        " Пушкин, так и было. e.g. small.",
+        " End",
+    ]
 
 
 # --- every backend -----------------------------------------------------------------------

@@ -39,6 +39,7 @@ make two texts near-duplicates, so what ``add`` decides does not change.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -73,6 +74,26 @@ ALIGNED = 5
 _SEED_BASE = np.uint64(0x5E57E11CE5EED5E5)
 
 
+#: Where a sentence ends, for the keys: ``.``, ``!``, ``?`` or ``…`` (and closing quotes or
+#: brackets) before white space and a word that does not start with a small letter; a line
+#: break unless the next line goes on with a small letter; a block-level HTML tag. The second
+#: stage's cut (:func:`~neardup.passages.rewrites.sentences.sentence_bounds`) without its
+#: exceptions for initials and abbreviations, in one expression: the keys are stored, so their
+#: cut is fixed here (a test pins it) and costs no Python per sentence.
+_SENTENCE_END = re.compile(
+    r"[.!?…]+[\"'»”’)\]]*(?=\s+[\"'«“„(\[\-–—]*\s*[^\W_a-zа-яё])"
+    r"|\n(?![^\S\n]*[a-zа-яё])"
+    r"|(?i:</?(?:p|div|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|section|article|header|footer"
+    r"|title|br|hr)\b[^>]*>)"
+)
+
+
+def sentence_starts(text: str) -> I64:
+    """Where each sentence of ``text`` starts (the first at 0), for the keys."""
+    ends = (m.end() for m in _SENTENCE_END.finditer(text))
+    return np.concatenate(([0], np.fromiter(ends, dtype=np.int64))).astype(np.int64)
+
+
 def band_seeds(bands: int) -> U64:
     """The seeds of bands ``0 … bands-1`` (fixed: the keys are part of a stored collection)."""
     out = np.empty(bands, dtype=np.uint64)
@@ -91,17 +112,14 @@ class SentenceKeys:
         self.family = HashFamily(TERM_HASH)
 
     def of(self, text: str, canonical: Canonical) -> U64:
-        """``(sentences, bands)`` keys: a row per sentence of ``text`` (cut where the second
-        stage cuts it, :func:`~neardup.passages.rewrites.sentences.sentence_bounds`, a token
-        in the sentence it starts in) with at least ``min_terms`` distinct terms of
+        """``(sentences, bands)`` keys: a row per sentence of ``text`` (:func:`sentence_starts`,
+        a token in the sentence it starts in) with at least ``min_terms`` distinct terms of
         ``canonical`` (``text``'s own analysis), in text order."""
-        from neardup.passages.rewrites.sentences import sentence_bounds
-
         if not self.bands or len(canonical) < self.min_terms:
             return np.zeros((0, self.bands), dtype=np.uint64)
         terms = self.family.spans(canonical.buf, canonical.byte_starts, canonical.byte_ends)
-        # each token falls in the sentence it starts in (as split_sentences puts it)
-        cuts, _ = sentence_bounds(text)
+        # each token falls in the sentence it starts in
+        cuts = sentence_starts(text)
         owner = np.searchsorted(cuts, np.asarray(canonical.starts, dtype=np.int64), side="right")
         change = np.flatnonzero(owner[1:] != owner[:-1]) + 1
         first = np.concatenate(([0], change)).astype(np.int64)

@@ -214,7 +214,9 @@ class Service:
         info: dict[str, dict[str, str]] = {}
 
         def titles(found: LookedUp) -> None:
-            info.update(source_info(col, [m.id for m in found.matches]))
+            # the sentence candidates too: those the second stage marks are shown after them
+            shown = [m.id for m in found.matches] + [m.id for m, _ in found.to_align]
+            info.update(source_info(col, shown))
 
         result = col.checker.run(
             text,
