@@ -461,9 +461,10 @@ MAX_TEXT_LENGTH = 2**40
 MAX_PMBF_N = 100_000_000
 #: The most sentence band keys a sentence may post.
 MAX_SENTENCE_BANDS = 64
-#: The band keys a sentence posts in a new collection: at 100,000 documents 12 find 0.85 (ru)
-#: and 0.91 (en) of the reworded sentences ``compare`` marks, 6 only 0.70 and 0.66, for 67
-#: postings a document more (docs/collection-check.md, "Sentences").
+#: The band keys a sentence posts in a new collection: at 100,000 documents a check reports
+#: the source of 0.85 (ru) and 0.87 (en) of the reworded sentences ``compare`` marks with 12,
+#: of 0.70 and 0.62 with 6, for 67 postings a document more (docs/collection-check.md,
+#: "Sentences").
 DEFAULT_SENTENCE_BANDS = 12
 
 

@@ -385,3 +385,17 @@ def test_a_damaged_sentence_key_is_reported() -> None:
     dropped = np.setdiff1d(doc.samples, keys[:1].reshape(-1))
     storage._state.docs[key] = replace(doc, samples=dropped)
     assert any("nor what its stored text posts" in p for p in col.verify_integrity())
+
+
+def test_index_create_takes_the_bands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from tests.cli._run import run
+
+    for given, stored in (([], 12), (["--sentence-bands", "0"], 0), (["--sentence-bands", "3"], 3)):
+        db = str(tmp_path / f"c{stored}.db")
+        assert run(capsys, "index", "create", db, *given)[0] == 0
+        info = json.loads(run(capsys, "index", "stats", db, "--json")[1])
+        assert info["index_spec"]["sentence_bands"] == stored
+    code, _, err = run(
+        capsys, "index", "create", str(tmp_path / "bad.db"), "--sentence-bands", "65"
+    )
+    assert code == 2 and "--sentence-bands" in err

@@ -37,10 +37,9 @@ from neardup.analysis.tricks import NONE, Tricks
 from neardup.defaults import DEFAULTS, TOP_MAX
 from neardup.errors import ConfigurationError, InputError
 from neardup.fingerprints.pipeline import Analyzable
-from neardup.fingerprints.similarity import Measures
 from neardup.index.analyzing import IndexAnalyzer
 from neardup.index.deciding import Decider
-from neardup.index.finding import CandidateFinder, Proposals
+from neardup.index.finding import CandidateFinder
 from neardup.index.items import unstorable
 from neardup.index.reading import Reader
 from neardup.index.results import (
@@ -204,26 +203,13 @@ class Checker:
                     doc_text = self.reader.get(match.id).text
                     if doc_text is not None:
                         stored.append((match.id, doc_text))
-            extra = self._to_align(proposals, scored, {m.key for m in matches} | dropped)
+            # sentence candidates the second stage aligns beyond the matches (texts kept)
+            extra = (
+                to_align(proposals, scored, {m.key for m in matches} | dropped, self.storage)
+                if self.index_spec.store_text
+                else []
+            )
         return LookedUp(tuple(matches), len(scored), shingles, would, tuple(stored), tuple(extra))
-
-    def _to_align(
-        self, proposals: Proposals, scored: Sequence[tuple[int, Measures]], skip: set[int]
-    ) -> list[tuple[Match, str]]:
-        """The sentence source's strongest candidates beyond the matches shown (a sentence
-        edited or reworded shares no shingle with its source; a copied one, too few to rank
-        among them), with their texts (none when the collection keeps no texts: there is
-        nothing to align)."""
-        keys = to_align(proposals, skip) if self.index_spec.store_text else []
-        if not keys:
-            return []
-        measures = dict(scored)
-        out = []
-        for info in self.storage.docs(keys, text=True, meta=False):
-            if info.text is not None and info.key in measures:
-                out.append((match_of(info.id, info.key, measures[info.key], info.group), info.text))
-        order = {k: i for i, k in enumerate(keys)}
-        return sorted(out, key=lambda found: order[found[0].key])
 
     def report(
         self,

@@ -51,12 +51,15 @@ from neardup._kernels.sentences import band_keys
 from neardup._kernels.winnow import remix
 from neardup.fingerprints.hashing import HashFamily
 from neardup.index.candidates import SENTENCES
+from neardup.index.results import Match, match_of
 from neardup.spec import FingerprintSpec
 
 if TYPE_CHECKING:
     from neardup.analysis.analyzer import Canonical
+    from neardup.fingerprints.similarity import Measures
     from neardup.index.finding import Proposals
     from neardup.passages.align import Alignment, SourceMatch
+    from neardup.storage.base import Storage
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -131,16 +134,31 @@ class SentenceKeys:
         return f"SentenceKeys(bands={self.bands}, min_terms={self.min_terms})"
 
 
-def to_align(proposals: Proposals, skip: Collection[int], limit: int = ALIGNED) -> list[int]:
-    """The stored keys the sentence source proposed for the first query that the second stage
-    should align beyond ``skip`` (the matches shown, aligned anyway; the documents left out):
-    at most ``limit``, strongest evidence first."""
+def to_align(
+    proposals: Proposals,
+    scored: Sequence[tuple[int, Measures]],
+    skip: Collection[int],
+    storage: Storage,
+    limit: int = ALIGNED,
+) -> list[tuple[Match, str]]:
+    """What the second stage should align beyond ``skip`` (the matches shown, aligned anyway;
+    the documents left out) for the first query: the sentence source's strongest candidates,
+    at most ``limit``, each with its measures (``scored``, the verified candidates) and its
+    stored text — an edited or reworded sentence shares no shingle with its source, a copied
+    one too few to rank among the strongest matches."""
+    keys: list[int] = []
     for name, found in proposals.by_source:
-        if name != SENTENCES:
-            continue
-        at = found.pos == 0
-        return [k for k in found.other[at].tolist() if k not in skip][:limit]
-    return []
+        if name == SENTENCES:
+            keys = [k for k in found.other[found.pos == 0].tolist() if k not in skip][:limit]
+    if not keys:
+        return []
+    measures = dict(scored)
+    out = {
+        info.key: (match_of(info.id, info.key, measures[info.key], info.group), info.text)
+        for info in storage.docs(keys, text=True, meta=False)
+        if info.text is not None and info.key in measures
+    }
+    return [out[k] for k in keys if k in out]
 
 
 def keep_new(alignment: Alignment, extra: Sequence[str]) -> tuple[Alignment, set[str]]:
