@@ -92,7 +92,8 @@ class Winnowing:
 
 class NoSamples:
     """No posting values at all: a collection whose only candidate source is the
-    pseudo-matrix filter keeps no inverted index."""
+    pseudo-matrix filter keeps no inverted index of shingles (its sentence keys, if any, are
+    posted all the same)."""
 
     name = "pmbf"
 
