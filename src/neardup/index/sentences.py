@@ -17,8 +17,8 @@ band_keys`). A set of terms does not care about word order or inflection, so
   band with probability about ``J²``.
 
 The keys live in the postings beside the winnowed samples (among a document's stored
-``samples``, so every backend keeps, drops and checks them as it does the others), mixed so
-they never meet a shingle. A text checked looks up the keys of its own sentences; a stored
+``samples``, so every backend keeps, drops and checks them as it does the others); remixed
+64-bit values, they meet a shingle's fingerprint only by a 64-bit chance. A text checked looks up the keys of its own sentences; a stored
 document's evidence is, over the text's sentences, the largest sum of the rarity of the keys
 one sentence shares with it, ``ln(1 + 200 / postings)`` — a key many documents post (a
 boilerplate sentence, two common words) counts little, a key of one document most, and every
