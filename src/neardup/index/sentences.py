@@ -18,12 +18,13 @@ band_keys`). A set of terms does not care about word order or inflection, so
 
 The keys live in the postings beside the winnowed samples (among a document's stored
 ``samples``, so every backend keeps, drops and checks them as it does the others); remixed
-64-bit values, they meet a shingle's fingerprint only by a 64-bit chance. A text checked looks up the keys of its own sentences; a stored
-document's evidence is, over the text's sentences, the largest sum of the rarity of the keys
-one sentence shares with it, ``ln(1 + 200 / postings)`` — a key many documents post (a
-boilerplate sentence, two common words) counts little, a key of one document most, and every
-band shared adds — and the documents are taken in turns over the sentences they are strongest
-for, so a sentence repeated in many stored texts takes one place, not all
+64-bit values, they meet a shingle's fingerprint only by a 64-bit chance. A text checked
+looks up the keys of its own sentences; a stored document's evidence is, over the text's
+sentences, the largest sum of the rarity of the keys one sentence shares with it,
+``ln(1 + 200 / postings)`` — a key many documents post (a boilerplate sentence, two common
+words) counts little, a key of one document most, and every band shared adds — and the
+documents are taken in turns over the sentences they are strongest for, so a sentence
+repeated in many stored texts takes one place, not all
 (:func:`~neardup.index.candidates.rank_sentences`). The strongest
 :data:`~neardup.index.candidates.SENTENCE_CANDIDATES` are verified like every candidate
 (:class:`~neardup.index.candidates.SentenceSource`). Those the check does not show as matches —
