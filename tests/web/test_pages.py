@@ -68,9 +68,9 @@ def test_check_page_upload_and_errors(client: TestClient, essay: str) -> None:
     bad = client.post("/check", files={"file": ("x.pdf", b"%PDF-1.4 broken")})
     assert bad.status_code == 400
     assert "Ошибка: Файл .pdf не читается: он повреждён или на самом деле другого типа." in bad.text
-    wrong = client.post("/check", files={"file": ("x.odt", b"...")})
+    wrong = client.post("/check", files={"file": ("x.xls", b"...")})
     assert wrong.status_code == 415
-    assert "Ошибка: Файлы типа «.odt» не читаются; можно загрузить .txt" in wrong.text
+    assert "Ошибка: Файлы типа «.xls» не читаются; можно загрузить .txt" in wrong.text
     big = client.post("/check", data={"text": "a " * 30_000})
     assert big.status_code == 413
     assert (

@@ -149,8 +149,9 @@ def extracted_format(
     visible: Callable[[bytes, str], tuple[str, Tricks]] | None = None,
 ) -> Format:
     """A one-text format whose text ``extract(data, suffix)`` pulls out of the file's bytes
-    (``.docx``, ``.pdf``): the file is size-checked and read like a text file. With
-    ``visible``, the text a reader sees, what was hidden in ``meta["hidden_text"]``."""
+    (``.docx``, ``.pdf``, ``.odt``, ``.rtf``, ``.doc``): the file is size-checked and read
+    like a text file. With ``visible``, the text a reader sees, what was hidden in
+    ``meta["hidden_text"]``."""
     fmt: Format
 
     def read(path: Path, doc_id: str, options: ReadOptions, advance: Advance) -> Iterator[InputDoc]:
@@ -191,14 +192,15 @@ def _extracted(
 
 
 def office_text(data: bytes, suffix: str) -> str:
-    """All the text of a ``.docx``/``.pdf`` file by :func:`neardup.inputs.office.extract_text`."""
+    """All the text of an office file (``.docx``, ``.pdf``, ``.odt``, ``.rtf``, ``.doc``) by
+    :func:`neardup.inputs.office.extract_text`."""
     office = importlib.import_module("neardup.inputs.office")
     text: str = office.extract_text(data, suffix)
     return text
 
 
 def office_visible(data: bytes, suffix: str) -> tuple[str, Tricks]:
-    """What a reader sees of a ``.docx``/``.pdf`` file and what is hidden in it, by
+    """What a reader sees of an office file and what is hidden in it, by
     :func:`neardup.inputs.office.extract`."""
     office = importlib.import_module("neardup.inputs.office")
     extraction = office.extract(data, suffix)
@@ -211,6 +213,9 @@ CSV = Format("csv", _read_csv, records=True)
 PARQUET = Format("parquet", _read_parquet, records=True)
 DOCX = extracted_format("docx", office_text, office_visible)
 PDF = extracted_format("pdf", office_text, office_visible)
+ODT = extracted_format("odt", office_text, office_visible)
+RTF = extracted_format("rtf", office_text, office_visible)
+DOC = extracted_format("doc", office_text, office_visible)
 
 #: Suffix → format: the files read in folders, and how a named file is read. A new format is
 #: one line here, e.g. ``".docx": extracted_format("docx", office_text),``.
@@ -229,6 +234,9 @@ SUFFIXES: dict[str, Format] = {
     ".parquet": PARQUET,
     ".docx": DOCX,
     ".pdf": PDF,
+    ".odt": ODT,
+    ".rtf": RTF,
+    ".doc": DOC,
 }
 
 #: Formats a command may force with ``--format`` (``fmt``), by name.

@@ -48,6 +48,12 @@ ERRORS: dict[str, dict[str, str]] = {
         "ru": "Файл {kind} не читается: он повреждён или на самом деле другого типа.",
         "en": "The {kind} file cannot be read: it is damaged or not what its name says.",
     },
+    "missing_tool": {
+        "ru": "Для чтения файлов {kind} нужна программа {tool}, а она не установлена; "
+        "установите пакет Debian: apt-get install {package}.",
+        "en": "Reading {kind} files needs the program {tool}, which is not installed; install "
+        "Debian's package: apt-get install {package}.",
+    },
     "file_too_large": {
         "ru": "Файл слишком велик для сервиса ({detail}).",
         "en": "The file is too large for this service ({detail}).",

@@ -14,10 +14,11 @@ PAGE: dict[str, dict[str, str]] = {
     "nav_compare": {"ru": "Сравнение", "en": "Compare"},
     "nav_matrix": {"ru": "Матрица", "en": "Matrix"},
     "check_intro": {
-        "ru": "Вставьте текст или загрузите файл (.txt, .html, .docx, .pdf): сервис найдёт, "
-        "какие его фрагменты уже есть в коллекции и откуда они взяты.",
-        "en": "Paste a text or upload a file (.txt, .html, .docx, .pdf): the service finds "
-        "which passages of it are already in the collection and where they come from.",
+        "ru": "Вставьте текст или загрузите файл (.txt, .html, .docx, .odt, .rtf, .doc, .pdf): "
+        "сервис найдёт, какие его фрагменты уже есть в коллекции и откуда они взяты.",
+        "en": "Paste a text or upload a file (.txt, .html, .docx, .odt, .rtf, .doc, .pdf): the "
+        "service finds which passages of it are already in the collection and where they come "
+        "from.",
     },
     "text": {"ru": "Текст", "en": "Text"},
     "or_file": {"ru": "или файл", "en": "or a file"},
