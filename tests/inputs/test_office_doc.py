@@ -18,6 +18,7 @@ import pytest
 from neardup.errors import InputError, InputTooLargeError, MissingDependencyError
 from neardup.inputs import iter_inputs
 from neardup.inputs.office import Dropped, Extraction, OfficeLimits, extract, extract_text
+from neardup.inputs.office_doc import MEMORY
 from neardup.messages import error_text
 from tests.inputs._office_files import (
     HIDDEN,
@@ -106,6 +107,18 @@ def test_the_program_is_bounded_in_time_and_output(
     _stand_in(tmp_path, "echo '<book><para>a<para>' ")
     with pytest.raises(InputError, match=r"not a readable \.doc file \(antiword's output: "):
         extract_text(data, ".doc")
+
+
+@pytest.mark.skipif(not Path("/proc/self/limits").is_file(), reason="no /proc (not Linux)")
+def test_the_program_runs_with_its_address_space_capped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}")
+    # the cap is set on the started child; it reads its own limits a moment later
+    _stand_in(tmp_path, "sleep 0.5; grep 'Max address space' /proc/$$/limits >&2; exit 3")
+    with pytest.raises(InputError) as info:
+        extract_text(HIDDEN_DOC.read_bytes(), ".doc")
+    assert f"Max address space {MEMORY} {MEMORY} bytes" in " ".join(str(info.value).split())
 
 
 @ANTIWORD
