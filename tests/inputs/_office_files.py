@@ -65,9 +65,11 @@ def rtf_escaped(text: str, *, codepage: str | None = None) -> str:
             out.append(char)
         elif codepage is not None:
             out.append("".join(f"\\'{b:02x}" for b in char.encode(codepage)))
-        else:
-            code = ord(char)
-            out.append(f"\\u{code - 65536 if code > 32767 else code}?")
+        else:  # UTF-16 code units, signed, as Word writes them (a surrogate pair past U+FFFF)
+            units = char.encode("utf-16-le")
+            for i in range(0, len(units), 2):
+                code = int.from_bytes(units[i : i + 2], "little")
+                out.append(f"\\u{code - 65536 if code > 32767 else code}?")
     return "".join(out)
 
 

@@ -19,6 +19,7 @@ from tests.inputs._office_files import (
     PARAGRAPHS,
     RU,
     rtf_bytes,
+    rtf_escaped,
 )
 
 TEXT = "\n".join(PARAGRAPHS)
@@ -182,3 +183,14 @@ def test_any_bytes_after_the_header_give_text_or_a_neardup_error(tail: bytes) ->
 def test_english_and_russian_in_one_file() -> None:
     data = rtf_bytes([RU[0], EN[0], RU[2] + " " + EN[1]])
     assert extract_text(data, ".rtf").split("\n") == [RU[0], EN[0], RU[2] + " " + EN[1]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=60))
+def test_escaped_text_reads_back_by_runs_and_token_by_token(text: str) -> None:
+    """A run of ``\\uN?`` is read at once; the same escapes kept apart by empty groups are
+    read one token at a time: both give the text back."""
+    escaped = rtf_escaped(text)
+    apart = escaped.replace("?", "?{}")
+    for body in (escaped, apart):
+        assert extract_text(f"{{\\rtf1\\ansi {body}}}".encode("ascii"), ".rtf") == text.strip("\n")

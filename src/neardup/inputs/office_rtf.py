@@ -55,6 +55,12 @@ _TOKEN = re.compile(
     re.DOTALL,
 )
 
+#: A run of ``\\uN`` escapes each followed by one plain fallback byte (``\\uc1``, as Word
+#: writes every Cyrillic letter), read at once: the delimiting space is taken if there is one
+#: (possessive), so the run means what the same tokens one by one would.
+_UNICODE_RUN = re.compile(rb"(?:\\u-?[0-9]{1,5}(?![0-9]) ?+[^\\{}\r\n])+")
+_UNICODE_NUMBER = re.compile(rb"\\u(-?[0-9]+)")
+
 #: Destinations whose text is not the body's.
 _SKIPPED = frozenset(
     """fonttbl colortbl stylesheet info pict object objdata header headerl headerr headerf
@@ -174,17 +180,19 @@ class _Writer:
             self.hidden.clear()
         self.out.append(text)
 
-    def unit(self, code: int, hidden: bool) -> None:
-        """One UTF-16 code unit of ``\\uN``."""
-        if 0xD800 <= code < 0xDC00:
-            self.high = code
-            return
-        if 0xDC00 <= code < 0xE000 and self.high is not None:
-            code = 0x10000 + ((self.high - 0xD800) << 10) + (code - 0xDC00)
-        self.high = None
-        if 0xD800 <= code < 0xE000:
-            return  # a lone surrogate is no character
-        self.add(chr(code), hidden)
+    def units(self, codes: list[int], hidden: bool) -> None:
+        """UTF-16 code units of ``\\uN`` (N below zero already taken from 65536)."""
+        chars = []
+        for code in codes:
+            if 0xD800 <= code < 0xDC00:
+                self.high = code
+                continue
+            if 0xDC00 <= code < 0xE000 and self.high is not None:
+                code = 0x10000 + ((self.high - 0xD800) << 10) + (code - 0xDC00)
+            self.high = None
+            if not 0xD800 <= code < 0xE000:  # a lone surrogate is no character
+                chars.append(chr(code))
+        self.add("".join(chars), hidden)
 
     def end_row(self, hidden: bool) -> None:
         if self.out and self.out[-1].endswith("\t"):
@@ -244,12 +252,31 @@ class _Parser:
         data = self.data
         position = data.index(b"{")
         while position < len(data) and not self.done:
+            if data.startswith(b"\\u", position) and self.plain_unicode():
+                run = _UNICODE_RUN.match(data, position)
+                if run is not None:
+                    self.unicode_run(run.group(0))
+                    position = run.end()
+                    continue
             match = _TOKEN.match(data, position)
             if match is None:  # a lone backslash at the very end
                 break
             position = match.end() + self.token(match)
         self.flush()
         return self.writer.text()
+
+    def plain_unicode(self) -> bool:
+        """Whether ``\\uN`` escapes here may be read as a run: one fallback byte each, text
+        that is read, nothing pending."""
+        state = self.state
+        return state.uc == 1 and not state.skip and not self.skipping and not self.star
+
+    def unicode_run(self, run: bytes) -> None:
+        numbers = [int(n) for n in _UNICODE_NUMBER.findall(run)]
+        self.tokens += 2 * len(numbers)
+        self.budget.tick()
+        self.flush()
+        self.writer.units([n + 65536 if n < 0 else n for n in numbers], self.state.hidden)
 
     def token(self, match: re.Match[bytes]) -> int:
         """Read one token; how many bytes after it to pass over (a ``\\bin``'s data)."""
@@ -370,7 +397,7 @@ class _Parser:
         """The text a word stands for: ``\\uN``, a cell's or row's end, a named character."""
         if name == "u" and value is not None:
             self.flush()
-            self.writer.unit(value + 65536 if value < 0 else value, state.hidden)
+            self.writer.units([value + 65536 if value < 0 else value], state.hidden)
             self.skipping = state.uc
         elif name in ("cell", "nestcell"):
             self.flush()
