@@ -44,11 +44,33 @@ HIDDEN_WORDS = len(HIDDEN.split())
 #: is :data:`SMALL` alone, its main stream under 4 KiB (antiword refuses it; catdoc reads).
 HIDDEN_DOC = DATA / "hidden.doc"
 SMALL_DOC = DATA / "small.doc"
+#: ``table.doc``: :func:`table_html` (a heading, paragraphs, a table) through LibreOffice's HTML
+#: import; its text is :func:`table_lines`.
+TABLE_DOC = DATA / "table.doc"
 
 
 def doc_paragraphs() -> list[str]:
     """The paragraphs of ``hidden.doc``: enough text for a main stream over 4 KiB."""
     return [f"{number}. {text}" for number in range(1, 5) for text in PARAGRAPHS]
+
+
+def table_html() -> str:
+    paragraphs = "".join(f"<p>{number}. {text}</p>" for number, text in enumerate(RU * 3))
+    rows = "".join(f"<tr><td>{ru}</td><td>{en}</td></tr>" for ru, en in zip(RU, EN * 2))
+    return (
+        f'<html><head><meta charset="utf-8"></head><body><h1>{EN[0]}</h1>{paragraphs}'
+        f"<table>{rows}</table><p>{RU[0]}</p></body></html>"
+    )
+
+
+def table_lines() -> list[str]:
+    """The text of ``table.doc``: a line a heading or paragraph, a row's cells joined by tabs."""
+    return [
+        EN[0],
+        *(f"{number}. {text}" for number, text in enumerate(RU * 3)),
+        *(f"{ru}\t{en}" for ru, en in zip(RU, EN * 2)),
+        RU[0],
+    ]
 
 
 # ---- RTF ----------------------------------------------------------------------------------------
@@ -183,6 +205,23 @@ def make_docs(folder: Path = DATA) -> None:
                 capture_output=True,
             )
             shutil.copyfile(Path(work) / f"{name}.doc", folder / f"{name}.doc")
+        html = Path(work) / "table.html"
+        html.write_text(table_html(), encoding="utf-8")
+        subprocess.run(
+            [
+                soffice,
+                "--headless",
+                "--infilter=HTML (StarWriter)",
+                "--convert-to",
+                "doc:MS Word 97",
+                "--outdir",
+                work,
+                html,
+            ],
+            check=True,
+            capture_output=True,
+        )
+        shutil.copyfile(Path(work) / "table.doc", folder / "table.doc")
 
 
 if __name__ == "__main__":

@@ -29,8 +29,10 @@ from tests.inputs._office_files import (
     RU,
     SMALL,
     SMALL_DOC,
+    TABLE_DOC,
     doc_paragraphs,
     rtf_bytes,
+    table_lines,
 )
 
 ANTIWORD = pytest.mark.skipif(
@@ -54,6 +56,12 @@ def test_a_word_file_with_hidden_text() -> None:
     everything = extract_text(data, ".DOC").split("\n")
     assert everything[1] == f"1. {RU[1]} {HIDDEN}"
     assert everything[:1] + everything[2:] == got.text.split("\n")[:1] + got.text.split("\n")[2:]
+
+
+@ANTIWORD
+def test_headings_paragraphs_and_a_table_read_as_a_docx() -> None:
+    got = extract(TABLE_DOC.read_bytes(), ".doc")
+    assert got.text.split("\n") == table_lines() and got.dropped == ()
 
 
 @CATDOC
