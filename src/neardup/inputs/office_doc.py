@@ -194,7 +194,10 @@ def _antiword(data: bytes, budget: Budget, hidden_too: bool) -> str | None:
         root = etree.fromstring(out, safe_parser())
     except etree.XMLSyntaxError as exc:
         raise unreadable(".doc", f"antiword's output: {exc}") from None
-    return "\n".join(_blocks(root, budget))
+    try:
+        return "\n".join(_blocks(root, budget))
+    except RecursionError:  # lxml caps the nesting; this is the last guard
+        raise unreadable(".doc", "antiword's output nests too deeply") from None
 
 
 def _catdoc(data: bytes, budget: Budget) -> str:

@@ -255,7 +255,10 @@ def _read(data: bytes, budget: Budget, dropped: dict[str, list[int]] | None) -> 
     if body is None:
         return ""
     reader = _Reader(styles, budget, dropped)
-    return "\n".join(reader.blocks(body, False))
+    try:
+        return "\n".join(reader.blocks(body, False))
+    except RecursionError:  # lxml caps the nesting; this is the last guard
+        raise unreadable(".odt", "its elements nest too deeply") from None
 
 
 def text(data: bytes, budget: Budget) -> str:
