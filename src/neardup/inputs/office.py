@@ -60,9 +60,7 @@ from neardup.inputs.office_base import (
     scan_part,
     unreadable,
 )
-from neardup.inputs.office_base import (
-    Dropped as Dropped,
-)
+from neardup.inputs.office_base import Dropped as Dropped  # re-exported: office.Dropped
 from neardup.inputs.office_base import count_dropped as _count
 
 #: Suffixes (lower case) read by :func:`extract_text`.
@@ -70,10 +68,6 @@ OFFICE_SUFFIXES = (".docx", ".pdf", ".odt", ".rtf", ".doc")
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _OFFICE_DOCUMENT = "/officeDocument"
-
-_Budget = Budget
-_unreadable = unreadable
-_found = found
 
 
 def is_office(name: str | os.PathLike[str]) -> bool:
@@ -102,7 +96,7 @@ def _main_part(package: zipfile.ZipFile) -> str:
     return "word/document.xml"
 
 
-def _check_docx(data: bytes, budget: _Budget) -> None:
+def _check_docx(data: bytes, budget: Budget) -> None:
     """Refuse a .docx past its limits before python-docx parses it."""
     from lxml import etree
 
@@ -118,9 +112,9 @@ def _check_docx(data: bytes, budget: _Budget) -> None:
     except InputError:
         raise
     except (zipfile.BadZipFile, etree.XMLSyntaxError, EOFError, OSError, ValueError) as exc:
-        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
+        raise unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
     except (NotImplementedError, RuntimeError) as exc:  # an unknown compression, encryption
-        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
+        raise unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
 
 
 #: A colour whose every channel is at least this is taken for the (white) page's.
@@ -250,7 +244,7 @@ def _visible_paragraph(paragraph: Any, dropped: dict[str, list[int]], page: _Pag
 
 
 def _docx_blocks(
-    document: Any, budget: _Budget, dropped: dict[str, list[int]] | None = None
+    document: Any, budget: Budget, dropped: dict[str, list[int]] | None = None
 ) -> list[str]:
     """Paragraphs and tables of the body in document order (with ``dropped``: the visible
     text only, what was left out counted there by kind)."""
@@ -277,33 +271,33 @@ def _docx_blocks(
     return out
 
 
-def _docx_visible(data: bytes, budget: _Budget) -> Extraction:
+def _docx_visible(data: bytes, budget: Budget) -> Extraction:
     dropped: dict[str, list[int]] = {}
     blocks = _docx_blocks(_docx_document(data, budget), budget, dropped)
-    return Extraction("\n".join(blocks), _found(dropped))
+    return Extraction("\n".join(blocks), found(dropped))
 
 
-def _docx(data: bytes, budget: _Budget) -> str:
+def _docx(data: bytes, budget: Budget) -> str:
     return "\n".join(_docx_blocks(_docx_document(data, budget), budget))
 
 
-def _docx_document(data: bytes, budget: _Budget) -> Any:
+def _docx_document(data: bytes, budget: Budget) -> Any:
     docx = require("docx", "office")
     require("lxml", "office")
     _check_docx(data, budget)
     try:
         document = docx.Document(io.BytesIO(data))  # type: ignore[attr-defined]
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
+        raise unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
     except Exception as exc:  # python-docx raises its own PackageNotFoundError and lxml errors
-        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
+        raise unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
     return document
 
 
 # ---- .pdf --------------------------------------------------------------------------------------
 
 
-def _page_text(page: Any, budget: _Budget) -> str:
+def _page_text(page: Any, budget: Budget) -> str:
     """One page's text; the visitor pypdf calls for every text operation keeps the clock and
     the character count, so one enormous page cannot run past the limits either."""
 
@@ -314,7 +308,7 @@ def _page_text(page: Any, budget: _Budget) -> str:
     return str(page.extract_text(visitor_text=visit) or "")
 
 
-def _visible_page_text(page: Any, budget: _Budget, dropped: dict[str, list[int]]) -> str:
+def _visible_page_text(page: Any, budget: Budget, dropped: dict[str, list[int]]) -> str:
     """One page's text as a reader sees it: the page's content stream walked once
     (:func:`neardup.inputs.office_pdf.split_page`); a page with hidden text is read again with only
     its visible operators, and once per kind of hidden text to count it (in the characters
@@ -345,7 +339,7 @@ def _visible_page_text(page: Any, budget: _Budget, dropped: dict[str, list[int]]
     return text
 
 
-def _pdf_pages(data: bytes, budget: _Budget, page_text: Callable[[Any, _Budget], str]) -> str:
+def _pdf_pages(data: bytes, budget: Budget, page_text: Callable[[Any, Budget], str]) -> str:
     """The pages' texts by ``page_text``, pages separated by a blank line."""
     pypdf = require("pypdf", "office")
     errors = pypdf.errors  # type: ignore[attr-defined]
@@ -367,34 +361,34 @@ def _pdf_pages(data: bytes, budget: _Budget, page_text: Callable[[Any, _Budget],
     except InputError:
         raise
     except (errors.PyPdfError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
-        raise _unreadable(".pdf", f"{type(exc).__name__}: {exc}") from None
+        raise unreadable(".pdf", f"{type(exc).__name__}: {exc}") from None
     except RecursionError:
-        raise _unreadable(".pdf", "its objects nest too deeply") from None
+        raise unreadable(".pdf", "its objects nest too deeply") from None
     except Exception as exc:  # pypdf on damaged input can fail in many ways
-        raise _unreadable(".pdf", f"{type(exc).__name__}: {exc}") from None
+        raise unreadable(".pdf", f"{type(exc).__name__}: {exc}") from None
     return "\n\n".join(t.strip("\n") for t in texts)
 
 
-def _pdf(data: bytes, budget: _Budget) -> str:
+def _pdf(data: bytes, budget: Budget) -> str:
     return _pdf_pages(data, budget, _page_text)
 
 
-def _pdf_visible(data: bytes, budget: _Budget) -> Extraction:
+def _pdf_visible(data: bytes, budget: Budget) -> Extraction:
     dropped: dict[str, list[int]] = {}
     text = _pdf_pages(data, budget, lambda page, b: _visible_page_text(page, b, dropped))
-    return Extraction(text, _found(dropped))
+    return Extraction(text, found(dropped))
 
 
 # ---- the entry points --------------------------------------------------------------------------
 
-_EXTRACTORS: dict[str, tuple[Callable[[bytes], bool], str, Callable[[bytes, _Budget], str]]] = {
+_EXTRACTORS: dict[str, tuple[Callable[[bytes], bool], str, Callable[[bytes, Budget], str]]] = {
     ".docx": (lambda data: data.startswith(b"PK"), "it is not a ZIP package", _docx),
     ".pdf": (lambda data: b"%PDF-" in data[:1024], "no %PDF- header", _pdf),
     ".odt": (office_odt.looks_right, office_odt.NOT_ODT, office_odt.text),
     ".rtf": (office_rtf.looks_right, office_rtf.NOT_RTF, office_rtf.text),
     ".doc": (office_doc.looks_right, office_doc.NOT_DOC, office_doc.text),
 }
-_VISIBLE: dict[str, Callable[[bytes, _Budget], Extraction]] = {
+_VISIBLE: dict[str, Callable[[bytes, Budget], Extraction]] = {
     ".docx": _docx_visible,
     ".pdf": _pdf_visible,
     ".odt": office_odt.visible,
@@ -414,7 +408,7 @@ def _sniffed(kind: str, data: bytes) -> str:
     return kind
 
 
-def _checked(data: bytes, suffix: str, limits: OfficeLimits) -> tuple[str, _Budget]:
+def _checked(data: bytes, suffix: str, limits: OfficeLimits) -> tuple[str, Budget]:
     """The kind of file ``suffix`` names (or its bytes, :func:`_sniffed`) and its budget, once
     the bytes pass the first checks."""
     kind = suffix.lower() if suffix.startswith(".") else "." + suffix.lower()
@@ -425,11 +419,11 @@ def _checked(data: bytes, suffix: str, limits: OfficeLimits) -> tuple[str, _Budg
         )
     kind = _sniffed(kind, data)
     looks_right, otherwise, _ = _EXTRACTORS[kind]
-    budget = _Budget(kind, limits)
+    budget = Budget(kind, limits)
     if len(data) > limits.max_bytes:
         raise budget.refuse(f"is {len(data):,} bytes", "max_bytes", limits.max_bytes)
     if not looks_right(data):
-        raise _unreadable(kind, otherwise)
+        raise unreadable(kind, otherwise)
     return kind, budget
 
 
