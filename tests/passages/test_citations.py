@@ -290,6 +290,8 @@ def test_a_quote_takes_its_references_status() -> None:
         ("«Пойдём домой скорее, уже поздно», — сказал он.", UNATTRIBUTED),
         ("Он говорил о «больших и важных делах нашей страны» и ушёл.", UNATTRIBUTED),
         ('"We will open the park next spring," he said.', UNATTRIBUTED),
+        ('In the United States "the park will open next spring" too.', UNATTRIBUTED),
+        ('The report states: "the park will open next spring".', CITED),
         ("Он сказал: «Мы пойдём в парк завтра утром». Потом писал письма.", UNATTRIBUTED),
     ],
 )

@@ -241,3 +241,23 @@ def test_index_check_fragments_says_it(
     assert main(["index", "check", db, fake_file, "--fragments", "--html", str(html)]) == 0
     assert _flat(capsys.readouterr().out).count("[7] ← reference not found") == 3
     assert html.read_text(encoding="utf-8").count('<span class="noref">reference not found') == 4
+
+
+STORY_EN = (
+    "The old ferryman looked at the river for a long time. "
+    '"We will cross the wide river tomorrow morning, before the heavy autumn rains flood the '
+    'valley and wash away the old wooden bridge," he said, and went home. '
+    "Nobody in the village believed him that evening."
+)
+
+
+def test_an_english_quote_inside_a_copied_paragraph_is_borrowed_unless_attributed() -> None:
+    copied = _cite(f"My essay is about rivers.\n\n{STORY_EN}\n", STORY_EN, "story")
+    assert [c.status.value for c in copied.citations] == ["unattributed"]
+    assert (copied.borrowed, copied.cited) == (copied.sources[0].borrowed, 0.0)
+    assert [p.citation for p in copied.passages] == [None] and reference_notes(copied) == []
+    quote = STORY_EN.split('"')[1]
+    attributed = f'My essay is about rivers. As the story puts it, "{quote}" That is all.\n'
+    result = _cite(attributed, STORY_EN, "story")
+    assert [c.status.value for c in result.citations] == ["cited"]
+    assert result.borrowed == 0.0 and result.cited == result.sources[0].borrowed > 0.3

@@ -145,9 +145,10 @@ _ATTRIBUTION = re.compile(
       | цитир\w*|цитат\w*|привед\w*|привож\w*|привод(?:ит|ят|ил[аи]?|ится)
       | по\s+(?:словам|мнению|выражению|определению|данным)|словами
       | как\s+(?:сказал[аи]?|говорил[аи]?|говорит|выразил(?:ся|ась|ись))
-      | writes?|wrote|written|note[sd]?|argue[sd]?|state[sd]?|observe[sd]?|claim(?:s|ed)?
-      | remark(?:s|ed)?|explain(?:s|ed)?|puts?\s+it|according\s+to|in\s+the\s+words\s+of
-      | as\s+\w+(?:\s+\w+)?\s+(?:says|said)|quot(?:es|ed|ing)|cites?
+      | according\s+to|in\s+the\s+words\s+of|as\s+\w+(?:\s+\w+)?\s+(?:says|said|puts?\s+it)
+      # English verbs in small letters only: "States" in "the United States" is a name
+      | (?-i:writes?|wrote|written|note[sd]|argue[sd]?|state[sd]|observe[sd]?|claim(?:s|ed)
+        | remark(?:s|ed)|explain(?:s|ed)?|puts?\s+it|quot(?:es|ed|ing)|cites)
     )\b""",
     re.IGNORECASE | re.VERBOSE,
 )
