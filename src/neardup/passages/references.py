@@ -43,7 +43,6 @@ else is a few linear scans.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -441,9 +440,3 @@ def find_reference_list(text: str) -> ReferenceList | None:
         offset = newline + 1 if newline >= 0 else len(text)
     lines = _lines(text, offset)
     return _headed(text, lines) or _trailing(text, lines)
-
-
-def resolved(markers: Iterable[Marker], references: ReferenceList | None) -> Iterator[bool]:
-    """For each marker, whether it resolves to an entry of ``references``."""
-    for marker in markers:
-        yield references is not None and references.resolves(marker)
