@@ -98,6 +98,21 @@ def test_compare_page(client: TestClient, essay: str, park: str) -> None:
     assert r.text.count('<a class="frag') == 2
 
 
+def test_a_made_up_reference_is_said_not_found_on_the_pages(
+    client: TestClient, essay: str, park: str
+) -> None:
+    # the essay's quoted paragraph with a made-up "[7]" and no reference list: borrowed
+    fake = essay.replace("проектировании» [1].", "проектировании» [7].").split("\n\n[1]")[0]
+    checked = client.post("/check", data={"text": fake}).text
+    assert checked.count('<span class="noref">ссылка не найдена</span>') == 1
+    assert "цитируется 0,0 %" in checked
+    compared = client.post("/compare?lang=en", data={"text_a": fake, "text_b": park}).text
+    assert compared.count('<span class="noref">reference not found</span>') == 1
+    assert "cited 0.0 %" in compared
+    # the shipped essay's "[1]" is in its list: no note
+    assert "noref" not in client.post("/check", data={"text": essay}).text.split("</style>")[-1]
+
+
 def test_collection_pages_add_and_remove(client: TestClient, park: str) -> None:
     page = client.get("/collection")
     assert '<b id="doc-count">4</b>' in page.text

@@ -169,7 +169,13 @@ def compare(
     if html_report and alignment is not None:
         from neardup.report.fragments import write_html
 
-        write_html(alignment, html_report, title=f"{file_a} vs {file_b}", query_title=file_a)
+        write_html(
+            alignment,
+            html_report,
+            title=f"{file_a} vs {file_b}",
+            query_title=file_a,
+            lang=msg.language(),
+        )
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -223,7 +229,7 @@ def compare(
     if alignment is not None and fragments:
         from neardup.report.fragments import print_terminal
 
-        print_terminal(alignment, console, query_title=f"A: {file_a}")
+        print_terminal(alignment, console, query_title=f"A: {file_a}", lang=msg.language())
     if html_report:
         console.print(msg.say("check_html_written", path=markup_safe(html_report)))
 

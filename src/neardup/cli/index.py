@@ -587,7 +587,13 @@ def check(
     if html_report and alignment is not None:
         from neardup.report.fragments import write_html
 
-        write_html(alignment, html_report, title=f"{file} against {db}", query_title=file)
+        write_html(
+            alignment,
+            html_report,
+            title=f"{file} against {db}",
+            query_title=file,
+            lang=msg.language(),
+        )
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -635,7 +641,7 @@ def check(
     if alignment is not None and fragments:
         from neardup.report.fragments import print_terminal
 
-        print_terminal(alignment, console, query_title=file, summary=False)
+        print_terminal(alignment, console, query_title=file, summary=False, lang=msg.language())
     if html_report:
         console.print(msg.say("check_html_written", path=markup_safe(html_report)))
     if pdf_report:

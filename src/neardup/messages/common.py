@@ -23,4 +23,6 @@ COMMON: dict[str, dict[str, str]] = {
         "en": "The service was started without a token: adding and removing are off.",
     },
     "page_not_found": {"ru": "Такой страницы нет.", "en": "There is no such page."},
+    # beside a copied passage whose reference is not in the text's own reference list
+    "reference_not_found": {"ru": "ссылка не найдена", "en": "reference not found"},
 }

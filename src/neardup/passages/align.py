@@ -30,12 +30,17 @@ stop words neither add nor dilute): tokens inside some passage / all tokens. Tok
 passage but between its seeds (the edited words) count as borrowed.
 
 Citations (:func:`apply_citations`, on by default in the CLI's uniqueness reports): passages a
-writer marks as quoted or referenced (:mod:`neardup.passages.citations`) are counted as *cited*, not
-borrowed. A query token is inside a citation when its first character is. Then ``borrowed``
-is the share of tokens in a passage and outside every citation, ``cited`` the share in a
-passage and inside a citation, ``quoted`` the share inside a citation whether or not a source
-matched it; ``uniqueness = 1 - borrowed - cited``: the one uniqueness figure, the share of
-the query's words found in no source, cited words counted apart (the three add up to 1).
+writer marks as quoted or referenced and says whose (:mod:`neardup.passages.citations`: an
+attributed quotation, a sentence whose reference resolves to the text's own reference list)
+are counted as *cited*, not borrowed. A query token is inside a citation when its first
+character is. Then ``borrowed`` is the share of tokens in a passage and outside every cited
+span, ``cited`` the share in a passage and inside one, ``quoted`` the share inside any quote or
+referenced sentence found (cited or not) whether or not a source matched it; ``uniqueness = 1
+- borrowed - cited``: the one uniqueness figure, the share of the query's words found in no
+source, cited words counted apart (the three add up to 1). Each passage says what the
+citations make of it (:attr:`Passage.citation`): ``"cited"``, ``"unresolved"`` (it carries a
+reference its text's list does not hold: borrowed, and reports say "reference not found"
+beside it) or ``None``.
 """
 
 from __future__ import annotations
@@ -55,7 +60,7 @@ from neardup.defaults import DEFAULTS
 from neardup.errors import ConfigurationError
 from neardup.fingerprints.pipeline import Analyzable, Pipeline, TextLike, default_spec
 from neardup.fingerprints.shingles import shingle
-from neardup.passages.citations import Citation, find_citations
+from neardup.passages.citations import Citation, find_citations, passage_statuses
 from neardup.spec import MAX_SHINGLE_LENGTH, FingerprintSpec, ShingleSpec, Spec
 
 if TYPE_CHECKING:
@@ -100,7 +105,10 @@ class Passage:
     tokens_b)``. ``number`` counts passages of one source from 1 in query order; ``a_text`` and
     ``b_text`` are the spans' text as it stands in the inputs. ``a_changed``/``b_changed`` are
     the character spans of the runs of words inside the passage that no matching shingle covers
-    — the edited words (empty for a verbatim copy).
+    — the edited words (empty for a verbatim copy). ``citation`` is what the query's citations
+    make of it (:func:`apply_citations`): ``"cited"`` when part of it is inside a cited span,
+    ``"unresolved"`` when it carries a reference not found in the text's reference list (its
+    words are borrowed), ``None`` otherwise or when citations were not looked for.
     """
 
     source: str
@@ -118,6 +126,7 @@ class Passage:
     b_text: str
     a_changed: tuple[tuple[int, int], ...] = ()
     b_changed: tuple[tuple[int, int], ...] = ()
+    citation: str | None = None
 
     @property
     def length(self) -> int:
@@ -150,6 +159,7 @@ class Passage:
             "b_text": self.b_text,
             "a_changed": [list(span) for span in self.a_changed],
             "b_changed": [list(span) for span in self.b_changed],
+            "citation": self.citation,
         }
 
 
@@ -254,9 +264,7 @@ class Alignment:
         }
         if self.citations is not None:
             out["quoted"] = round(self.quoted, 6)
-            out["citations"] = [
-                {"start": c.start, "end": c.end, "kind": str(c.kind)} for c in self.citations
-            ]
+            out["citations"] = [c.to_dict() for c in self.citations]
         if with_text:
             out["text"] = self.text
         return out
@@ -556,32 +564,62 @@ def align_pair(
 def apply_citations(
     alignment: Alignment, query: Prepared, citations: Iterable[Citation] | None = None
 ) -> Alignment:
-    """``alignment`` with its quoted and referenced passages counted as citation, not borrowing.
+    """``alignment`` with its cited passages counted as citation, not borrowing, and each
+    passage's :attr:`~Passage.citation` set.
 
     ``query`` is the alignment's query as :meth:`Aligner.prepare` made it (its tokens' spans);
     ``citations`` default to :func:`neardup.passages.citations.find_citations` of the query's text.
+    Only the cited ones (:attr:`Citation.counts`) take words out of ``borrowed``.
     """
     if not isinstance(query, Prepared) or query.text != alignment.text:
         raise ConfigurationError("apply_citations needs the alignment's own prepared query")
     found = tuple(find_citations(alignment.text) if citations is None else citations)
+    sources = tuple(_with_citation_status(match, found) for match in alignment.sources)
     n = alignment.tokens
     if n == 0 or len(query.canonical) != n:
-        return replace(alignment, cited=0.0, quoted=0.0, citations=found)
-    starts = np.asarray(query.canonical.starts, dtype=np.int64)
-    inside = np.zeros(n, dtype=np.bool_)
-    for c in found:
-        inside |= (starts >= c.start) & (starts < c.end)
+        return replace(alignment, sources=sources, cited=0.0, quoted=0.0, citations=found)
+    inside = _token_mask(query, found)
+    counted = _token_mask(query, [c for c in found if c.counts])
     edges = np.zeros(n + 1, dtype=np.int64)
     for match in alignment.sources:
         for first, end in match.token_ranges():
             edges[first] += 1
             edges[end] -= 1
     matched = np.cumsum(edges[:n]) > 0
-    cited = int(np.count_nonzero(matched & inside))
+    cited = int(np.count_nonzero(matched & counted))
     return replace(
         alignment,
-        borrowed=int(np.count_nonzero(matched & ~inside)) / n,
+        sources=sources,
+        borrowed=int(np.count_nonzero(matched & ~counted)) / n,
         cited=cited / n,
         quoted=int(np.count_nonzero(inside)) / n,
         citations=found,
+    )
+
+
+def _token_mask(query: Prepared, spans: Sequence[Citation]) -> npt.NDArray[np.bool_]:
+    """Which of the query's tokens start inside one of ``spans`` (the token starts are sorted,
+    so each span is two binary searches)."""
+    starts = np.asarray(query.canonical.starts, dtype=np.int64)
+    n = starts.shape[0]
+    edges = np.zeros(n + 1, dtype=np.int64)
+    if spans:
+        bounds = np.array([(c.start, c.end) for c in spans], dtype=np.int64)
+        first = np.searchsorted(starts, bounds[:, 0], side="left")
+        end = np.searchsorted(starts, bounds[:, 1], side="left")
+        np.add.at(edges, first, 1)
+        np.add.at(edges, end, -1)
+    return np.cumsum(edges[:n]) > 0
+
+
+def _with_citation_status(match: SourceMatch, citations: Sequence[Citation]) -> SourceMatch:
+    """MATCH with each of its passages' ``citation`` said by CITATIONS."""
+    copied = passage_statuses([(p.a_start, p.a_end) for p in match.passages], citations)
+    reworded = passage_statuses([(p.a_start, p.a_end) for p in match.rewritten], citations)
+    return replace(
+        match,
+        passages=tuple(replace(p, citation=c) for p, c in zip(match.passages, copied, strict=True)),
+        rewritten=tuple(
+            replace(p, citation=c) for p, c in zip(match.rewritten, reworded, strict=True)
+        ),
     )

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from neardup.index import CheckResult
+from neardup.passages.citations import unresolved_notes
 
 #: Metadata keys read as a source's title, first found wins.
 TITLE_KEYS = ("title", "name")
@@ -193,6 +194,23 @@ def sources_of(record: Mapping[str, Any]) -> list[Source]:
 
 
 def cited_spans(record: Mapping[str, Any]) -> list[tuple[int, int]]:
-    """The text's citations (quoted or referenced spans) the check found."""
+    """The text's citations that count as cited (quoted or referenced spans; a record kept
+    before citations had a status counts them all)."""
     found = (record.get("fragments") or {}).get("citations") or []
-    return [(int(c["start"]), int(c["end"])) for c in found]
+    return [(int(c["start"]), int(c["end"])) for c in found if c.get("status", "cited") == "cited"]
+
+
+def reference_notes(record: Mapping[str, Any]) -> list[int]:
+    """Where "reference not found" goes in the text: after each unresolved reference of a
+    copied or rewritten passage (:func:`neardup.passages.citations.unresolved_notes`)."""
+    fragments = record.get("fragments") or {}
+    found = [
+        (int(c["start"]), int(c["end"]), str(c.get("status", "cited")))
+        for c in fragments.get("citations") or []
+    ]
+    passages = [
+        (int(p["a_start"]), int(p["a_end"]))
+        for s in fragments.get("sources", [])
+        for p in (*s.get("passages", []), *s.get("rewritten", []))
+    ]
+    return unresolved_notes(found, passages)

@@ -1,7 +1,8 @@
 """The result page of a check, drawn from its kept record (:mod:`neardup.report.check_record`): the
 text and
 each source with their passages marked and linked, as :mod:`neardup.web.render` marks a fresh
-alignment, plus each source's title and link.
+alignment, plus each source's title and link, and "reference not found" after the reference of
+a copied passage that is not in the text's own reference list.
 """
 
 from __future__ import annotations
@@ -11,8 +12,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from neardup.report.check_record import Source, sources_of
-from neardup.report.fragments import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
+from neardup.report.check_record import Source, reference_notes, sources_of
+from neardup.report.fragments import (
+    HTML_COLOURS,
+    REWRITTEN_LABEL,
+    Mark,
+    marked_text,
+    not_found_words,
+    passage_id,
+)
 from neardup.web.i18n import number
 from neardup.web.render import REWRITTEN
 
@@ -94,7 +102,7 @@ def kept_view(text: str, record: Mapping[str, Any], lang: str = "en") -> KeptVie
         {"suspicious": bool(record["suspicious"].get("flag")), "found": found} if found else None
     )
     return KeptView(
-        marked_text(text, query_marks),
+        marked_text(text, query_marks, notes=reference_notes(record), note=not_found_words(lang)),
         tuple(views),
         sum(v.passages for v in views),
         tricks,

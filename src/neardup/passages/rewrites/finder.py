@@ -78,6 +78,8 @@ class RewrittenPassage:
     a_text: str
     b_text: str
     kind: str = KIND
+    #: What the query's citations make of it, as :attr:`neardup.passages.align.Passage.citation`.
+    citation: str | None = None
 
     @property
     def length(self) -> int:
@@ -110,6 +112,7 @@ class RewrittenPassage:
             "similarity": round(self.similarity, 6),
             "a_text": self.a_text,
             "b_text": self.b_text,
+            "citation": self.citation,
         }
 
 
