@@ -22,6 +22,7 @@ def test_all_is_pinned() -> None:
         "Component",
         "ConfigurationError",
         "DEFAULTS",
+        "DamagedCheckError",
         "DamagedCollectionError",
         "DamagedFileError",
         "DatasetError",

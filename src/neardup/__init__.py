@@ -17,6 +17,7 @@ from neardup._version import __version__
 from neardup.defaults import DEFAULTS, Defaults
 from neardup.errors import (
     ConfigurationError,
+    DamagedCheckError,
     DamagedCollectionError,
     DamagedFileError,
     DatasetError,
@@ -116,6 +117,7 @@ __all__ = [
     "Comparison",
     "Component",
     "ConfigurationError",
+    "DamagedCheckError",
     "DamagedCollectionError",
     "DamagedFileError",
     "DatasetError",

@@ -18,6 +18,7 @@
     │   └── DuplicateIdError  an id that is already there
     │   └── DamagedCollectionError  a damaged collection, refused before anything is written
     │   └── DamagedFileError  a damaged file neardup wrote (a Bloom filter file), refused
+    │   └── DamagedCheckError a service's kept check whose stored row is damaged (HTTP 500)
     └── NotSupportedError     an optional operation a backend or method does not offer
 
 The CLI maps InputError, SpecError and ConfigurationError to exit code 2 and every other
@@ -163,6 +164,14 @@ class DamagedCollectionError(StorageError):
 class DamagedFileError(StorageError):
     """A file neardup wrote (a ``.pmbf`` Bloom filter file) that is truncated or damaged; the
     message names the file. Nothing is read from it. Its code is its base's, ``storage``."""
+
+
+class DamagedCheckError(StorageError):
+    """A kept check (``neardup serve``'s ``kept_checks`` row) that cannot be read back: its body
+    is not the JSON the service wrote, or a column holds a value of the wrong kind. The message
+    names the check and says what is wrong; the check can still be removed."""
+
+    code = "damaged_check"
 
 
 class NotSupportedError(NeardupError):

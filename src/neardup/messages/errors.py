@@ -71,6 +71,12 @@ ERRORS: dict[str, dict[str, str]] = {
         "ru": "Эта страница открывается только формой; начните с формы выше.",
         "en": "This page is opened only by a form; start from the form above.",
     },
+    "damaged_check": {
+        "ru": "Сохранённая проверка повреждена: её запись в хранилище не читается. Её можно "
+        "только удалить.",
+        "en": "This kept check is damaged: its stored record cannot be read. It can only be "
+        "removed.",
+    },
     "storage": {
         "ru": "Хранилище коллекции сейчас недоступно; попробуйте ещё раз позже.",
         "en": "The collection's store is not available now; try again later.",
