@@ -60,6 +60,7 @@ def test_all_is_pinned() -> None:
         "TextLengthError",
         "TooLargeError",
         "UnsupportedTypeError",
+        "WrongTypeError",
         "__version__",
         "compare",
         "dedup",

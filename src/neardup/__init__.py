@@ -36,6 +36,7 @@ from neardup.errors import (
     TextLengthError,
     TooLargeError,
     UnsupportedTypeError,
+    WrongTypeError,
 )
 from neardup.spec import (
     AnalyzerSpec,
@@ -155,6 +156,7 @@ __all__ = [
     "TextLengthError",
     "TooLargeError",
     "UnsupportedTypeError",
+    "WrongTypeError",
     "__version__",
     "compare",
     "dedup",

@@ -8,7 +8,8 @@
     │   ├── TooLargeError     a request or a text over a service's limit (HTTP 413)
     │   ├── UnsupportedTypeError  a file of a kind that is not read (HTTP 415)
     │   ├── InvalidTextError  a text holding a NUL or a lone surrogate, refused (HTTP 422)
-    │   └── TextLengthError   a text outside the length range a collection admits
+    │   ├── TextLengthError   a text outside the length range a collection admits
+    │   └── WrongTypeError    an argument of the wrong type to a public call (a TypeError too)
     ├── SpecError             an invalid spec, or one that does not match what was stored
     │   └── SpecMismatchError data made under one spec compared with data of another
     ├── ConfigurationError    an unknown component or preset, a bad component parameter
@@ -89,6 +90,14 @@ class TextLengthError(InputError):
     ``too_long`` instead, and go on with the rest."""
 
     code = "text_length"
+
+
+class WrongTypeError(InputError, TypeError):
+    """An argument of the wrong type given to a public call: the message names the call, the
+    parameter and the type it takes. A ``TypeError`` as well, so that code catching Python's
+    own refusal of a wrong type still catches it."""
+
+    code = "wrong_type"
 
 
 class SpecError(NeardupError, ValueError):
@@ -178,6 +187,15 @@ class NotSupportedError(NeardupError):
     """An optional operation that this backend or method does not provide."""
 
     code = "not_supported"
+
+
+def brief(text: object, limit: int = 120) -> str:
+    """``text`` fit for one line of an error: white space collapsed, control characters shown
+    as ``?``, cut to ``limit`` characters with "…" (a reason quoting raw bytes of a damaged file
+    or a whole line of input stays short)."""
+    shown = " ".join(str(text).split())
+    shown = "".join(c if c.isprintable() else "?" for c in shown)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def require(module: str, extra: str) -> object:

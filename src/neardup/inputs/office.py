@@ -35,6 +35,7 @@ import io
 import os
 import time
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -207,6 +208,8 @@ def _check_docx(data: bytes, budget: _Budget) -> None:
         raise
     except (zipfile.BadZipFile, etree.XMLSyntaxError, EOFError, OSError, ValueError) as exc:
         raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
+    except zlib.error as exc:  # a part whose compressed bytes are damaged
+        raise _unreadable(".docx", f"damaged compressed data: {exc}") from None
     except (NotImplementedError, RuntimeError) as exc:  # an unknown compression, encryption
         raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
 

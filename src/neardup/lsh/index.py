@@ -14,20 +14,24 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any, NamedTuple, TypeAlias, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from neardup._arguments import public
 from neardup.defaults import DEFAULTS
 from neardup.errors import (
     DuplicateIdError,
     InputError,
+    InvalidTextError,
     NotFoundError,
     SpecError,
     SpecMismatchError,
+    WrongTypeError,
 )
 from neardup.fingerprints.similarity import Fingerprints, resemblance
 from neardup.lsh.params import Params, resolve
@@ -64,11 +68,20 @@ class LSHResult(NamedTuple):
 _new_result = partial(tuple.__new__, LSHResult)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _check_key(key: object) -> Key:
     if isinstance(key, np.integer):
         return int(key)
     if isinstance(key, bool) or not isinstance(key, str | int):
         raise InputError(f"a key must be a str or an int, got {type(key).__name__}: {key!r}")
+    if isinstance(key, str) and ("\x00" in key or _SURROGATE.search(key)):
+        # no store keeps them alike (UTF-8 cannot encode a lone surrogate; PostgreSQL refuses
+        # NUL): refused on every store, rather than kept by one and refused by another
+        raise InvalidTextError(
+            f"a key must be valid Unicode without NUL or a lone surrogate, got {key[:80]!r}"
+        )
     return key
 
 
@@ -95,6 +108,7 @@ def _entry(key: Key, signature: Signatures, fps: Fingerprints | None) -> Entry:
     return Entry(_encode(key), signature.tobytes(), fps.values.tobytes(), counts)
 
 
+@public
 class LSHIndex:
     """MinHash LSH: documents in buckets by band keys, queried for near copies.
 
@@ -274,6 +288,8 @@ class LSHIndex:
             return self._signatures(items, what=what), None
         if isinstance(items, str | bytes):
             raise InputError(f"{what} must be a list of items, not one {type(items).__name__}")
+        if not isinstance(items, Iterable):
+            raise WrongTypeError(f"{what} must be a list of items, got {type(items).__name__}")
         batch = list(items)
         if not batch:
             empty: Signatures = np.empty((0, self.num_perm), dtype=self._dtype)

@@ -71,6 +71,11 @@ ERRORS: dict[str, dict[str, str]] = {
         "ru": "Эта страница открывается только формой; начните с формы выше.",
         "en": "This page is opened only by a form; start from the form above.",
     },
+    "path_denied": {
+        "ru": "{path}: {reason}. Проверьте, что у вас есть права на эту папку, или выберите "
+        "другой путь.",
+        "en": "{path}: {reason}. Check your permissions on its folder, or choose another path.",
+    },
     "damaged_check": {
         "ru": "Сохранённая проверка повреждена: её запись в хранилище не читается. Её можно "
         "только удалить.",
