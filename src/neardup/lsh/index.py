@@ -25,13 +25,16 @@ import numpy.typing as npt
 from neardup._arguments import public
 from neardup.defaults import DEFAULTS
 from neardup.errors import (
+    DamagedCollectionError,
     DuplicateIdError,
     InputError,
     InvalidTextError,
+    NeardupError,
     NotFoundError,
     SpecError,
     SpecMismatchError,
     WrongTypeError,
+    brief,
 )
 from neardup.fingerprints.similarity import Fingerprints, resemblance
 from neardup.lsh.params import Params, resolve
@@ -153,6 +156,20 @@ class LSHIndex:
         return self
 
     def _init(self, params: Params, store: LSHStore) -> None:
+        try:
+            self._start(params, store)
+        except NeardupError:
+            raise
+        except (ValueError, TypeError, KeyError, OverflowError, MemoryError) as exc:
+            # read back from a store that is not what an LSHIndex wrote: a key that is not
+            # JSON, a signature of text, parameters too large to lay out
+            why = brief(f"{type(exc).__name__}: {exc}")
+            raise DamagedCollectionError(
+                f"the LSH store {store.location} is damaged ({why}); build the index again in "
+                "a new store"
+            ) from None
+
+    def _start(self, params: Params, store: LSHStore) -> None:
         self.params = params
         self.store = store
         self.hasher = MinHasher(params.spec)
