@@ -76,6 +76,17 @@ ERRORS: dict[str, dict[str, str]] = {
         "другой путь.",
         "en": "{path}: {reason}. Check your permissions on its folder, or choose another path.",
     },
+    "bad_host": {
+        "ru": "--host {host!r}: на этом адресе нельзя принимать запросы. Укажите адрес этой "
+        "машины, например 127.0.0.1, или 0.0.0.0 для всех сетей.",
+        "en": "--host {host!r}: this machine cannot listen on that address. Give one of its "
+        "addresses, such as 127.0.0.1, or 0.0.0.0 for every interface.",
+    },
+    "port_taken": {
+        "ru": "Порт {port} на {host} уже занят: выберите другой (--port) или 0 для любого "
+        "свободного.",
+        "en": "Port {port} on {host} is taken: choose another (--port), or 0 for any free one.",
+    },
     "damaged_check": {
         "ru": "Сохранённая проверка повреждена: её запись в хранилище не читается. Её можно "
         "только удалить.",
