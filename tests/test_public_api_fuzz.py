@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 import neardup
 from neardup import (
@@ -265,3 +266,27 @@ def test_every_public_call_raises_only_neardup_errors(tmp_path: Path) -> None:
                     failures.append(problem)
     assert calls > 2000
     assert not failures, f"{len(failures)} calls raised other errors:\n" + "\n".join(failures[:80])
+
+
+def test_the_named_cases_are_refused_in_words(tmp_path: Path) -> None:
+    """The calls the hardening issue named, each with the error a user can act on."""
+    from neardup import Fingerprints, InvalidTextError, WrongTypeError
+
+    collection = Collection.create("memory:", make_spec("plain"))
+    collection.add("d1", TEXT)
+    for exclude in (None, 1.5, [None]):
+        with pytest.raises(WrongTypeError, match="exclude"):
+            collection.check(TEXT, exclude=exclude)
+    for ids in (None, 5):
+        with pytest.raises(WrongTypeError, match="Collection.remove: ids must be str or Iterable"):
+            collection.remove(ids)
+    assert isinstance(WrongTypeError("x"), TypeError)
+    lsh = LSHIndex(threshold=0.5, num_perm=16, store=str(tmp_path / "lsh.db"))
+    with pytest.raises(InvalidTextError, match="lone surrogate"):
+        lsh.add("a\ud800b", TEXT)
+    with pytest.raises(neardup.InputError, match="m must be at most"):
+        BloomFilter(m=2**70, k=3)
+    with pytest.raises(WrongTypeError, match="fingerprint values must be a 1-d uint64 array"):
+        Fingerprints(np.zeros(3, dtype=np.float64))
+    with pytest.raises(WrongTypeError, match="fingerprint values must be a 1-d uint64 array"):
+        Fingerprints(np.zeros((2, 2), dtype=np.uint64))

@@ -112,9 +112,9 @@ def _ids_of(ids: Iterable[str], what: str) -> tuple[str, ...]:
     """Document ids given as any iterable (a generator too), each checked to be a string; one
     string is one id."""
     out = (ids,) if isinstance(ids, str) else tuple(ids)
-    wrong = next((i for i in out if not isinstance(i, str)), None)
-    if wrong is not None:
-        raise WrongTypeError(f"{what} must hold document ids (str), got {type(wrong).__name__}")
+    wrong = [i for i in out if not isinstance(i, str)]
+    if wrong:
+        raise WrongTypeError(f"{what} must hold document ids (str), got {type(wrong[0]).__name__}")
     return out
 
 
