@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
+from neardup._arguments import public_methods
 from neardup._constraints import (
     Boolean,
     Integer,
@@ -26,7 +27,7 @@ from neardup._constraints import (
 )
 from neardup.analysis.resources import TOKEN_FILTER_PACKAGES, package_version
 from neardup.defaults import DEFAULTS, SHORT_BELOW
-from neardup.errors import ConfigurationError, SpecError, SpecMismatchError
+from neardup.errors import ConfigurationError, SpecError, SpecMismatchError, WrongTypeError
 
 #: Bumped whenever a change in neardup itself changes tokens or fingerprints.
 ALGORITHM_VERSION = 1
@@ -69,6 +70,7 @@ def _thaw(value: ParamValue) -> Any:
     return value
 
 
+@public_methods
 @dataclass(frozen=True)
 class Component:
     """A named analysis component and its parameters (sorted, frozen)."""
@@ -126,6 +128,7 @@ class ChainSpec:
         )
 
 
+@public_methods
 @dataclass(frozen=True)
 class AnalyzerSpec:
     """One chain, or a chain per language chosen by each document's dominant script.
@@ -180,6 +183,7 @@ class AnalyzerSpec:
 DEFAULT_SHORT_BELOW = SHORT_BELOW
 
 
+@public_methods
 @dataclass(frozen=True)
 class ShingleSpec:
     """Word shingles of ``k`` tokens taken every ``step`` tokens, or char n-grams of ``k``.
@@ -219,7 +223,21 @@ class ShingleSpec:
         rule every entry point applies (scalars give a bool, arrays a boolean array)."""
         import numpy as np  # here: importing neardup stays light (tests/test_public_api.py)
 
-        shorter = np.minimum(tokens_a, tokens_b)
+        counts = []
+        for tokens in (tokens_a, tokens_b):
+            array = np.asarray(tokens) if not isinstance(tokens, bool) else np.asarray(0.5)
+            if array.dtype.kind not in "iu" or (array.size and int(array.min()) < 0):
+                raise WrongTypeError(
+                    f"token counts must be whole numbers ≥ 0 or arrays of them, got {tokens!r:.60}"
+                )
+            counts.append(array)
+        try:
+            np.broadcast_shapes(counts[0].shape, counts[1].shape)
+        except ValueError:
+            raise WrongTypeError(
+                f"token counts of shapes {counts[0].shape} and {counts[1].shape} do not pair"
+            ) from None
+        shorter = np.minimum(counts[0], counts[1])
         result = (shorter < self.short_below) & self.adaptive
         return bool(result) if np.ndim(result) == 0 else result
 
@@ -269,7 +287,8 @@ class FingerprintSpec:
     multiset: bool = param(False, Boolean())
 
     def __post_init__(self) -> None:
-        if self.family not in FAMILY_WIDTHS:  # said the old way: "unknown hash family"
+        # said the old way: "unknown hash family" (a list or a dict is no family either)
+        if not isinstance(self.family, str) or self.family not in FAMILY_WIDTHS:
             raise SpecError(
                 f"unknown hash family {self.family!r}; expected one of {', '.join(FAMILY_WIDTHS)}"
             )
@@ -373,6 +392,7 @@ class SketchSpec:
         return from_mapping(cls, data, "sketch spec")
 
 
+@public_methods
 @dataclass(frozen=True)
 class Spec:
     """Analyzer + shingles + fingerprints (+ an optional sketch): what results depend on."""
@@ -461,6 +481,7 @@ MAX_TEXT_LENGTH = 2**40
 MAX_PMBF_N = 100_000_000
 
 
+@public_methods
 @dataclass(frozen=True)
 class IndexSpec:
     """The settings of a collection (neardup.index): decision policy and candidate generation.

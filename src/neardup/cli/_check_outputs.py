@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from neardup.cli import messages as msg
+from neardup.errors import InputError
 from neardup.report.fragments import check_writable, markup_safe
 
 if TYPE_CHECKING:
@@ -69,5 +70,8 @@ def write_pdf(
         lang=msg.language(),
         font=font,
     )
-    with open(out, "wb") as fh:
-        fh.write(data)
+    try:
+        with open(out, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:  # a full disk, a device that takes nothing
+        raise InputError(f"cannot write the report to {out}: {exc.strerror or exc}") from None

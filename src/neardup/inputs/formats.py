@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from neardup.analysis.tricks import NONE, Tricks, hidden_text
-from neardup.errors import DatasetError, InputError, require
+from neardup.errors import DatasetError, InputError, brief, require
 from neardup.inputs.documents import Advance, InputDoc, PathLike, ReadOptions
 from neardup.inputs.files import _stat_regular, _too_large, decode_bytes, read_bytes
 from neardup.inputs.records import _record, _utf8_lines, iter_json_objects
@@ -71,6 +71,13 @@ def _read_csv(path: Path, _: str, options: ReadOptions, advance: Advance) -> Ite
         yield from _csv_rows(path, reader, options)
 
 
+def _columns(row: list[str]) -> str:
+    """A header's columns for an error line: the first few, each short (a file that is not a
+    table has one "column": its whole first line)."""
+    shown = ", ".join(repr(brief(name, 30)) for name in row[:8])
+    return shown + (f" and {len(row) - 8} more" if len(row) > 8 else "")
+
+
 def _csv_rows(path: Path, reader: Any, options: ReadOptions) -> Iterator[InputDoc]:
     header: list[str] | None = None
     start = 1  # the line a row starts on (a quoted field may span lines)
@@ -84,8 +91,8 @@ def _csv_rows(path: Path, reader: Any, options: ReadOptions) -> Iterator[InputDo
                 missing = [f for f in (options.id_field, options.text_field) if f and f not in row]
                 if missing:
                     raise DatasetError(
-                        f"{path}: the header has no column {missing[0]!r} (columns: "
-                        f"{', '.join(row)}); choose with --id-field/--text-field"
+                        f"{path}: the header has no column {brief(missing[0], 40)!r} "
+                        f"(columns: {_columns(row)}); choose with --id-field/--text-field"
                     )
             elif len(row) != len(header):
                 more = "more" if len(row) > len(header) else "fewer"

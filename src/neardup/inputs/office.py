@@ -43,6 +43,7 @@ from __future__ import annotations
 import io
 import os
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,6 +114,8 @@ def _check_docx(data: bytes, budget: Budget) -> None:
         raise
     except (zipfile.BadZipFile, etree.XMLSyntaxError, EOFError, OSError, ValueError) as exc:
         raise unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
+    except zlib.error as exc:  # a part whose compressed bytes are damaged
+        raise unreadable(".docx", f"damaged compressed data: {exc}") from None
     except (NotImplementedError, RuntimeError) as exc:  # an unknown compression, encryption
         raise unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
 

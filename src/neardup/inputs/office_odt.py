@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -243,6 +244,8 @@ def _package(data: bytes, budget: Budget) -> tuple[Any, _Styles]:
         raise
     except (zipfile.BadZipFile, etree.XMLSyntaxError, EOFError, OSError, ValueError) as exc:
         raise unreadable(".odt", f"{type(exc).__name__}: {exc}") from None
+    except zlib.error as exc:  # a part whose compressed bytes are damaged
+        raise unreadable(".odt", f"damaged compressed data: {exc}") from None
     except (NotImplementedError, RuntimeError) as exc:  # an unknown compression, encryption
         raise unreadable(".odt", f"{type(exc).__name__}: {exc}") from None
     return content, styles

@@ -14,6 +14,16 @@ CLI: dict[str, dict[str, str]] = {
     # --- the error handler (neardup.cli.main) ---
     "error": {"ru": "Ошибка: {detail}", "en": "Error: {detail}"},
     "aborted": {"ru": "Прервано.", "en": "Aborted."},
+    "os_error": {
+        "ru": "Ошибка: {what}: {reason}. Проверьте путь, права доступа к нему и свободное место.",
+        "en": "Error: {what}: {reason}. Check the path, your permissions on it and the free space.",
+    },
+    "out_of_memory": {
+        "ru": "Ошибка: не хватило памяти. Уменьшите входные данные или параметры (--jobs, "
+        "размеры) или запустите на машине с большей памятью.",
+        "en": "Error: out of memory. Give less input or smaller settings (--jobs, sizes), or "
+        "run it on a machine with more memory.",
+    },
     "interrupted": {"ru": "Прервано.", "en": "Interrupted."},
     # --- index ---
     "index_created": {

@@ -169,6 +169,7 @@ PAGE: dict[str, dict[str, str]] = {
         "ru": "Такой проверки нет: ссылка неверна, или проверка удалена либо устарела.",
         "en": "No such check: the link is wrong, or the check was removed or has expired.",
     },
+    "kept_damaged": {"ru": "повреждена", "en": "damaged"},
     "kept_not_yours": {
         "ru": "Эту проверку сделали в другом браузере: удалить её может он или владелец токена.",
         "en": "This check was made in another browser: only it or a token holder may remove it.",

@@ -52,12 +52,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from neardup._arguments import public, public_methods
 from neardup._constraints import Boolean, Integer, check
 from neardup._kernels import align as kernels
 from neardup.analysis.analyzed import AnalyzedText, Prepared
 from neardup.analysis.analyzer import Canonical
 from neardup.defaults import DEFAULTS
-from neardup.errors import ConfigurationError
+from neardup.errors import ConfigurationError, NotFoundError, WrongTypeError
 from neardup.fingerprints.pipeline import Analyzable, Pipeline, TextLike, default_spec
 from neardup.fingerprints.shingles import shingle
 from neardup.passages.citations import Citation, find_citations, passage_statuses
@@ -199,6 +200,7 @@ class SourceMatch:
         return [p.a_tokens for p in self.passages] + [p.a_tokens for p in self.rewritten]
 
 
+@public_methods
 @dataclass(frozen=True)
 class Alignment:
     """A query text against its sources: passages per source and the shares of the query.
@@ -250,7 +252,7 @@ class Alignment:
         for match in self.sources:
             if match.id == source_id:
                 return match
-        raise KeyError(source_id)
+        raise NotFoundError(f"no source {source_id!r:.80} in this alignment")
 
     def to_dict(self, *, with_text: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -295,16 +297,17 @@ def _source_items(
     if isinstance(sources, str | bytes | Prepared | AnalyzedText) or not isinstance(
         sources, Iterable
     ):
-        raise TypeError(
+        raise WrongTypeError(
             f"sources must be a mapping id → text or (id, text) pairs, got {type(sources).__name__}"
         )
     items = list(sources)
     for item in items:
         if not isinstance(item, tuple) or len(item) != 2:
-            raise TypeError(f"each source must be an (id, text) pair, got {item!r:.80}")
+            raise WrongTypeError(f"each source must be an (id, text) pair, got {item!r:.80}")
     return items
 
 
+@public
 class Aligner:
     """Finds the passages a query text shares with source texts.
 

@@ -141,19 +141,59 @@ def _pairs(value: Any) -> tuple[tuple[int, int], ...]:
     return tuple((int(a), int(b)) for a, b in value or ())
 
 
+#: What reading a record's values can raise when the record is not what :func:`check_record`
+#: made (a kept row damaged): a missing key, a value of another kind, a number out of range.
+_UNREADABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError)
+#: The shares a record gives (each a number from 0 to 1).
+_SHARES = ("uniqueness", "borrowed", "cited")
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def record_damage(record: Mapping[str, Any]) -> str | None:
+    """What makes a kept ``record`` unreadable by the page and the PDF report (a value missing
+    or of another kind), or ``None`` when it reads."""
+    for key in _SHARES:
+        value = record.get(key, 0.0)
+        if not _is_number(value) or not 0.0 <= value <= 1.0:
+            return f"its {key} is not a share"
+    if not _is_number(record.get("words", 0)):
+        return "its word count is not a number"
+    decision = record.get("decision")
+    if not isinstance(decision, dict) or not isinstance(decision.get("reason"), str):
+        return "its decision cannot be read"
+    if not isinstance(decision.get("detail", ""), str):
+        return "its decision cannot be read"
+    suspicious = record.get("suspicious") or {}
+    tricks = suspicious.get("tricks") if isinstance(suspicious, dict) else None
+    if not isinstance(tricks or [], list) or not all(isinstance(t, dict) for t in tricks or []):
+        return "its tricks cannot be read"
+    exclude = record.get("exclude") or []
+    if not isinstance(exclude, list) or not all(isinstance(e, str) for e in exclude):
+        return "its excluded sources cannot be read"
+    try:
+        sources_of(record)
+        cited_spans(record)
+    except _UNREADABLE:
+        return "its passages cannot be read"
+    return None
+
+
 def sources_of(record: Mapping[str, Any]) -> list[Source]:
     """The sources of a kept record, in the order the check listed them."""
     info = record.get("source_info") or {}
-    scores = {m["id"]: m for m in record.get("matches", [])}
+    scores = {str(m["id"]): m for m in record.get("matches", [])}
     out: list[Source] = []
     for si, s in enumerate((record.get("fragments") or {}).get("sources", [])):
         spans = [
             Span(
                 str(p["number"]),
-                p["a_start"],
-                p["a_end"],
-                p["b_start"],
-                p["b_end"],
+                int(p["a_start"]),
+                int(p["a_end"]),
+                int(p["b_start"]),
+                int(p["b_end"]),
                 float(p["similarity"]),
                 False,
                 _pairs(p.get("a_changed")),
@@ -164,10 +204,10 @@ def sources_of(record: Mapping[str, Any]) -> list[Source]:
         spans += [
             Span(
                 f"r{p['number']}",
-                p["a_start"],
-                p["a_end"],
-                p["b_start"],
-                p["b_end"],
+                int(p["a_start"]),
+                int(p["a_end"]),
+                int(p["b_start"]),
+                int(p["b_end"]),
                 float(p["similarity"]),
                 True,
             )
@@ -178,12 +218,12 @@ def sources_of(record: Mapping[str, Any]) -> list[Source]:
         out.append(
             Source(
                 si,
-                s["id"],
-                meta.get("title", ""),
-                meta.get("url", ""),
+                str(s["id"]),
+                str(meta.get("title", "")),
+                safe_url(meta.get("url", "")),
                 float(s["borrowed"]),
                 float(s["source_used"]),
-                s.get("text", ""),
+                str(s.get("text", "")),
                 tuple(spans),
                 float(m.get("resemblance", 0.0)),
                 float(m.get("containment_query_in_doc", 0.0)),

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from neardup._arguments import checked
 from neardup._constraints import Boolean, OneOf, check
 from neardup.analysis.presets import PRESETS
 from neardup.analysis.tricks import NONE, Tricks
@@ -148,6 +149,7 @@ def _preset_spec(preset: str) -> Spec:
     return default_spec(preset)
 
 
+@checked
 def compare(
     a: Analyzable,
     b: Analyzable,
