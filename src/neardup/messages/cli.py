@@ -55,6 +55,20 @@ CLI: dict[str, dict[str, str]] = {
         "of {words} words; {verdict}",
     },
     "check_cited": {"ru": ", цитируется {cited:.1f} %", "en": ", cited {cited:.1f} %"},
+    "check_more_sources": {
+        "ru": "ещё {n:#source} учтено в уникальности, но не показано (больше покажет --top): "
+        "{share:.1f} % текста найдено только в них",
+        "en": "sources counted but not listed (--top lists more): {n}; {share:.1f} % of the "
+        "text was found only in them",
+    },
+    "check_limited": {
+        "ru": "уникальность посчитана по {counted:#source}; ещё {uncounted} найдено сверх "
+        "предела одной проверки ({max_sources} источников, {max_characters:,} символов "
+        "их текстов)",
+        "en": "the figure counts {counted} sources; {uncounted} more were found past the "
+        "limit of one check ({max_sources} sources, {max_characters:,} characters of their "
+        "texts)",
+    },
     "check_would_add": {"ru": "был бы добавлен", "en": "would be added"},
     "check_would_refuse": {
         "ru": "был бы отклонён ({reason}{detail})",

@@ -23,4 +23,20 @@ COMMON: dict[str, dict[str, str]] = {
         "en": "The service was started without a token: adding and removing are off.",
     },
     "page_not_found": {"ru": "Такой страницы нет.", "en": "There is no such page."},
+    # the page's and the PDF's sources counted in the figure but not listed ({n}: "3 sources")
+    "more_sources": {
+        "ru": "и ещё {n} — не показаны, но учтены в уникальности",
+        "en": "and {n} more — not listed, but counted in the uniqueness",
+    },
+    "more_mark": {
+        "ru": "найдено в источниках вне списка",
+        "en": "found in sources not listed",
+    },
+    # a check whose figure reached the work limit ({counted}, {sources}: "200 sources")
+    "limited": {
+        "ru": "Уникальность посчитана по {counted}, самым сходным с текстом; ещё {uncounted} "
+        "найдено сверх предела одной проверки ({sources}, {characters} их текстов).",
+        "en": "The uniqueness counts the {counted} most like the text; {uncounted} more were "
+        "found past the limit of one check ({sources}, {characters} of their texts).",
+    },
 }

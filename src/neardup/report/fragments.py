@@ -31,6 +31,7 @@ from rich.text import Text
 
 from neardup.analysis.tricks import Tricks
 from neardup.errors import InputError
+from neardup.messages import say
 from neardup.passages.align import UNIQUENESS_MEANING, Alignment, Passage
 from neardup.passages.rewrites import RewrittenPassage
 
@@ -65,6 +66,10 @@ QUOTED_STYLE = "italic"
 REWRITTEN_STYLE = "underline"
 #: What a rewritten passage is called in reports and on the page.
 REWRITTEN_LABEL = "rewritten"
+#: The words counted in the figure through sources a report does not list (past ``top``): a
+#: neutral colour, no source's (terminal, HTML, the page and the PDF).
+MORE_STYLE = "black on grey89"
+MORE_COLOUR = "#e4e4e4"
 
 
 # --- JSON ----------------------------------------------------------------------------------
@@ -179,6 +184,14 @@ def summary_line(alignment: Alignment) -> str:
     )
 
 
+def more_line(alignment: Alignment, lang: str = "en") -> str | None:
+    """What the sources counted but not listed add (``None`` when every source is listed)."""
+    more = alignment.more
+    if more is None:
+        return None
+    return say("cli", "check_more_sources", lang, n=more.sources, share=100 * more.share)
+
+
 def _cited_parts(alignment: Alignment) -> list[tuple[int, int]]:
     """The character spans of the query's passages that lie inside a citation."""
     parts: list[tuple[int, int]] = []
@@ -248,6 +261,8 @@ def print_terminal(
     already says ``summary=False``, so that it is printed once."""
     console = console or Console()
     query_spans: list[tuple[int, int, str]] = []
+    if alignment.more is not None:  # under the listed sources' colours
+        query_spans.extend((s, e, MORE_STYLE) for s, e in alignment.more.spans)
     for index, match in enumerate(alignment.found):
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         rewritten = f"{style} {REWRITTEN_STYLE}"
@@ -271,6 +286,9 @@ def print_terminal(
     console.print(passages_table(alignment))
     if summary:
         console.print(Text(summary_line(alignment)))
+        more = more_line(alignment)
+        if more is not None:
+            console.print(Text(more))
         console.print(Text(UNIQUENESS_MEANING, style="dim"))
 
 
@@ -330,14 +348,22 @@ class Mark:
     rewritten: bool = False
 
 
-def marked_text(text: str, marks: Sequence[Mark], cited: Sequence[tuple[int, int]] = ()) -> str:
+def marked_text(
+    text: str,
+    marks: Sequence[Mark],
+    cited: Sequence[tuple[int, int]] = (),
+    neutral: Sequence[tuple[int, int]] = (),
+    neutral_title: str = "",
+) -> str:
     """``text`` escaped, with each mark's characters wrapped in links; overlapping marks split
     the text into pieces, each linking to the first mark that covers it. Pieces inside a mark's
     ``changed`` spans (edited words) get the class ``chg``; pieces inside a ``cited`` span (a
     quoted or referenced passage) get the class ``cite`` and, within a mark, the citation
-    colour instead of the source's."""
+    colour instead of the source's. Pieces inside a ``neutral`` span and no mark (words found
+    only in sources not listed) get the class ``more``, the neutral colour and
+    ``neutral_title``."""
     cuts = {0, len(text)}
-    for a, b in cited:
+    for a, b in (*cited, *neutral):
         cuts.add(a)
         cuts.add(b)
     for m in marks:
@@ -360,7 +386,8 @@ def marked_text(text: str, marks: Sequence[Mark], cited: Sequence[tuple[int, int
         covering = [m for m in active if m.start <= x and m.end >= y]
         in_citation = any(a <= x and y <= b for a, b in cited)
         if not covering:
-            out.append(f'<span class="cite">{piece}</span>' if in_citation else piece)
+            in_neutral = any(a <= x and y <= b for a, b in neutral)
+            out.append(_unmarked(piece, in_citation, neutral_title if in_neutral else None))
             continue
         covering.sort(key=lambda m: m.rewritten)  # a copied passage is drawn over a rewritten one
         first = covering[0]
@@ -383,6 +410,18 @@ def marked_text(text: str, marks: Sequence[Mark], cited: Sequence[tuple[int, int
     if len(text) in starting:  # an empty passage at the very end cannot happen, but be exact
         out.extend(f'<span class="anchor" id="{m.anchor}"></span>' for m in starting[len(text)])
     return "".join(out)
+
+
+def _unmarked(piece: str, in_citation: bool, neutral_title: str | None) -> str:
+    """A piece of text (escaped) in no mark: as it is, in a citation, or (``neutral_title``
+    given) found only in sources not listed."""
+    if neutral_title is not None:
+        cls = "more cite" if in_citation else "more"
+        title = html.escape(neutral_title, quote=True)
+        return (
+            f'<span class="{cls}" style="background:{MORE_COLOUR}" title="{title}">{piece}</span>'
+        )
+    return f'<span class="cite">{piece}</span>' if in_citation else piece
 
 
 def passage_id(side: str, source_index: int, number: int | str) -> str:
@@ -454,6 +493,15 @@ def render_html(
     if alignment.citations is not None:
         legend.append(f'<span class="cite" style="background:{CITATION_COLOUR}">citation</span>')
         citation_summary = f', cited <b id="cited">{100 * alignment.cited:.1f} %</b>'
+    neutral: list[tuple[int, int]] = []
+    more = more_line(alignment)
+    more_summary = ""
+    unlisted = say("common", "more_mark", "en")
+    if alignment.more is not None and more is not None:
+        neutral = list(alignment.more.spans)
+        legend.append(f'<span class="more" style="background:{MORE_COLOUR}">{esc(unlisted)}</span>')
+        more_summary = f'<p class="more-sources" id="more-sources">{esc(more)}</p>'
+    query_html = marked_text(alignment.text, query_marks, cited, neutral, unlisted)
 
     table = ""
     if rows:
@@ -479,11 +527,12 @@ def render_html(
         f"<b>{100 * alignment.borrowed:.1f} %</b>{citation_summary} — "
         f"{_count(n_passages, 'passage')} from "
         f"{_count(len(alignment.found), 'source')}; {_count(alignment.tokens, 'word')} counted; "
-        f'{params}</p><p class="meaning">{esc(UNIQUENESS_MEANING)}</p>'
+        f"{params}</p>{more_summary}"
+        f'<p class="meaning">{esc(UNIQUENESS_MEANING)}</p>'
         f'<p class="legend">{"".join(legend)}</p>{table}</header>'
         '<main class="cols">'
         f'<section class="pane" id="query"><h2>{esc(query_title)}</h2>'
-        f'<pre class="text">{marked_text(alignment.text, query_marks, cited)}</pre></section>'
+        f'<pre class="text">{query_html}</pre></section>'
         f'<div class="sources">{"".join(source_sections)}</div>'
         "</main></body></html>\n"
     )

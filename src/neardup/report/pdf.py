@@ -5,7 +5,9 @@ date, the collection's name (never a path) and the spec; the sources with their 
 names and links (``title``/``url`` from the documents' metadata); and the text itself with the
 copied passages on their source's colour, the rewritten ones on that colour and underlined
 with a dashed line, the edited words inside a copied passage under a dotted line, and the cited
-passages on grey, in italics — with a legend.
+passages on grey, in italics — with a legend. The figure counts every source the check aligned;
+those it did not list (past ``top``) are one row, "and N more", and the words found only in
+them are on light grey.
 
 Numbers take the language's decimal separator and counts their plural forms
 (:mod:`neardup.messages`: "40,0 %", "21 слово" in Russian), as on the page; its words are
@@ -30,8 +32,8 @@ from typing import Any
 
 from neardup.errors import ConfigurationError, require
 from neardup.messages import number, plural, say
-from neardup.report.check_record import Source, cited_spans, sources_of
-from neardup.report.fragments import CITATION_COLOUR, HTML_COLOURS
+from neardup.report.check_record import More, Source, cited_spans, more_of, sources_of
+from neardup.report.fragments import CITATION_COLOUR, HTML_COLOURS, MORE_COLOUR
 
 #: The environment variable naming a TrueType font file for the reports.
 FONT_ENV = "NEARDUP_PDF_FONT"
@@ -137,9 +139,15 @@ class Piece:
     cited: bool
 
 
-def pieces(length: int, sources: Sequence[Source], cited: Sequence[tuple[int, int]]) -> list[Piece]:
+def pieces(
+    length: int,
+    sources: Sequence[Source],
+    cited: Sequence[tuple[int, int]],
+    neutral: Sequence[tuple[int, int]] = (),
+) -> list[Piece]:
     """The text cut where any mark starts or ends; each piece drawn as the first copied passage
-    over it (else the first rewritten one), as the page draws it."""
+    over it (else the first rewritten one), as the page draws it; a piece in no passage listed
+    but in a ``neutral`` span (found only in sources not listed) on the neutral colour."""
     marks: list[tuple[int, int, str, bool, tuple[tuple[int, int], ...]]] = []
     for s in sources:
         colour = HTML_COLOURS[s.index % len(HTML_COLOURS)]
@@ -150,7 +158,7 @@ def pieces(length: int, sources: Sequence[Source], cited: Sequence[tuple[int, in
         cuts.update((a, b))
         for x, y in changed:
             cuts.update((x, y))
-    for a, b in cited:
+    for a, b in (*cited, *neutral):
         cuts.update((a, b))
     points = sorted(c for c in cuts if 0 <= c <= length)
     out: list[Piece] = []
@@ -161,6 +169,8 @@ def pieces(length: int, sources: Sequence[Source], cited: Sequence[tuple[int, in
             first = covering[0]
             edited = any(a <= x and y <= b for a, b in first[4])
             out.append(Piece(x, y, first[2], first[3], edited, in_cite))
+        elif any(a <= x and y <= b for a, b in neutral):
+            out.append(Piece(x, y, MORE_COLOUR, False, False, in_cite))
         else:
             out.append(Piece(x, y, None, False, False, in_cite))
     return out
@@ -258,11 +268,13 @@ def check_pdf(
     if excluded:
         report.line(w("excluded"), ", ".join(excluded))
     sources = sources_of(record)
-    _sources(report, sources)
-    _legend(report, sources)
+    more = more_of(record)
+    _sources(report, sources, more)
+    _limited(report, record)
+    _legend(report, more)
     report.heading(w("text"))
     shown = text[:max_text]
-    runs = pieces(len(shown), sources, cited_spans(record))
+    runs = pieces(len(shown), sources, cited_spans(record), more.spans if more else ())
     _marked_text(report, printable(shown), runs)
     if len(text) > len(shown):
         pdf.set_font("body", "I", 9)
@@ -293,10 +305,10 @@ def _figure(report: _Report, record: Mapping[str, Any]) -> None:
     pdf.set_text_color(0, 0, 0)
 
 
-def _sources(report: _Report, sources: Sequence[Source]) -> None:
+def _sources(report: _Report, sources: Sequence[Source], more: More | None = None) -> None:
     pdf, w = report.pdf, report.w
     report.heading(w("sources"))
-    if not sources:
+    if not sources and more is None:
         pdf.multi_cell(0, 5, w("no_sources"), new_x="LMARGIN", new_y="NEXT")
         return
     pdf.set_font("body", "", 9)
@@ -316,6 +328,32 @@ def _sources(report: _Report, sources: Sequence[Source]) -> None:
             row.cell(label, link=s.url or None)
             row.cell(report.percent(s.borrowed))
             row.cell(number(len(s.spans), 0, report.lang))
+        if more is not None:  # one row for the sources counted but not listed
+            row = table.row()
+            row.cell("", style=_fill_style(MORE_COLOUR))
+            row.cell(w("more_sources", n=plural(more.sources, "source", report.lang)))
+            row.cell(report.percent(more.share))
+            row.cell(number(more.passages, 0, report.lang))
+    pdf.set_font("body", "", 10)
+
+
+def _limited(report: _Report, record: Mapping[str, Any]) -> None:
+    """A note when the figure reached the work limit of one check."""
+    if not record.get("limited"):
+        return
+    from neardup.defaults import COUNTED_CHARACTERS_MAX, COUNTED_SOURCES_MAX
+
+    pdf, lang = report.pdf, report.lang
+    pdf.ln(1)
+    pdf.set_font("body", "I", 9)
+    note = report.w(
+        "limited",
+        counted=plural(int(record.get("sources_counted", 0)), "source", lang),
+        uncounted=number(int(record.get("sources_uncounted", 0)), 0, lang),
+        sources=plural(COUNTED_SOURCES_MAX, "source", lang),
+        characters=plural(COUNTED_CHARACTERS_MAX, "character", lang),
+    )
+    pdf.multi_cell(0, 4.5, note, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("body", "", 10)
 
 
@@ -325,7 +363,7 @@ def _fill_style(colour: str) -> Any:
     return FontFace(fill_color=_rgb(colour))
 
 
-def _legend(report: _Report, sources: Sequence[Source]) -> None:
+def _legend(report: _Report, more: More | None = None) -> None:
     pdf, w = report.pdf, report.w
     pdf.ln(3)
     pdf.set_font("body", "B", 9)
@@ -338,6 +376,7 @@ def _legend(report: _Report, sources: Sequence[Source]) -> None:
         (w("rewritten"), Piece(0, 0, colour, True, False, False)),
         (w("changed"), Piece(0, 0, colour, False, True, False)),
         (w("cite"), Piece(0, 0, colour, False, False, True)),
+        *([(w("more"), Piece(0, 0, MORE_COLOUR, False, False, False))] if more else []),
     )
     x, y = pdf.get_x(), pdf.get_y() + 1
     for label, piece in samples:
