@@ -26,7 +26,7 @@ COMMON: dict[str, dict[str, str]] = {
     # the page's and the PDF's sources counted in the figure but not listed ({n}: "3 sources")
     "more_sources": {
         "ru": "и ещё {n} — не показаны, но учтены в уникальности",
-        "en": "and {n} more — not listed, but counted in the uniqueness",
+        "en": "and {n} not listed, but counted in the uniqueness",
     },
     "more_mark": {
         "ru": "найдено в источниках вне списка",
