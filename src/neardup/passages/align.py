@@ -74,7 +74,7 @@ from neardup.passages.counting import (
 from neardup.spec import MAX_SHINGLE_LENGTH, FingerprintSpec, ShingleSpec, Spec
 
 if TYPE_CHECKING:
-    from neardup.passages.rewrites import RewriteFinder, RewrittenPassage
+    from neardup.passages.rewrites import RewriteFinder, RewrittenPassage, Sentences
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -424,20 +424,27 @@ class Aligner:
             "rewrites": int(self.rewrites),
         }
 
-    def _rewritten(
-        self, a: Prepared, b: Prepared, source_id: str, copied: Sequence[Passage]
-    ) -> tuple[RewrittenPassage, ...]:
-        """The passages of ``a`` reworded from ``b`` (on the same analysis: nothing is analysed
-        again), when this aligner looks for them. Sentences mostly inside a ``copied`` passage
-        are left to it: a sentence that leads into a quotation would otherwise count its own
-        words as taken."""
-        if not self.rewrites:
-            return ()
+    def _rewrite_finder(self) -> RewriteFinder:
         if self._finder is None:
             from neardup.passages.rewrites import RewriteFinder
 
             self._finder = RewriteFinder(self._base_spec)
-        found = self._finder.find(
+        return self._finder
+
+    def _rewritten(
+        self,
+        a: Prepared | Sentences,
+        b: Prepared,
+        source_id: str,
+        copied: Sequence[Passage],
+    ) -> tuple[RewrittenPassage, ...]:
+        """The passages of ``a`` reworded from ``b`` (on the same analysis: nothing is analysed
+        again; ``a`` cut into sentences once for all the sources), when this aligner looks for
+        them. Sentences mostly inside a ``copied`` passage are left to it: a sentence that leads
+        into a quotation would otherwise count its own words as taken."""
+        if not self.rewrites:
+            return ()
+        found = self._rewrite_finder().find(
             a,
             b,
             source_id=source_id,
@@ -584,10 +591,12 @@ class Aligner:
         items = _source_items(sources)
         n_a = len(a.canonical)
         matches: list[SourceMatch] = []
+        # the query's sentences, cut once: a long text aligned with many sources
+        sentences = self._rewrite_finder().prepare(a) if self.rewrites and items else a
         for source_id, source_text in items:
             b = self.prepare(source_text)
             passages = self._passages(a, b, str(source_id))
-            rewritten = self._rewritten(a, b, str(source_id), passages)
+            rewritten = self._rewritten(sentences, b, str(source_id), passages)
             both: list[Passage | RewrittenPassage] = [*passages, *rewritten]
             first = np.array([p.a_tokens[0] for p in both], dtype=np.int64)
             end = np.array([p.a_tokens[1] for p in both], dtype=np.int64)
