@@ -31,10 +31,13 @@ TOP_MAX = 100
 #: this many characters of their stored texts have been aligned (the sources listed, ``top``,
 #: are always aligned). A text pasted together from many documents gets its figure from all of
 #: them, not from the few a report lists; the limit only keeps one check's cost bounded (a
-#: source costs its analysis and alignment: about a millisecond per thousand characters), and
-#: a check that reaches it says so (``CheckResult.limited``). 200 sources of ordinary length
-#: (essays, articles: 2,000 to 10,000 characters) fit under the characters' bound; a text
-#: taken from more sources than that is far past any teacher's doubt.
+#: source costs its analysis and alignment, about a millisecond of CPU per thousand characters
+#: of news: ``benchmarks/check_counted.py``, so the characters' bound is about two seconds),
+#: and a check that reaches it says so (``CheckResult.limited``). 200 sources of ordinary
+#: length (essays, articles: 2,000 to 10,000 characters) fit under the characters' bound; a
+#: text taken from more sources than that is far past any teacher's doubt. The candidates a
+#: collection verifies (``IndexSpec.max_candidates``, 100 unless it was created with more)
+#: bound the sources found before this does; a check that reaches them says so too.
 COUNTED_SOURCES_MAX = 200
 COUNTED_CHARACTERS_MAX = 2_000_000
 

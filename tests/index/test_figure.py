@@ -109,6 +109,21 @@ def test_the_work_limit_is_reported(col: Collection, monkeypatch: pytest.MonkeyP
     assert by_characters.sources_counted == 5 and by_characters.limited
 
 
+def test_candidates_past_the_collections_cap_are_reported(col: Collection) -> None:
+    from neardup.report.check_record import check_record, limit_notes
+
+    with _collection(IndexSpec(max_candidates=8)) as capped:
+        result = capped.check(QUERY)
+        assert (result.candidates, result.candidates_capped, result.limited) == (8, True, True)
+        assert result.sources_counted == 8 and result.sources_uncounted == 0
+        notes = limit_notes(check_record(result), "en")
+        assert notes == [
+            "The candidates reached the number the collection compares in one check (8): "
+            "more of its documents may share passages with the text."
+        ]
+    assert not col.check(QUERY).candidates_capped  # 40 stored, under the default 100
+
+
 def test_a_collection_without_texts_counts_every_source_too() -> None:
     index_spec = IndexSpec(store_text=False)
     with _collection(index_spec, default_spec().fixed()) as bare:

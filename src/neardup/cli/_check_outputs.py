@@ -37,12 +37,16 @@ def verdict_of(result: CheckResult) -> str:
 
 def print_not_listed(console: Console, result: CheckResult) -> None:
     """Under the table: what the sources counted but not listed (past ``--top``) add to the
-    figure, and a note when the figure reached the work limit of one check."""
+    figure, and a note when the figure reached a work limit of one check (the candidates, the
+    sources aligned)."""
     more = result.alignment.more if result.alignment is not None else None
     if more is not None:
         line = msg.say("check_more_sources", n=more.sources, share=100 * more.share)
         console.print(line, markup=False, highlight=False)
-    if result.limited:
+    if result.candidates_capped:
+        capped = msg.say("check_capped", n=result.candidates)
+        console.print(capped, style="yellow", markup=False, highlight=False)
+    if result.sources_uncounted:
         limited = msg.say(
             "check_limited",
             counted=result.sources_counted,

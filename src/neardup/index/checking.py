@@ -76,7 +76,8 @@ class LookedUp:
     the stored texts of the matches the figure counts (the listed ones first; none when the
     collection keeps no texts), the matches counted (strongest first: those whose texts are
     in ``stored``, or, in a collection that keeps no texts, whose shingles are) and how many
-    more were found past the work limit (``uncounted``)."""
+    more were found past the work limit (``uncounted``); ``capped``: the candidate stage
+    reached the collection's ``max_candidates``, so more documents may share a sample."""
 
     matches: tuple[Match, ...]
     candidates: int
@@ -85,6 +86,7 @@ class LookedUp:
     stored: tuple[tuple[str, str], ...]
     counted: tuple[Match, ...] = ()
     uncounted: int = 0
+    capped: bool = False
 
 
 class Checker:
@@ -192,6 +194,7 @@ class Checker:
         left_out = sorted({d for d in exclude if isinstance(d, str) and d and not unstorable(d)})
         with self.storage.snapshot():
             candidates = self.finder.stored([item], self.storage).pairs.other.tolist()
+            capped = len(candidates) >= self.index_spec.max_candidates
             if left_out:
                 dropped = set(self.storage.keys_for_ids(left_out).values())
                 candidates = [k for k in candidates if k not in dropped]
@@ -215,6 +218,7 @@ class Checker:
             tuple(stored),
             tuple(counted),
             len(matches) - len(counted),
+            capped,
         )
 
     def _counted_texts(
@@ -294,6 +298,7 @@ class Checker:
             counts=counts,
             sources_counted=len(found.counted),
             sources_uncounted=found.uncounted,
+            candidates_capped=found.capped,
         )
 
     def _with_combined(

@@ -153,7 +153,8 @@ class CheckResult:
     from ``alignment``, the passages the text shares with the stored texts of every match
     found, strongest first, up to the work limit (:data:`~neardup.defaults.COUNTED_SOURCES_MAX`
     sources, :data:`~neardup.defaults.COUNTED_CHARACTERS_MAX` characters): ``sources_counted``
-    were aligned, ``sources_uncounted`` found past the limit (:attr:`limited`). A collection
+    were aligned, ``sources_uncounted`` found past the limit, ``candidates_capped`` whether the
+    candidates reached the collection's ``max_candidates`` (either: :attr:`limited`). A collection
     that keeps no texts has no alignment, and there a word is found when a shingle shared with
     a match counted covers it.
     ``matches`` lists the verified candidates that share at least one shingle, strongest first
@@ -185,11 +186,15 @@ class CheckResult:
     #: the work limit.
     sources_counted: int = 0
     sources_uncounted: int = 0
+    #: Whether the candidate stage reached the collection's ``max_candidates`` (the documents
+    #: sharing the most samples are verified): more documents may share a passage.
+    candidates_capped: bool = False
 
     @property
     def limited(self) -> bool:
-        """Whether the work limit left found sources out of the figure."""
-        return self.sources_uncounted > 0
+        """Whether a work limit may have left sources out of the figure: found sources past
+        the counted limit, or candidates past the collection's ``max_candidates``."""
+        return self.sources_uncounted > 0 or self.candidates_capped
 
     @property
     def word_counts(self) -> WordCounts:
@@ -226,6 +231,7 @@ class CheckResult:
             "meaning": UNIQUENESS_MEANING,
             "sources_counted": self.sources_counted,
             "sources_uncounted": self.sources_uncounted,
+            "candidates_capped": self.candidates_capped,
             "limited": self.limited,
             "shingles": self.shingles,
             "candidates": self.candidates,

@@ -61,6 +61,12 @@ CLI: dict[str, dict[str, str]] = {
         "en": "sources counted but not listed (--top lists more): {n}; {share:.1f} % of the "
         "text was found only in them",
     },
+    "check_capped": {
+        "ru": "кандидатов набралось столько, сколько коллекция сравнивает за одну проверку "
+        "({n}, --max-candidates при её создании): с текстом могут совпадать и другие документы",
+        "en": "the candidates reached the number the collection compares in one check ({n}, "
+        "--max-candidates when it was created): more documents may share passages with it",
+    },
     "check_limited": {
         "ru": "уникальность посчитана по {counted:#source}; ещё {uncounted} найдено сверх "
         "предела одной проверки ({max_sources} источников, {max_characters:,} символов "

@@ -39,4 +39,11 @@ COMMON: dict[str, dict[str, str]] = {
         "en": "The uniqueness counts the {counted} most like the text; {uncounted} more were "
         "found past the limit of one check ({sources}, {characters} of their texts).",
     },
+    # a check whose candidates reached the collection's max_candidates ({n}: a number)
+    "capped": {
+        "ru": "Кандидатов набралось столько, сколько коллекция сравнивает за одну проверку "
+        "({n}): с текстом могут совпадать и другие её документы.",
+        "en": "The candidates reached the number the collection compares in one check ({n}): "
+        "more of its documents may share passages with the text.",
+    },
 }

@@ -212,6 +212,30 @@ class More:
     spans: tuple[tuple[int, int], ...]
 
 
+def limit_notes(record: Mapping[str, Any], lang: str) -> list[str]:
+    """What a kept check says of the work limits its figure reached (the candidates, the
+    sources aligned), in ``lang``; none when it reached none."""
+    from neardup.defaults import COUNTED_CHARACTERS_MAX, COUNTED_SOURCES_MAX
+    from neardup.messages import number, plural, say
+
+    notes = []
+    if record.get("candidates_capped"):
+        notes.append(say("common", "capped", lang, n=number(int(record["candidates"]), 0, lang)))
+    if record.get("sources_uncounted"):
+        notes.append(
+            say(
+                "common",
+                "limited",
+                lang,
+                counted=plural(int(record.get("sources_counted", 0)), "source", lang),
+                uncounted=number(int(record["sources_uncounted"]), 0, lang),
+                sources=plural(COUNTED_SOURCES_MAX, "source", lang),
+                characters=plural(COUNTED_CHARACTERS_MAX, "character", lang),
+            )
+        )
+    return notes
+
+
 def more_of(record: Mapping[str, Any]) -> More | None:
     """The sources counted but not listed of a kept record, if any."""
     found = (record.get("fragments") or {}).get("more_sources")

@@ -338,22 +338,17 @@ def _sources(report: _Report, sources: Sequence[Source], more: More | None = Non
 
 
 def _limited(report: _Report, record: Mapping[str, Any]) -> None:
-    """A note when the figure reached the work limit of one check."""
-    if not record.get("limited"):
-        return
-    from neardup.defaults import COUNTED_CHARACTERS_MAX, COUNTED_SOURCES_MAX
+    """The notes of a figure that reached a work limit of one check."""
+    from neardup.report.check_record import limit_notes
 
-    pdf, lang = report.pdf, report.lang
+    notes = limit_notes(record, report.lang)
+    if not notes:
+        return
+    pdf = report.pdf
     pdf.ln(1)
     pdf.set_font("body", "I", 9)
-    note = report.w(
-        "limited",
-        counted=plural(int(record.get("sources_counted", 0)), "source", lang),
-        uncounted=number(int(record.get("sources_uncounted", 0)), 0, lang),
-        sources=plural(COUNTED_SOURCES_MAX, "source", lang),
-        characters=plural(COUNTED_CHARACTERS_MAX, "character", lang),
-    )
-    pdf.multi_cell(0, 4.5, note, new_x="LMARGIN", new_y="NEXT")
+    for note in notes:
+        pdf.multi_cell(0, 4.5, note, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("body", "", 10)
 
 

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from neardup.defaults import COUNTED_CHARACTERS_MAX, COUNTED_SOURCES_MAX
 from neardup.messages import say
-from neardup.report.check_record import Source, more_of, sources_of
+from neardup.report.check_record import Source, limit_notes, more_of, sources_of
 from neardup.report.fragments import (
     HTML_COLOURS,
     MORE_COLOUR,
@@ -134,18 +133,8 @@ def kept_view(text: str, record: Mapping[str, Any], lang: str = "en") -> KeptVie
 
 
 def limited_note(record: Mapping[str, Any], lang: str) -> str:
-    """The note of a check whose figure reached the work limit ("" when it did not)."""
-    if not record.get("limited"):
-        return ""
-    return say(
-        "page",
-        "limited",
-        lang,
-        counted=plural(int(record.get("sources_counted", 0)), "source", lang),
-        uncounted=number(int(record.get("sources_uncounted", 0)), 0, lang),
-        sources=plural(COUNTED_SOURCES_MAX, "source", lang),
-        characters=plural(COUNTED_CHARACTERS_MAX, "character", lang),
-    )
+    """The notes of a check whose figure reached a work limit ("" when it did not)."""
+    return " ".join(limit_notes(record, lang))
 
 
 def when(created: float) -> str:
