@@ -129,9 +129,11 @@ def compare(
     verbatim or with a few words changed, as character spans of both files as given (HTML
     included), each with its similarity, and the share of A they cover (borrowed %). The
     terminal shows both texts with the passages coloured; --json adds "fragments" (one object
-    per passage: a_start, a_end, b_start, b_end, a_text, b_text, tokens, similarity) and
-    "fragments_summary" (uniqueness, borrowed, cited: the shares of A's words found in no
-    source, copied, and copied inside a citation — they add up to 1); --html FILE writes a
+    per passage, copied or rewritten: kind, a_start, a_end, b_start, b_end, a_text, b_text,
+    tokens, similarity) and "fragments_summary" (uniqueness, borrowed, cited: the shares of A's
+    words found in no source, copied, and copied inside a citation — they add up to 1; the
+    words they come from, borrowed_words, cited_words, unique_words and by_kind; and "counted",
+    the runs of A's words of each kind); --html FILE writes a
     report to open in a browser. Passages of A inside quotes, or in a sentence carrying its
     own reference, count as cited, not borrowed (their own colour), unless --no-citations.
     """

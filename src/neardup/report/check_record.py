@@ -5,7 +5,9 @@ The record is :meth:`neardup.index.CheckResult.to_dict` with the passages (``fra
 two additions: each source's stored text (``fragments.sources[i].text``, so the page can mark
 the passages in it) and ``source_info``, the ``title`` and ``url`` a stored document's metadata
 gives (a URL only when it is ``http``/``https``: it becomes a link). The checked text itself is
-kept beside the record.
+kept beside the record. The sources the figure counted but the check did not list (past
+``top``) are kept as ``fragments.more_sources`` — how many, the share of the text found only in
+them and its spans (:func:`more_of`) — so a kept check is drawn again as it was first shown.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from neardup.index import CheckResult
+from neardup.index.results import SAID_ONCE
 from neardup.passages.citations import unresolved_notes
 
 #: Metadata keys read as a source's title, first found wins.
@@ -77,7 +80,7 @@ def check_record(
     out = result.to_dict()
     if result.alignment is not None:
         fragments = result.alignment.to_dict(with_text=True)
-        for key in ("uniqueness", "borrowed", "cited", "tokens", "text"):
+        for key in (*SAID_ONCE, "text"):
             fragments.pop(key, None)
         out["fragments"] = fragments
     found = {m["id"] for m in out["matches"]}
@@ -254,3 +257,51 @@ def reference_notes(record: Mapping[str, Any]) -> list[int]:
         for p in (*s.get("passages", []), *s.get("rewritten", []))
     ]
     return unresolved_notes(found, passages)
+
+
+@dataclass(frozen=True)
+class More:
+    """The sources a kept check counted in its figure but did not list: how many, their
+    passages, the share of the text found only in them and where it lies (its spans)."""
+
+    sources: int
+    passages: int
+    share: float
+    spans: tuple[tuple[int, int], ...]
+
+
+def limit_notes(record: Mapping[str, Any], lang: str) -> list[str]:
+    """What a kept check says of the work limits its figure reached (the candidates, the
+    sources aligned), in ``lang``; none when it reached none."""
+    from neardup.defaults import COUNTED_CHARACTERS_MAX, COUNTED_SOURCES_MAX
+    from neardup.messages import number, plural, say
+
+    notes = []
+    if record.get("candidates_capped"):
+        notes.append(say("common", "capped", lang, n=number(int(record["candidates"]), 0, lang)))
+    if record.get("sources_uncounted"):
+        notes.append(
+            say(
+                "common",
+                "limited",
+                lang,
+                counted=plural(int(record.get("sources_counted", 0)), "source", lang),
+                uncounted=number(int(record["sources_uncounted"]), 0, lang),
+                sources=plural(COUNTED_SOURCES_MAX, "source", lang),
+                characters=plural(COUNTED_CHARACTERS_MAX, "character", lang),
+            )
+        )
+    return notes
+
+
+def more_of(record: Mapping[str, Any]) -> More | None:
+    """The sources counted but not listed of a kept record, if any."""
+    found = (record.get("fragments") or {}).get("more_sources")
+    if not found or not int(found.get("sources", 0)):
+        return None
+    return More(
+        int(found["sources"]),
+        int(found.get("passages", 0)),
+        float(found.get("share", 0.0)),
+        _pairs(found.get("spans")),
+    )

@@ -71,6 +71,10 @@ NOTE_STYLE = "bold red"
 REWRITTEN_STYLE = "underline"
 #: What a rewritten passage is called in reports and on the page.
 REWRITTEN_LABEL = "rewritten"
+#: The words counted in the figure through sources a report does not list (past ``top``): a
+#: neutral colour, no source's (terminal, HTML, the page and the PDF).
+MORE_STYLE = "black on grey89"
+MORE_COLOUR = "#e4e4e4"
 
 
 # --- JSON ----------------------------------------------------------------------------------
@@ -183,6 +187,14 @@ def summary_line(alignment: Alignment) -> str:
         f"uniqueness {100 * alignment.uniqueness:.1f} %: borrowed "
         f"{100 * alignment.borrowed:.1f} %{cited} {details}"
     )
+
+
+def more_line(alignment: Alignment, lang: str = "en") -> str | None:
+    """What the sources counted but not listed add (``None`` when every source is listed)."""
+    more = alignment.more
+    if more is None:
+        return None
+    return say("cli", "check_more_sources", lang, n=more.sources, share=100 * more.share)
 
 
 def _cited_parts(alignment: Alignment) -> list[tuple[int, int]]:
@@ -300,6 +312,8 @@ def print_terminal(
     ``lang``)."""
     console = console or Console()
     query_spans: list[tuple[int, int, str]] = []
+    if alignment.more is not None:  # under the listed sources' colours
+        query_spans.extend((s, e, MORE_STYLE) for s, e in alignment.more.spans)
     for index, match in enumerate(alignment.found):
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         rewritten = f"{style} {REWRITTEN_STYLE}"
@@ -325,6 +339,9 @@ def print_terminal(
     console.print(passages_table(alignment))
     if summary:
         console.print(Text(summary_line(alignment)))
+        more = more_line(alignment)
+        if more is not None:
+            console.print(Text(more))
         console.print(Text(UNIQUENESS_MEANING, style="dim"))
 
 
@@ -402,6 +419,8 @@ def marked_text(
     text: str,
     marks: Sequence[Mark],
     cited: Sequence[tuple[int, int]] = (),
+    neutral: Sequence[tuple[int, int]] = (),
+    neutral_title: str = "",
     notes: Sequence[int] = (),
     note: str = "",
 ) -> str:
@@ -409,10 +428,12 @@ def marked_text(
     the text into pieces, each linking to the first mark that covers it. Pieces inside a mark's
     ``changed`` spans (edited words) get the class ``chg``; pieces inside a ``cited`` span (a
     quoted or referenced passage) get the class ``cite`` and, within a mark, the citation
-    colour instead of the source's. At each offset of ``notes`` the words ``note`` are put in
+    colour instead of the source's. Pieces inside a ``neutral`` span and no mark (words found
+    only in sources not listed) get the class ``more``, the neutral colour and
+    ``neutral_title``. At each offset of ``notes`` the words ``note`` are put in
     (:func:`note_html`, outside every link)."""
     noted = set(notes) if note else set()
-    points = _cut_points(len(text), marks, cited, noted)
+    points = _cut_points(len(text), marks, (*cited, *neutral), noted)
     starting: dict[int, list[Mark]] = {}
     for m in marks:
         starting.setdefault(m.start, []).append(m)
@@ -426,7 +447,12 @@ def marked_text(
             out.append(f'<span class="anchor" id="{m.anchor}"></span>')
         covering = [m for m in active if m.start <= x and m.end >= y]
         in_citation = any(a <= x and y <= b for a, b in cited)
-        out.append(_piece(html.escape(text[x:y], quote=False), x, y, covering, in_citation))
+        piece = html.escape(text[x:y], quote=False)
+        if covering:
+            out.append(_piece(piece, x, y, covering, in_citation))
+        else:
+            in_neutral = any(a <= x and y <= b for a, b in neutral)
+            out.append(_unmarked(piece, in_citation, neutral_title if in_neutral else None))
     if len(text) in noted:
         out.append(note_html(note))
     if len(text) in starting:  # an empty passage at the very end cannot happen, but be exact
@@ -451,8 +477,6 @@ def _cut_points(
 
 def _piece(piece: str, x: int, y: int, covering: list[Mark], in_citation: bool) -> str:
     """One escaped piece ``[x, y)`` of a marked text: a link to the first mark covering it."""
-    if not covering:
-        return f'<span class="cite">{piece}</span>' if in_citation else piece
     covering.sort(key=lambda m: m.rewritten)  # a copied passage is drawn over a rewritten one
     first = covering[0]
     cls = "frag multi" if len(covering) > 1 else "frag"
@@ -471,6 +495,18 @@ def _piece(piece: str, x: int, y: int, covering: list[Mark], in_citation: bool) 
         f'<a class="{cls}" href="#{first.target}" data-anchor="{first.anchor}" '
         f'style="background:{colour}" title="{title}">{piece}</a>'
     )
+
+
+def _unmarked(piece: str, in_citation: bool, neutral_title: str | None) -> str:
+    """A piece of text (escaped) in no mark: as it is, in a citation, or (``neutral_title``
+    given) found only in sources not listed."""
+    if neutral_title is not None:
+        cls = "more cite" if in_citation else "more"
+        title = html.escape(neutral_title, quote=True)
+        return (
+            f'<span class="{cls}" style="background:{MORE_COLOUR}" title="{title}">{piece}</span>'
+        )
+    return f'<span class="cite">{piece}</span>' if in_citation else piece
 
 
 def passage_id(side: str, source_index: int, number: int | str) -> str:
@@ -548,6 +584,17 @@ def render_html(
     words = not_found_words(lang)
     if notes:
         legend.append(note_html(words))
+    neutral: list[tuple[int, int]] = []
+    more = more_line(alignment)
+    more_summary = ""
+    unlisted = say("common", "more_mark", "en")
+    if alignment.more is not None and more is not None:
+        neutral = list(alignment.more.spans)
+        legend.append(f'<span class="more" style="background:{MORE_COLOUR}">{esc(unlisted)}</span>')
+        more_summary = f'<p class="more-sources" id="more-sources">{esc(more)}</p>'
+    query_html = marked_text(
+        alignment.text, query_marks, cited, neutral, unlisted, notes=notes, note=words
+    )
 
     table = ""
     if rows:
@@ -573,12 +620,12 @@ def render_html(
         f"<b>{100 * alignment.borrowed:.1f} %</b>{citation_summary} — "
         f"{_count(n_passages, 'passage')} from "
         f"{_count(len(alignment.found), 'source')}; {_count(alignment.tokens, 'word')} counted; "
-        f'{params}</p><p class="meaning">{esc(UNIQUENESS_MEANING)}</p>'
+        f"{params}</p>{more_summary}"
+        f'<p class="meaning">{esc(UNIQUENESS_MEANING)}</p>'
         f'<p class="legend">{"".join(legend)}</p>{table}</header>'
         '<main class="cols">'
         f'<section class="pane" id="query"><h2>{esc(query_title)}</h2>'
-        f'<pre class="text">{marked_text(alignment.text, query_marks, cited, notes, words)}</pre>'
-        "</section>"
+        f'<pre class="text">{query_html}</pre></section>'
         f'<div class="sources">{"".join(source_sections)}</div>'
         "</main></body></html>\n"
     )

@@ -5,7 +5,9 @@ date, the collection's name (never a path) and the spec; the sources with their 
 names and links (``title``/``url`` from the documents' metadata); and the text itself with the
 copied passages on their source's colour, the rewritten ones on that colour and underlined
 with a dashed line, the edited words inside a copied passage under a dotted line, and the cited
-passages on grey, in italics — with a legend; after the reference of a copied passage that is
+passages on grey, in italics — with a legend. The figure counts every source the check aligned;
+those it did not list (past ``top``) are one row, "and N more", and the words found only in
+them are on light grey. After the reference of a copied passage that is
 not in the text's own reference list, a red "reference not found" (in the report's language).
 
 Numbers take the language's decimal separator and counts their plural forms
@@ -31,8 +33,15 @@ from typing import Any
 
 from neardup.errors import ConfigurationError, require
 from neardup.messages import number, plural, say
-from neardup.report.check_record import Source, cited_spans, reference_notes, sources_of
-from neardup.report.fragments import CITATION_COLOUR, HTML_COLOURS
+from neardup.report.check_record import (
+    More,
+    Source,
+    cited_spans,
+    more_of,
+    reference_notes,
+    sources_of,
+)
+from neardup.report.fragments import CITATION_COLOUR, HTML_COLOURS, MORE_COLOUR
 
 #: The environment variable naming a TrueType font file for the reports.
 FONT_ENV = "NEARDUP_PDF_FONT"
@@ -142,10 +151,13 @@ def pieces(
     length: int,
     sources: Sequence[Source],
     cited: Sequence[tuple[int, int]],
+    neutral: Sequence[tuple[int, int]] = (),
     notes: Sequence[int] = (),
 ) -> list[Piece]:
     """The text cut where any mark starts or ends (and at each note); each piece drawn as the
-    first copied passage over it (else the first rewritten one), as the page draws it."""
+    first copied passage over it (else the first rewritten one), as the page draws it; a piece
+    in no passage listed but in a ``neutral`` span (found only in sources not listed) on the
+    neutral colour."""
     marks: list[tuple[int, int, str, bool, tuple[tuple[int, int], ...]]] = []
     for s in sources:
         colour = HTML_COLOURS[s.index % len(HTML_COLOURS)]
@@ -156,7 +168,7 @@ def pieces(
         cuts.update((a, b))
         for x, y in changed:
             cuts.update((x, y))
-    for a, b in cited:
+    for a, b in (*cited, *neutral):
         cuts.update((a, b))
     cuts.update(notes)
     points = sorted(c for c in cuts if 0 <= c <= length)
@@ -168,6 +180,8 @@ def pieces(
             first = covering[0]
             edited = any(a <= x and y <= b for a, b in first[4])
             out.append(Piece(x, y, first[2], first[3], edited, in_cite))
+        elif any(a <= x and y <= b for a, b in neutral):
+            out.append(Piece(x, y, MORE_COLOUR, False, False, in_cite))
         else:
             out.append(Piece(x, y, None, False, False, in_cite))
     return out
@@ -265,12 +279,14 @@ def check_pdf(
     if excluded:
         report.line(w("excluded"), ", ".join(excluded))
     sources = sources_of(record)
+    more = more_of(record)
     shown = text[:max_text]
     notes = [n for n in reference_notes(record) if n <= len(shown)]
-    _sources(report, sources)
-    _legend(report, sources, bool(notes))
+    _sources(report, sources, more)
+    _limited(report, record)
+    _legend(report, more, bool(notes))
     report.heading(w("text"))
-    runs = pieces(len(shown), sources, cited_spans(record), notes)
+    runs = pieces(len(shown), sources, cited_spans(record), more.spans if more else (), notes)
     _marked_text(report, printable(shown), runs, set(notes))
     if len(text) > len(shown):
         pdf.set_font("body", "I", 9)
@@ -301,10 +317,10 @@ def _figure(report: _Report, record: Mapping[str, Any]) -> None:
     pdf.set_text_color(0, 0, 0)
 
 
-def _sources(report: _Report, sources: Sequence[Source]) -> None:
+def _sources(report: _Report, sources: Sequence[Source], more: More | None = None) -> None:
     pdf, w = report.pdf, report.w
     report.heading(w("sources"))
-    if not sources:
+    if not sources and more is None:
         pdf.multi_cell(0, 5, w("no_sources"), new_x="LMARGIN", new_y="NEXT")
         return
     pdf.set_font("body", "", 9)
@@ -324,6 +340,27 @@ def _sources(report: _Report, sources: Sequence[Source]) -> None:
             row.cell(label, link=s.url or None)
             row.cell(report.percent(s.borrowed))
             row.cell(number(len(s.spans), 0, report.lang))
+        if more is not None:  # one row for the sources counted but not listed
+            row = table.row()
+            row.cell("", style=_fill_style(MORE_COLOUR))
+            row.cell(w("more_sources", n=plural(more.sources, "source", report.lang)))
+            row.cell(report.percent(more.share))
+            row.cell(number(more.passages, 0, report.lang))
+    pdf.set_font("body", "", 10)
+
+
+def _limited(report: _Report, record: Mapping[str, Any]) -> None:
+    """The notes of a figure that reached a work limit of one check."""
+    from neardup.report.check_record import limit_notes
+
+    notes = limit_notes(record, report.lang)
+    if not notes:
+        return
+    pdf = report.pdf
+    pdf.ln(1)
+    pdf.set_font("body", "I", 9)
+    for note in notes:
+        pdf.multi_cell(0, 4.5, note, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("body", "", 10)
 
 
@@ -333,7 +370,7 @@ def _fill_style(colour: str) -> Any:
     return FontFace(fill_color=_rgb(colour))
 
 
-def _legend(report: _Report, sources: Sequence[Source], notes: bool = False) -> None:
+def _legend(report: _Report, more: More | None = None, notes: bool = False) -> None:
     pdf, w = report.pdf, report.w
     pdf.ln(3)
     pdf.set_font("body", "B", 9)
@@ -346,6 +383,7 @@ def _legend(report: _Report, sources: Sequence[Source], notes: bool = False) -> 
         (w("rewritten"), Piece(0, 0, colour, True, False, False)),
         (w("changed"), Piece(0, 0, colour, False, True, False)),
         (w("cite"), Piece(0, 0, colour, False, False, True)),
+        *([(w("more"), Piece(0, 0, MORE_COLOUR, False, False, False))] if more else []),
     )
     x, y = pdf.get_x(), pdf.get_y() + 1
     for label, piece in samples:

@@ -39,7 +39,13 @@ class _Strict(BaseModel):
 
 class CheckIn(_Strict):
     text: str = Field(description="The text to check (plain text or HTML).")
-    top: int = Field(DEFAULTS.top, ge=1, le=TOP_MAX, description="Matches reported (and aligned).")
+    top: int = Field(
+        DEFAULTS.top,
+        ge=1,
+        le=TOP_MAX,
+        description="Matches listed, with their passages (the uniqueness counts every "
+        "source found, listed or not).",
+    )
     fragments: bool = Field(
         DEFAULTS.fragments, description="Also list the passages copied from its matches."
     )

@@ -61,7 +61,8 @@ class ServiceConfig:
     ``token``: the token writes need (None: writes are refused). ``reads``: ``open`` (anyone
     may read) or ``token`` (reads need it too). ``max_body``: bytes of a request body;
     ``max_text``: characters of one text (given or extracted); ``max_matrix``: texts in one
-    matrix; ``top``: sources checked for passages; ``keep_checks_days``: days a check is kept
+    matrix; ``top``: sources listed, with their passages (the figure counts every source
+    found); ``keep_checks_days``: days a check is kept
     under its own id and page (0: none is kept).
     """
 
