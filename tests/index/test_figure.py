@@ -184,7 +184,7 @@ def test_the_words_by_kind_add_up_to_the_figure() -> None:
         "Жители соседних улиц попросили добавить урны у остановки, починить фонтан в сквере "
         "и высадить вдоль дороги липы вместо срубленных прошлой осенью тополей."
     )
-    text = f"{QUERY} Как сказано в решении: «{COPIED}» {also}"
+    text = f"{QUERY} Как писал глава управы Иванов: «{COPIED}» {also}"  # an attributed quote
     with Collection.create("memory:", default_spec(), IndexSpec(policy="allow")) as one:
         one.add("source", f"{RU_SOURCE} {COPIED} {also}")
         result = one.check(text, fragments=True)
