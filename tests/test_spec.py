@@ -195,3 +195,20 @@ def test_resource_versions_name_the_packages_of_the_chain() -> None:
         "pymorphy3-dicts-ru",
         "stop-words",
     ]
+
+
+def test_chains_keep_one_order_through_json() -> None:
+    from neardup.analysis.analyzer import Analyzer
+    from neardup.spec import AnalyzerSpec
+
+    spec = make_spec("auto")
+    assert spec.analyzer.languages == ("ru", "en")
+    back = Spec.from_json(spec.to_json())  # the JSON's keys are sorted: "en" first
+    assert back.analyzer.languages == ("ru", "en") and back == spec
+    assert AnalyzerSpec("auto", tuple(reversed(spec.analyzer.chains))) == spec.analyzer
+    # the first chain's char filters count the letters: Cyrillic combining marks, which the ru
+    # chain strips, decided this text for the other language in a spec read back from JSON
+    text = "the cats были here и\u0483\u0483\u0483\u0483\u0483\u0483 да\u0483\u0483\u0483\u0483"
+    got = Analyzer(back.analyzer).canonical(text)
+    assert got.language == "en"
+    assert got.terms == Analyzer(spec.analyzer).canonical(text).terms

@@ -126,6 +126,16 @@ class ChainSpec:
         )
 
 
+#: The languages whose chains come first in an :class:`AnalyzerSpec`, in this order.
+_FIRST_CHAINS = ("*", "ru", "en")
+
+
+def _chain_rank(language: str) -> tuple[int, str]:
+    if language in _FIRST_CHAINS:
+        return _FIRST_CHAINS.index(language), ""
+    return len(_FIRST_CHAINS), language
+
+
 @dataclass(frozen=True)
 class AnalyzerSpec:
     """One chain, or a chain per language chosen by each document's dominant script.
@@ -137,6 +147,14 @@ class AnalyzerSpec:
 
     preset: str
     chains: tuple[tuple[str, ChainSpec], ...]
+
+    def __post_init__(self) -> None:
+        # One order, whatever order the chains were given or read in: the first chain decides
+        # a text's language (its char filters count the letters) and takes the languages no
+        # chain names, while the JSON (and so a stored spec) has its keys sorted ("en" before
+        # "ru"). The catch-all first, then ru, en (the ``auto`` preset's order), then the rest.
+        ordered = tuple(sorted(self.chains, key=lambda item: _chain_rank(item[0])))
+        object.__setattr__(self, "chains", ordered)
 
     def chain(self, language: str) -> ChainSpec:
         table = dict(self.chains)
