@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -179,3 +180,19 @@ def test_presets_without_dropping_filters_have_no_rule() -> None:
     assert plain.analyzer.chain("*").keep_if_all_dropped
     assert Pipeline(plain).canonical("foo foo").terms == ["foo", "foo"]
     assert Pipeline(plain).canonical("foo bar").terms == ["bar"]
+
+
+def test_a_collection_made_under_the_old_lists_keeps_them(tmp_path: Path) -> None:
+    from neardup.errors import SpecMismatchError
+    from neardup.index import Collection
+
+    old = make_spec("auto", stop_list="stop-words", short_below=32)
+    db = str(tmp_path / "old.db")
+    with Collection.create(db, old) as col:
+        col.add("news", "The state said the new budget grew by two million this year.")
+    with Collection.open(db) as col:
+        assert col.spec == old and col.spec.fingerprint() == old.fingerprint()
+        short = col.analyze(NEWS_EN).short
+        assert short is not None and short.tokens == 0  # the long list drops every word
+    with pytest.raises(SpecMismatchError):
+        Collection.open(db, spec=default_spec())
