@@ -25,7 +25,7 @@ from neardup._constraints import (
     param,
     refuse_unknown,
 )
-from neardup.analysis.resources import TOKEN_FILTER_PACKAGES, package_version
+from neardup.analysis.resources import filter_packages, package_version
 from neardup.defaults import DEFAULTS, SHORT_BELOW
 from neardup.errors import ConfigurationError, SpecError, SpecMismatchError, WrongTypeError
 
@@ -105,27 +105,59 @@ class Component:
 
 @dataclass(frozen=True)
 class ChainSpec:
-    """Char filters → exactly one tokenizer → token filters (Lucene's analysis chain)."""
+    """Char filters → exactly one tokenizer → token filters (Lucene's analysis chain).
+
+    ``keep_if_all_dropped``: a text whose every word the token filters would drop (a text of
+    stop words only: "as it is") keeps its words instead of having none — it goes
+    through the chain without the filters that drop words (``stop``, ``pos``,
+    ``min_length``), its words lemmatized or stemmed as the others are. Written only when on,
+    so a chain made before it existed keeps its JSON and its fingerprint.
+    """
 
     char_filters: tuple[Component, ...] = ()
     tokenizer: Component = field(default_factory=lambda: Component.of("words"))
     token_filters: tuple[Component, ...] = ()
+    keep_if_all_dropped: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.keep_if_all_dropped, bool):
+            raise SpecError(
+                f"keep_if_all_dropped must be true or false, got {self.keep_if_all_dropped!r:.80}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "char_filters": [c.to_dict() for c in self.char_filters],
             "tokenizer": self.tokenizer.to_dict(),
             "token_filters": [c.to_dict() for c in self.token_filters],
         }
+        if self.keep_if_all_dropped:
+            out["keep_if_all_dropped"] = True
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChainSpec:
-        _refuse_unknown(data, ("char_filters", "tokenizer", "token_filters"), "analysis chain")
+        _refuse_unknown(
+            data,
+            ("char_filters", "tokenizer", "token_filters", "keep_if_all_dropped"),
+            "analysis chain",
+        )
         return cls(
             char_filters=tuple(Component.from_dict(c) for c in data.get("char_filters", [])),
             tokenizer=Component.from_dict(data.get("tokenizer", {"name": "words"})),
             token_filters=tuple(Component.from_dict(c) for c in data.get("token_filters", [])),
+            keep_if_all_dropped=data.get("keep_if_all_dropped", False),
         )
+
+
+#: The languages whose chains come first in an :class:`AnalyzerSpec`, in this order.
+_FIRST_CHAINS = ("*", "ru", "en")
+
+
+def _chain_rank(language: str) -> tuple[int, str]:
+    if language in _FIRST_CHAINS:
+        return _FIRST_CHAINS.index(language), ""
+    return len(_FIRST_CHAINS), language
 
 
 @public_methods
@@ -140,6 +172,14 @@ class AnalyzerSpec:
 
     preset: str
     chains: tuple[tuple[str, ChainSpec], ...]
+
+    def __post_init__(self) -> None:
+        # One order, whatever order the chains were given or read in: the first chain decides
+        # a text's language (its char filters count the letters) and takes the languages no
+        # chain names, while the JSON (and so a stored spec) has its keys sorted ("en" before
+        # "ru"). The catch-all first, then ru, en (the ``auto`` preset's order), then the rest.
+        ordered = tuple(sorted(self.chains, key=lambda item: _chain_rank(item[0])))
+        object.__setattr__(self, "chains", ordered)
 
     def chain(self, language: str) -> ChainSpec:
         table = dict(self.chains)
@@ -157,7 +197,7 @@ class AnalyzerSpec:
         names: set[str] = set()
         for _, chain in self.chains:
             for c in chain.token_filters:
-                names.update(TOKEN_FILTER_PACKAGES.get(c.name, ()))
+                names.update(filter_packages(c.name, dict(c.params)))
         return {name: package_version(name) for name in sorted(names)}
 
     @classmethod

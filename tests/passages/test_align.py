@@ -50,7 +50,7 @@ def test_passage_of_the_golden_pair_is_pinned(aligner: Aligner) -> None:
     query = OTHER + "\n" + FRAGMENT + "\nКонец заметки о библиотеке."
     p = aligner.pair(query, ESSAY).passages[0]
     assert (p.a_start, p.a_end, p.b_start, p.b_end) == (265, 430, 64, 229)
-    assert (p.a_tokens, p.b_tokens, p.matched_a, p.matched_b) == ((26, 45), (8, 27), 19, 19)
+    assert (p.a_tokens, p.b_tokens, p.matched_a, p.matched_b) == ((28, 49), (8, 29), 21, 21)
 
 
 def test_light_edits_keep_one_passage_and_lower_similarity(aligner: Aligner) -> None:
@@ -71,9 +71,8 @@ def test_light_edits_keep_one_passage_and_lower_similarity(aligner: Aligner) -> 
     assert (
         changed_a.startswith("большие | ") and "ранним" in changed_a and changed_a.endswith("стоит")
     )
-    assert (
-        changed_b.startswith("крепкие | ") and "утром" in changed_b and changed_b.endswith("лежит")
-    )
+    # "рано" is a content word (the long stop lists dropped it): "ранним" stands for it
+    assert changed_b == "крепкие | рано | лежит"
     assert "дубы" not in changed_a
     # with no gap allowed, the changed words cut the passage (or shrink it)
     strict = Aligner(gap=0).pair(query, ESSAY)
