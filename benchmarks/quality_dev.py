@@ -49,6 +49,12 @@ are scored by the same code and reported apart.
 
     .venv/bin/python benchmarks/quality_dev.py                  # prints the tables
     .venv/bin/python benchmarks/quality_dev.py --update-docs    # and writes docs/quality.md
+    .venv/bin/python benchmarks/quality_dev.py --default-only   # the shipped default alone
+
+``--default-only`` scores the dev sets with the shipped default and the baselines only (no
+generated sets, no choice): each set's AUC, best F1 and F1 at the default threshold
+(``DEFAULTS.threshold``), and the worst set — a quick before/after of a change to the default
+spec (``--limit`` takes the first pairs of each set).
 """
 
 from __future__ import annotations
@@ -756,6 +762,39 @@ def all_measures(result: Result) -> dict[str, dict[str, float]]:
     }
 
 
+def default_only(args: argparse.Namespace) -> None:
+    """The shipped default on the dev sets alone (``--default-only``, see the docstring)."""
+    from neardup.defaults import DEFAULTS
+
+    t0 = time.perf_counter()
+    sets = read_dev(args.data, args.limit)
+    score_sets(sets, combined.CombinedFeatures(default_spec()))
+    current = CURRENT.format(combined.MODEL.version)
+    threshold = DEFAULTS.threshold
+    header = ["set", "pairs (label 1)", "AUC", "best F1", f"F1 at {threshold}", "best baseline"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    rows = []
+    for p in sets:
+        s = p.scores[current]
+        row = (auc(p.y, s), best_f1(p.y, s), metrics.at_threshold(p.y, s, threshold).f1)
+        rows.append(row)
+        base_name, base = best_baseline(p)
+        lines.append(
+            f"| {p.name} | {len(p.y)} ({int(p.y.sum())}) | {row[0]:.3f} | {row[1]:.3f} | "
+            f"{row[2]:.3f} | {base:.3f} ({base_name}) |"
+        )
+    worst_auc = min(r[0] for r in rows)
+    worst_f1 = min(r[2] for r in rows)
+    print(
+        f"{current}, spec {default_spec().fingerprint()}, "
+        f"{'first ' + str(args.limit) + ' pairs a set' if args.limit else 'whole sets'} "
+        f"({time.perf_counter() - t0:.0f} s)",
+        *lines,
+        f"worst set: AUC {worst_auc:.3f}, F1 at {threshold} {worst_f1:.3f}",
+        sep="\n",
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=DEV, help="the dev sets' directory")
@@ -765,7 +804,13 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="pairs a set (a quick check)")
     parser.add_argument("--no-generated", action="store_true", help="skip the generated eval sets")
     parser.add_argument("--update-docs", action="store_true")
+    parser.add_argument(
+        "--default-only", action="store_true", help="the shipped default on the dev sets alone"
+    )
     args = parser.parse_args()
+    if args.default_only:
+        default_only(args)
+        return
     result = run(args)
     command = "`.venv/bin/python benchmarks/quality_dev.py --update-docs`"
     load = " ".join(f"{v:.2f}" for v in os.getloadavg())
