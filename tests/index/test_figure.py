@@ -112,7 +112,7 @@ def test_the_work_limit_is_reported(col: Collection, monkeypatch: pytest.MonkeyP
 def test_candidates_past_the_collections_cap_are_reported(col: Collection) -> None:
     from neardup.report.check_record import check_record, limit_notes
 
-    with _collection(IndexSpec(max_candidates=8)) as capped:
+    with _collection(IndexSpec(max_candidates=8, sentence_bands=0)) as capped:
         result = capped.check(QUERY)
         assert (result.candidates, result.candidates_capped, result.limited) == (8, True, True)
         assert result.sources_counted == 8 and result.sources_uncounted == 0

@@ -45,6 +45,7 @@ from neardup.defaults import COUNTED_CHARACTERS_MAX, COUNTED_SOURCES_MAX, DEFAUL
 from neardup.errors import ConfigurationError, InputError
 from neardup.fingerprints.pipeline import Analyzable
 from neardup.index.analyzing import IndexAnalyzer
+from neardup.index.candidates import SENTENCES
 from neardup.index.deciding import Decider
 from neardup.index.finding import CandidateFinder
 from neardup.index.items import unstorable
@@ -200,7 +201,11 @@ class Checker:
         with self.storage.snapshot():
             proposals = self.finder.stored([item], self.storage)
             candidates = proposals.pairs.other.tolist()
-            capped = len(candidates) >= self.index_spec.max_candidates
+            # the cap bounds the shingle candidates; the sentence source offers a few of its own
+            capped = (
+                sum(len(p.other) for name, p in proposals.by_source if name != SENTENCES)
+                >= self.index_spec.max_candidates
+            )
             if left_out:
                 dropped = set(self.storage.keys_for_ids(left_out).values())
                 candidates = [k for k in candidates if k not in dropped]
@@ -214,9 +219,10 @@ class Checker:
             listed = matches if top is None else matches[:top]
             if self.index_spec.store_text:
                 stored, counted = self._counted_texts(matches, len(listed))
-                # sentence candidates the second stage aligns beyond the counted matches
+                # sentence candidates the second stage aligns beyond the matches (a match past
+                # the work limit stays uncounted)
                 extra = to_align(
-                    proposals, scored, {m.key for m in counted} | dropped, self.storage
+                    proposals, scored, {m.key for m in matches} | dropped, self.storage
                 )
             else:
                 stored, counted, extra = [], matches[:COUNTED_SOURCES_MAX], []
