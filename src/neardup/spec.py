@@ -178,7 +178,14 @@ class AnalyzerSpec:
         # a text's language (its char filters count the letters) and takes the languages no
         # chain names, while the JSON (and so a stored spec) has its keys sorted ("en" before
         # "ru"). The catch-all first, then ru, en (the ``auto`` preset's order), then the rest.
-        ordered = tuple(sorted(self.chains, key=lambda item: _chain_rank(item[0])))
+        chains = self.chains
+        if not isinstance(chains, tuple | list) or not all(
+            isinstance(c, tuple | list) and len(c) == 2 and isinstance(c[0], str) for c in chains
+        ):
+            raise WrongTypeError(
+                f"AnalyzerSpec(chains=...) takes (language, ChainSpec) pairs, got {chains!r:.60}"
+            )
+        ordered = tuple(sorted(chains, key=lambda item: _chain_rank(item[0])))
         object.__setattr__(self, "chains", ordered)
 
     def chain(self, language: str) -> ChainSpec:

@@ -66,24 +66,24 @@ def test_made_up_references_leave_the_copy_borrowed() -> None:
     result = _cite(FAKE)
     assert [c.status.value for c in result.citations] == ["unresolved"] * 3
     # the three "[7]" add three number tokens, two of them inside the copied passage
-    assert (result.tokens, result.borrowed, result.cited) == (86, 27 / 86, 0.0)
+    assert (result.tokens, result.borrowed, result.cited) == (101, 29 / 101, 0.0)
     assert [p.citation for p in result.passages] == ["unresolved"]
     assert reference_notes(result) == MARKER_ENDS
     # found in the text's own list, the same references make the copy cited
     listed = _cite(LISTED)
     assert [c.status.value for c in listed.citations] == ["cited"] * 3
-    assert (listed.borrowed, listed.cited) == (0.0, 27 / listed.tokens)
+    assert (listed.borrowed, listed.cited) == (0.0, 29 / listed.tokens)
     assert [p.citation for p in listed.passages] == ["cited"] and reference_notes(listed) == []
 
 
 def test_made_up_author_year_reference_in_english() -> None:
     result = _cite(FAKE_EN, SOURCE_EN, "gazette")
-    assert (result.borrowed, result.cited) == (8 / result.tokens, 0.0)
+    assert (result.borrowed, result.cited) == (9 / result.tokens, 0.0)
     assert [p.citation for p in result.passages] == ["unresolved"]
     end = FAKE_EN.index("(Brown, 2024)") + len("(Brown, 2024)")
     assert reference_notes(result) == [end]
     listed = _cite(LISTED_EN, SOURCE_EN, "gazette")
-    assert (listed.borrowed, listed.cited) == (0.0, 8 / listed.tokens)
+    assert (listed.borrowed, listed.cited) == (0.0, 9 / listed.tokens)
     assert [p.citation for p in listed.passages] == ["cited"]
 
 
@@ -207,7 +207,7 @@ def test_compare_fragments_says_it(
     assert main(["compare", fake_file, park, "--fragments", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["fragments_summary"]["cited"] == 0.0
-    assert out["fragments_summary"]["borrowed"] == round(27 / 86, 6)
+    assert out["fragments_summary"]["borrowed"] == round(29 / 101, 6)
     assert [p["citation"] for p in out["fragments"]] == ["unresolved"]
     monkeypatch.setenv("COLUMNS", "300")
     monkeypatch.setenv("NEARDUP_LANG", "en")
@@ -231,7 +231,7 @@ def test_index_check_fragments_says_it(
     capsys.readouterr()
     assert main(["index", "check", db, fake_file, "--fragments", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["cited"] == 0.0 and result["borrowed"] > 0.3
+    assert result["cited"] == 0.0 and result["borrowed"] > 0.25
     assert [c["status"] for c in result["fragments"]["citations"]] == ["unresolved"] * 3
     citations = {p["citation"] for s in result["fragments"]["sources"] for p in s["passages"]}
     assert citations == {"unresolved"}
