@@ -6,9 +6,12 @@ cd "$(dirname "$0")/.."
 
 # Debian packages the tests need, installed when missing (as root, from Debian's registry):
 # chromium drives the browser tests (Playwright with executable_path), fonts-dejavu-core gives
-# the PDF fixtures a Cyrillic font, openjdk-17-jre-headless runs Spark in local mode.
+# the PDF fixtures a Cyrillic font, openjdk-17-jre-headless runs Spark in local mode, antiword
+# and catdoc read Word 97-2003 .doc files (neardup.inputs.office_doc runs them).
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v antiword >/dev/null 2>&1 || missing+=(antiword)
+command -v catdoc >/dev/null 2>&1 || missing+=(catdoc)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -17,6 +17,7 @@ from neardup._version import __version__
 from neardup.defaults import DEFAULTS, Defaults
 from neardup.errors import (
     ConfigurationError,
+    DamagedCheckError,
     DamagedCollectionError,
     DamagedFileError,
     DatasetError,
@@ -35,6 +36,7 @@ from neardup.errors import (
     TextLengthError,
     TooLargeError,
     UnsupportedTypeError,
+    WrongTypeError,
 )
 from neardup.spec import (
     AnalyzerSpec,
@@ -116,6 +118,7 @@ __all__ = [
     "Comparison",
     "Component",
     "ConfigurationError",
+    "DamagedCheckError",
     "DamagedCollectionError",
     "DamagedFileError",
     "DatasetError",
@@ -153,6 +156,7 @@ __all__ = [
     "TextLengthError",
     "TooLargeError",
     "UnsupportedTypeError",
+    "WrongTypeError",
     "__version__",
     "compare",
     "dedup",

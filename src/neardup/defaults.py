@@ -21,9 +21,25 @@ from typing import Any
 #: (5-word shingles cannot tell a sentence from a rewrite of it); ``spec.DEFAULT_SHORT_BELOW``.
 SHORT_BELOW = 32
 
-#: The most matches a check reports (``top``): ``index check --top``, the API's ``top`` and
-#: ``Collection.check(top=...)`` take 1 to this many.
+#: The most matches a check lists (``top``): ``index check --top``, the API's ``top`` and
+#: ``Collection.check(top=...)`` take 1 to this many. It bounds the list only: the figure
+#: counts every source found, up to the work limit below.
 TOP_MAX = 100
+
+#: The work limit of a check's figure: the uniqueness, borrowed and cited shares count the
+#: passages of every source the candidates find, strongest first, until this many sources or
+#: this many characters of their stored texts have been aligned (the sources listed, ``top``,
+#: are always aligned). A text pasted together from many documents gets its figure from all of
+#: them, not from the few a report lists; the limit only keeps one check's cost bounded (a
+#: source costs its analysis and alignment, about a millisecond of CPU per thousand characters
+#: of news: ``benchmarks/check_counted.py``, so the characters' bound is about two seconds),
+#: and a check that reaches it says so (``CheckResult.limited``). 200 sources of ordinary
+#: length (essays, articles: 2,000 to 10,000 characters) fit under the characters' bound; a
+#: text taken from more sources than that is far past any teacher's doubt. The candidates a
+#: collection verifies (``IndexSpec.max_candidates``, 100 unless it was created with more)
+#: bound the sources found before this does; a check that reaches them says so too.
+COUNTED_SOURCES_MAX = 200
+COUNTED_CHARACTERS_MAX = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -51,8 +67,9 @@ class Defaults:
     #: The second stage also finds passages whose sentences were reworded (synonyms, another
     #: word order, changed grammar; :mod:`neardup.passages.rewrites`) and counts them as borrowed.
     rewrites: bool = True
-    #: Matches reported by ``index check`` (and the sources its passages are looked for in);
-    #: at most :data:`TOP_MAX`.
+    #: Matches listed by ``index check`` (and the sources whose passages a report shows); at
+    #: most :data:`TOP_MAX`. The figure counts every source found, listed or not
+    #: (:data:`COUNTED_SOURCES_MAX`).
     top: int = 10
     #: The similarity above which two texts are near-duplicates: a collection's
     #: (``IndexSpec.threshold``), an :class:`~neardup.lsh.LSHIndex`'s, ``dedup``'s and

@@ -8,7 +8,8 @@
     │   ├── TooLargeError     a request or a text over a service's limit (HTTP 413)
     │   ├── UnsupportedTypeError  a file of a kind that is not read (HTTP 415)
     │   ├── InvalidTextError  a text holding a NUL or a lone surrogate, refused (HTTP 422)
-    │   └── TextLengthError   a text outside the length range a collection admits
+    │   ├── TextLengthError   a text outside the length range a collection admits
+    │   └── WrongTypeError    an argument of the wrong type to a public call (a TypeError too)
     ├── SpecError             an invalid spec, or one that does not match what was stored
     │   └── SpecMismatchError data made under one spec compared with data of another
     ├── ConfigurationError    an unknown component or preset, a bad component parameter
@@ -18,6 +19,7 @@
     │   └── DuplicateIdError  an id that is already there
     │   └── DamagedCollectionError  a damaged collection, refused before anything is written
     │   └── DamagedFileError  a damaged file neardup wrote (a Bloom filter file), refused
+    │   └── DamagedCheckError a service's kept check whose stored row is damaged (HTTP 500)
     └── NotSupportedError     an optional operation a backend or method does not offer
 
 The CLI maps InputError, SpecError and ConfigurationError to exit code 2 and every other
@@ -88,6 +90,14 @@ class TextLengthError(InputError):
     ``too_long`` instead, and go on with the rest."""
 
     code = "text_length"
+
+
+class WrongTypeError(InputError, TypeError):
+    """An argument of the wrong type given to a public call: the message names the call, the
+    parameter and the type it takes. A ``TypeError`` as well, so that code catching Python's
+    own refusal of a wrong type still catches it."""
+
+    code = "wrong_type"
 
 
 class SpecError(NeardupError, ValueError):
@@ -165,10 +175,27 @@ class DamagedFileError(StorageError):
     message names the file. Nothing is read from it. Its code is its base's, ``storage``."""
 
 
+class DamagedCheckError(StorageError):
+    """A kept check (``neardup serve``'s ``kept_checks`` row) that cannot be read back: its body
+    is not the JSON the service wrote, or a column holds a value of the wrong kind. The message
+    names the check and says what is wrong; the check can still be removed."""
+
+    code = "damaged_check"
+
+
 class NotSupportedError(NeardupError):
     """An optional operation that this backend or method does not provide."""
 
     code = "not_supported"
+
+
+def brief(text: object, limit: int = 120) -> str:
+    """``text`` fit for one line of an error: white space collapsed, control characters shown
+    as ``?``, cut to ``limit`` characters with "…" (a reason quoting raw bytes of a damaged file
+    or a whole line of input stays short)."""
+    shown = " ".join(str(text).split())
+    shown = "".join(c if c.isprintable() else "?" for c in shown)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def require(module: str, extra: str) -> object:

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
+from neardup._arguments import public_methods
 from neardup._constraints import (
     Boolean,
     Integer,
@@ -24,9 +25,9 @@ from neardup._constraints import (
     param,
     refuse_unknown,
 )
-from neardup.analysis.resources import TOKEN_FILTER_PACKAGES, package_version
+from neardup.analysis.resources import filter_packages, package_version
 from neardup.defaults import DEFAULTS, SHORT_BELOW
-from neardup.errors import ConfigurationError, SpecError, SpecMismatchError
+from neardup.errors import ConfigurationError, SpecError, SpecMismatchError, WrongTypeError
 
 #: Bumped whenever a change in neardup itself changes tokens or fingerprints.
 ALGORITHM_VERSION = 1
@@ -69,6 +70,7 @@ def _thaw(value: ParamValue) -> Any:
     return value
 
 
+@public_methods
 @dataclass(frozen=True)
 class Component:
     """A named analysis component and its parameters (sorted, frozen)."""
@@ -103,29 +105,62 @@ class Component:
 
 @dataclass(frozen=True)
 class ChainSpec:
-    """Char filters → exactly one tokenizer → token filters (Lucene's analysis chain)."""
+    """Char filters → exactly one tokenizer → token filters (Lucene's analysis chain).
+
+    ``keep_if_all_dropped``: a text whose every word the token filters would drop (a text of
+    stop words only: "as it is") keeps its words instead of having none — it goes
+    through the chain without the filters that drop words (``stop``, ``pos``,
+    ``min_length``), its words lemmatized or stemmed as the others are. Written only when on,
+    so a chain made before it existed keeps its JSON and its fingerprint.
+    """
 
     char_filters: tuple[Component, ...] = ()
     tokenizer: Component = field(default_factory=lambda: Component.of("words"))
     token_filters: tuple[Component, ...] = ()
+    keep_if_all_dropped: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.keep_if_all_dropped, bool):
+            raise SpecError(
+                f"keep_if_all_dropped must be true or false, got {self.keep_if_all_dropped!r:.80}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "char_filters": [c.to_dict() for c in self.char_filters],
             "tokenizer": self.tokenizer.to_dict(),
             "token_filters": [c.to_dict() for c in self.token_filters],
         }
+        if self.keep_if_all_dropped:
+            out["keep_if_all_dropped"] = True
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChainSpec:
-        _refuse_unknown(data, ("char_filters", "tokenizer", "token_filters"), "analysis chain")
+        _refuse_unknown(
+            data,
+            ("char_filters", "tokenizer", "token_filters", "keep_if_all_dropped"),
+            "analysis chain",
+        )
         return cls(
             char_filters=tuple(Component.from_dict(c) for c in data.get("char_filters", [])),
             tokenizer=Component.from_dict(data.get("tokenizer", {"name": "words"})),
             token_filters=tuple(Component.from_dict(c) for c in data.get("token_filters", [])),
+            keep_if_all_dropped=data.get("keep_if_all_dropped", False),
         )
 
 
+#: The languages whose chains come first in an :class:`AnalyzerSpec`, in this order.
+_FIRST_CHAINS = ("*", "ru", "en")
+
+
+def _chain_rank(language: str) -> tuple[int, str]:
+    if language in _FIRST_CHAINS:
+        return _FIRST_CHAINS.index(language), ""
+    return len(_FIRST_CHAINS), language
+
+
+@public_methods
 @dataclass(frozen=True)
 class AnalyzerSpec:
     """One chain, or a chain per language chosen by each document's dominant script.
@@ -137,6 +172,21 @@ class AnalyzerSpec:
 
     preset: str
     chains: tuple[tuple[str, ChainSpec], ...]
+
+    def __post_init__(self) -> None:
+        # One order, whatever order the chains were given or read in: the first chain decides
+        # a text's language (its char filters count the letters) and takes the languages no
+        # chain names, while the JSON (and so a stored spec) has its keys sorted ("en" before
+        # "ru"). The catch-all first, then ru, en (the ``auto`` preset's order), then the rest.
+        chains = self.chains
+        if not isinstance(chains, tuple | list) or not all(
+            isinstance(c, tuple | list) and len(c) == 2 and isinstance(c[0], str) for c in chains
+        ):
+            raise WrongTypeError(
+                f"AnalyzerSpec(chains=...) takes (language, ChainSpec) pairs, got {chains!r:.60}"
+            )
+        ordered = tuple(sorted(chains, key=lambda item: _chain_rank(item[0])))
+        object.__setattr__(self, "chains", ordered)
 
     def chain(self, language: str) -> ChainSpec:
         table = dict(self.chains)
@@ -154,7 +204,7 @@ class AnalyzerSpec:
         names: set[str] = set()
         for _, chain in self.chains:
             for c in chain.token_filters:
-                names.update(TOKEN_FILTER_PACKAGES.get(c.name, ()))
+                names.update(filter_packages(c.name, dict(c.params)))
         return {name: package_version(name) for name in sorted(names)}
 
     @classmethod
@@ -180,6 +230,7 @@ class AnalyzerSpec:
 DEFAULT_SHORT_BELOW = SHORT_BELOW
 
 
+@public_methods
 @dataclass(frozen=True)
 class ShingleSpec:
     """Word shingles of ``k`` tokens taken every ``step`` tokens, or char n-grams of ``k``.
@@ -219,7 +270,21 @@ class ShingleSpec:
         rule every entry point applies (scalars give a bool, arrays a boolean array)."""
         import numpy as np  # here: importing neardup stays light (tests/test_public_api.py)
 
-        shorter = np.minimum(tokens_a, tokens_b)
+        counts = []
+        for tokens in (tokens_a, tokens_b):
+            array = np.asarray(tokens) if not isinstance(tokens, bool) else np.asarray(0.5)
+            if array.dtype.kind not in "iu" or (array.size and int(array.min()) < 0):
+                raise WrongTypeError(
+                    f"token counts must be whole numbers ≥ 0 or arrays of them, got {tokens!r:.60}"
+                )
+            counts.append(array)
+        try:
+            np.broadcast_shapes(counts[0].shape, counts[1].shape)
+        except ValueError:
+            raise WrongTypeError(
+                f"token counts of shapes {counts[0].shape} and {counts[1].shape} do not pair"
+            ) from None
+        shorter = np.minimum(counts[0], counts[1])
         result = (shorter < self.short_below) & self.adaptive
         return bool(result) if np.ndim(result) == 0 else result
 
@@ -269,7 +334,8 @@ class FingerprintSpec:
     multiset: bool = param(False, Boolean())
 
     def __post_init__(self) -> None:
-        if self.family not in FAMILY_WIDTHS:  # said the old way: "unknown hash family"
+        # said the old way: "unknown hash family" (a list or a dict is no family either)
+        if not isinstance(self.family, str) or self.family not in FAMILY_WIDTHS:
             raise SpecError(
                 f"unknown hash family {self.family!r}; expected one of {', '.join(FAMILY_WIDTHS)}"
             )
@@ -373,6 +439,7 @@ class SketchSpec:
         return from_mapping(cls, data, "sketch spec")
 
 
+@public_methods
 @dataclass(frozen=True)
 class Spec:
     """Analyzer + shingles + fingerprints (+ an optional sketch): what results depend on."""
@@ -459,8 +526,16 @@ MAX_POSTINGS_PER_SAMPLE = 1_000_000_000
 #: The longest text length limit (characters) a collection may set.
 MAX_TEXT_LENGTH = 2**40
 MAX_PMBF_N = 100_000_000
+#: The most sentence band keys a sentence may post.
+MAX_SENTENCE_BANDS = 64
+#: The band keys a sentence posts in a new collection: at 100,000 documents a check reports
+#: the source of 0.85 (ru) and 0.87 (en) of the reworded sentences ``compare`` marks with 12,
+#: of 0.70 and 0.62 with 6, for 67 postings a document more (docs/collection-check.md,
+#: "Sentences").
+DEFAULT_SENTENCE_BANDS = 12
 
 
+@public_methods
 @dataclass(frozen=True)
 class IndexSpec:
     """The settings of a collection (neardup.index): decision policy and candidate generation.
@@ -493,6 +568,12 @@ class IndexSpec:
     run of ``window`` shingles shared with a stored text meets one of its samples, wherever the
     run lies in the text) or ``samples`` (its own winnowed samples: both sides must choose the
     same value, as collections made before this setting did; they read back with it).
+    ``sentence_bands``: every sentence of a stored text (4 distinct terms or more) also posts
+    this many min-hash band keys of its set of terms, and a checked text looks its sentences'
+    keys up, so a single sentence copied, edited or reworded finds the document it came from
+    and the second stage marks it (:mod:`neardup.index.sentences`; 0: none, as collections
+    made before this setting, which read back with it). A collection that keeps no texts
+    keeps no sentence keys: there is nothing to align them against.
     """
 
     policy: str = param("reject", OneOf(INDEX_POLICIES))
@@ -513,6 +594,9 @@ class IndexSpec:
     pmbf_max_rows: int = param(50, Integer(0, MAX_CANDIDATES), label="pmbf_max_rows (0: all)")
     short_window: int = param(8, Integer(0, MAX_WINDOW), label="short_window (0: off)")
     lookup: str = param(DEFAULTS.lookup, OneOf(CANDIDATE_LOOKUPS), label="lookup")
+    sentence_bands: int = param(
+        DEFAULT_SENTENCE_BANDS, Integer(0, MAX_SENTENCE_BANDS), label="sentence_bands (0: off)"
+    )
 
     def __post_init__(self) -> None:
         check_fields(self, "index")

@@ -126,11 +126,21 @@ def test_plain_spans_hold_the_token_text(text: str) -> None:
         assert unicodedata.normalize("NFKC", text[a:b]).lower() == term
 
 
-def test_empty_and_stop_word_only_texts_have_no_shingles() -> None:
+def test_empty_texts_have_no_shingles() -> None:
     pipeline = Pipeline(make_spec("ru"))
-    for text in ("", "   ", "и в на он она", "…!?"):
+    for text in ("", "   ", "…!?"):
         assert len(pipeline.fingerprints(text)) == 0
         assert pipeline.compare(text, "какой-то обычный текст").resemblance == 0.0
+
+
+def test_stop_word_only_texts_keep_their_words() -> None:
+    pipeline = Pipeline(make_spec("ru"))
+    assert pipeline.canonical("и в на он она").terms == ["и", "в", "на", "он", "она"]
+    assert len(pipeline.fingerprints("и в на он она")) == 1
+    # under the spec of the time before (the long list, no rule), they have none
+    legacy = Pipeline(make_spec("ru", stop_list="stop-words"))
+    assert legacy.canonical("и в на он она").terms == []
+    assert len(legacy.fingerprints("и в на он она")) == 0
 
 
 def test_short_text_forms_one_shingle() -> None:

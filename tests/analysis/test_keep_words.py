@@ -24,9 +24,14 @@ def _filters(preset: str, language: str = "*", **options: Any) -> list[dict[str,
     return [c.to_dict() for c in chain.token_filters]
 
 
-def test_default_ru_chain_is_unchanged() -> None:
-    # the chain (and so the fingerprint) of a spec made without the new options
+def test_default_ru_chain() -> None:
     assert _filters("ru") == [
+        {"name": "stop", "language": "ru", "list": "function-1", "words": []},
+        {"name": "pos", "drop": ["PREP", "CONJ", "PRCL", "INTJ", "NPRO"]},
+        {"name": "lemma"},
+    ]
+    # the chain of the time before the named lists, exactly
+    assert _filters("ru", stop_list="stop-words") == [
         {"name": "stop", "language": "ru", "words": []},
         {"name": "pos", "drop": ["PREP", "CONJ", "PRCL", "INTJ", "NPRO"]},
         {"name": "lemma"},
@@ -40,18 +45,19 @@ def test_default_ru_chain_is_unchanged() -> None:
 
 
 def test_each_filter_switches_alone() -> None:
-    text = "Кстати, ах, увы, сказал сосед."
+    text = "Кстати, ах, увы, был сосед."
     assert _terms(text) == ["сосед"]
-    # "сказал" is a stop word, not a function word; the interjections are function words
-    assert _terms(text, keep_stop_words=True) == ["сказать", "сосед"]
+    # "был" (the copula) is a stop word, not a function part of speech; the interjections are
+    assert _terms(text, keep_stop_words=True) == ["быть", "сосед"]
     assert _terms(text, keep_function_words=True) == ["кстати", "ах", "увы", "сосед"]
     assert _terms(text, keep_stop_words=True, keep_function_words=True) == [
-        "кстати", "ах", "увы", "сказать", "сосед",
+        "кстати", "ах", "увы", "быть", "сосед",
     ]  # fmt: skip
-    # "мы", "в", "и", "он", "из" are stop words AND function words: either filter drops them
+    # "мы", "в", "и", "он", "из" are stop words AND function words: either filter drops them;
+    # "не" is a particle (dropped by part of speech) but not a stop word (negation stays)
     assert _terms(TEXT) == ["послать", "лес", "вернуться"]
     assert _terms(TEXT, keep_stop_words=True) == ["послать", "лес", "вернуться"]
-    assert _terms(TEXT, keep_function_words=True) == ["послать", "лес", "вернуться"]
+    assert _terms(TEXT, keep_function_words=True) == ["послать", "лес", "не", "вернуться"]
     assert _terms(TEXT, keep_stop_words=True, keep_function_words=True) == [
         "мы", "послать", "в", "лес", "и", "он", "не", "вернуться", "из", "он",
     ]  # fmt: skip
@@ -63,7 +69,7 @@ def test_chains_and_fingerprints() -> None:
         {"name": "lemma"},
     ]
     assert _filters("ru", keep_function_words=True) == [
-        {"name": "stop", "language": "ru", "words": []},
+        {"name": "stop", "language": "ru", "list": "function-1", "words": []},
         {"name": "lemma"},
     ]
     # extra stop words are still dropped; adjectives still go with --adjectives
@@ -87,7 +93,7 @@ def test_chains_and_fingerprints() -> None:
 
 def test_english_keeps_its_stop_words() -> None:
     text = "We went to the woods"
-    assert Pipeline(make_spec("en")).canonical(text).terms == ["wood"]
+    assert Pipeline(make_spec("en")).canonical(text).terms == ["went", "wood"]
     kept = Pipeline(make_spec("en", keep_stop_words=True)).canonical(text).terms
     assert kept == ["we", "went", "to", "the", "wood"]
 

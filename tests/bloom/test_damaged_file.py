@@ -127,6 +127,8 @@ def test_the_command_refuses_a_damaged_filter_without_a_traceback(
         assert code == 1, (name, err)
         assert err.startswith("Error: the Bloom filter file") and "is damaged" in err, err
         assert "Traceback" not in err
+        assert len(err.splitlines()) == 1 and len(err) < 300 + len(str(target)), err
+        assert err.rstrip().endswith("build it again with neardup bloom build"), err
 
 
 def _flip(data: bytes, at: int) -> bytes:

@@ -245,7 +245,13 @@ def test_boilerplate_sample_brings_only_its_newest_documents(location: str, tmp_
     footer = tg.text(120, 77)
     docs = [(f"d{i}", tg.text(300, 500 + i) + " " + footer) for i in range(1, 13)]
     where = "memory:" if location == "memory:" else str(tmp_path / "c.db")
-    spec = IndexSpec(policy="allow", max_candidates=50, max_postings_per_sample=3, lookup="samples")
+    spec = IndexSpec(
+        policy="allow",
+        max_candidates=50,
+        max_postings_per_sample=3,
+        lookup="samples",
+        sentence_bands=0,  # the postings of samples alone (a sentence key brings its own)
+    )
     col = Collection.create(where, SPEC, spec)
     for i in range(
         0, 12, 4
@@ -268,7 +274,9 @@ def test_boilerplate_with_every_shingle_looked_up() -> None:
     and the footer is a footer shingle (posted by that document alone)."""
     footer = tg.text(120, 77)
     docs = [(f"d{i}", tg.text(300, 500 + i) + " " + footer) for i in range(1, 13)]
-    col = Collection.create("memory:", SPEC, IndexSpec(policy="allow", max_postings_per_sample=3))
+    # the postings of samples alone (a sentence key brings documents of its own)
+    spec = IndexSpec(policy="allow", max_postings_per_sample=3, sentence_bands=0)
+    col = Collection.create("memory:", SPEC, spec)
     for i in range(0, 12, 4):
         col.add_many(docs[i : i + 4])
     fresh = tg.text(300, 999) + " " + footer

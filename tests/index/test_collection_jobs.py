@@ -88,7 +88,8 @@ def test_analyze_many_equals_analyze(setup: str) -> None:
 def test_analyze_many_uses_the_kernel_only_for_the_texts_it_takes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The per-document ``analyze`` runs exactly for the texts the batch kernel leaves."""
+    """The per-document ``analyze`` runs exactly for the texts the batch kernel leaves (and
+    for the text of stop words only, whose chain keeps its words: the kernel leaves it)."""
     col = Collection.create("memory:", default_spec("ru"))
     analyzed_alone: list[object] = []
     analyze = col.analyze
@@ -100,7 +101,8 @@ def test_analyze_many_uses_the_kernel_only_for_the_texts_it_takes(
     monkeypatch.setattr(col, "analyze", spy)
     texts = edge_texts()
     col.analyze_many(texts)
-    assert analyzed_alone == [t for _, t in bt.LEFT] + [bt.BYTES[1]]
+    stop_only = dict(bt.TAKEN)["stop words only"]
+    assert analyzed_alone == [stop_only, *(t for _, t in bt.LEFT), bt.BYTES[1]]
 
 
 # --- add_many with jobs ----------------------------------------------------------------------

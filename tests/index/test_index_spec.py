@@ -27,6 +27,7 @@ def test_defaults_and_round_trip() -> None:
         "pmbf_max_rows": 50,
         "short_window": 8,
         "lookup": "shingles",
+        "sentence_bands": 12,
     }
     # a collection stored before short_window existed reads back with the default
     old = {k: v for k, v in spec.to_dict().items() if k != "short_window"}

@@ -19,8 +19,9 @@ SPEC = make_spec("plain")
 WORDS = 300
 PASTE = 15  # 5 % of 300 words: 11 word 5-shingles of the source
 N = 40
-#: the index spec every collection had before issue 26 (window 24, samples looked up)
-OLD = {"window": 24, "lookup": "samples"}
+#: the index spec every collection had before issue 26 (window 24, samples looked up, no
+#: sentence keys)
+OLD = {"window": 24, "lookup": "samples", "sentence_bands": 0}
 
 
 def sources() -> list[tuple[str, str]]:
@@ -79,7 +80,10 @@ def test_looking_up_every_shingle_finds_runs_the_samples_miss() -> None:
     col = Collection.create("memory:", SPEC, IndexSpec(policy="allow", **OLD))
     col.add_many(items)
     samples_only = set(found(col, items))
-    every = Collection.create("memory:", SPEC, IndexSpec(policy="allow", window=24))
+    # the postings alone (sentence keys would add candidates of their own)
+    every = Collection.create(
+        "memory:", SPEC, IndexSpec(policy="allow", window=24, sentence_bands=0)
+    )
     every.add_many(items)
     with_all = set(found(every, items))
     assert samples_only <= with_all
@@ -91,12 +95,13 @@ def test_looking_up_every_shingle_finds_runs_the_samples_miss() -> None:
 
 
 def _as_before(path: Path) -> None:
-    """Rewrite the stored index spec as a version before issue 26 wrote it (no ``lookup``)."""
+    """Rewrite the stored index spec as a version before issue 26 wrote it (no ``lookup``,
+    no ``sentence_bands``)."""
     conn = sqlite3.connect(path)
     with conn:
         (raw,) = conn.execute("SELECT value FROM meta WHERE key = 'index_spec'").fetchone()
         stored = json.loads(raw)
-        del stored["lookup"]
+        del stored["lookup"], stored["sentence_bands"]
         conn.execute(
             "UPDATE meta SET value = ? WHERE key = 'index_spec'",
             (json.dumps(stored, sort_keys=True),),
@@ -107,11 +112,13 @@ def _as_before(path: Path) -> None:
 def test_a_collection_created_before_keeps_its_candidates(tmp_path: Path) -> None:
     items = sources()
     path = tmp_path / "old.db"
-    with Collection.create(str(path), SPEC, IndexSpec(policy="allow", window=24)) as col:
+    made = IndexSpec(policy="allow", window=24, sentence_bands=0)
+    with Collection.create(str(path), SPEC, made) as col:
         col.add_many(items)
     _as_before(path)
     with Collection.open(str(path)) as col:
         assert col.index_spec.window == 24 and col.index_spec.lookup == "samples"
+        assert col.index_spec.sentence_bands == 0
         (source,) = col.sources
         assert isinstance(source, PostingsSource) and source.lookup == "samples"
         assert sorted(set(range(N)) - set(found(col, items))) == MISSED_BY_OLD

@@ -56,7 +56,8 @@ class FixedSource:
 
 
 def _two_near_copies() -> tuple[Collection, str, dict[str, int]]:
-    col = Collection.create("memory:", SPEC, IndexSpec(policy="allow"))
+    # the postings source alone
+    col = Collection.create("memory:", SPEC, IndexSpec(policy="allow", sentence_bands=0))
     base = tg.text(200, 1)
     col.add_many([("a", base), ("b", tg.edit(base, 0.05, 2))])
     keys = {d: col.get(d).key for d in ("a", "b")}

@@ -27,19 +27,28 @@ def _source(col: Collection) -> BloomRowsSource:
 
 
 def test_sources_for_each_method() -> None:
-    assert [s.name for s in sources_for(IndexSpec(), generator_for(IndexSpec()))] == ["winnow"]
+    names = [s.name for s in sources_for(IndexSpec(), generator_for(IndexSpec()))]
+    assert names == ["winnow", "sentences"]
     pmbf = IndexSpec(candidates="pmbf")
     assert isinstance(generator_for(pmbf), NoSamples)
-    assert [s.name for s in sources_for(pmbf, generator_for(pmbf))] == ["pmbf"]
-    both = IndexSpec(candidates="both")
+    assert [s.name for s in sources_for(pmbf, generator_for(pmbf))] == ["pmbf", "sentences"]
+    both = IndexSpec(candidates="both", sentence_bands=0)
     assert [s.name for s in sources_for(both, generator_for(both))] == ["winnow", "pmbf"]
 
 
 def test_a_pmbf_collection_keeps_no_postings() -> None:
-    col = Collection.create(MemoryStorage(), SPEC, IndexSpec(candidates="pmbf", pmbf_n=300))
+    spec = IndexSpec(candidates="pmbf", pmbf_n=300, sentence_bands=0)
+    col = Collection.create(MemoryStorage(), SPEC, spec)
     col.add_many([(f"d{i}", tg.text(120, i)) for i in range(5)])
     assert col.storage.counts()["postings"] == 0
     assert col.storage.pmbf_state().parts.shape[0] >= 5
+    # with sentence keys, those are all it posts
+    keyed = Collection.create(MemoryStorage(), SPEC, spec.replace(sentence_bands=6))
+    texts = [(f"d{i}", tg.text(120, i)) for i in range(5)]
+    keyed.add_many(texts)
+    posted = keyed.storage.all_postings()[0]
+    keys = np.concatenate([keyed.analyze(t).sentence_keys.reshape(-1) for _, t in texts])
+    assert posted.shape[0] > 0 and np.array_equal(np.sort(posted), np.sort(keys))
 
 
 @settings(max_examples=25, deadline=None)

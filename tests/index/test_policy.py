@@ -124,7 +124,9 @@ class Everything:
 
 
 def test_a_second_source_slots_in_beside_winnowing() -> None:
-    spec = IndexSpec(policy="allow", measure="containment", threshold=0.3, window=400)
+    spec = IndexSpec(
+        policy="allow", measure="containment", threshold=0.3, window=400, sentence_bands=0
+    )
     (winnow,) = sources_for(spec, Collection.create("memory:", SPEC, spec).generator)
     assert isinstance(winnow, PostingsSource) and isinstance(winnow, CandidateSource)
     assert isinstance(Everything(), CandidateSource)

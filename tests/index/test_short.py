@@ -52,14 +52,20 @@ def test_fewest_tokens_is_a_lower_bound() -> None:
                 assert fewest_tokens(shingles, positions) == tokens
 
 
-def test_a_short_text_is_scored_and_counted_on_its_words() -> None:
+def test_a_short_text_is_scored_on_its_words_and_counted_on_its_passages() -> None:
     with Collection.create("memory:", default_spec(), IndexSpec(policy="allow")) as col:
         col.add("ru", SHORT_RU)
         result = col.check(SHORT_RU_EDITED)
-        # 10 lemmas, 7 of them in the stored sentence's 9
-        assert result.shingles == 10
-        assert result.uniqueness == pytest.approx(0.3)
+        # 9 lemmas ("поэтому" is a function word), 7 of them in the stored sentence's 9
+        assert result.shingles == 9
         assert [m.shingles for m in result.matches] == [9]
+        # counted on its passages, as compare counts it: the sentence is a rewrite of the
+        # stored one, all of its 9 words
+        compared = neardup.compare(SHORT_RU_EDITED, SHORT_RU, fragments=True)
+        assert compared.alignment is not None
+        assert (result.uniqueness, result.basis) == (compared.alignment.uniqueness, "passages")
+        assert result.uniqueness == 0.0
+        assert result.to_dict()["by_kind"] == {"copied": 0, "rewritten": 9, "cited": 0}
         assert describe_spec(col.spec) == (
             "preset auto, word shingles k=5 step=1 (word 1-grams for pairs below 32 tokens), "
             "rabin 64 bit"
@@ -71,12 +77,19 @@ def test_a_short_text_is_scored_and_counted_on_its_words() -> None:
 def test_without_the_rule_a_short_pair_stays_on_5_shingles() -> None:
     """What every collection did before the rule, and what one stored then still does."""
     spec = default_spec()
-    with Collection.create("memory:", spec.fixed(), IndexSpec(policy="allow")) as col:
+    before = IndexSpec(policy="allow", sentence_bands=0)
+    with Collection.create("memory:", spec.fixed(), before) as col:
         col.add("ru", SHORT_RU)
         # the two sentences share no 5-shingle: nothing found, nothing to score
         assert col.check(SHORT_RU_EDITED).matches == ()
+    with Collection.create("memory:", spec.fixed(), IndexSpec(policy="allow")) as col:
+        col.add("ru", SHORT_RU)
+        # with sentence keys the edited sentence meets its source and the second stage marks
+        # it; the pair is still measured on 5-shingles (none shared)
+        (match,) = col.check(SHORT_RU_EDITED).matches
+        assert match.id == "ru" and match.shared == 0 and match.resemblance == 0.0
         assert Pipeline(spec.fixed()).compare(SHORT_RU_EDITED, SHORT_RU).shared == 0
-        assert neardup.compare(SHORT_RU_EDITED, SHORT_RU).resemblance == 7 / 12
+        assert neardup.compare(SHORT_RU_EDITED, SHORT_RU).resemblance == 7 / 11
 
 
 def test_an_old_collection_opens_as_it_was_and_refuses_the_rule() -> None:
@@ -106,7 +119,8 @@ def test_an_analysis_without_the_short_form_is_refused() -> None:
 
 
 def test_what_short_and_long_texts_post_and_look_up() -> None:
-    with Collection.create("memory:", default_spec(), IndexSpec(short_window=8)) as col:
+    words_only = IndexSpec(short_window=8, sentence_bands=0)  # the sentence keys: below
+    with Collection.create("memory:", default_spec(), words_only) as col:
         short = col.analyze(SHORT_RU)
         assert short.short is not None and short.short.tokens == 9
         words = short.short.fingerprints.values
@@ -115,17 +129,29 @@ def test_what_short_and_long_texts_post_and_look_up() -> None:
         assert np.array_equal(short.samples, np.union1d(winnowed, words ^ TAG))
         assert np.array_equal(short.lookups, np.union1d(short.samples, words))
         long = col.analyze(tg.text(300, 5))
-        assert long.short is not None and long.short.tokens == 298  # en drops 2 of the 300
+        # the generated words are content words: en drops none of the 300
+        assert long.short is not None and long.short.tokens == 300
         minima = np.setdiff1d(long.samples, long.values)
         assert minima.shape[0] > 0 and np.all(np.isin(minima, long.short.fingerprints.values))
         winnowed = np.intersect1d(long.samples, long.values)
         # posts its word minima; looks them up tagged only: it meets short texts, never long
         assert np.array_equal(long.lookups, np.union1d(winnowed, minima ^ TAG))
         assert not np.any(np.isin(long.lookups, long.samples[np.isin(long.samples, minima)]))
-    with Collection.create("memory:", default_spec(), IndexSpec(short_window=0)) as off:
+    with Collection.create(
+        "memory:", default_spec(), IndexSpec(short_window=0, sentence_bands=0)
+    ) as off:
         long = off.analyze(tg.text(300, 5))
         assert np.array_equal(long.samples, long.lookups)
         assert np.all(np.isin(long.samples, long.values))
+    with Collection.create("memory:", default_spec(), IndexSpec(short_window=8)) as keyed:
+        # a long text also posts its sentence keys, which only the sentence source looks up;
+        # a short one has none (its words find where it came from)
+        long, plain = keyed.analyze(tg.text(300, 5)), col.analyze(tg.text(300, 5))
+        assert long.sentence_keys is not None and long.sentence_keys.shape[1] == 12
+        keys = long.sentence_keys.reshape(-1)
+        assert np.array_equal(long.samples, np.union1d(plain.samples, keys))
+        assert np.array_equal(long.lookups, plain.lookups)
+        assert keyed.analyze(SHORT_RU).sentence_keys is None
 
 
 def test_a_long_text_finds_the_sentence_it_holds() -> None:
@@ -178,6 +204,7 @@ def test_multiset_short_pairs_score_as_compare() -> None:
             compared.shared,
             compared.shingles_b,
         )
-        assert compared.shingles_b == 12  # 9 lemmas and "дождь" thrice more ("и", "снова" dropped)
+        # 9 lemmas, "дождь" thrice more and "снова" ("и" dropped)
+        assert compared.shingles_b == 13
         # the in-batch pair was decided on the same numbers
         assert second.matches[0].resemblance == compared.resemblance

@@ -160,7 +160,8 @@ def test_files_named_by_themselves_are_read_whatever_their_suffix(tmp_path: Path
     assert format_for("a.jsonl.gz") is SUFFIXES[".jsonl.gz"]
     assert format_for("A.HTML") is SUFFIXES[".html"]
     assert format_for("a.docx") is SUFFIXES[".docx"]
-    assert format_for("a.doc") is None
+    assert format_for("a.doc") is SUFFIXES[".doc"]
+    assert format_for("a.xls") is None
 
 
 def test_office_documents_in_a_folder_are_read_as_their_text(tmp_path: Path) -> None:
@@ -175,13 +176,13 @@ def test_office_documents_in_a_folder_are_read_as_their_text(tmp_path: Path) -> 
 
 
 def test_nothing_readable_in_a_folder_is_an_error(tmp_path: Path) -> None:
-    (tmp_path / "a.doc").write_bytes(b"\xd0\xcf\x11\xe0")
+    (tmp_path / "a.xls").write_bytes(b"\xd0\xcf\x11\xe0")
     (tmp_path / "gone.txt").symlink_to(tmp_path / "missing-target.txt")
     with pytest.raises(InputError) as info:
         list(iter_inputs([tmp_path]))
     assert str(info.value) == (
         f"nothing could be read from {tmp_path}: skipped 1 entry (a suffix that is not read): "
-        f"{tmp_path / 'a.doc'}; skipped 1 entry (No such file or directory): "
+        f"{tmp_path / 'a.xls'}; skipped 1 entry (No such file or directory): "
         f"{tmp_path / 'gone.txt'}"
     )
     empty = tmp_path / "empty"

@@ -89,10 +89,10 @@ def test_russian_rewrite_found_with_its_spans(finder: RewriteFinder) -> None:
 
 def test_without_the_extension_only_the_closest_sentences_match() -> None:
     """The hand rewrite's sentences score 0.42–0.78: with no extension to the neighbours only
-    the two that reach the threshold are marked, each a passage of its own."""
+    the four that reach the threshold are marked; the first (0.42) is left out."""
     finder = RewriteFinder(extend_threshold=1.0)
     passages = finder.find(RU_BEFORE + RU_REWRITE + RU_AFTER, RU_SOURCE)
-    assert [[(i, j) for i, j, _ in p.pairs] for p in passages] == [[(2, 1)], [(5, 4)]]
+    assert [[(i, j) for i, j, _ in p.pairs] for p in passages] == [[(2, 1), (3, 2), (4, 3), (5, 4)]]
     assert finder.params["extend_threshold"] == 1.0
     assert RewriteFinder().params["extend_threshold"] == DEFAULT_THRESHOLD / 2
 

@@ -7,7 +7,7 @@ import io
 import pytest
 
 from neardup.report.check_record import Source, Span
-from neardup.report.fragments import HTML_COLOURS
+from neardup.report.fragments import HTML_COLOURS, MORE_COLOUR
 
 fpdf = pytest.importorskip("fpdf", reason="the report extra is missing")
 pypdf = pytest.importorskip("pypdf", reason="the office extra is missing")
@@ -53,6 +53,21 @@ def test_pieces_draw_copied_over_rewritten_and_mark_edits_and_citations() -> Non
         Piece(18, 20, colour, True, False, True),
         Piece(20, 22, None, False, False, True),
         Piece(22, 25, None, False, False, False),
+    ]
+
+
+def test_words_found_only_in_sources_not_listed_are_on_the_neutral_colour() -> None:
+    copied = Span("1", 0, 10, 0, 10, 1.0, False)
+    src = Source(0, "doc", "", "", 0.5, 0.5, "", (copied,))
+    got = pieces(30, [src], [(22, 30)], neutral=[(5, 15), (20, 25)])
+    assert got == [
+        Piece(0, 5, HTML_COLOURS[0], False, False, False),
+        Piece(5, 10, HTML_COLOURS[0], False, False, False),  # a listed source's over it
+        Piece(10, 15, MORE_COLOUR, False, False, False),
+        Piece(15, 20, None, False, False, False),
+        Piece(20, 22, MORE_COLOUR, False, False, False),
+        Piece(22, 25, MORE_COLOUR, False, False, True),
+        Piece(25, 30, None, False, False, True),
     ]
 
 

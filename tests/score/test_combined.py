@@ -322,7 +322,7 @@ def test_compare_explains_the_score(capsys: pytest.CaptureFixture[str], tmp_path
     assert "a short text against a much longer one" in lines[why]
     assert "the stronger evidence: word runs copied verbatim" in lines[why]
     assert lines[why + 1].startswith("  word runs copied verbatim: probability 1.00: ")
-    assert "5-word runs in common: 20" in lines[why + 1]  # every 5-word run of the 24 words
+    assert "5-word runs in common: 26" in lines[why + 1]  # every 5-word run of the 30 words
     assert lines[why + 2].startswith("  shared vocabulary: probability ")
 
 

@@ -91,8 +91,11 @@ def test_reference_against_a_set() -> None:
 
 
 def test_empty_documents() -> None:
-    m = cosine_matrix(["", ESSAY, "и в на"])  # no terms at all, or only stop words
+    m = cosine_matrix(["", ESSAY, "…!?"])  # no words at all
     assert m[0, 0] == 0.0 and m[0, 1] == 0.0 and m[2, 2] == 0.0 and m[1, 1] == 1.0
+    # stop words only: they are kept (a text with words never has no terms)
+    m = cosine_matrix(["и в на", ESSAY])
+    assert m[0, 0] == 1.0 and m[0, 1] == 0.0
     assert np.all(cosine_matrix(["", ""]) == 0.0)
 
 

@@ -43,7 +43,11 @@ def test_pdf_pages_text() -> None:
         (b"PK\x03\x04" + b"\x00" * 40, ".docx", "not a readable .docx file (BadZipFile"),
         (b"%PDF-1.7\n%%EOF", ".pdf", "not a readable .pdf file"),
         (b"GIF89a", ".pdf", "not a readable .pdf file (no %PDF- header)"),
-        (b"x", ".odt", "cannot extract text from '.odt' files; expected one of .docx, .pdf"),
+        (
+            b"x",
+            ".xls",
+            "cannot extract text from '.xls' files; expected one of .docx, .pdf, .odt, .rtf, .doc",
+        ),
     ],
 )
 def test_corrupt_files_are_input_errors(data: bytes, suffix: str, message: str) -> None:

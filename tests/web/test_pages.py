@@ -40,8 +40,8 @@ def test_check_page_shows_both_figures_sources_and_passages(client: TestClient, 
     unique = re.search(r'<span id="uniqueness">Уникальность ([\d,]+) %</span>', html)
     # the essay's one shared paragraph is quoted: its words are cited, not borrowed; the
     # script's words are new words
-    assert unique is not None and unique.group(1) == "74,7"  # the Russian decimal comma
-    assert "заимствовано 0,0 %, цитируется 25,3 %" in html
+    assert unique is not None and unique.group(1) == "76,3"  # the Russian decimal comma
+    assert "заимствовано 0,0 %, цитируется 23,7 %" in html
     assert "Уникальность по шинглам" not in html  # one figure
     sources = re.findall(
         r'class="swatch source-link" href="#source-(\d)" data-source="\d" '
@@ -54,7 +54,7 @@ def test_check_page_shows_both_figures_sources_and_passages(client: TestClient, 
     assert html.count('<a class="frag multi"') == 1
     assert 'href="#b-0-1"' in html and 'id="b-0-1"' in html and 'href="#a-0-1"' in html
     plain = client.post("/check", data={"text": essay}).text
-    assert '<span id="uniqueness">Уникальность 73,4 %</span>' in plain
+    assert '<span id="uniqueness">Уникальность 75,2 %</span>' in plain
 
 
 def test_check_page_upload_and_errors(client: TestClient, essay: str) -> None:
@@ -62,15 +62,15 @@ def test_check_page_upload_and_errors(client: TestClient, essay: str) -> None:
     r = client.post("/check", files={"file": ("сочинение.docx", data)})
     assert r.status_code == 200
     assert "Проверяемый текст: сочинение.docx" in r.text
-    assert '<span id="uniqueness">Уникальность 73,4 %</span>' in r.text
+    assert '<span id="uniqueness">Уникальность 75,2 %</span>' in r.text
     empty = client.post("/check", data={"text": "  "})
     assert empty.status_code == 400 and "Ошибка: Дайте текст или файл." in empty.text
     bad = client.post("/check", files={"file": ("x.pdf", b"%PDF-1.4 broken")})
     assert bad.status_code == 400
     assert "Ошибка: Файл .pdf не читается: он повреждён или на самом деле другого типа." in bad.text
-    wrong = client.post("/check", files={"file": ("x.odt", b"...")})
+    wrong = client.post("/check", files={"file": ("x.xls", b"...")})
     assert wrong.status_code == 415
-    assert "Ошибка: Файлы типа «.odt» не читаются; можно загрузить .txt" in wrong.text
+    assert "Ошибка: Файлы типа «.xls» не читаются; можно загрузить .txt" in wrong.text
     big = client.post("/check", data={"text": "a " * 30_000})
     assert big.status_code == 413
     assert (
@@ -90,12 +90,27 @@ def test_compare_page(client: TestClient, essay: str, park: str) -> None:
     assert r.status_code == 200
     summary = r.text.split('id="compare-summary">')[1].split("</p>")[0]
     assert summary == (
-        "Uniqueness of text A against B: 73.4 % (borrowed 0.0 %, cited 26.6 %); 32.9 % of text "
-        "B is used in A. Combined score 0.433 (0.5 and above: probably a copy); resemblance "
-        "(Jaccard of shingles) 0.149, A in B 0.233, B in A 0.292."
+        "Uniqueness of text A against B: 75.2 % (borrowed 0.0 %, cited 24.8 %); 34.6 % of text "
+        "B is used in A. Combined score 0.418 (0.5 and above: probably a copy); resemblance "
+        "(Jaccard of shingles) 0.147, A in B 0.219, B in A 0.311."
     )
     assert SCRIPT not in r.text
     assert r.text.count('<a class="frag') == 2
+
+
+def test_a_made_up_reference_is_said_not_found_on_the_pages(
+    client: TestClient, essay: str, park: str
+) -> None:
+    # the essay's quoted paragraph with a made-up "[7]" and no reference list: borrowed
+    fake = essay.replace("проектировании» [1].", "проектировании» [7].").split("\n\n[1]")[0]
+    checked = client.post("/check", data={"text": fake}).text
+    assert checked.count('<span class="noref">ссылка не найдена</span>') == 1
+    assert "цитируется 0,0 %" in checked
+    compared = client.post("/compare?lang=en", data={"text_a": fake, "text_b": park}).text
+    assert compared.count('<span class="noref">reference not found</span>') == 1
+    assert "cited 0.0 %" in compared
+    # the shipped essay's "[1]" is in its list: no note
+    assert "noref" not in client.post("/check", data={"text": essay}).text.split("</style>")[-1]
 
 
 def test_collection_pages_add_and_remove(client: TestClient, park: str) -> None:

@@ -298,14 +298,14 @@ def test_a_refusal_says_why_in_the_page_language(tmp_path: Path, park: str) -> N
         wrong = client.post("/collection/add", data={**form, "token": "nope"})
         assert wrong.status_code == 401 and "Ошибка: Неверный токен." in wrong.text
         assert 'value="short"' in wrong.text and "Коротко.</textarea>" in wrong.text
-        rtf = client.post(
-            "/check", files={"file": ("x.rtf", b"{\\rtf1}")}, headers={"accept-language": "en"}
+        xls = client.post(
+            "/check", files={"file": ("x.xls", b"\xd0\xcf")}, headers={"accept-language": "en"}
         )
-        assert rtf.status_code == 415
-        assert "Error: Files of type &#39;.rtf&#39; are not read; upload one of .txt" in rtf.text
+        assert xls.status_code == 415
+        assert "Error: Files of type &#39;.xls&#39; are not read; upload one of .txt" in xls.text
         # the API's JSON stays English
-        api = client.post("/api/check/file", files={"file": ("x.rtf", b"{\\rtf1}")})
-        assert api.json()["message"].startswith("cannot read a file of type '.rtf'")
+        api = client.post("/api/check/file", files={"file": ("x.xls", b"\xd0\xcf")})
+        assert api.json()["message"].startswith("cannot read a file of type '.xls'")
 
 
 def test_hide_location_leaves_ids_alone() -> None:

@@ -185,8 +185,10 @@ def test_every_route_declares_its_errors(fuzz_client: TestClient) -> None:
     assert declared[("GET", "/api/stats")] == [200, 401, 413, 503]
     # the kept checks (#25): a malformed id is a 400, an unknown one a 404, another's a 403
     assert declared[("GET", "/api/checks")] == [200, 401, 413, 422, 503]
-    assert declared[("GET", "/api/checks/{check_id}")] == [200, 400, 401, 404, 413, 422, 503]
-    assert declared[("GET", "/api/checks/{check_id}/pdf")] == [200, 400, 401, 404, 413, 422, 503]
+    # … and a damaged one a 500 (DamagedCheckError)
+    kept = [200, 400, 401, 404, 413, 422, 500, 503]
+    assert declared[("GET", "/api/checks/{check_id}")] == kept
+    assert declared[("GET", "/api/checks/{check_id}/pdf")] == kept
     assert declared[("DELETE", "/api/checks/{check_id}")] == [
         200, 400, 401, 403, 404, 413, 422, 503
     ]  # fmt: skip

@@ -167,7 +167,8 @@ def _sign_tokens(
             update_signature(sig, hashes[e], seeds)
 
 
-#: What :func:`sign_filtered_words` did with a document.
+#: What :func:`sign_filtered_words` did with a document (``GENERAL``: left to the per-document
+#: path — a character the fused tables do not cover, or every word dropped by the filters).
 SKIPPED, SIGNED, GENERAL, UNKNOWN_FORMS = 0, 1, 2, 3
 
 
@@ -355,10 +356,11 @@ def sign_filtered_words(
     (:func:`~neardup._kernels.morph.emit`) and signed into ``out[d]``.
 
     Returns each document's status (``SIGNED``; ``GENERAL``: the fused kernel sent it to the
-    general path; ``UNKNOWN_FORMS``: a form is in neither table, so it is left for the caller
-    to learn the forms and call again; ``SKIPPED``: not ``todo``), and the batch's unknown
-    forms, once each in order of first appearance: their hashes ``h1``, ``h2`` and their
-    UTF-8 bytes joined by single spaces."""
+    general path, or the filters dropped every word of it, which the chain's
+    ``keep_if_all_dropped`` may keep; ``UNKNOWN_FORMS``: a form is in neither table, so it
+    is left for the caller to learn the forms and call again; ``SKIPPED``: not ``todo``), and
+    the batch's unknown forms, once each in order of first appearance: their hashes ``h1``,
+    ``h2`` and their UTF-8 bytes joined by single spaces."""
     n = doc_offsets.shape[0] - 1
     status = np.zeros(n, dtype=np.int8)
     sig = np.empty(seeds.shape[0], dtype=np.uint64)
@@ -409,6 +411,10 @@ def sign_filtered_words(
                 n_miss,
                 size,
             )
+            continue
+        if term_starts.shape[0] == 0 and byte_starts.shape[0] > 0:
+            # the filters dropped every word: the chain decides whether it keeps them
+            status[d] = GENERAL
             continue
         _sign_tokens(
             terms,
@@ -537,6 +543,10 @@ def shingle_words_batch(
                     n_miss,
                     size,
                 )
+                continue
+            if term_starts.shape[0] == 0 and byte_starts.shape[0] > 0:
+                # the filters dropped every word: the chain decides whether it keeps them
+                status[d] = GENERAL
                 continue
         else:
             terms, term_starts, term_ends = buf, byte_starts, byte_ends

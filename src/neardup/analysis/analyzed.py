@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from neardup._arguments import public_methods
+
 if TYPE_CHECKING:
     from neardup.analysis.analyzer import Canonical
     from neardup.spec import AnalyzerSpec
@@ -28,6 +30,7 @@ U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 
+@public_methods
 @dataclass(frozen=True, eq=False)
 class AnalyzedText:
     """A decoded text and its canonical stream under one analyzer.

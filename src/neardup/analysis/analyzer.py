@@ -28,6 +28,7 @@ from neardup.analysis.chain import (
     letter_counts,
     route_batch,
 )
+from neardup.errors import WrongTypeError
 from neardup.spec import AnalyzerSpec
 
 __all__ = [
@@ -74,7 +75,7 @@ class Analyzer:
 
     def _canonical(self, text: str, fast_failed: bool = False) -> Canonical:
         if not isinstance(text, str):
-            raise TypeError(
+            raise WrongTypeError(
                 f"the analyzer takes str, got {type(text).__name__}; decode bytes first"
             )
         if len(text) > chunked.CHUNK_CHARS:  # a huge text, a piece at a time

@@ -13,6 +13,10 @@ per-character map for almost every document, and one kernel
 the code points with one lookup table. A document with any character the table marks (see
 :func:`neardup.analysis.char_filters.fused_table`) takes the general path, so the output is
 the same either way; the tests and ``benchmarks/identity_check.py`` compare the two.
+
+A chain with ``keep_if_all_dropped`` whose token filters leave a text with words no term
+gives it the terms of :attr:`Chain.keeping` instead (the chain without the filters that drop
+words). Every path meets that rule here: the batch kernels send such a text to this path.
 """
 
 from __future__ import annotations
@@ -75,6 +79,8 @@ class Chain:
 
     def __init__(self, spec: ChainSpec, compile_filters: bool = True) -> None:
         self.spec = spec
+        self._compile_filters = compile_filters
+        self._keeping: Chain | None = None
         self.char_filters: list[Callable[[str], tuple[str, OffsetMap | None]]] = [
             registry.build("char filter", c) for c in spec.char_filters
         ]
@@ -159,21 +165,40 @@ class Chain:
             folds=self.folds,
         )
 
-    def finish(self, scan: Scan, language: str) -> Canonical:
-        """The canonical stream of a :meth:`fast_scan`, through the token filters."""
+    @property
+    def keeping(self) -> Chain | None:
+        """What this chain makes of a text it would leave with no term although the text has
+        words (``keep_if_all_dropped``): the chain without its filters that drop words; or
+        ``None`` when the chain has no such rule."""
+        if not self.spec.keep_if_all_dropped:
+            return None
+        keeping = self._keeping
+        if keeping is None:
+            keeping = self._keeping = Chain(
+                registry.keeping_words(self.spec), self._compile_filters
+            )
+        return keeping
+
+    def finish(self, scan: Scan, language: str, whole: bool = True) -> Canonical:
+        """The canonical stream of a :meth:`fast_scan`, through the token filters. ``whole``:
+        the scan is the whole text, so ``keep_if_all_dropped`` applies (a piece of a long text
+        leaves it to the whole, :mod:`neardup.analysis.chunked`)."""
         if not self.token_filters:
             return Canonical(
                 scan.buf, scan.byte_starts, scan.byte_ends, scan.starts, scan.ends, language
             )
         if self.compiled is not None:
-            return Canonical(
+            out = Canonical(
                 *self.compiled.apply(
                     scan.buf, scan.byte_starts, scan.byte_ends, scan.starts, scan.ends
                 ),
                 language,
             )
-        terms = scan.buf.tobytes().decode("utf-8").split(" ") if scan.starts.shape[0] else []
-        return self._filter_terms(terms, scan.starts, scan.ends, language)
+        else:
+            terms = scan.buf.tobytes().decode("utf-8").split(" ") if scan.starts.shape[0] else []
+            out = self._filter_terms(terms, scan.starts, scan.ends, language)
+        keeping = self.keeping if whole and not len(out) and scan.starts.shape[0] else None
+        return keeping.finish(scan, language) if keeping is not None else out
 
     def filter_chars(self, text: str) -> tuple[str, OffsetMap | None]:
         offsets: OffsetMap | None = None
@@ -183,7 +208,16 @@ class Chain:
             offsets = compose(offsets, step)
         return text, offsets
 
-    def canonical(self, text: str, offsets: OffsetMap | None, language: str) -> Canonical:
+    def canonical(
+        self, text: str, offsets: OffsetMap | None, language: str, whole: bool = True
+    ) -> Canonical:
+        """The canonical stream of ``text`` (filtered by the char filters; ``offsets`` map it
+        to the source). ``whole``: as in :meth:`finish`."""
+        out = self._canonical(text, offsets, language)
+        keeping = self.keeping if whole and not len(out) else None
+        return keeping._canonical(text, offsets, language) if keeping is not None else out
+
+    def _canonical(self, text: str, offsets: OffsetMap | None, language: str) -> Canonical:
         cps = text_kernels.code_points(text)
         tok_starts, tok_ends = text_kernels.tokenize_words(
             cps, text_kernels.char_classes(), self.join_hyphens, self.keep_numbers

@@ -23,7 +23,8 @@ character that NFKC never composes with what precedes it (:func:`char_filters.nf
   characters only, and white space is not one; ``yo`` and ``strip_marks`` map characters or
   runs of marks, and a mark is not white space;
 * token filters (stop words, parts of speech, lemmas, stems, synonyms, length) look at one
-  token at a time;
+  token at a time; the one rule over the whole text, a chain's ``keep_if_all_dropped`` (a text
+  its filters leave with no term keeps its words), is applied to the joined pieces;
 * ``html``: a text that looks like HTML is never cut (the filter reads the whole page); for
   any other text the filter passes it unchanged, so the pieces skip it;
 * ``auto`` (a chain per language): the letters are counted over every piece first, as the
@@ -136,12 +137,13 @@ def _filter(filters: list[CharFilter], text: str) -> tuple[str, OffsetMap | None
 
 
 def _piece(chain: Chain, filters: list[CharFilter], text: str, language: str) -> Canonical:
-    """What :meth:`Analyzer.canonical` makes of ``text`` with this chain (html skipped)."""
+    """What :meth:`Analyzer.canonical` makes of ``text`` with this chain (html skipped), but
+    for ``keep_if_all_dropped``, which the whole text decides."""
     scan = chain.fast_scan(text)
     if scan is not None:
-        return chain.finish(scan, language)
+        return chain.finish(scan, language, whole=False)
     filtered, offsets = _filter(filters, text)
-    return chain.canonical(filtered, offsets, language)
+    return chain.canonical(filtered, offsets, language, whole=False)
 
 
 def _letters(chain: Chain, filters: list[CharFilter], text: str) -> tuple[int, int]:
@@ -191,6 +193,13 @@ def canonical(analyzer: Chains, text: str, size: int | None = None) -> Canonical
             _piece(chain, filters, text[a:b], lang)
             for a, b in zip(cuts[:-1], cuts[1:], strict=True)
         ]
+        keeping = chain.keeping
+        if keeping is not None and not any(len(p) for p in parts):
+            # every word dropped: the whole text keeps its words (none left: no words at all)
+            parts = [
+                _piece(keeping, filters, text[a:b], lang)
+                for a, b in zip(cuts[:-1], cuts[1:], strict=True)
+            ]
     except char_filters.WholeTextNeeded:
         return None
     finally:

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from neardup.analysis import char_filters, evasion, resources, token_filters
+from neardup.analysis import char_filters, evasion, resources, stop_lists, token_filters
 from neardup.errors import ConfigurationError
-from neardup.spec import AnalyzerSpec, Component
+from neardup.spec import AnalyzerSpec, ChainSpec, Component
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,19 @@ class ComponentType:
     required: frozenset[str] = frozenset()
     #: packages whose version changes this component's output
     packages: tuple[str, ...] = ()
+    #: a token filter that drops words (a chain with ``keep_if_all_dropped`` leaves it out for
+    #: a text it would leave with none)
+    drops: bool = False
+    #: checks the component's parameter values (raises :class:`ConfigurationError`)
+    check: Callable[[Component], None] | None = None
+
+
+def _check_stop(component: Component) -> None:
+    name = component.param("list")
+    if name is not None and name not in stop_lists.LISTS:
+        raise ConfigurationError(
+            f"unknown stop list {name!r:.80}; expected one of {', '.join(sorted(stop_lists.LISTS))}"
+        )
 
 
 CHAR_FILTERS: dict[str, ComponentType] = {
@@ -41,12 +54,17 @@ TOKENIZERS: dict[str, ComponentType] = {
 TOKEN_FILTERS: dict[str, ComponentType] = {
     "stop": ComponentType(
         token_filters.stop,
-        frozenset({"language", "words", "builtin"}),
+        frozenset({"language", "words", "builtin", "list"}),
         frozenset({"language"}),
         packages=resources.TOKEN_FILTER_PACKAGES["stop"],
+        drops=True,
+        check=_check_stop,
     ),
     "pos": ComponentType(
-        token_filters.pos, frozenset({"drop"}), packages=resources.TOKEN_FILTER_PACKAGES["pos"]
+        token_filters.pos,
+        frozenset({"drop"}),
+        packages=resources.TOKEN_FILTER_PACKAGES["pos"],
+        drops=True,
     ),
     "lemma": ComponentType(
         token_filters.lemma, frozenset(), packages=resources.TOKEN_FILTER_PACKAGES["lemma"]
@@ -61,7 +79,7 @@ TOKEN_FILTERS: dict[str, ComponentType] = {
         token_filters.synonyms, frozenset({"path", "digest"}), frozenset({"path", "digest"})
     ),
     "min_length": ComponentType(
-        token_filters.min_length, frozenset({"chars"}), frozenset({"chars"})
+        token_filters.min_length, frozenset({"chars"}), frozenset({"chars"}), drops=True
     ),
 }
 KINDS = {"char filter": CHAR_FILTERS, "tokenizer": TOKENIZERS, "token filter": TOKEN_FILTERS}
@@ -86,6 +104,8 @@ def _lookup(kind: str, component: Component) -> ComponentType:
     missing = ctype.required - given
     if missing:
         raise ConfigurationError(f"{kind} {component.name!r} needs {', '.join(sorted(missing))}")
+    if ctype.check is not None:
+        ctype.check(component)
     return ctype
 
 
@@ -103,6 +123,14 @@ def validate(spec: AnalyzerSpec) -> None:
         _lookup("tokenizer", chain.tokenizer)
         for c in chain.token_filters:
             _lookup("token filter", c)
+
+
+def keeping_words(chain: ChainSpec) -> ChainSpec:
+    """What a chain with ``keep_if_all_dropped`` makes of a text its filters would leave with
+    no word: the same chain without the filters that drop words (``stop``, ``pos``,
+    ``min_length``), so the text keeps every word, lemmatized or stemmed as the others are."""
+    kept = tuple(c for c in chain.token_filters if not _lookup("token filter", c).drops)
+    return ChainSpec(chain.char_filters, chain.tokenizer, kept)
 
 
 def resource_versions(spec: AnalyzerSpec) -> dict[str, str | None]:

@@ -47,13 +47,33 @@ def package_version(name: str) -> str | None:
 
 
 @lru_cache(maxsize=8)
-def stop_words(language: str) -> frozenset[str]:
-    """The stop-word list of the ``stop-words`` package for ``ru`` or ``en``."""
+def stop_words(language: str, name: str | None = None) -> frozenset[str]:
+    """The stop list ``name`` for ``ru`` or ``en``: one of neardup's own lists
+    (:mod:`neardup.analysis.stop_lists`, e.g. ``function-1``: function words only), or with
+    ``None`` the general-purpose list of the ``stop-words`` package (what specs made before the
+    lists had names use)."""
     if language not in STOP_LANGUAGES:
         raise ConfigurationError(f"no stop-word list for language {language!r}; expected ru or en")
+    if name is not None:
+        from neardup.analysis.stop_lists import LISTS
+
+        if name not in LISTS:
+            raise ConfigurationError(
+                f"unknown stop list {name!r:.80}; expected one of {', '.join(sorted(LISTS))}"
+            )
+        return frozenset(canonical_word(w) for w in LISTS[name][language])
     module: Any = require("stop_words", "ru")
     words = module.get_stop_words(STOP_LANGUAGES[language])
     return frozenset(canonical_word(w) for w in words)
+
+
+def filter_packages(name: str, params: dict[str, Any]) -> tuple[str, ...]:
+    """The packages whose version changes the output of token filter ``name`` with
+    ``params``: :data:`TOKEN_FILTER_PACKAGES`, except that a ``stop`` filter with a named list
+    (neardup's own, fixed by its name) reads no package."""
+    if name == "stop" and params.get("list") is not None:
+        return ()
+    return TOKEN_FILTER_PACKAGES.get(name, ())
 
 
 @dataclass

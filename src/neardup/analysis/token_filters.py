@@ -29,19 +29,29 @@ def _keep(terms: list[str], keep: list[bool]) -> FilterResult:
 
 
 def stop(
-    terms: list[str], *, language: str, words: tuple[str, ...] = (), builtin: bool = True
+    terms: list[str],
+    *,
+    language: str,
+    words: tuple[str, ...] = (),
+    builtin: bool = True,
+    list: str | None = None,  # the spec names the parameter so: the stop list
 ) -> FilterResult:
-    """Drop stop words: the maintained list for ``language`` (unless ``builtin`` is false) plus
-    the user's ``words``."""
-    vocabulary = stop_vocabulary(language=language, words=words, builtin=builtin)
+    """Drop stop words: the built-in list for ``language`` (unless ``builtin`` is false) plus
+    the user's ``words``. ``list`` names the built-in list (:func:`resources.stop_words`:
+    ``function-1``, or ``None`` for the ``stop-words`` package's)."""
+    vocabulary = stop_vocabulary(language=language, words=words, builtin=builtin, list=list)
     return _keep(terms, [t not in vocabulary for t in terms])
 
 
 def stop_vocabulary(
-    *, language: str, words: tuple[str, ...] = (), builtin: bool = True
+    *,
+    language: str,
+    words: tuple[str, ...] = (),
+    builtin: bool = True,
+    list: str | None = None,  # the spec names the parameter so: the stop list
 ) -> frozenset[str]:
     """The words the ``stop`` filter drops, in canonical form."""
-    vocabulary = resources.stop_words(language) if builtin else frozenset()
+    vocabulary = resources.stop_words(language, list) if builtin else frozenset()
     if words:
         vocabulary = vocabulary | {resources.canonical_word(w) for w in words}
     return vocabulary

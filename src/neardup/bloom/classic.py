@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from neardup._arguments import public
 from neardup._kernels import pmbf
 from neardup.bloom.sizing import bloom_size, false_positive_rate
 from neardup.errors import InputError
@@ -42,12 +43,30 @@ def as_fingerprints(values: object, *, what: str = "fingerprints") -> U64:
     return arr
 
 
+#: The most bits a filter in memory may have (32 GiB of words): past it, a size is a mistake.
+MAX_BITS = 1 << 38
+
+
+def _words(m: int) -> U64:
+    """The zeroed words of a filter of ``m`` bits, or an InputError saying what it would take."""
+    if m > MAX_BITS:
+        raise InputError(f"m must be at most {MAX_BITS:,} bits (32 GiB), got {m:,}")
+    try:
+        return np.zeros(-(-m // 64), dtype=np.uint64)
+    except MemoryError:
+        raise InputError(
+            f"a filter of {m:,} bits needs {m / 8 / 2**30:.1f} GiB, more memory than is free; "
+            "choose a smaller m"
+        ) from None
+
+
 def _check_int(value: object, what: str, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < low:
         raise InputError(f"{what} must be a whole number ≥ {low}, got {value!r}")
     return int(value)
 
 
+@public
 class BloomFilter:
     """A classic Bloom filter of ``m`` bits and ``k`` hash functions (seeded)."""
 
@@ -57,7 +76,7 @@ class BloomFilter:
         self.seed = _check_int(seed, "seed", 0)
         if self.seed > 2**64 - 1:
             raise InputError(f"seed must be below 2^64, got {seed!r}")
-        self.words: U64 = np.zeros(-(-self.m // 64), dtype=np.uint64)
+        self.words: U64 = _words(self.m)
         self.count = 0
 
     @property
@@ -97,6 +116,7 @@ class BloomFilter:
         return int(pmbf.and_popcount(self.words[None, :], other.words, 1)[0])
 
 
+@public
 class CountingBloomFilter:
     """A counting Bloom filter: a byte counter per position, so elements can be removed."""
 
@@ -106,7 +126,15 @@ class CountingBloomFilter:
         self.seed = _check_int(seed, "seed", 0)
         if self.seed > 2**64 - 1:
             raise InputError(f"seed must be below 2^64, got {seed!r}")
-        self.counters: U8 = np.zeros(self.m, dtype=np.uint8)
+        if self.m > MAX_BITS:
+            raise InputError(f"m must be at most {MAX_BITS:,} counters, got {self.m:,}")
+        try:
+            self.counters: U8 = np.zeros(self.m, dtype=np.uint8)
+        except MemoryError:
+            raise InputError(
+                f"a counting filter of {self.m:,} counters needs {self.m / 2**30:.1f} GiB, more "
+                "memory than is free; choose a smaller m"
+            ) from None
         self.stuck = 0
 
     @property

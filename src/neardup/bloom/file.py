@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from neardup.bloom.pseudo_matrix import _MAGIC, DAMAGE, PseudoMatrixBloomFilter
-from neardup.errors import DamagedFileError, InputError, StorageError
+from neardup.errors import DamagedFileError, InputError, StorageError, brief
 from neardup.spec import Spec
 
 
@@ -62,8 +62,11 @@ class BloomIndex:
         try:
             return cls._from_data(data[len(_MAGIC) :])
         except DAMAGE as exc:
-            reason = str(exc) or type(exc).__name__
-            raise DamagedFileError(f"the Bloom filter file {path} is damaged: {reason}") from None
+            reason = brief(str(exc) or type(exc).__name__)
+            raise DamagedFileError(
+                f"the Bloom filter file {path} is damaged ({reason}); build it again with "
+                "neardup bloom build"
+            ) from None
 
     @classmethod
     def _from_data(cls, data: bytes) -> BloomIndex:

@@ -1,5 +1,6 @@
-"""What ``neardup index check`` says besides its table: the verdict line, the reports it writes
-(HTML, PDF) and a note on a collection made before the current defaults."""
+"""What ``neardup index check`` says besides its table: the verdict line, what the sources
+counted but not listed add, the reports it writes (HTML, PDF) and a note on a collection made
+before the current defaults."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from neardup.cli import messages as msg
+from neardup.defaults import COUNTED_CHARACTERS_MAX, COUNTED_SOURCES_MAX
+from neardup.errors import InputError
 from neardup.report.fragments import check_writable, markup_safe
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from neardup.index import CheckResult, Collection
 
 
@@ -29,6 +34,28 @@ def verdict_of(result: CheckResult) -> str:
         return msg.say("check_would_add")
     detail = f": {markup_safe(result.would.detail)}" if result.would.detail else ""
     return msg.say("check_would_refuse", reason=msg.reason(str(result.would.reason)), detail=detail)
+
+
+def print_not_listed(console: Console, result: CheckResult) -> None:
+    """Under the table: what the sources counted but not listed (past ``--top``) add to the
+    figure, and a note when the figure reached a work limit of one check (the candidates, the
+    sources aligned)."""
+    more = result.alignment.more if result.alignment is not None else None
+    if more is not None:
+        line = msg.say("check_more_sources", n=more.sources, share=100 * more.share)
+        console.print(line, markup=False, highlight=False)
+    if result.candidates_capped:
+        capped = msg.say("check_capped", n=result.candidates)
+        console.print(capped, style="yellow", markup=False, highlight=False)
+    if result.sources_uncounted:
+        limited = msg.say(
+            "check_limited",
+            counted=result.sources_counted,
+            uncounted=result.sources_uncounted,
+            max_sources=COUNTED_SOURCES_MAX,
+            max_characters=COUNTED_CHARACTERS_MAX,
+        )
+        console.print(limited, style="yellow", markup=False, highlight=False)
 
 
 def outputs_ready(html_report: str | None, pdf_report: str | None, font: str | None) -> None:
@@ -69,5 +96,8 @@ def write_pdf(
         lang=msg.language(),
         font=font,
     )
-    with open(out, "wb") as fh:
-        fh.write(data)
+    try:
+        with open(out, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:  # a full disk, a device that takes nothing
+        raise InputError(f"cannot write the report to {out}: {exc.strerror or exc}") from None

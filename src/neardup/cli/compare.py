@@ -146,9 +146,11 @@ def compare(
     verbatim or with a few words changed, as character spans of both files as given (HTML
     included), each with its similarity, and the share of A they cover (borrowed %). The
     terminal shows both texts with the passages coloured; --json adds "fragments" (one object
-    per passage: a_start, a_end, b_start, b_end, a_text, b_text, tokens, similarity) and
-    "fragments_summary" (uniqueness, borrowed, cited: the shares of A's words found in no
-    source, copied, and copied inside a citation — they add up to 1); --html FILE writes a
+    per passage, copied or rewritten: kind, a_start, a_end, b_start, b_end, a_text, b_text,
+    tokens, similarity) and "fragments_summary" (uniqueness, borrowed, cited: the shares of A's
+    words found in no source, copied, and copied inside a citation — they add up to 1; the
+    words they come from, borrowed_words, cited_words, unique_words and by_kind; and "counted",
+    the runs of A's words of each kind); --html FILE writes a
     report to open in a browser. Passages of A inside quotes, or in a sentence carrying its
     own reference, count as cited, not borrowed (their own colour), unless --no-citations.
     """
@@ -187,7 +189,13 @@ def compare(
     if html_report and alignment is not None:
         from neardup.report.fragments import write_html
 
-        write_html(alignment, html_report, title=f"{file_a} vs {file_b}", query_title=file_a)
+        write_html(
+            alignment,
+            html_report,
+            title=f"{file_a} vs {file_b}",
+            query_title=file_a,
+            lang=msg.language(),
+        )
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -236,7 +244,7 @@ def compare(
     if alignment is not None and fragments:
         from neardup.report.fragments import print_terminal
 
-        print_terminal(alignment, console, query_title=f"A: {file_a}")
+        print_terminal(alignment, console, query_title=f"A: {file_a}", lang=msg.language())
     if html_report:
         console.print(msg.say("check_html_written", path=markup_safe(html_report)))
 

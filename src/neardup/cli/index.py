@@ -19,7 +19,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from neardup.cli import messages as msg
-from neardup.cli._check_outputs import note_old_lookup, outputs_ready, verdict_of, write_pdf
+from neardup.cli._check_outputs import (
+    note_old_lookup,
+    outputs_ready,
+    print_not_listed,
+    verdict_of,
+    write_pdf,
+)
 from neardup.cli._documents import read_input, read_options, reader_options, report_skipped
 from neardup.cli._options import jobs_option, spec_from_options, spec_options
 from neardup.cli._types import COUNT, field_default, field_option
@@ -167,6 +173,13 @@ def index() -> None:
     help="Under the length-adaptive rule (--short-below): a long text also posts the minimum of "
     "every window of this many words, so a short text finds the document it came from; 0: off.",
 )
+@field_option(
+    IndexSpec,
+    "sentence_bands",
+    "--sentence-bands",
+    help="Band keys every sentence of a stored text posts, so a single copied, edited or "
+    "reworded sentence finds its source and is marked; 0: off (docs/collection-check.md).",
+)
 @click.option(
     "--no-store-text",
     is_flag=True,
@@ -189,6 +202,7 @@ def create(
     pmbf_p: float,
     pmbf_max_rows: int,
     short_window: int,
+    sentence_bands: int,
     no_store_text: bool,
     **options: Any,
 ) -> None:
@@ -209,6 +223,7 @@ def create(
         pmbf_p=pmbf_p,
         pmbf_max_rows=pmbf_max_rows,
         short_window=short_window,
+        sentence_bands=sentence_bands,
         store_text=not no_store_text,
         min_length=min_length,
         max_length=max_length,
@@ -456,7 +471,8 @@ def _add_with_progress(
     type=click.IntRange(1, TOP_MAX),
     default=DEFAULTS.top,
     show_default=True,
-    help="Show at most this many matches (and look for passages in them).",
+    help="List at most this many matches and their passages (the uniqueness counts every "
+    "source found, listed or not).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
@@ -540,18 +556,25 @@ def check(
     the share copied from one (passages found by aligning FILE with the stored texts of its
     matches, edited words inside a passage included); cited, the share copied inside a
     quotation or a sentence carrying its own reference (unless --no-citations). The three add
-    up to 100 %. (A collection made with --no-store-text has no texts to align with: a word
+    up to 100 %. They count every match found, strongest first, up to a work limit (the
+    COUNTED_SOURCES_MAX sources and COUNTED_CHARACTERS_MAX characters of their texts of
+    neardup.defaults; a check that reaches it says so); --top limits the list shown, never the
+    figure. (A collection made with --no-store-text has no texts to align with: a word
     then counts as found when a shingle shared with a match covers it.) Matches are sorted by
     the strongest evidence first: the largest of resemblance, containment of the text in the
     document and of the document in the text; then by resemblance, then by id.
 
-    --json prints uniqueness (0…1), uniqueness_percent, borrowed, cited, words, shingles,
-    candidates, decision (what add would do) and matches (id, resemblance,
+    --json prints uniqueness (0…1), uniqueness_percent, borrowed, cited, words, the words they
+    come from (borrowed_words, cited_words, unique_words, by_kind: copied, rewritten, cited),
+    sources_counted, sources_uncounted, limited, shingles, candidates, decision (what add
+    would do) and matches (id, resemblance,
     containment_query_in_doc, containment_doc_in_query, shared, shingles, group) — the same
     object as Collection.check(text).to_dict() and the service's /api/check.
 
     --fragments also shows the passages in both texts, with each source's share of FILE;
-    --json then adds "fragments" {"sources": [{"id", "borrowed", "passages": […]}], …};
+    --json then adds "fragments" {"sources": [{"id", "borrowed", "passages": […], "rewritten":
+    […]}], "counted": the runs of FILE's words by kind, "more_sources": what the sources not
+    listed add, …};
     --html FILE writes them as a page to open in a browser.
 
     --method combined adds each match's combined score (a "combined" key with --json).
@@ -587,7 +610,13 @@ def check(
     if html_report and alignment is not None:
         from neardup.report.fragments import write_html
 
-        write_html(alignment, html_report, title=f"{file} against {db}", query_title=file)
+        write_html(
+            alignment,
+            html_report,
+            title=f"{file} against {db}",
+            query_title=file,
+            lang=msg.language(),
+        )
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -632,10 +661,11 @@ def check(
                 *([msg.fmt(m.combined, ".4f")] if m.combined is not None else []),
             )
         console.print(table)
+    print_not_listed(console, result)
     if alignment is not None and fragments:
         from neardup.report.fragments import print_terminal
 
-        print_terminal(alignment, console, query_title=file, summary=False)
+        print_terminal(alignment, console, query_title=file, summary=False, lang=msg.language())
     if html_report:
         console.print(msg.say("check_html_written", path=markup_safe(html_report)))
     if pdf_report:

@@ -16,6 +16,7 @@ import sys
 
 import click
 
+from neardup._logs import quiet_third_party_logs
 from neardup._version import __version__
 from neardup.cli import _numba_startup
 from neardup.errors import ConfigurationError, InputError, NeardupError, SpecError
@@ -106,6 +107,7 @@ def _first_command(args: list[str]) -> str | None:
 
 def _run(argv: list[str] | None) -> int:
     _numba_startup.install()
+    quiet_third_party_logs()
     # the CLI's words (neardup.cli.messages) are imported only when a message is printed here
     # (``neardup --version`` imports no command module: a test checks)
     try:
@@ -129,13 +131,24 @@ def _run(argv: list[str] | None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file or folder the system refused that no check above foresaw
+        click.echo(_os_error(exc), err=True)
+        return 1
+    except MemoryError:
+        click.echo(_say("out_of_memory"), err=True)
+        return 1
     return 0
 
 
-def _say(key: str) -> str:
+def _say(key: str, **values: object) -> str:
     from neardup.cli.messages import say
 
-    return say(key)
+    return say(key, **values)
+
+
+def _os_error(exc: OSError) -> str:
+    what = exc.filename if exc.filename is not None else "neardup"
+    return _say("os_error", what=what, reason=exc.strerror or type(exc).__name__)
 
 
 def _error(exc: BaseException) -> str:

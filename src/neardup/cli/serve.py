@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import http.client
 import os
 import socket
@@ -10,7 +11,10 @@ from urllib.parse import urlsplit
 
 import click
 
-from neardup.errors import ConfigurationError, NeardupError, require
+from neardup.errors import ConfigurationError, InputError, NeardupError, brief, require
+
+#: The longest retention ``--keep-checks-days`` takes: a hundred years.
+MAX_KEEP_DAYS = 36_500
 
 
 def _finite(param: click.Parameter, value: float) -> float:
@@ -75,7 +79,7 @@ def _finite(param: click.Parameter, value: float) -> float:
 )
 @click.option(
     "--keep-checks-days",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=MAX_KEEP_DAYS),
     default=30,
     show_default=True,
     help="Days each check is kept under its own link, history and PDF (0: keep none).",
@@ -132,6 +136,7 @@ def serve(
             location = str(col.location)  # a URL's password is shown as ***
     except NeardupError as exc:
         raise exc.reworded(hide_password(db, str(exc))) from None
+    _check_listen(host, port)
     if port == 0:
         port = _free_port(host)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
@@ -171,6 +176,35 @@ def hide_password(db: str, message: str) -> str:
     except ValueError:
         return message
     return message.replace(password, "***") if password else message
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Refuse, with one line, an address this machine cannot listen on (uvicorn would only
+    log it and exit), and a port already taken."""
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise InputError(
+            f"--host {brief(host, 60)!r}: not an address of this machine ({brief(exc, 80)}); "
+            "give one such as 127.0.0.1, or 0.0.0.0 for every interface",
+            code="bad_host",
+            params={"host": brief(host, 60)},
+        ) from None
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        taken = exc.errno == errno.EADDRINUSE
+        raise InputError(
+            f"--port {port} is taken on {host}; choose another port, or 0 for any free one"
+            if taken
+            else f"--host {brief(host, 60)!r}: cannot listen there ({exc.strerror or exc}); "
+            "give an address of this machine, such as 127.0.0.1 or 0.0.0.0",
+            code="port_taken" if taken else "bad_host",
+            params={"host": brief(host, 60), "port": port},
+        ) from None
 
 
 def _free_port(host: str) -> int:

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+from neardup._arguments import checked
 from neardup.corpus.candidates import with_winnowed_pairs, workspace_candidates
 from neardup.corpus.groups import components, keep_priority, representatives
 from neardup.corpus.options import (
@@ -50,6 +51,7 @@ from neardup.errors import InputError, require
 from neardup.spec import Spec
 
 
+@checked
 def dedup(
     inputs: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
     out: str | os.PathLike[str],

@@ -198,9 +198,22 @@ def write_spec(folder: Path, spec: Spec, options: DedupOptions) -> None:
 
 
 def check_output(out: Path, spec: Spec, options: DedupOptions, overwrite: bool) -> None:
-    """Refuse an output that cannot be made there (under a file), an existing one (unless
-    ``overwrite``), and always one made under another spec or other dedup options, or a
-    folder that is not a dedup output (``overwrite`` would remove it)."""
+    """Refuse an output that cannot be made there (under a file, or in a folder this user may
+    not search), an existing one (unless ``overwrite``), and always one made under another
+    spec or other dedup options, or a folder that is not a dedup output (``overwrite`` would
+    remove it)."""
+    try:
+        _check_output(out, spec, options, overwrite)
+    except OSError as exc:
+        raise InputError(
+            f"cannot write the output to {out}: {exc.strerror or exc}; check that you may "
+            "write its folder, or choose another --out",
+            code="path_denied",
+            params={"path": str(out), "reason": exc.strerror or str(exc), "verb": "write"},
+        ) from None
+
+
+def _check_output(out: Path, spec: Spec, options: DedupOptions, overwrite: bool) -> None:
     if not out.absolute().name:
         raise InputError(f"cannot write the output to {out}: choose a folder to create, not /")
     for parent in out.absolute().parents:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from neardup._arguments import checked
 from neardup.corpus.arrays import F64, I64
 from neardup.corpus.options import SUMMARY_FILE
 from neardup.corpus.progress import StageProgress
@@ -154,9 +155,24 @@ def _json_floats(values: list[float]) -> list[str]:
     return [json.dumps(v) for v in values]
 
 
+@checked
 def read_groups(out: str | os.PathLike[str]) -> dict[str, str]:
-    """``{id: group}`` of a dedup output directory (JSONL or Parquet)."""
-    root = Path(out)
+    """``{id: group}`` of a dedup output directory (JSONL or Parquet); a folder that is not
+    one, or a damaged one, is a DatasetError naming it."""
+    try:
+        return _read_groups(Path(out))
+    except OSError as exc:
+        raise DatasetError(
+            f"{out}: cannot read a dedup output there ({exc.strerror or exc}); give the folder "
+            "neardup dedup wrote (--out)"
+        ) from None
+    except (ValueError, KeyError, TypeError) as exc:  # JSON that is not what dedup wrote
+        raise DatasetError(
+            f"{out}: not a whole dedup output ({type(exc).__name__}: {exc})"
+        ) from None
+
+
+def _read_groups(root: Path) -> dict[str, str]:
     meta = json.loads((root / SUMMARY_FILE).read_text(encoding="utf-8"))
     path = root / meta["files"]["documents"]
     if path.suffix == ".parquet":

@@ -303,7 +303,11 @@ def raw_jsonl_files(inputs: Sequence[str | os.PathLike[str]], fmt: str | None) -
     bytes. ``None`` means the general path (the parent reads through :func:`read_documents`)."""
     files: list[str] = []
     for raw in inputs:
-        if not Path(raw).is_file() or not is_plain_jsonl(raw, fmt):
+        try:
+            plain = Path(raw).is_file() and is_plain_jsonl(raw, fmt)
+        except OSError:  # the general path's reader says why it cannot be read
+            return None
+        if not plain:
             return None
         files.append(str(Path(raw)))
     return files

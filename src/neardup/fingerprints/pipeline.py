@@ -10,12 +10,13 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from neardup._arguments import checked, public
 from neardup.analysis.analyzed import AnalyzedText
 from neardup.analysis.analyzer import Analyzer, Canonical
 from neardup.analysis.decode import decode, read_text
 from neardup.analysis.presets import preset
 from neardup.defaults import DEFAULTS
-from neardup.errors import InputError
+from neardup.errors import InputError, WrongTypeError
 from neardup.fingerprints.hashing import HashFamily
 from neardup.fingerprints.shingles import Shingles, shingle
 from neardup.fingerprints.similarity import Fingerprints, Measures, compare
@@ -30,6 +31,7 @@ Analyzable = str | bytes | AnalyzedText
 DEFAULT_PRESET = DEFAULTS.preset
 
 
+@checked
 def make_spec(
     preset_name: str = DEFAULT_PRESET,
     *,
@@ -58,6 +60,7 @@ def make_spec(
     )
 
 
+@checked
 def default_spec(preset_name: str = DEFAULT_PRESET, **options: Any) -> Spec:
     """The spec of the defaults (the CLI's, the library's and the service's; :mod:`neardup.
     defaults`): ``auto`` language per document, word 5-shingles, and word 1-grams for pairs
@@ -85,12 +88,13 @@ def as_text(value: Analyzable) -> str:
     )
 
 
+@public
 class Pipeline:
     """Canonical tokens, shingles and fingerprints of texts under one spec."""
 
     def __init__(self, spec: Spec) -> None:
         if not isinstance(spec, Spec):
-            raise TypeError(f"a Pipeline takes a Spec, got {type(spec).__name__}")
+            raise WrongTypeError(f"a Pipeline takes a Spec, got {type(spec).__name__}")
         self.spec = spec
         self.analyzer = Analyzer(spec.analyzer)
         self.family = HashFamily(spec.fingerprint_family)

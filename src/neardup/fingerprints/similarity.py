@@ -15,14 +15,16 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import numpy.typing as npt
 
+from neardup._arguments import public
 from neardup._kernels import setops
 from neardup._sorted import distinct, distinct_counts
-from neardup.errors import InputError, SpecMismatchError
+from neardup.errors import InputError, SpecMismatchError, WrongTypeError
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 
+@public
 @dataclass(frozen=True)
 class Fingerprints:
     """A document's sorted distinct shingle fingerprints (with counts for multisets)."""
@@ -34,10 +36,12 @@ class Fingerprints:
     def __post_init__(self) -> None:
         values = self.values
         if not isinstance(values, np.ndarray) or values.dtype != np.uint64 or values.ndim != 1:
-            raise TypeError(f"fingerprint values must be a 1-d uint64 array, got {_kind(values)}")
+            raise WrongTypeError(
+                f"fingerprint values must be a 1-d uint64 array, got {_kind(values)}"
+            )
         if self.counts is not None:
             if not isinstance(self.counts, np.ndarray) or self.counts.dtype != np.int64:
-                raise TypeError(
+                raise WrongTypeError(
                     f"fingerprint counts must be an int64 array, got {_kind(self.counts)}"
                 )
             if self.counts.shape != values.shape:
@@ -45,7 +49,7 @@ class Fingerprints:
                     f"fingerprint counts have shape {self.counts.shape}, values {values.shape}"
                 )
         if not isinstance(self.spec_fingerprint, str):
-            raise TypeError(
+            raise WrongTypeError(
                 f"spec_fingerprint must be a str, got {type(self.spec_fingerprint).__name__}"
             )
 

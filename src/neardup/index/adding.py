@@ -115,7 +115,7 @@ class Writer:
             next_key = self._next_key()
             stored = (
                 self.verifier.stored(
-                    batch, self.finder.stored(batch.items, self.storage).pairs, rules
+                    batch, self.finder.stored(batch.items, self.storage, adding=True).pairs, rules
                 )
                 if check
                 else Hits({})

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from neardup._sorted import distinct, distinct_counts
+from neardup.analysis.analyzer import Canonical
 from neardup.errors import ConfigurationError
 from neardup.fingerprints.batch import BatchShingler, ShingledBatch
 from neardup.fingerprints.pipeline import Analyzable, Pipeline, TextLike
@@ -25,6 +26,7 @@ from neardup.fingerprints.shingles import shingle
 from neardup.index.batch import Parts
 from neardup.index.candidates import CandidateGenerator, NoSamples, Winnowing
 from neardup.index.results import IndexableText
+from neardup.index.sentences import SentenceKeys
 from neardup.index.short import TAG, ShortForm, ShortRule
 from neardup.spec import IndexSpec, Spec
 
@@ -51,6 +53,9 @@ class IndexAnalyzer:
                 )
             self.short = ShortRule(self.pipeline, index_spec.short_window)
         self.batch_shingler = BatchShingler.of(self.pipeline, short=self.short is not None)
+        self.sentences: SentenceKeys | None = None
+        if index_spec.sentence_bands:
+            self.sentences = SentenceKeys(index_spec.sentence_bands)
 
     def analyze(self, text: Analyzable) -> IndexableText:
         """The fingerprint set and sample of a text under the collection's spec (a text the
@@ -59,9 +64,30 @@ class IndexAnalyzer:
         analysis = self.pipeline.analyze(text)
         decoded, canonical = analysis.text, analysis.canonical
         hashes = shingle(canonical, self.spec.shingles, self.pipeline.family).hashes
-        if self.short is None:
-            return self._analysis(decoded, hashes, None)
-        return self._analysis(decoded, hashes, self.short.form(canonical, keep_hashes=True))
+        short = None
+        if self.short is not None:
+            short = self.short.form(canonical, keep_hashes=True)
+        return self._with_keys(self._analysis(decoded, hashes, short), decoded, canonical)
+
+    def _with_keys(self, item: IndexableText, text: str, canonical: Canonical) -> IndexableText:
+        """``item`` with the band keys of its sentences (``text`` and its analysis): posted
+        among its samples, looked up by the sentence source alone (its other lookups stay
+        what they were). A short text under the length rule has none: it finds the documents
+        it came from through its words."""
+        if self.sentences is None:
+            return item
+        rule, form = self.short, item.short
+        if rule is not None and form is not None and rule.is_short(form.tokens):
+            return item
+        keys = self.sentences.of(text, canonical)
+        if not keys.shape[0]:
+            return item
+        return replace(
+            item,
+            samples=distinct(np.concatenate((item.samples, keys.reshape(-1)))),
+            probes=item.lookups,
+            sentence_keys=keys,
+        )
 
     def analyze_many(
         self, texts: Sequence[TextLike], alone: Callable[[TextLike], IndexableText] | None = None
@@ -87,17 +113,19 @@ class IndexAnalyzer:
                 short = self.short.form_of_set(
                     int(batch.tokens[d]), parts.short_values[d], parts.short_counts[d]
                 )
-            out.append(
-                IndexableText(
-                    parts.values[d],
-                    parts.counts[d],
-                    parts.samples[d],
-                    text if self.index_spec.store_text else None,
-                    len(text),
-                    short,
-                    parts.probes[d],
-                )
+            item = IndexableText(
+                parts.values[d],
+                parts.counts[d],
+                parts.samples[d],
+                text if self.index_spec.store_text else None,
+                len(text),
+                short,
+                parts.probes[d],
             )
+            if self.sentences is not None:  # the sentences need the text's own analysis
+                analysis = self.pipeline.analyze(text)
+                item = self._with_keys(item, analysis.text, analysis.canonical)
+            out.append(item)
         return out
 
     def _index_parts(self, batch: ShingledBatch) -> Parts:

@@ -92,7 +92,8 @@ class Winnowing:
 
 class NoSamples:
     """No posting values at all: a collection whose only candidate source is the
-    pseudo-matrix filter keeps no inverted index."""
+    pseudo-matrix filter keeps no inverted index of shingles (its sentence keys, if any, are
+    posted all the same)."""
 
     name = "pmbf"
 
@@ -193,6 +194,12 @@ class Query(Protocol):
         """The values a query looks up: its samples, or — under a length-adaptive spec — its
         samples and its words arranged so that long texts meet short ones through words but
         never each other (:meth:`neardup.index.short.ShortRule.samples`)."""
+        ...
+
+    @property
+    def sentence_keys(self) -> U64 | None:
+        """The band keys of its sentences, a row a sentence (:mod:`neardup.index.sentences`),
+        or ``None`` when the collection keeps none."""
         ...
 
 
@@ -604,9 +611,138 @@ class BloomRowsSource:
         )
 
 
+#: The name the sentence source's proposals go by (:class:`~neardup.index.finding.Proposals`).
+SENTENCES = "sentences"
+#: The stored documents a text's sentence keys propose for exact verification, best first.
+SENTENCE_CANDIDATES = 30
+#: A shared sentence key weighs ``ln(1 + RARITY / postings)``: the rarer, the more.
+RARITY = 200.0
+
+
+class SentenceSource:
+    """Candidates from the postings of sentence band keys (:mod:`neardup.index.sentences`).
+
+    ``max_candidates`` documents a text at most, those with the strongest sentence evidence
+    first; a key posted by more than ``max_postings_per_sample`` documents brings only its
+    newest that many (0: all), as the postings source reads them.
+    """
+
+    name = SENTENCES
+    #: Not asked by adds: their decisions are on whole texts, which a sentence never decides.
+    checks_only = True
+
+    def __init__(
+        self,
+        *,
+        max_candidates: int = SENTENCE_CANDIDATES,
+        max_postings_per_sample: int,
+    ) -> None:
+        self.max_candidates = max_candidates
+        self.max_postings_per_sample = max_postings_per_sample
+
+    def stored(self, queries: Sequence[Query], storage: Storage) -> CandidatePairs:
+        rows = [q.sentence_keys for q in queries]
+        blocks = [(i, r) for i, r in enumerate(rows) if r is not None and r.shape[0]]
+        if not blocks:
+            return CandidatePairs.empty()
+        values = np.concatenate([r.reshape(-1) for _, r in blocks]).astype(np.uint64)
+        # each looked-up key with its sentence (numbered across the queries), each sentence
+        # with its query
+        counts = np.array([r.shape[0] for _, r in blocks], dtype=np.int64)
+        bands = blocks[0][1].shape[1]
+        sentence = np.repeat(np.arange(int(counts.sum()), dtype=np.int64), bands)
+        owner = np.repeat(np.array([i for i, _ in blocks], dtype=np.int64), counts)
+        cap = self.max_postings_per_sample
+        pv, pk = storage.postings(distinct(values), limit_per_value=cap)
+        pv, pk = sorted_postings(pv, pk, cap)
+        return rank_sentences(values, sentence, owner, pv, pk, self.max_candidates)
+
+    def in_batch(self, queries: Sequence[Query]) -> CandidatePairs:
+        """Nothing: adds do not ask this source."""
+        return CandidatePairs.empty()
+
+    def inserted(self, docs: Sequence[NewDoc], storage: Storage) -> None:
+        """Nothing to do: the keys are among the samples the storage posts."""
+
+    def removing(self, keys: Sequence[int], storage: Storage) -> None:
+        """Nothing to do: the storage drops a document's postings with it."""
+
+    def __repr__(self) -> str:
+        return (
+            f"SentenceSource(max_candidates={self.max_candidates}, "
+            f"max_postings_per_sample={self.max_postings_per_sample})"
+        )
+
+
+def _runs(*columns: npt.NDArray[Any]) -> I64:
+    """Where each run of equal rows of ``columns`` (sorted by them) starts."""
+    n = columns[0].shape[0]
+    differs = np.zeros(n, dtype=np.bool_)
+    if n:
+        differs[0] = True
+        for c in columns:
+            differs[1:] |= c[1:] != c[:-1]
+    return np.flatnonzero(differs)
+
+
+def _rank_in_runs(starts: I64, n: int) -> I64:
+    """Each row's place in its run (runs starting at ``starts``)."""
+    return np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))
+
+
+def rank_sentences(
+    values: U64, sentence: I64, owner: I64, post_values: U64, post_keys: I64, limit: int
+) -> CandidatePairs:
+    """The candidates of the sentence keys ``values`` (``sentence[i]`` the sentence key ``i``
+    belongs to, ``owner`` each sentence's query) in postings sorted by value.
+
+    A document's evidence is, over the query's sentences, the largest sum of the *rarity* of
+    the keys one sentence shares with it, ``ln(1 + RARITY / postings)``: about 5.3 for a key
+    one document posts, 0.7 for one 200 do — each shared band counts, a rare one most. Per
+    query at most ``limit`` documents, taken in turns over the sentences they are strongest
+    for (every sentence's best document, strongest first; then every sentence's second best,
+    …: a sentence many stored texts repeat, boilerplate, takes a turn, not every place; ties:
+    smaller key).
+    """
+    if not values.shape[0] or not post_values.shape[0]:
+        return CandidatePairs.empty()
+    lo = np.searchsorted(post_values, values, side="left")
+    hi = np.searchsorted(post_values, values, side="right")
+    lengths = hi - lo
+    total = int(lengths.sum())
+    if not total:
+        return CandidatePairs.empty()
+    idx = np.repeat(lo - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
+    sent = np.repeat(sentence, lengths)
+    keys = post_keys[idx]
+    weight = np.repeat(np.log1p(RARITY / np.maximum(lengths, 1)), lengths)
+    # sum per (sentence, document)
+    order = np.lexsort((keys, sent))
+    sent, keys, weight = sent[order], keys[order], weight[order]
+    first = _runs(sent, keys)
+    score = np.add.reduceat(weight, first)
+    sent, keys = sent[first], keys[first]
+    pos = owner[sent]
+    # each document once: at its best sentence (ties: the first sentence)
+    order = np.lexsort((sent, -score, keys, pos))
+    pos, keys, score, sent = pos[order], keys[order], score[order], sent[order]
+    first = _runs(pos, keys)
+    pos, keys, score, sent = pos[first], keys[first], score[first], sent[first]
+    # its place among the documents of that sentence, then turns over the sentences
+    order = np.lexsort((keys, -score, sent))
+    pos, keys, score, sent = pos[order], keys[order], score[order], sent[order]
+    turn = _rank_in_runs(_runs(sent), sent.shape[0])
+    order = np.lexsort((keys, -score, turn, pos))
+    pos, keys, score = pos[order], keys[order], score[order]
+    keep = _rank_in_runs(_runs(pos), pos.shape[0]) < limit
+    return CandidatePairs(pos[keep], keys[keep], score[keep])
+
+
 def sources_for(spec: IndexSpec, generator: CandidateGenerator) -> tuple[CandidateSource, ...]:
     """The candidate sources of a collection: the postings of its generator's samples
-    (``winnow``), the pseudo-matrix filter (``pmbf``), or both."""
+    (``winnow``), the pseudo-matrix filter (``pmbf``), or both; and the sentence keys'
+    postings (:class:`~neardup.index.sentences.SentenceSource`) when the index spec posts
+    them (``sentence_bands``)."""
     postings = PostingsSource(
         generator,
         max_candidates=spec.max_candidates,
@@ -614,9 +750,13 @@ def sources_for(spec: IndexSpec, generator: CandidateGenerator) -> tuple[Candida
         lookup=spec.lookup,
     )
     if spec.candidates == "winnow":
-        return (postings,)
-    if spec.candidates == "pmbf":
-        return (BloomRowsSource(spec),)
-    if spec.candidates == "both":
-        return (postings, BloomRowsSource(spec))
-    raise ConfigurationError(f"unknown candidate method {spec.candidates!r}")
+        found: tuple[CandidateSource, ...] = (postings,)
+    elif spec.candidates == "pmbf":
+        found = (BloomRowsSource(spec),)
+    elif spec.candidates == "both":
+        found = (postings, BloomRowsSource(spec))
+    else:
+        raise ConfigurationError(f"unknown candidate method {spec.candidates!r}")
+    if spec.sentence_bands:
+        found += (SentenceSource(max_postings_per_sample=spec.max_postings_per_sample),)
+    return found

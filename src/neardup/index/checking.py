@@ -8,12 +8,19 @@ matches, what ``add`` would decide, its passages and its one uniqueness figure.
    the aligner, the citations and the combined score all take that one analysis;
 2. :meth:`Checker.look_up` (storage, one snapshot): candidates from every candidate source,
    exact verification, the policy's decision (what ``add`` would do), and the stored texts of
-   the strongest matches;
+   every match the figure counts — all of them, strongest first, up to the work limit
+   (:data:`~neardup.defaults.COUNTED_SOURCES_MAX` sources,
+   :data:`~neardup.defaults.COUNTED_CHARACTERS_MAX` characters), not only the ``top`` listed;
 3. :meth:`Checker.report` (no storage): the passages the text shares with those texts (the
    second stage, :class:`~neardup.passages.align.Aligner`), the citations, the combined score
-   of each match, and the uniqueness — the share of the text's words found in no source, cited
-   words counted apart (:attr:`neardup.passages.align.Alignment.uniqueness`, the figure every
-   entry point prints).
+   of each match listed, and the uniqueness — the share of the text's words found in no
+   source, cited words counted apart (:attr:`neardup.passages.align.Alignment.uniqueness`, the
+   figure every entry point prints), counted over every source aligned; the report lists the
+   ``top`` strongest and says what the others add (:attr:`Alignment.more
+   <neardup.passages.align.Alignment.more>`).
+
+``top`` bounds the list, never the figure: the same text gets the same uniqueness with
+``top=1`` and ``top=100``.
 
 Only step 2 reads the storage, so a caller that shares the collection between threads passes
 its lock as ``guard`` (and ``while_held``, work of its own that needs the lock and the
@@ -34,10 +41,11 @@ import numpy.typing as npt
 from neardup._kernels.align import covered_tokens
 from neardup.analysis.analyzed import AnalyzedText
 from neardup.analysis.tricks import NONE, Tricks
-from neardup.defaults import DEFAULTS, TOP_MAX
+from neardup.defaults import COUNTED_CHARACTERS_MAX, COUNTED_SOURCES_MAX, DEFAULTS, TOP_MAX
 from neardup.errors import ConfigurationError, InputError
 from neardup.fingerprints.pipeline import Analyzable
 from neardup.index.analyzing import IndexAnalyzer
+from neardup.index.candidates import SENTENCES
 from neardup.index.deciding import Decider
 from neardup.index.finding import CandidateFinder
 from neardup.index.items import unstorable
@@ -51,6 +59,8 @@ from neardup.index.results import (
     sort_matches,
 )
 from neardup.index.scoring import Verifier
+from neardup.index.sentences import keep_new, to_align
+from neardup.passages.counting import WordCounts
 from neardup.spec import IndexSpec, Spec
 from neardup.storage import Storage
 
@@ -63,15 +73,25 @@ I64 = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class LookedUp:
-    """What the storage said of a text: its matches (strongest first, at most ``top``), the
-    candidates verified, the size of its shingle set, what ``add`` would decide, and the stored
-    texts of the matches (none when the collection keeps no texts)."""
+    """What the storage said of a text: its matches listed (strongest first, at most
+    ``top``), the candidates verified, the size of its shingle set, what ``add`` would decide,
+    the stored texts of the matches the figure counts (the listed ones first; none when the
+    collection keeps no texts), the matches counted (strongest first: those whose texts are
+    in ``stored``, or, in a collection that keeps no texts, whose shingles are) and how many
+    more were found past the work limit (``uncounted``); ``capped``: the candidate stage
+    reached the collection's ``max_candidates``, so more documents may share a sample."""
 
     matches: tuple[Match, ...]
     candidates: int
     shingles: int
     would: Decision
     stored: tuple[tuple[str, str], ...]
+    counted: tuple[Match, ...] = ()
+    uncounted: int = 0
+    capped: bool = False
+    #: Sentence candidates for the second stage beyond the matches (strongest first, with
+    #: their stored texts): reported as matches when it marks a passage in them.
+    to_align: tuple[tuple[Match, str], ...] = ()
 
 
 class Checker:
@@ -177,8 +197,15 @@ class Checker:
         rules = self.decider.rules(policy)
         # an id no backend could store is in no collection: nothing to leave out
         left_out = sorted({d for d in exclude if isinstance(d, str) and d and not unstorable(d)})
+        dropped: set[int] = set()
         with self.storage.snapshot():
-            candidates = self.finder.stored([item], self.storage).pairs.other.tolist()
+            proposals = self.finder.stored([item], self.storage)
+            candidates = proposals.pairs.other.tolist()
+            # the cap bounds the shingle candidates; the sentence source offers a few of its own
+            capped = (
+                sum(len(p.other) for name, p in proposals.by_source if name != SENTENCES)
+                >= self.index_spec.max_candidates
+            )
             if left_out:
                 dropped = set(self.storage.keys_for_ids(left_out).values())
                 candidates = [k for k in candidates if k not in dropped]
@@ -189,15 +216,54 @@ class Checker:
                 match_of(infos[k].id, k, m, infos[k].group) for k, m in shared if k in infos
             )
             would = self.decider.would(item, matches, rules, self._stored_group_size)
-            if top is not None:
-                matches = matches[:top]
-            stored: list[tuple[str, str]] = []
+            listed = matches if top is None else matches[:top]
             if self.index_spec.store_text:
-                for match in matches:
-                    doc_text = self.reader.get(match.id).text
-                    if doc_text is not None:
-                        stored.append((match.id, doc_text))
-        return LookedUp(tuple(matches), len(scored), shingles, would, tuple(stored))
+                stored, counted = self._counted_texts(matches, len(listed))
+                # sentence candidates the second stage aligns beyond the matches (a match past
+                # the work limit stays uncounted)
+                extra = to_align(
+                    proposals, scored, {m.key for m in matches} | dropped, self.storage
+                )
+            else:
+                stored, counted, extra = [], matches[:COUNTED_SOURCES_MAX], []
+        return LookedUp(
+            tuple(listed),
+            len(scored),
+            shingles,
+            would,
+            tuple(stored),
+            tuple(counted),
+            len(matches) - len(counted),
+            capped,
+            tuple(extra),
+        )
+
+    def _counted_texts(
+        self, matches: Sequence[Match], listed: int
+    ) -> tuple[list[tuple[str, str]], list[Match]]:
+        """The stored texts the figure is counted on, and their matches: strongest first,
+        the ``listed`` first ones always, the others until :data:`COUNTED_SOURCES_MAX`
+        sources or :data:`COUNTED_CHARACTERS_MAX` characters (the work limit)."""
+        stored: list[tuple[str, str]] = []
+        counted: list[Match] = []
+        characters = 0
+        batch = 32  # texts read at once: few reads, and memory bounded near the limit
+        for at in range(0, len(matches), batch):
+            chunk = matches[at : at + batch]
+            infos = self.storage.docs([m.key for m in chunk], text=True, meta=False)
+            texts = {d.key: d.text for d in infos}
+            for number, match in enumerate(chunk, start=at):
+                doc_text = texts.get(match.key)
+                if number >= listed and (
+                    len(counted) >= COUNTED_SOURCES_MAX
+                    or characters + len(doc_text or "") > COUNTED_CHARACTERS_MAX
+                ):
+                    return stored, counted
+                counted.append(match)
+                if doc_text is not None:
+                    stored.append((match.id, doc_text))
+                    characters += len(doc_text)
+        return stored, counted
 
     def report(
         self,
@@ -214,31 +280,36 @@ class Checker:
         from neardup.passages.align import apply_citations
 
         aligner = aligner if aligner is not None else self.aligner
-        sources = [(doc_id, self.pipeline.analyze(doc)) for doc_id, doc in found.stored]
+        extra = [(m.id, doc) for m, doc in found.to_align]
+        sources = [(doc_id, self.pipeline.analyze(doc)) for doc_id, doc in (*found.stored, *extra)]
         alignment: Alignment | None = None
+        marked: set[str] = set()
         if self.index_spec.store_text:
             query = aligner.prepare(text)
             alignment = aligner.align(query, sources)
+            # a sentence candidate counts when it marks words no source before it marked
+            alignment, marked = keep_new(alignment, [m.id for m, _ in found.to_align])
             if citations:
                 alignment = apply_citations(alignment, query)
-        matches = list(found.matches)
+            # the figure of every source aligned; the list of the strongest (``top``) and of
+            # the sentence candidates that marked new words
+            new = [m for m, _ in found.to_align if m.id in marked]
+            alignment = alignment.listed([m.id for m in (*found.matches, *new)], query)
+        matches = list(found.matches) + [m for m, _ in found.to_align if m.id in marked]
         if combined and matches:
             matches = self._with_combined(text, sources, matches)
-        short = self.short is not None and self.short.is_short(len(text.canonical))
-        if alignment is not None and not short:
-            uniqueness, borrowed, cited = alignment.uniqueness, alignment.borrowed, alignment.cited
-            words, basis = alignment.tokens, "passages"
-        else:
-            # no stored texts, or a text shorter than the length rule's bound (too short for a
-            # passage to tell a copy from chance): a word is found when a shingle it shares
-            # with a match covers it — word 1-grams for a short text, as short pairs compare
-            uniqueness, words = self._uniqueness_from_shingles(text, found)
-            borrowed, cited, basis = 1.0 - uniqueness, 0.0, "words" if short else "shingles"
+        if alignment is not None:
+            # one basis for every length: a short text too is counted on its passages, as
+            # ``compare --fragments`` counts it (the aligner makes a passage of a whole text
+            # shorter than a passage's minimum)
+            counts, basis = alignment.words, "passages"
+        else:  # no stored texts: a word is found when a shingle shared with a match covers it
+            counts, basis = self._words_from_shingles(text, found), "shingles"
         return CheckResult(
-            uniqueness=uniqueness,
-            borrowed=borrowed,
-            cited=cited,
-            words=words,
+            uniqueness=max(0.0, 1.0 - counts.borrowed - counts.cited_share),
+            borrowed=counts.borrowed,
+            cited=counts.cited_share,
+            words=counts.words,
             shingles=found.shingles,
             candidates=found.candidates,
             matches=tuple(matches),
@@ -247,6 +318,10 @@ class Checker:
             listed=fragments,
             basis=basis,
             tricks=text.canonical.tricks.merged(hidden),
+            counts=counts,
+            sources_counted=len(found.counted),
+            sources_uncounted=found.uncounted,
+            candidates_capped=found.capped,
         )
 
     def _with_combined(
@@ -261,29 +336,23 @@ class Checker:
         scores = combined_scores(table, np.zeros(len(matches), dtype=np.int64), others)
         return [replace(m, combined=float(s)) for m, s in zip(matches, scores, strict=True)]
 
-    def _uniqueness_from_shingles(self, text: AnalyzedText, found: LookedUp) -> tuple[float, int]:
-        """The share of the text's words that no shingle shared with a match covers, and the
-        words: the figure of a collection that keeps no texts to align against."""
+    def _words_from_shingles(self, text: AnalyzedText, found: LookedUp) -> WordCounts:
+        """The text's words a shingle shared with a match counted covers (as ``copied``): the
+        figure of a collection that keeps no texts to align against. (Such a collection has
+        no length rule: the rule verifies short pairs on the stored texts.)"""
         from neardup.fingerprints.shingles import shingle
 
         n = len(text.canonical)
-        if n == 0 or not found.matches:
-            return 1.0, n
-        keys = [m.key for m in found.matches]
-        rule = self.short
-        short = rule is not None and rule.is_short(n)
-        if short and rule is not None:  # a short text is compared on the stored short forms
-            forms = rule.stored_forms(keys, self.storage)
-            sets = [forms[k].fingerprints.values for k in keys if k in forms]
-        else:
-            sets = [s.values for s in self.storage.fingerprints(keys)]
+        if n == 0 or not found.counted:
+            return WordCounts(n)
+        sets = [s.values for s in self.storage.fingerprints([m.key for m in found.counted])]
         values = np.unique(np.concatenate(sets)) if sets else np.zeros(0, np.uint64)
-        shingling = self.spec.shingles.fixed(short=short)
+        shingling = self.spec.shingles.fixed()
         shingles = shingle(text.canonical, shingling, self.pipeline.family)
         starts = np.flatnonzero(np.isin(shingles.hashes, values)) * shingling.step
         ends = np.minimum(starts + shingling.k, n)
         words_found = covered_tokens(starts.astype(np.int64), ends.astype(np.int64), n)
-        return 1.0 - words_found / n, n
+        return WordCounts(n, copied=words_found)
 
     def _stored_group_size(self, groups: Sequence[int]) -> int:
         return sum(self.storage.group_sizes(groups).values())

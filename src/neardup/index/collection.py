@@ -56,6 +56,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Self
 
+from neardup._arguments import public
 from neardup._version import __version__
 from neardup.analysis.tricks import NONE, Tricks
 from neardup.defaults import DEFAULTS
@@ -66,6 +67,7 @@ from neardup.errors import (
     SpecMismatchError,
     StorageError,
     TextLengthError,
+    WrongTypeError,
 )
 from neardup.fingerprints.batch import BatchShingler
 from neardup.fingerprints.pipeline import Analyzable, Pipeline, TextLike
@@ -106,6 +108,17 @@ __all__ = [
 ]
 
 
+def _ids_of(ids: Iterable[str], what: str) -> tuple[str, ...]:
+    """Document ids given as any iterable (a generator too), each checked to be a string; one
+    string is one id."""
+    out = (ids,) if isinstance(ids, str) else tuple(ids)
+    wrong = [i for i in out if not isinstance(i, str)]
+    if wrong:
+        raise WrongTypeError(f"{what} must hold document ids (str), got {type(wrong[0]).__name__}")
+    return out
+
+
+@public
 class Collection:
     """A store of texts that checks every new text for near-duplicates before it goes in.
 
@@ -319,7 +332,7 @@ class Collection:
             fragments=fragments,
             citations=citations,
             aligner=aligner,
-            exclude=exclude,
+            exclude=_ids_of(exclude, "exclude"),
             hidden=hidden,
         )
 
@@ -388,6 +401,8 @@ class Collection:
         them. Every id is checked first: an unknown one raises NotFoundError and nothing is
         removed.
         """
+        if batch_size < 1:
+            raise InputError(f"batch_size must be at least 1, got {batch_size}")
         return self.remover.remove(ids, batch_size=batch_size)
 
     def get(self, doc_id: str, *, text: bool = True) -> Document:
@@ -451,10 +466,14 @@ class Collection:
         and applied at verification as ``compare`` applies it (:mod:`neardup.index.short`). A
         collection that keeps no texts (``store_text=False``) cannot re-shingle its candidates,
         so it is stored without the rule — it compares every pair on the spec's own shingles,
-        and its spec says so."""
+        and its spec says so; nor does it keep sentence keys (``sentence_bands`` 0: what they
+        find is marked by aligning the stored texts)."""
         index_spec = index_spec or IndexSpec()
         if isinstance(spec, Spec) and not index_spec.store_text:
             spec = spec.fixed()
+        if not index_spec.store_text and index_spec.sentence_bands:
+            # sentence candidates are marked by aligning the stored texts: none, no keys
+            index_spec = index_spec.replace(sentence_bands=0)
         storage = (
             location
             if isinstance(location, Storage)

@@ -29,6 +29,8 @@ class Exporter:
         JSONL; ``.gz`` compresses). ``-`` writes JSONL to standard output. Returns the count.
         """
         name = os.fspath(out) if isinstance(out, str | os.PathLike) else ""
+        if isinstance(out, str | os.PathLike) and not name:
+            raise InputError("export needs a file name (or - for standard output), got ''")
         if fmt is None:
             fmt = "csv" if name.endswith((".csv", ".csv.gz")) else "jsonl"
         if fmt not in ("jsonl", "csv"):

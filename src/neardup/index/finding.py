@@ -2,8 +2,9 @@
 
 A collection's sources are a list (:attr:`CandidateFinder.sources`, also
 :attr:`Collection.sources <neardup.index.collection.Collection.sources>`): the inverted index of
-winnowed fingerprints today, the pseudo-matrix Bloom rows when the index spec asks for them.
-A new kind of source — sentence-level or rewrite candidates, say — is one object with the four
+winnowed fingerprints, the pseudo-matrix Bloom rows when the index spec asks for them, and the
+postings of sentence keys (:mod:`neardup.index.sentences`, checks only) under
+``sentence_bands``. A new kind of source is one object with the four
 methods of :class:`~neardup.index.candidates.CandidateSource` appended to that list: adds and
 checks ask it from then on, its proposals are verified exactly like the others', a pair two
 sources propose is verified once, and the verifier, the policy and the writes do not change.
@@ -60,9 +61,14 @@ class CandidateFinder:
         #: The sources asked, in order; append one to add a kind of candidate.
         self.sources: list[CandidateSource] = list(sources)
 
-    def stored(self, queries: Sequence[Query], storage: Storage) -> Proposals:
-        """Stored documents every source proposes for the queries (positions in ``queries``)."""
-        return Proposals(tuple((s.name, s.stored(queries, storage)) for s in self.sources))
+    def stored(
+        self, queries: Sequence[Query], storage: Storage, *, adding: bool = False
+    ) -> Proposals:
+        """Stored documents every source proposes for the queries (positions in ``queries``);
+        for an add (``adding``), only the sources that serve adds (a source with a true
+        ``checks_only`` serves checks alone: the sentence keys)."""
+        asked = [s for s in self.sources if not (adding and getattr(s, "checks_only", False))]
+        return Proposals(tuple((s.name, s.stored(queries, storage)) for s in asked))
 
     def in_batch(self, queries: Sequence[Query]) -> CandidatePairs:
         """Earlier queries of the same batch any source proposes for each query."""

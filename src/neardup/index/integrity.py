@@ -1,7 +1,8 @@
 """The integrity part of the collection: every stored invariant checked, the problems listed.
 
 It reads the storage alone and re-analyses stored texts with the collection's analyzer where
-an invariant depends on the analysis (the word samples of a length-adaptive spec).
+an invariant depends on the analysis (the word samples of a length-adaptive spec, the
+sentence keys).
 """
 
 from __future__ import annotations
@@ -114,10 +115,12 @@ class IntegrityCheck:
         self, problems: list[str], stray: Sequence[StoredFingerprints]
     ) -> None:
         """Samples outside a document's fingerprints are its word samples, posted under a
-        length-adaptive spec (:meth:`~neardup.index.short.ShortRule.samples`): they must be
-        what its stored text posts again. Anything else is damage."""
+        length-adaptive spec (:meth:`~neardup.index.short.ShortRule.samples`), and its
+        sentence keys (``sentence_bands``): they must be what its stored text posts again.
+        Anything else is damage."""
         texts: dict[int, str | None] = {}
-        if self.short is not None:
+        reposts = self.short is not None or bool(self.index_spec.sentence_bands)
+        if reposts:
             for start in range(0, len(stray), 1000):
                 keys = [f.key for f in stray[start : start + 1000]]
                 texts.update(
@@ -130,7 +133,7 @@ class IntegrityCheck:
             ):
                 problems.append(
                     f"doc {f.key}: samples not among its fingerprints"
-                    + (" nor what its stored text posts" if self.short is not None else "")
+                    + (" nor what its stored text posts" if reposts else "")
                 )
 
     def _posting_integrity(

@@ -15,6 +15,7 @@ from neardup.analysis.tricks import NONE, Tricks
 from neardup.fingerprints.similarity import Fingerprints, Measures
 from neardup.index.short import ShortForm
 from neardup.index.verify import set_size
+from neardup.passages.counting import WordCounts
 
 if TYPE_CHECKING:
     from neardup.passages.align import Alignment
@@ -37,6 +38,9 @@ class IndexableText:
     short: ShortForm | None = None
     #: What it looks up, when that is not its samples (:attr:`lookups`).
     probes: U64 | None = None
+    #: The band keys of its sentences, a row a sentence (among its samples too), under an
+    #: index spec with ``sentence_bands`` (:mod:`neardup.index.sentences`).
+    sentence_keys: U64 | None = None
 
     @property
     def lookups(self) -> U64:
@@ -128,21 +132,40 @@ class Decision:
         return out
 
 
+#: The keys of an alignment's JSON a check's JSON says once, at its top.
+SAID_ONCE = (
+    "uniqueness",
+    "borrowed",
+    "cited",
+    "tokens",
+    "borrowed_words",
+    "cited_words",
+    "unique_words",
+    "by_kind",
+)
+
+
 @dataclass(frozen=True)
 class CheckResult:
     """The verdict on a text against the collection, without storing it.
 
     ``uniqueness`` is the share (0…1) of the text's ``words`` (canonical tokens) found in no
     document; ``borrowed`` the share copied from one outside citations, ``cited`` inside them
-    (the three add up to one: :data:`neardup.passages.align.UNIQUENESS_MEANING`). They come from
-    ``alignment``, the passages the text shares with its strongest matches' stored texts; a
-    collection that keeps no texts has no alignment, and there a word is found when a shingle
-    shared with a match covers it. ``matches`` are verified candidates that share at least one
-    shingle, strongest first (:attr:`Match.strength`, then resemblance, then id); ``shingles``
-    the size of the text's shingle set; ``would`` is what ``add`` would decide. A text shorter
-    than the length rule's bound is counted on its words (a word is found when a match has it),
-    as short pairs are compared. ``listed``:
-    whether :meth:`to_dict` lists the passages (``fragments=True``).
+    (the three add up to one: :data:`neardup.passages.align.UNIQUENESS_MEANING`); ``counts``
+    are the words of each kind they come from (:mod:`neardup.passages.counting`). They come
+    from ``alignment``, the passages the text shares with the stored texts of every match
+    found, strongest first, up to the work limit (:data:`~neardup.defaults.COUNTED_SOURCES_MAX`
+    sources, :data:`~neardup.defaults.COUNTED_CHARACTERS_MAX` characters): ``sources_counted``
+    were aligned, ``sources_uncounted`` found past the limit, ``candidates_capped`` whether the
+    candidates reached the collection's ``max_candidates`` (either: :attr:`limited`). A collection
+    that keeps no texts has no alignment, and there a word is found when a shingle shared with
+    a match counted covers it.
+    ``matches`` lists the verified candidates that share at least one shingle, strongest first
+    (:attr:`Match.strength`, then resemblance, then id), at most ``top`` of them — the list,
+    never the figure; ``alignment`` holds the passages of those listed and, in
+    :attr:`~neardup.passages.align.Alignment.more`, what the sources counted but not listed
+    add. ``shingles`` is the size of the text's shingle set; ``would`` is what ``add`` would
+    decide. ``listed``: whether :meth:`to_dict` lists the passages (``fragments=True``).
     """
 
     uniqueness: float
@@ -155,11 +178,35 @@ class CheckResult:
     would: Decision
     alignment: Alignment | None = None
     listed: bool = False
-    #: How the words were found: ``passages`` (aligned with the stored texts), ``words`` (a
-    #: text under the length rule's bound: words of a match), ``shingles`` (no stored texts).
+    #: How the words were found: ``passages`` (aligned with the stored texts, whatever the
+    #: text's length) or ``shingles`` (a collection that keeps no texts).
     basis: str = "passages"
     #: What the analyzer found and undid in the text to get it past a checker.
     tricks: Tricks = NONE
+    #: The words of each kind the shares come from (``None``: the shares times ``words``).
+    counts: WordCounts | None = None
+    #: The sources the figure counts (aligned, or their shingles counted) and those found past
+    #: the work limit.
+    sources_counted: int = 0
+    sources_uncounted: int = 0
+    #: Whether the candidate stage reached the collection's ``max_candidates`` (the documents
+    #: sharing the most samples are verified): more documents may share a passage.
+    candidates_capped: bool = False
+
+    @property
+    def limited(self) -> bool:
+        """Whether a work limit may have left sources out of the figure: found sources past
+        the counted limit, or candidates past the collection's ``max_candidates``."""
+        return self.sources_uncounted > 0 or self.candidates_capped
+
+    @property
+    def word_counts(self) -> WordCounts:
+        """The words of each kind (:attr:`counts`)."""
+        if self.counts is not None:
+            return self.counts
+        return WordCounts(
+            self.words, round(self.borrowed * self.words), 0, round(self.cited * self.words)
+        )
 
     @property
     def suspicious(self) -> bool:
@@ -168,8 +215,12 @@ class CheckResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``neardup index check --json`` and of ``/api/check``: one
-        ``uniqueness``, the borrowed and cited shares beside it, and with fragments the
-        passages of each source (sources with none are left out)."""
+        ``uniqueness``, the borrowed and cited shares beside it and the words they come from
+        (``borrowed_words`` + ``cited_words`` + ``unique_words`` = ``words``; ``by_kind``
+        splits the first two into copied, rewritten and cited), the sources counted, and with
+        fragments the passages of each source listed (sources with none are left out), each
+        with its ``kind``, the runs of counted words (``counted``) and what the sources not
+        listed add (``more_sources``)."""
         from neardup.passages.align import UNIQUENESS_MEANING
 
         out: dict[str, Any] = {
@@ -178,8 +229,13 @@ class CheckResult:
             "borrowed": round(self.borrowed, 6),
             "cited": round(self.cited, 6),
             "words": self.words,
+            **self.word_counts.to_dict(),
             "uniqueness_basis": self.basis,
             "meaning": UNIQUENESS_MEANING,
+            "sources_counted": self.sources_counted,
+            "sources_uncounted": self.sources_uncounted,
+            "candidates_capped": self.candidates_capped,
+            "limited": self.limited,
             "shingles": self.shingles,
             "candidates": self.candidates,
             "decision": {
@@ -196,7 +252,7 @@ class CheckResult:
         }
         if self.listed and self.alignment is not None:
             passages = self.alignment.to_dict()
-            for key in ("uniqueness", "borrowed", "cited", "tokens"):
+            for key in SAID_ONCE:
                 passages.pop(key)  # said once, above
             out["fragments"] = passages
         return out

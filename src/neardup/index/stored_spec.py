@@ -11,6 +11,9 @@ from neardup.spec import IndexSpec, Spec
 #: What a collection whose stored index spec has no ``lookup`` looks up: its samples, as every
 #: collection did before ``lookup`` existed, so it keeps its candidates.
 LEGACY_LOOKUP = "samples"
+#: What a collection whose stored index spec has no ``sentence_bands`` posts: no sentence keys,
+#: as every collection did before them, so its postings and its answers stay as they were.
+LEGACY_SENTENCE_BANDS = 0
 
 
 def stored_specs(location: str, meta: Mapping[str, str]) -> tuple[Spec, IndexSpec]:
@@ -31,6 +34,8 @@ def stored_specs(location: str, meta: Mapping[str, str]) -> tuple[Spec, IndexSpe
             raise ValueError("not a JSON object")
         # stored before ``lookup`` existed: those collections looked up their texts' samples only
         index_dict.setdefault("lookup", LEGACY_LOOKUP)
+        # stored before sentence keys existed: their texts posted none
+        index_dict.setdefault("sentence_bands", LEGACY_SENTENCE_BANDS)
         return Spec.from_json(meta["spec"]), IndexSpec.from_dict(index_dict)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise damaged(f"its stored spec is not readable ({type(exc).__name__}: {exc})") from None

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from neardup.analysis.tricks import NONE, Tricks, hidden_text
-from neardup.errors import DatasetError, InputError, require
+from neardup.errors import DatasetError, InputError, brief, require
 from neardup.inputs.documents import Advance, InputDoc, PathLike, ReadOptions
 from neardup.inputs.files import _stat_regular, _too_large, decode_bytes, read_bytes
 from neardup.inputs.records import _record, _utf8_lines, iter_json_objects
@@ -71,6 +71,13 @@ def _read_csv(path: Path, _: str, options: ReadOptions, advance: Advance) -> Ite
         yield from _csv_rows(path, reader, options)
 
 
+def _columns(row: list[str]) -> str:
+    """A header's columns for an error line: the first few, each short (a file that is not a
+    table has one "column": its whole first line)."""
+    shown = ", ".join(repr(brief(name, 30)) for name in row[:8])
+    return shown + (f" and {len(row) - 8} more" if len(row) > 8 else "")
+
+
 def _csv_rows(path: Path, reader: Any, options: ReadOptions) -> Iterator[InputDoc]:
     header: list[str] | None = None
     start = 1  # the line a row starts on (a quoted field may span lines)
@@ -84,8 +91,8 @@ def _csv_rows(path: Path, reader: Any, options: ReadOptions) -> Iterator[InputDo
                 missing = [f for f in (options.id_field, options.text_field) if f and f not in row]
                 if missing:
                     raise DatasetError(
-                        f"{path}: the header has no column {missing[0]!r} (columns: "
-                        f"{', '.join(row)}); choose with --id-field/--text-field"
+                        f"{path}: the header has no column {brief(missing[0], 40)!r} "
+                        f"(columns: {_columns(row)}); choose with --id-field/--text-field"
                     )
             elif len(row) != len(header):
                 more = "more" if len(row) > len(header) else "fewer"
@@ -149,8 +156,9 @@ def extracted_format(
     visible: Callable[[bytes, str], tuple[str, Tricks]] | None = None,
 ) -> Format:
     """A one-text format whose text ``extract(data, suffix)`` pulls out of the file's bytes
-    (``.docx``, ``.pdf``): the file is size-checked and read like a text file. With
-    ``visible``, the text a reader sees, what was hidden in ``meta["hidden_text"]``."""
+    (``.docx``, ``.pdf``, ``.odt``, ``.rtf``, ``.doc``): the file is size-checked and read
+    like a text file. With ``visible``, the text a reader sees, what was hidden in
+    ``meta["hidden_text"]``."""
     fmt: Format
 
     def read(path: Path, doc_id: str, options: ReadOptions, advance: Advance) -> Iterator[InputDoc]:
@@ -191,14 +199,15 @@ def _extracted(
 
 
 def office_text(data: bytes, suffix: str) -> str:
-    """All the text of a ``.docx``/``.pdf`` file by :func:`neardup.inputs.office.extract_text`."""
+    """All the text of an office file (``.docx``, ``.pdf``, ``.odt``, ``.rtf``, ``.doc``) by
+    :func:`neardup.inputs.office.extract_text`."""
     office = importlib.import_module("neardup.inputs.office")
     text: str = office.extract_text(data, suffix)
     return text
 
 
 def office_visible(data: bytes, suffix: str) -> tuple[str, Tricks]:
-    """What a reader sees of a ``.docx``/``.pdf`` file and what is hidden in it, by
+    """What a reader sees of an office file and what is hidden in it, by
     :func:`neardup.inputs.office.extract`."""
     office = importlib.import_module("neardup.inputs.office")
     extraction = office.extract(data, suffix)
@@ -211,6 +220,9 @@ CSV = Format("csv", _read_csv, records=True)
 PARQUET = Format("parquet", _read_parquet, records=True)
 DOCX = extracted_format("docx", office_text, office_visible)
 PDF = extracted_format("pdf", office_text, office_visible)
+ODT = extracted_format("odt", office_text, office_visible)
+RTF = extracted_format("rtf", office_text, office_visible)
+DOC = extracted_format("doc", office_text, office_visible)
 
 #: Suffix → format: the files read in folders, and how a named file is read. A new format is
 #: one line here, e.g. ``".docx": extracted_format("docx", office_text),``.
@@ -229,6 +241,9 @@ SUFFIXES: dict[str, Format] = {
     ".parquet": PARQUET,
     ".docx": DOCX,
     ".pdf": PDF,
+    ".odt": ODT,
+    ".rtf": RTF,
+    ".doc": DOC,
 }
 
 #: Formats a command may force with ``--format`` (``fmt``), by name.

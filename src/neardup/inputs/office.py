@@ -1,16 +1,22 @@
-"""Text out of office documents: ``.docx`` (python-docx) and ``.pdf`` (pypdf).
+"""Text out of office documents: ``.docx`` (python-docx), ``.pdf`` (pypdf), ``.odt``
+(:mod:`~neardup.inputs.office_odt`), ``.rtf`` (:mod:`~neardup.inputs.office_rtf`) and ``.doc``
+(:mod:`~neardup.inputs.office_doc`: Debian's ``antiword``, ``catdoc`` for the smallest files).
 
 ``extract(data, suffix)`` is the one way neardup turns such a file into the text a reader sees
 (and what was hidden in it: :class:`Dropped`, hidden-text evasion); ``extract_text(data, suffix)``
 gives all of its text. The reader (``neardup.inputs``: every command's files and folders) and the
 web service's uploads (through the reader) call ``extract`` (``extract_text`` with
 ``visible_only=False``), so the offsets of matched passages refer to the same extracted text
-everywhere. Both libraries come with ``neardup[office]`` (also in ``[web]`` and ``[all]``).
+everywhere. Both libraries come with ``neardup[office]`` (also in ``[web]`` and ``[all]``);
+``.odt`` needs lxml (python-docx's), ``.rtf`` nothing more.
 
 * ``.docx``: the body's paragraphs and table cells in document order, one paragraph a line
   (a table row's cells joined by tabs); headers, footers, comments and footnotes are left out.
 * ``.pdf``: the text layer of every page (pypdf's reading order), pages separated by a blank
   line. A scanned PDF without a text layer gives an empty string — there is no OCR.
+* ``.odt``, ``.rtf``, ``.doc``: as ``.docx`` (paragraphs a line, a table row's cells joined by
+  tabs; headers, footers, comments, footnotes and text boxes left out). A ``.doc`` whose bytes
+  are RTF or a ZIP package is read as ``.rtf`` or ``.docx``.
 
 A file that is not what its suffix says, or is damaged, or is encrypted, raises
 :class:`~neardup.errors.InputError` naming the format and what went wrong.
@@ -20,8 +26,11 @@ small file that unpacks to gigabytes is refused at the cost of reading it, never
 it): the file's bytes; for ``.docx``, the unpacked size its ZIP declares (read from the central
 directory; ``zipfile`` never inflates a member past its declared size), then every XML part
 streamed once (lxml ``iterparse``, each element dropped as soon as it is counted) to count its
-elements and the main part's paragraphs; for ``.pdf``, the page count its page tree declares;
-for both, the characters extracted and a time limit. The time limit is checked by the
+elements and the main part's paragraphs (``.odt`` the same, its ``content.xml`` counted for
+paragraphs); for ``.pdf``, the page count its page tree declares; for ``.rtf``, its groups
+(``max_elements``) and paragraphs as they are read; for ``.doc``, the sizes its compound file
+declares, then the program's output, time and memory; for all, the characters extracted and
+a time limit. The time limit is checked by the
 extraction itself between units of work (every few thousand XML elements, every block of the
 document, every text operation of a PDF page), never by a signal, so it works in any thread
 and cannot interrupt anything else the process does. Past a limit:
@@ -33,49 +42,33 @@ from __future__ import annotations
 
 import io
 import os
-import time
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from neardup.analysis.tricks import NONE, Tricks, hidden_text
 from neardup.errors import InputError, InputTooLargeError, require
+from neardup.inputs import office_doc, office_odt, office_rtf
+from neardup.inputs.office_base import (
+    DEFAULT_LIMITS,
+    Budget,
+    Extraction,
+    OfficeLimits,
+    check_unpacked,
+    found,
+    scan_part,
+    unreadable,
+)
+from neardup.inputs.office_base import Dropped as Dropped  # re-exported: office.Dropped
+from neardup.inputs.office_base import count_dropped as _count
 
 #: Suffixes (lower case) read by :func:`extract_text`.
-OFFICE_SUFFIXES = (".docx", ".pdf")
+OFFICE_SUFFIXES = (".docx", ".pdf", ".odt", ".rtf", ".doc")
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _OFFICE_DOCUMENT = "/officeDocument"
-#: How often (in XML elements streamed) the clock is read.
-_CLOCK_EVERY = 4096
-
-
-@dataclass(frozen=True)
-class OfficeLimits:
-    """What an office file may cost before it is refused. The defaults take a long book
-    (a 2,000-page PDF, a .docx of 200,000 paragraphs) and refuse what only a crafted file
-    reaches; memory stays bounded by them (python-docx holds the parsed XML of the parts,
-    about 200–400 bytes an element)."""
-
-    #: The file itself (the reader's ``--max-bytes`` default, 64 MiB).
-    max_bytes: int = 64 * 1024 * 1024
-    #: What a .docx's ZIP declares its members unpack to, all together.
-    max_unpacked: int = 512 * 1024 * 1024
-    #: XML elements in all the parts of a .docx together.
-    max_elements: int = 2_000_000
-    #: Paragraphs of a .docx's main part (table cells' paragraphs included).
-    max_paragraphs: int = 200_000
-    #: Pages of a PDF, as its page tree declares them.
-    max_pages: int = 5_000
-    #: Characters of the extracted text.
-    max_chars: int = 64 * 1024 * 1024
-    #: Seconds of extraction (checked between units of work, see the module's text).
-    max_seconds: float = 120.0
-
-
-DEFAULT_LIMITS = OfficeLimits()
 
 
 def is_office(name: str | os.PathLike[str]) -> bool:
@@ -83,44 +76,7 @@ def is_office(name: str | os.PathLike[str]) -> bool:
     return os.fspath(name).lower().endswith(OFFICE_SUFFIXES)
 
 
-class _Budget:
-    """The limits of one extraction, and what has been spent of them."""
-
-    def __init__(self, kind: str, limits: OfficeLimits) -> None:
-        self.kind = kind
-        self.limits = limits
-        self.deadline = time.monotonic() + limits.max_seconds
-        self.chars = 0
-
-    def refuse(self, what: str, limit: str, value: float) -> InputTooLargeError:
-        shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
-        return InputTooLargeError(
-            f"the {self.kind} file {what}; the limit ({limit}) is {shown}, refused before "
-            "extracting it"
-        )
-
-    def tick(self) -> None:
-        if time.monotonic() > self.deadline:
-            raise InputTooLargeError(
-                f"extracting the text of the {self.kind} file took longer than the limit of "
-                f"{self.limits.max_seconds:g} s (max_seconds)"
-            )
-
-    def spend(self, chars: int) -> None:
-        self.chars += chars
-        if self.chars > self.limits.max_chars:
-            raise self.refuse("gives more text than the limit", "max_chars", self.limits.max_chars)
-
-
 # ---- .docx -------------------------------------------------------------------------------------
-
-
-def _unreadable(kind: str, why: str) -> InputError:
-    """A file of ``kind`` (``.docx``, ``.pdf``) that cannot be read; the page and the CLI say so
-    by its code, ``unreadable_file``, and its ``kind``."""
-    return InputError(
-        f"not a readable {kind} file ({why})", code="unreadable_file", params={"kind": kind}
-    )
 
 
 def _main_part(package: zipfile.ZipFile) -> str:
@@ -141,119 +97,27 @@ def _main_part(package: zipfile.ZipFile) -> str:
     return "word/document.xml"
 
 
-def _scan_part(package: zipfile.ZipFile, name: str, budget: _Budget, counts: list[int]) -> None:
-    """Stream one XML part, counting its elements (``counts[0]``) and, in the main part, its
-    paragraphs (``counts[1]``); each element is dropped once counted, so memory stays that of
-    one element and its open ancestors."""
-    from lxml import etree
-
-    limits = budget.limits
-    paragraph = f"{_W}p"
-    with package.open(name) as stream:
-        parsed = etree.iterparse(
-            stream,
-            events=("end",),
-            resolve_entities=False,
-            no_network=True,
-            huge_tree=False,
-            load_dtd=False,
-        )
-        for _, element in parsed:
-            counts[0] += 1
-            if element.tag == paragraph:
-                counts[1] += 1
-                if counts[1] > limits.max_paragraphs:
-                    raise budget.refuse(
-                        f"has more than {limits.max_paragraphs:,} paragraphs",
-                        "max_paragraphs",
-                        limits.max_paragraphs,
-                    )
-            if counts[0] > limits.max_elements:
-                raise budget.refuse(
-                    f"has more than {limits.max_elements:,} XML elements",
-                    "max_elements",
-                    limits.max_elements,
-                )
-            if counts[0] % _CLOCK_EVERY == 0:
-                budget.tick()
-            element.clear()
-            parent = element.getparent()
-            if parent is not None:
-                while element.getprevious() is not None:
-                    del parent[0]
-
-
-def _check_docx(data: bytes, budget: _Budget) -> None:
+def _check_docx(data: bytes, budget: Budget) -> None:
     """Refuse a .docx past its limits before python-docx parses it."""
     from lxml import etree
 
-    limits = budget.limits
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
-            members = package.infolist()
-            unpacked = sum(member.file_size for member in members)
-            if unpacked > limits.max_unpacked:
-                raise budget.refuse(
-                    f"declares {unpacked:,} bytes unpacked", "max_unpacked", limits.max_unpacked
-                )
+            members = check_unpacked(package, budget)
             main = _main_part(package)
             counts = [0, 0]
             for member in members:
                 if member.filename.lower().endswith((".xml", ".rels")):
-                    part_counts = counts if member.filename == main else [counts[0], 0]
-                    _scan_part(package, member.filename, budget, part_counts)
-                    counts[0] = part_counts[0]
+                    tags = (f"{_W}p",) if member.filename == main else ()
+                    scan_part(package, member.filename, budget, counts, tags)
     except InputError:
         raise
     except (zipfile.BadZipFile, etree.XMLSyntaxError, EOFError, OSError, ValueError) as exc:
-        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
+        raise unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
+    except zlib.error as exc:  # a part whose compressed bytes are damaged
+        raise unreadable(".docx", f"damaged compressed data: {exc}") from None
     except (NotImplementedError, RuntimeError) as exc:  # an unknown compression, encryption
-        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
-
-
-@dataclass(frozen=True)
-class Dropped:
-    """Text a reader does not see, kept out of the visible text: ``kind`` is
-
-    * ``hidden``: a .docx run marked hidden (``w:vanish``);
-    * ``invisible``: PDF text drawn in render mode 3 (or 7), or fully transparent;
-    * ``white``: text in white or nearly (the page's colour) on nothing darker;
-    * ``tiny``: text of 1 pt or less;
-    * ``offpage``: text placed outside the page;
-
-    ``chars`` how many characters (white space not counted), ``words`` how many words."""
-
-    kind: str
-    chars: int
-    words: int = 0
-
-
-@dataclass(frozen=True)
-class Extraction:
-    """The text of an office file and what was kept out of it (:func:`extract`)."""
-
-    text: str
-    dropped: tuple[Dropped, ...] = ()
-
-    @property
-    def tricks(self) -> Tricks:
-        """What was dropped as a ``hidden_text`` trick (:data:`~neardup.analysis.tricks.NONE`
-        when nothing was)."""
-        if not self.dropped:
-            return NONE
-        seen = sum(1 for c in self.text if not c.isspace())
-        return hidden_text([(d.kind, d.chars, d.words) for d in self.dropped], seen)
-
-
-def _count(dropped: dict[str, list[int]], kind: str, text: str) -> None:
-    """Count ``text`` as dropped for ``kind``: its characters but white space, its words."""
-    counts = dropped.setdefault(kind, [0, 0])
-    counts[0] += sum(1 for c in text if not c.isspace())
-    counts[1] += len(text.split())
-
-
-def _found(dropped: dict[str, list[int]]) -> tuple[Dropped, ...]:
-    return tuple(Dropped(kind, c, w) for kind, (c, w) in sorted(dropped.items()) if c)
+        raise unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
 
 
 #: A colour whose every channel is at least this is taken for the (white) page's.
@@ -383,7 +247,7 @@ def _visible_paragraph(paragraph: Any, dropped: dict[str, list[int]], page: _Pag
 
 
 def _docx_blocks(
-    document: Any, budget: _Budget, dropped: dict[str, list[int]] | None = None
+    document: Any, budget: Budget, dropped: dict[str, list[int]] | None = None
 ) -> list[str]:
     """Paragraphs and tables of the body in document order (with ``dropped``: the visible
     text only, what was left out counted there by kind)."""
@@ -410,33 +274,33 @@ def _docx_blocks(
     return out
 
 
-def _docx_visible(data: bytes, budget: _Budget) -> Extraction:
+def _docx_visible(data: bytes, budget: Budget) -> Extraction:
     dropped: dict[str, list[int]] = {}
     blocks = _docx_blocks(_docx_document(data, budget), budget, dropped)
-    return Extraction("\n".join(blocks), _found(dropped))
+    return Extraction("\n".join(blocks), found(dropped))
 
 
-def _docx(data: bytes, budget: _Budget) -> str:
+def _docx(data: bytes, budget: Budget) -> str:
     return "\n".join(_docx_blocks(_docx_document(data, budget), budget))
 
 
-def _docx_document(data: bytes, budget: _Budget) -> Any:
+def _docx_document(data: bytes, budget: Budget) -> Any:
     docx = require("docx", "office")
     require("lxml", "office")
     _check_docx(data, budget)
     try:
         document = docx.Document(io.BytesIO(data))  # type: ignore[attr-defined]
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
+        raise unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
     except Exception as exc:  # python-docx raises its own PackageNotFoundError and lxml errors
-        raise _unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
+        raise unreadable(".docx", f"{type(exc).__name__}: {exc}") from None
     return document
 
 
 # ---- .pdf --------------------------------------------------------------------------------------
 
 
-def _page_text(page: Any, budget: _Budget) -> str:
+def _page_text(page: Any, budget: Budget) -> str:
     """One page's text; the visitor pypdf calls for every text operation keeps the clock and
     the character count, so one enormous page cannot run past the limits either."""
 
@@ -447,7 +311,7 @@ def _page_text(page: Any, budget: _Budget) -> str:
     return str(page.extract_text(visitor_text=visit) or "")
 
 
-def _visible_page_text(page: Any, budget: _Budget, dropped: dict[str, list[int]]) -> str:
+def _visible_page_text(page: Any, budget: Budget, dropped: dict[str, list[int]]) -> str:
     """One page's text as a reader sees it: the page's content stream walked once
     (:func:`neardup.inputs.office_pdf.split_page`); a page with hidden text is read again with only
     its visible operators, and once per kind of hidden text to count it (in the characters
@@ -478,7 +342,7 @@ def _visible_page_text(page: Any, budget: _Budget, dropped: dict[str, list[int]]
     return text
 
 
-def _pdf_pages(data: bytes, budget: _Budget, page_text: Callable[[Any, _Budget], str]) -> str:
+def _pdf_pages(data: bytes, budget: Budget, page_text: Callable[[Any, Budget], str]) -> str:
     """The pages' texts by ``page_text``, pages separated by a blank line."""
     pypdf = require("pypdf", "office")
     errors = pypdf.errors  # type: ignore[attr-defined]
@@ -500,80 +364,102 @@ def _pdf_pages(data: bytes, budget: _Budget, page_text: Callable[[Any, _Budget],
     except InputError:
         raise
     except (errors.PyPdfError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
-        raise _unreadable(".pdf", f"{type(exc).__name__}: {exc}") from None
+        raise unreadable(".pdf", f"{type(exc).__name__}: {exc}") from None
     except RecursionError:
-        raise _unreadable(".pdf", "its objects nest too deeply") from None
+        raise unreadable(".pdf", "its objects nest too deeply") from None
     except Exception as exc:  # pypdf on damaged input can fail in many ways
-        raise _unreadable(".pdf", f"{type(exc).__name__}: {exc}") from None
+        raise unreadable(".pdf", f"{type(exc).__name__}: {exc}") from None
     return "\n\n".join(t.strip("\n") for t in texts)
 
 
-def _pdf(data: bytes, budget: _Budget) -> str:
+def _pdf(data: bytes, budget: Budget) -> str:
     return _pdf_pages(data, budget, _page_text)
 
 
-def _pdf_visible(data: bytes, budget: _Budget) -> Extraction:
+def _pdf_visible(data: bytes, budget: Budget) -> Extraction:
     dropped: dict[str, list[int]] = {}
     text = _pdf_pages(data, budget, lambda page, b: _visible_page_text(page, b, dropped))
-    return Extraction(text, _found(dropped))
+    return Extraction(text, found(dropped))
 
 
 # ---- the entry points --------------------------------------------------------------------------
 
-_EXTRACTORS: dict[str, tuple[Callable[[bytes], bool], str, Callable[[bytes, _Budget], str]]] = {
+_EXTRACTORS: dict[str, tuple[Callable[[bytes], bool], str, Callable[[bytes, Budget], str]]] = {
     ".docx": (lambda data: data.startswith(b"PK"), "it is not a ZIP package", _docx),
     ".pdf": (lambda data: b"%PDF-" in data[:1024], "no %PDF- header", _pdf),
+    ".odt": (office_odt.looks_right, office_odt.NOT_ODT, office_odt.text),
+    ".rtf": (office_rtf.looks_right, office_rtf.NOT_RTF, office_rtf.text),
+    ".doc": (office_doc.looks_right, office_doc.NOT_DOC, office_doc.text),
 }
-_VISIBLE: dict[str, Callable[[bytes, _Budget], Extraction]] = {
+_VISIBLE: dict[str, Callable[[bytes, Budget], Extraction]] = {
     ".docx": _docx_visible,
     ".pdf": _pdf_visible,
+    ".odt": office_odt.visible,
+    ".rtf": office_rtf.visible,
+    ".doc": office_doc.visible,
 }
 
 
-def _checked(data: bytes, suffix: str, limits: OfficeLimits) -> tuple[str, _Budget]:
-    """The kind of file ``suffix`` names and its budget, once the bytes pass the first checks."""
+def _sniffed(kind: str, data: bytes) -> str:
+    """The kind a ``.doc`` file's bytes say it is: Word saves RTF under ``.doc`` too, and a
+    ``.docx`` renamed to ``.doc`` is common; any other kind is what its suffix says."""
+    if kind == ".doc" and not office_doc.looks_right(data):
+        if office_rtf.looks_right(data):
+            return ".rtf"
+        if data.startswith(b"PK"):
+            return ".docx"
+    return kind
+
+
+def _checked(data: bytes, suffix: str, limits: OfficeLimits) -> tuple[str, Budget]:
+    """The kind of file ``suffix`` names (or its bytes, :func:`_sniffed`) and its budget, once
+    the bytes pass the first checks."""
     kind = suffix.lower() if suffix.startswith(".") else "." + suffix.lower()
     if kind not in _EXTRACTORS:
         raise InputError(
             f"cannot extract text from {suffix!r} files; expected one of "
             f"{', '.join(OFFICE_SUFFIXES)}"
         )
+    kind = _sniffed(kind, data)
     looks_right, otherwise, _ = _EXTRACTORS[kind]
-    budget = _Budget(kind, limits)
+    budget = Budget(kind, limits)
     if len(data) > limits.max_bytes:
         raise budget.refuse(f"is {len(data):,} bytes", "max_bytes", limits.max_bytes)
     if not looks_right(data):
-        raise _unreadable(kind, otherwise)
+        raise unreadable(kind, otherwise)
     return kind, budget
 
 
 def extract_text(data: bytes, suffix: str, *, limits: OfficeLimits = DEFAULT_LIMITS) -> str:
-    """All the text of a ``.docx`` or ``.pdf`` file given as bytes, seen or not; ``suffix``
-    says which. (:func:`extract` gives what a reader sees, and what it does not.)
+    """All the text of a ``.docx``, ``.pdf``, ``.odt``, ``.rtf`` or ``.doc`` file given as
+    bytes, seen or not; ``suffix`` says which. (:func:`extract` gives what a reader sees, and
+    what it does not.)
 
     Raises :class:`~neardup.errors.InputError` for another suffix or an unreadable file,
     :class:`~neardup.errors.InputTooLargeError` past one of ``limits`` (see the module's
     text), and :class:`~neardup.errors.MissingDependencyError` when ``neardup[office]`` is not
-    installed.
+    installed (for ``.doc``: when Debian's ``antiword`` or ``catdoc`` is missing).
     """
     kind, budget = _checked(data, suffix, limits)
     return _EXTRACTORS[kind][2](data, budget)
 
 
 def extract(data: bytes, suffix: str, *, limits: OfficeLimits = DEFAULT_LIMITS) -> Extraction:
-    """What a reader sees of a ``.docx`` or ``.pdf`` file, and what was dropped by kind
+    """What a reader sees of an office file, and what was dropped by kind
     (hidden-text evasion; :class:`Dropped`): a .docx without its runs hidden, white (on nothing
     darker), of 1 pt or less or placed off the page (direct formatting), and its paragraphs indented
     or framed off the page; a PDF without its text drawn invisible (render mode 3), transparent,
     white (not over something painted), of 1 pt or less or off the page
-    (:mod:`neardup.inputs.office_pdf`). A file with nothing hidden gives :func:`extract_text`'s
+    (:mod:`neardup.inputs.office_pdf`); an .odt, RTF or .doc file without its hidden text
+    (:mod:`~neardup.inputs.office_odt`, :mod:`~neardup.inputs.office_rtf`,
+    :mod:`~neardup.inputs.office_doc`). A file with nothing hidden gives :func:`extract_text`'s
     text. The same errors and limits as :func:`extract_text`."""
     kind, budget = _checked(data, suffix, limits)
     return _VISIBLE[kind](data, budget)
 
 
 def read_file(path: str | os.PathLike[str], *, limits: OfficeLimits = DEFAULT_LIMITS) -> str:
-    """The text of a ``.docx`` or ``.pdf`` file on disk (its size checked before it is read;
+    """The text of an office file on disk (its size checked before it is read;
     a refusal names the file), all of it: :func:`extract_text`. The reader
     (``neardup.inputs``) reads what a reader sees, by :func:`extract`; this module does not
     import it."""

@@ -107,7 +107,16 @@ class CorpusReader:
         self.skipped: list[Skipped] = []
         self.sources: list[Source] = []
         for path in self.paths:
-            if path.is_dir():
+            try:
+                folder = path.is_dir()
+            except OSError as exc:  # a folder on the way this user may not search
+                raise InputError(
+                    f"cannot read {path}: {exc.strerror or exc}; check that you may read its "
+                    "folder",
+                    code="path_denied",
+                    params={"path": str(path), "reason": exc.strerror or str(exc), "verb": "read"},
+                ) from None
+            if folder:
                 self.sources.extend(_walk(path, forced, self.skipped))
                 continue
             info = _stat_regular(path)

@@ -14,20 +14,27 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any, NamedTuple, TypeAlias, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from neardup._arguments import public
 from neardup.defaults import DEFAULTS
 from neardup.errors import (
+    DamagedCollectionError,
     DuplicateIdError,
     InputError,
+    InvalidTextError,
+    NeardupError,
     NotFoundError,
     SpecError,
     SpecMismatchError,
+    WrongTypeError,
+    brief,
 )
 from neardup.fingerprints.similarity import Fingerprints, resemblance
 from neardup.lsh.params import Params, resolve
@@ -64,11 +71,20 @@ class LSHResult(NamedTuple):
 _new_result = partial(tuple.__new__, LSHResult)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _check_key(key: object) -> Key:
     if isinstance(key, np.integer):
         return int(key)
     if isinstance(key, bool) or not isinstance(key, str | int):
         raise InputError(f"a key must be a str or an int, got {type(key).__name__}: {key!r}")
+    if isinstance(key, str) and ("\x00" in key or _SURROGATE.search(key)):
+        # no store keeps them alike (UTF-8 cannot encode a lone surrogate; PostgreSQL refuses
+        # NUL): refused on every store, rather than kept by one and refused by another
+        raise InvalidTextError(
+            f"a key must be valid Unicode without NUL or a lone surrogate, got {key[:80]!r}"
+        )
     return key
 
 
@@ -95,6 +111,7 @@ def _entry(key: Key, signature: Signatures, fps: Fingerprints | None) -> Entry:
     return Entry(_encode(key), signature.tobytes(), fps.values.tobytes(), counts)
 
 
+@public
 class LSHIndex:
     """MinHash LSH: documents in buckets by band keys, queried for near copies.
 
@@ -139,6 +156,20 @@ class LSHIndex:
         return self
 
     def _init(self, params: Params, store: LSHStore) -> None:
+        try:
+            self._start(params, store)
+        except NeardupError:
+            raise
+        except (ValueError, TypeError, KeyError, OverflowError, MemoryError) as exc:
+            # read back from a store that is not what an LSHIndex wrote: a key that is not
+            # JSON, a signature of text, parameters too large to lay out
+            why = brief(f"{type(exc).__name__}: {exc}")
+            raise DamagedCollectionError(
+                f"the LSH store {store.location} is damaged ({why}); build the index again in "
+                "a new store"
+            ) from None
+
+    def _start(self, params: Params, store: LSHStore) -> None:
         self.params = params
         self.store = store
         self.hasher = MinHasher(params.spec)
@@ -274,6 +305,8 @@ class LSHIndex:
             return self._signatures(items, what=what), None
         if isinstance(items, str | bytes):
             raise InputError(f"{what} must be a list of items, not one {type(items).__name__}")
+        if not isinstance(items, Iterable):
+            raise WrongTypeError(f"{what} must be a list of items, got {type(items).__name__}")
         batch = list(items)
         if not batch:
             empty: Signatures = np.empty((0, self.num_perm), dtype=self._dtype)

@@ -14,6 +14,16 @@ CLI: dict[str, dict[str, str]] = {
     # --- the error handler (neardup.cli.main) ---
     "error": {"ru": "Ошибка: {detail}", "en": "Error: {detail}"},
     "aborted": {"ru": "Прервано.", "en": "Aborted."},
+    "os_error": {
+        "ru": "Ошибка: {what}: {reason}. Проверьте путь, права доступа к нему и свободное место.",
+        "en": "Error: {what}: {reason}. Check the path, your permissions on it and the free space.",
+    },
+    "out_of_memory": {
+        "ru": "Ошибка: не хватило памяти. Уменьшите входные данные или параметры (--jobs, "
+        "размеры) или запустите на машине с большей памятью.",
+        "en": "Error: out of memory. Give less input or smaller settings (--jobs, sizes), or "
+        "run it on a machine with more memory.",
+    },
     "interrupted": {"ru": "Прервано.", "en": "Interrupted."},
     # --- index ---
     "index_created": {
@@ -55,6 +65,26 @@ CLI: dict[str, dict[str, str]] = {
         "of {words} words; {verdict}",
     },
     "check_cited": {"ru": ", цитируется {cited:.1f} %", "en": ", cited {cited:.1f} %"},
+    "check_more_sources": {
+        "ru": "ещё {n:#source} учтено в уникальности, но не показано (больше покажет --top): "
+        "{share:.1f} % текста найдено только в них",
+        "en": "sources counted but not listed (--top lists more): {n}; {share:.1f} % of the "
+        "text was found only in them",
+    },
+    "check_capped": {
+        "ru": "кандидатов набралось столько, сколько коллекция сравнивает за одну проверку "
+        "({n}, --max-candidates при её создании): с текстом могут совпадать и другие документы",
+        "en": "the candidates reached the number the collection compares in one check ({n}, "
+        "--max-candidates when it was created): more documents may share passages with it",
+    },
+    "check_limited": {
+        "ru": "уникальность посчитана по {counted:#source}; ещё {uncounted} найдено сверх "
+        "предела одной проверки ({max_sources} источников, {max_characters:,} символов "
+        "их текстов)",
+        "en": "the figure counts {counted} sources; {uncounted} more were found past the "
+        "limit of one check ({max_sources} sources, {max_characters:,} characters of their "
+        "texts)",
+    },
     "check_would_add": {"ru": "был бы добавлен", "en": "would be added"},
     "check_would_refuse": {
         "ru": "был бы отклонён ({reason}{detail})",

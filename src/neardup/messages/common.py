@@ -23,4 +23,29 @@ COMMON: dict[str, dict[str, str]] = {
         "en": "The service was started without a token: adding and removing are off.",
     },
     "page_not_found": {"ru": "Такой страницы нет.", "en": "There is no such page."},
+    # beside a copied passage whose reference is not in the text's own reference list
+    "reference_not_found": {"ru": "ссылка не найдена", "en": "reference not found"},
+    # the page's and the PDF's sources counted in the figure but not listed ({n}: "3 sources")
+    "more_sources": {
+        "ru": "и ещё {n} — не показаны, но учтены в уникальности",
+        "en": "and {n} not listed, but counted in the uniqueness",
+    },
+    "more_mark": {
+        "ru": "найдено в источниках вне списка",
+        "en": "found in sources not listed",
+    },
+    # a check whose figure reached the work limit ({counted}, {sources}: "200 sources")
+    "limited": {
+        "ru": "Уникальность посчитана по {counted}, самым сходным с текстом; ещё {uncounted} "
+        "найдено сверх предела одной проверки ({sources}, {characters} их текстов).",
+        "en": "The uniqueness counts the {counted} most like the text; {uncounted} more were "
+        "found past the limit of one check ({sources}, {characters} of their texts).",
+    },
+    # a check whose candidates reached the collection's max_candidates ({n}: a number)
+    "capped": {
+        "ru": "Кандидатов набралось столько, сколько коллекция сравнивает за одну проверку "
+        "({n}): с текстом могут совпадать и другие её документы.",
+        "en": "The candidates reached the number the collection compares in one check ({n}): "
+        "more of its documents may share passages with the text.",
+    },
 }

@@ -48,6 +48,12 @@ ERRORS: dict[str, dict[str, str]] = {
         "ru": "Файл {kind} не читается: он повреждён или на самом деле другого типа.",
         "en": "The {kind} file cannot be read: it is damaged or not what its name says.",
     },
+    "missing_tool": {
+        "ru": "Для чтения файлов {kind} нужна программа {tool}, а она не установлена; "
+        "установите пакет Debian: apt-get install {package}.",
+        "en": "Reading {kind} files needs the program {tool}, which is not installed; install "
+        "Debian's package: apt-get install {package}.",
+    },
     "file_too_large": {
         "ru": "Файл слишком велик для сервиса ({detail}).",
         "en": "The file is too large for this service ({detail}).",
@@ -70,6 +76,28 @@ ERRORS: dict[str, dict[str, str]] = {
     "method_not_allowed": {
         "ru": "Эта страница открывается только формой; начните с формы выше.",
         "en": "This page is opened only by a form; start from the form above.",
+    },
+    "path_denied": {
+        "ru": "{path}: {reason}. Проверьте, что у вас есть права на эту папку, или выберите "
+        "другой путь.",
+        "en": "{path}: {reason}. Check your permissions on its folder, or choose another path.",
+    },
+    "bad_host": {
+        "ru": "--host {host!r}: на этом адресе нельзя принимать запросы. Укажите адрес этой "
+        "машины, например 127.0.0.1, или 0.0.0.0 для всех сетей.",
+        "en": "--host {host!r}: this machine cannot listen on that address. Give one of its "
+        "addresses, such as 127.0.0.1, or 0.0.0.0 for every interface.",
+    },
+    "port_taken": {
+        "ru": "Порт {port} на {host} уже занят: выберите другой (--port) или 0 для любого "
+        "свободного.",
+        "en": "Port {port} on {host} is taken: choose another (--port), or 0 for any free one.",
+    },
+    "damaged_check": {
+        "ru": "Сохранённая проверка повреждена: её запись в хранилище не читается. Её можно "
+        "только удалить.",
+        "en": "This kept check is damaged: its stored record cannot be read. It can only be "
+        "removed.",
     },
     "storage": {
         "ru": "Хранилище коллекции сейчас недоступно; попробуйте ещё раз позже.",

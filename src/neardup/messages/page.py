@@ -14,10 +14,11 @@ PAGE: dict[str, dict[str, str]] = {
     "nav_compare": {"ru": "Сравнение", "en": "Compare"},
     "nav_matrix": {"ru": "Матрица", "en": "Matrix"},
     "check_intro": {
-        "ru": "Вставьте текст или загрузите файл (.txt, .html, .docx, .pdf): сервис найдёт, "
-        "какие его фрагменты уже есть в коллекции и откуда они взяты.",
-        "en": "Paste a text or upload a file (.txt, .html, .docx, .pdf): the service finds "
-        "which passages of it are already in the collection and where they come from.",
+        "ru": "Вставьте текст или загрузите файл (.txt, .html, .docx, .odt, .rtf, .doc, .pdf): "
+        "сервис найдёт, какие его фрагменты уже есть в коллекции и откуда они взяты.",
+        "en": "Paste a text or upload a file (.txt, .html, .docx, .odt, .rtf, .doc, .pdf): the "
+        "service finds which passages of it are already in the collection and where they come "
+        "from.",
     },
     "text": {"ru": "Текст", "en": "Text"},
     "or_file": {"ru": "или файл", "en": "or a file"},
@@ -168,6 +169,7 @@ PAGE: dict[str, dict[str, str]] = {
         "ru": "Такой проверки нет: ссылка неверна, или проверка удалена либо устарела.",
         "en": "No such check: the link is wrong, or the check was removed or has expired.",
     },
+    "kept_damaged": {"ru": "повреждена", "en": "damaged"},
     "kept_not_yours": {
         "ru": "Эту проверку сделали в другом браузере: удалить её может он или владелец токена.",
         "en": "This check was made in another browser: only it or a token holder may remove it.",

@@ -32,6 +32,10 @@ REPORT: dict[str, dict[str, str]] = {
     "rewritten": {"ru": "переписано (пунктир)", "en": "rewritten (dashed line)"},
     "changed": {"ru": "изменённые слова (точки)", "en": "edited words (dotted line)"},
     "cite": {"ru": "цитата (серый, курсив)", "en": "cited (grey, italics)"},
+    "more": {
+        "ru": "в источниках вне списка (светло-серый)",
+        "en": "in sources not listed (light grey)",
+    },
     "page": {"ru": "стр.", "en": "page"},
     "cut": {
         "ru": "… текст обрезан здесь; не показано: {n:#character} (полностью — на странице "

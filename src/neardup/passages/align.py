@@ -20,22 +20,32 @@ The algorithm (all hot loops in :mod:`neardup._kernels.align`):
 3. Chaining: seeds in query order join a chain when they follow its last seed in both texts
    with at most ``gap`` unmatched tokens in between in each text, so a passage with a few
    changed, inserted or deleted words stays one passage.
-4. A chain is a passage when its seeds cover at least ``min_tokens`` tokens of the query.
-   Passages of one source may not overlap in the query: the best (most matched tokens) wins.
+4. A chain is a passage when its seeds cover at least ``min_tokens`` tokens of the query —
+   or all of it, for a query shorter than that (a query of fewer words than ``k`` is one
+   passage where its words stand in a row in the source), so that a short text gets the same
+   figure compared with one text as checked against a collection. Passages of one source may
+   not overlap in the query: the best (most matched tokens) wins.
 5. A passage's similarity is the share of its tokens covered by seeds, over both texts:
    ``(matched_a + matched_b) / (tokens_a + tokens_b)`` — 1.0 for a verbatim copy.
 
 Borrowed % is measured in canonical tokens of the query (so markup, spacing, punctuation and
 stop words neither add nor dilute): tokens inside some passage / all tokens. Tokens inside a
-passage but between its seeds (the edited words) count as borrowed.
+passage but between its seeds (the edited words) count as borrowed. Each word is counted once, by
+kind (copied, rewritten, cited: :mod:`neardup.passages.counting`, the one count every entry
+point's figure comes from).
 
 Citations (:func:`apply_citations`, on by default in the CLI's uniqueness reports): passages a
-writer marks as quoted or referenced (:mod:`neardup.passages.citations`) are counted as *cited*, not
-borrowed. A query token is inside a citation when its first character is. Then ``borrowed``
-is the share of tokens in a passage and outside every citation, ``cited`` the share in a
-passage and inside a citation, ``quoted`` the share inside a citation whether or not a source
-matched it; ``uniqueness = 1 - borrowed - cited``: the one uniqueness figure, the share of
-the query's words found in no source, cited words counted apart (the three add up to 1).
+writer marks as quoted or referenced and says whose (:mod:`neardup.passages.citations`: an
+attributed quotation, a sentence whose reference resolves to the text's own reference list)
+are counted as *cited*, not borrowed. A query token is inside a citation when its first
+character is. Then ``borrowed`` is the share of tokens in a passage and outside every cited
+span, ``cited`` the share in a passage and inside one, ``quoted`` the share inside any quote or
+referenced sentence found (cited or not) whether or not a source matched it; ``uniqueness = 1
+- borrowed - cited``: the one uniqueness figure, the share of the query's words found in no
+source, cited words counted apart (the three add up to 1). Each passage says what the
+citations make of it (:attr:`Passage.citation`): ``"cited"``, ``"unresolved"`` (it carries a
+reference its text's list does not hold: borrowed, and reports say "reference not found"
+beside it) or ``None``.
 """
 
 from __future__ import annotations
@@ -47,19 +57,30 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from neardup._arguments import public, public_methods
 from neardup._constraints import Boolean, Integer, check
 from neardup._kernels import align as kernels
 from neardup.analysis.analyzed import AnalyzedText, Prepared
 from neardup.analysis.analyzer import Canonical
 from neardup.defaults import DEFAULTS
-from neardup.errors import ConfigurationError
+from neardup.errors import ConfigurationError, NotFoundError, WrongTypeError
 from neardup.fingerprints.pipeline import Analyzable, Pipeline, TextLike, default_spec
 from neardup.fingerprints.shingles import shingle
-from neardup.passages.citations import Citation, find_citations
+from neardup.passages.citations import Citation, find_citations, passage_statuses
+from neardup.passages.counting import (
+    COPIED,
+    CountedRun,
+    MoreSources,
+    WordCounts,
+    counts_of,
+    only_in_unlisted,
+    runs_of,
+    word_kinds,
+)
 from neardup.spec import MAX_SHINGLE_LENGTH, FingerprintSpec, ShingleSpec, Spec
 
 if TYPE_CHECKING:
-    from neardup.passages.rewrites import RewriteFinder, RewrittenPassage
+    from neardup.passages.rewrites import RewriteFinder, RewrittenPassage, Sentences
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -100,7 +121,12 @@ class Passage:
     tokens_b)``. ``number`` counts passages of one source from 1 in query order; ``a_text`` and
     ``b_text`` are the spans' text as it stands in the inputs. ``a_changed``/``b_changed`` are
     the character spans of the runs of words inside the passage that no matching shingle covers
-    — the edited words (empty for a verbatim copy).
+    — the edited words (empty for a verbatim copy). ``citation`` is what the query's citations
+    make of it (:func:`apply_citations`): ``"cited"`` when part of it is inside a cited span,
+    ``"unresolved"`` when it carries a reference not found in the text's reference list (its
+    words are borrowed), ``None`` otherwise or when citations were not looked for. ``kind`` is
+    always ``"copied"`` (a rewritten passage,
+    :class:`~neardup.passages.rewrites.RewrittenPassage`, says ``"rewritten"``).
     """
 
     source: str
@@ -118,6 +144,8 @@ class Passage:
     b_text: str
     a_changed: tuple[tuple[int, int], ...] = ()
     b_changed: tuple[tuple[int, int], ...] = ()
+    citation: str | None = None
+    kind: str = COPIED
 
     @property
     def length(self) -> int:
@@ -134,6 +162,7 @@ class Passage:
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "kind": self.kind,
             "source": self.source,
             "number": self.number,
             "a_start": self.a_start,
@@ -150,6 +179,7 @@ class Passage:
             "b_text": self.b_text,
             "a_changed": [list(span) for span in self.a_changed],
             "b_changed": [list(span) for span in self.b_changed],
+            "citation": self.citation,
         }
 
 
@@ -189,6 +219,7 @@ class SourceMatch:
         return [p.a_tokens for p in self.passages] + [p.a_tokens for p in self.rewritten]
 
 
+@public_methods
 @dataclass(frozen=True)
 class Alignment:
     """A query text against its sources: passages per source and the shares of the query.
@@ -201,6 +232,11 @@ class Alignment:
     citation whether or not a source matched it. A source's own ``borrowed`` is its whole
     share of the query (cited words included). Sources appear in the order given;
     :attr:`found` are those with at least one passage (the only ones reports list).
+
+    ``counts`` are the words of each kind the shares come from and ``counted`` the runs of
+    the query they lie in (:mod:`neardup.passages.counting`). A report that lists only the
+    strongest sources (:meth:`listed`) keeps the figure of all of them: ``more`` then says
+    what the sources it leaves out add.
     """
 
     text: str
@@ -211,6 +247,9 @@ class Alignment:
     cited: float = 0.0
     quoted: float = 0.0
     citations: tuple[Citation, ...] | None = None
+    counts: WordCounts | None = None
+    counted: tuple[CountedRun, ...] = ()
+    more: MoreSources | None = None
 
     @property
     def uniqueness(self) -> float:
@@ -236,11 +275,55 @@ class Alignment:
         every.sort(key=lambda p: (p.a_start, p.a_end, p.source))
         return every
 
+    @property
+    def taken(self) -> list[Passage | RewrittenPassage]:
+        """Every copied and rewritten passage of every source, in query order (each says its
+        ``kind``): what the borrowed and cited words lie in."""
+        every: list[Passage | RewrittenPassage] = []
+        for s in self.sources:
+            every += [*s.passages, *s.rewritten]
+        every.sort(key=lambda p: (p.a_start, p.a_end, p.source, p.kind))
+        return every
+
+    @property
+    def words(self) -> WordCounts:
+        """The query's words by kind (:attr:`counts`; for an alignment made without them,
+        the shares times the words)."""
+        if self.counts is not None:
+            return self.counts
+        return WordCounts(
+            self.tokens, round(self.borrowed * self.tokens), 0, round(self.cited * self.tokens)
+        )
+
+    def listed(self, ids: Iterable[str], query: Prepared) -> Alignment:
+        """This alignment as a report lists it: only the sources ``ids`` (a check lists its
+        strongest matches), with the figure of every source it was aligned with and, in
+        :attr:`more`, what the others add — the words found only in them, and where they lie
+        in the query (``query``: the prepared query, for the words' spans)."""
+        wanted = set(ids)
+        kept = tuple(s for s in self.sources if s.id in wanted)
+        rest = [s for s in self.found if s.id not in wanted]
+        if not rest:
+            return replace(self, sources=kept, more=None)
+        ranges = [r for s in kept for r in s.token_ranges()]
+        canonical = query.canonical
+        words, spans = only_in_unlisted(
+            self.counted, self.tokens, ranges, canonical.starts, canonical.ends
+        )
+        more = MoreSources(
+            sources=len(rest),
+            passages=sum(len(s.passages) + len(s.rewritten) for s in rest),
+            words=words,
+            share=words / self.tokens if self.tokens else 0.0,
+            spans=spans,
+        )
+        return replace(self, sources=kept, more=more)
+
     def source(self, source_id: str) -> SourceMatch:
         for match in self.sources:
             if match.id == source_id:
                 return match
-        raise KeyError(source_id)
+        raise NotFoundError(f"no source {source_id!r:.80} in this alignment")
 
     def to_dict(self, *, with_text: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -248,15 +331,17 @@ class Alignment:
             "borrowed": round(self.borrowed, 6),
             "cited": round(self.cited, 6),
             "tokens": self.tokens,
+            **self.words.to_dict(),
             "citations_counted": self.citations is not None,
             "params": dict(self.params),
             "sources": [s.to_dict(with_text=with_text) for s in self.found],
+            "counted": [run.to_dict() for run in self.counted],
         }
+        if self.more is not None:
+            out["more_sources"] = self.more.to_dict()
         if self.citations is not None:
             out["quoted"] = round(self.quoted, 6)
-            out["citations"] = [
-                {"start": c.start, "end": c.end, "kind": str(c.kind)} for c in self.citations
-            ]
+            out["citations"] = [c.to_dict() for c in self.citations]
         if with_text:
             out["text"] = self.text
         return out
@@ -287,16 +372,17 @@ def _source_items(
     if isinstance(sources, str | bytes | Prepared | AnalyzedText) or not isinstance(
         sources, Iterable
     ):
-        raise TypeError(
+        raise WrongTypeError(
             f"sources must be a mapping id → text or (id, text) pairs, got {type(sources).__name__}"
         )
     items = list(sources)
     for item in items:
         if not isinstance(item, tuple) or len(item) != 2:
-            raise TypeError(f"each source must be an (id, text) pair, got {item!r:.80}")
+            raise WrongTypeError(f"each source must be an (id, text) pair, got {item!r:.80}")
     return items
 
 
+@public
 class Aligner:
     """Finds the passages a query text shares with source texts.
 
@@ -349,20 +435,27 @@ class Aligner:
             "rewrites": int(self.rewrites),
         }
 
-    def _rewritten(
-        self, a: Prepared, b: Prepared, source_id: str, copied: Sequence[Passage]
-    ) -> tuple[RewrittenPassage, ...]:
-        """The passages of ``a`` reworded from ``b`` (on the same analysis: nothing is analysed
-        again), when this aligner looks for them. Sentences mostly inside a ``copied`` passage
-        are left to it: a sentence that leads into a quotation would otherwise count its own
-        words as taken."""
-        if not self.rewrites:
-            return ()
+    def _rewrite_finder(self) -> RewriteFinder:
         if self._finder is None:
             from neardup.passages.rewrites import RewriteFinder
 
             self._finder = RewriteFinder(self._base_spec)
-        found = self._finder.find(
+        return self._finder
+
+    def _rewritten(
+        self,
+        a: Prepared | Sentences,
+        b: Prepared,
+        source_id: str,
+        copied: Sequence[Passage],
+    ) -> tuple[RewrittenPassage, ...]:
+        """The passages of ``a`` reworded from ``b`` (on the same analysis: nothing is analysed
+        again; ``a`` cut into sentences once for all the sources), when this aligner looks for
+        them. Sentences mostly inside a ``copied`` passage are left to it: a sentence that leads
+        into a quotation would otherwise count its own words as taken."""
+        if not self.rewrites:
+            return ()
+        found = self._rewrite_finder().find(
             a,
             b,
             source_id=source_id,
@@ -407,6 +500,8 @@ class Aligner:
         """The passages of ``a`` that come from ``b``, in query order."""
         if len(a.hashes) == 0 or len(b.hashes) == 0:
             return ()
+        if len(a.canonical) < self.k:
+            return self._whole_text(a, b, source_id)
         seeds_i, seeds_j = kernels.find_seeds(
             a.hashes, b.sorted_hashes, b.order, self.max_occurrences
         )
@@ -416,7 +511,9 @@ class Aligner:
         a_first, a_end, b_first, b_end, m_a, m_b, seed_chain = kernels.chain_seeds(
             seeds_i, seeds_j, self.k, n_a, n_b, self.gap
         )
-        kept = m_a >= self.min_tokens
+        # a query shorter than a passage's minimum is one passage when all of it was taken: the
+        # same short text gets the same figure whether it is compared or checked
+        kept = m_a >= min(self.min_tokens, n_a)
         if not kept.any():
             return ()
         candidates = np.flatnonzero(kept)
@@ -457,6 +554,40 @@ class Aligner:
             )
         return tuple(passages)
 
+    def _whole_text(self, a: Prepared, b: Prepared, source_id: str) -> tuple[Passage, ...]:
+        """The one passage of a query of fewer words than a shingle (``k``): its words in a
+        row in ``b`` (the first place they stand), else none."""
+        n_a = len(a.canonical)
+        if len(b.canonical) < n_a:
+            return ()
+        whole = ShingleSpec(unit="word", k=n_a, step=1)
+        family = self._pipeline.family
+        query = shingle(a.canonical, whole, family).hashes
+        where = np.flatnonzero(shingle(b.canonical, whole, family).hashes == query[0])
+        if where.shape[0] == 0:
+            return ()
+        bf = int(where[0])
+        ca, cb = a.canonical, b.canonical
+        s0, e0 = int(ca.starts[0]), int(ca.ends[n_a - 1])
+        s1, e1 = int(cb.starts[bf]), int(cb.ends[bf + n_a - 1])
+        return (
+            Passage(
+                source=source_id,
+                number=1,
+                a_start=s0,
+                a_end=e0,
+                b_start=s1,
+                b_end=e1,
+                a_tokens=(0, n_a),
+                b_tokens=(bf, bf + n_a),
+                matched_a=n_a,
+                matched_b=n_a,
+                similarity=1.0,
+                a_text=a.text[s0:e0],
+                b_text=b.text[s1:e1],
+            ),
+        )
+
     def align(
         self,
         query: Analyzable | Prepared,
@@ -471,12 +602,12 @@ class Aligner:
         items = _source_items(sources)
         n_a = len(a.canonical)
         matches: list[SourceMatch] = []
-        all_first: list[int] = []
-        all_end: list[int] = []
+        # the query's sentences, cut once: a long text aligned with many sources
+        sentences = self._rewrite_finder().prepare(a) if self.rewrites and items else a
         for source_id, source_text in items:
             b = self.prepare(source_text)
             passages = self._passages(a, b, str(source_id))
-            rewritten = self._rewritten(a, b, str(source_id), passages)
+            rewritten = self._rewritten(sentences, b, str(source_id), passages)
             both: list[Passage | RewrittenPassage] = [*passages, *rewritten]
             first = np.array([p.a_tokens[0] for p in both], dtype=np.int64)
             end = np.array([p.a_tokens[1] for p in both], dtype=np.int64)
@@ -495,21 +626,16 @@ class Aligner:
                     rewritten=rewritten,
                 )
             )
-            all_first.extend(first.tolist())
-            all_end.extend(end.tolist())
-        total = (
-            kernels.covered_tokens(
-                np.array(all_first, dtype=np.int64), np.array(all_end, dtype=np.int64), n_a
-            )
-            if all_first
-            else 0
-        )
+        kinds = word_kinds(n_a, *_taken_ranges(matches))
+        counts = counts_of(kinds)
         return Alignment(
             text=a.text,
             tokens=n_a,
             sources=tuple(matches),
-            borrowed=total / n_a if n_a else 0.0,
+            borrowed=counts.borrowed,
             params=self.params,
+            counts=counts,
+            counted=runs_of(kinds, a.canonical.starts, a.canonical.ends),
         )
 
     def pair(
@@ -556,32 +682,70 @@ def align_pair(
 def apply_citations(
     alignment: Alignment, query: Prepared, citations: Iterable[Citation] | None = None
 ) -> Alignment:
-    """``alignment`` with its quoted and referenced passages counted as citation, not borrowing.
+    """``alignment`` with its cited passages counted as citation, not borrowing, and each
+    passage's :attr:`~Passage.citation` set.
 
     ``query`` is the alignment's query as :meth:`Aligner.prepare` made it (its tokens' spans);
     ``citations`` default to :func:`neardup.passages.citations.find_citations` of the query's text.
+    Only the cited ones (:attr:`Citation.counts`) take words out of ``borrowed``.
     """
     if not isinstance(query, Prepared) or query.text != alignment.text:
         raise ConfigurationError("apply_citations needs the alignment's own prepared query")
     found = tuple(find_citations(alignment.text) if citations is None else citations)
+    sources = tuple(_with_citation_status(match, found) for match in alignment.sources)
     n = alignment.tokens
     if n == 0 or len(query.canonical) != n:
-        return replace(alignment, cited=0.0, quoted=0.0, citations=found)
+        return replace(alignment, sources=sources, cited=0.0, quoted=0.0, citations=found)
     starts = np.asarray(query.canonical.starts, dtype=np.int64)
-    inside = np.zeros(n, dtype=np.bool_)
-    for c in found:
-        inside |= (starts >= c.start) & (starts < c.end)
-    edges = np.zeros(n + 1, dtype=np.int64)
-    for match in alignment.sources:
-        for first, end in match.token_ranges():
-            edges[first] += 1
-            edges[end] -= 1
-    matched = np.cumsum(edges[:n]) > 0
-    cited = int(np.count_nonzero(matched & inside))
+    inside = _token_mask(query, found)
+    counted = _token_mask(query, [c for c in found if c.counts])
+    copied, rewritten = _taken_ranges(sources)
+    kinds = word_kinds(n, copied, rewritten, counted)
+    counts = counts_of(kinds)
     return replace(
         alignment,
-        borrowed=int(np.count_nonzero(matched & ~inside)) / n,
-        cited=cited / n,
+        sources=sources,
+        borrowed=counts.borrowed,
+        cited=counts.cited_share,
         quoted=int(np.count_nonzero(inside)) / n,
         citations=found,
+        counts=counts,
+        counted=runs_of(kinds, starts, query.canonical.ends),
     )
+
+
+def _token_mask(query: Prepared, spans: Sequence[Citation]) -> npt.NDArray[np.bool_]:
+    """Which of the query's tokens start inside one of ``spans`` (the token starts are sorted,
+    so each span is two binary searches)."""
+    starts = np.asarray(query.canonical.starts, dtype=np.int64)
+    n = starts.shape[0]
+    edges = np.zeros(n + 1, dtype=np.int64)
+    if spans:
+        bounds = np.array([(c.start, c.end) for c in spans], dtype=np.int64)
+        first = np.searchsorted(starts, bounds[:, 0], side="left")
+        end = np.searchsorted(starts, bounds[:, 1], side="left")
+        np.add.at(edges, first, 1)
+        np.add.at(edges, end, -1)
+    return np.cumsum(edges[:n]) > 0
+
+
+def _with_citation_status(match: SourceMatch, citations: Sequence[Citation]) -> SourceMatch:
+    """MATCH with each of its passages' ``citation`` said by CITATIONS."""
+    copied = passage_statuses([(p.a_start, p.a_end) for p in match.passages], citations)
+    reworded = passage_statuses([(p.a_start, p.a_end) for p in match.rewritten], citations)
+    return replace(
+        match,
+        passages=tuple(replace(p, citation=c) for p, c in zip(match.passages, copied, strict=True)),
+        rewritten=tuple(
+            replace(p, citation=c) for p, c in zip(match.rewritten, reworded, strict=True)
+        ),
+    )
+
+
+def _taken_ranges(
+    sources: Iterable[SourceMatch],
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The query's token ranges of the copied passages and of the rewritten ones."""
+    copied = [p.a_tokens for s in sources for p in s.passages]
+    rewritten = [p.a_tokens for s in sources for p in s.rewritten]
+    return copied, rewritten

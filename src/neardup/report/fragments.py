@@ -8,7 +8,9 @@ lighter and underlined, as uniqueness checkers mark copied words (the web-articl
 Each highlighted passage is a link to its counterpart (query ↔ source): the query
 and the sources scroll in their own panes, so following a link brings the counterpart into view
 next to it. Texts are shown as given — for HTML input that is the page's source, where the
-spans point.
+spans point. A copied passage whose reference is not found in the text's own reference list
+(:mod:`neardup.passages.citations`) gets the words "reference not found" (in the report's
+language, from :mod:`neardup.messages`) right after its reference.
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ from rich.text import Text
 
 from neardup.analysis.tricks import Tricks
 from neardup.errors import InputError
+from neardup.messages import say
 from neardup.passages.align import UNIQUENESS_MEANING, Alignment, Passage
+from neardup.passages.citations import unresolved_notes
 from neardup.passages.rewrites import RewrittenPassage
 
 #: Background colours of the sources' passages (HTML), cycled.
@@ -61,10 +65,16 @@ CITATION_STYLE = "black on grey70"
 CITATION_COLOUR = "#c9d3dd"
 #: Laid over every quoted or referenced passage of the query, matched or not.
 QUOTED_STYLE = "italic"
+#: The words "reference not found" after a copied passage's unresolved reference (terminal).
+NOTE_STYLE = "bold red"
 #: Added to a source's colour on a rewritten passage (its sentences reworded, not copied).
 REWRITTEN_STYLE = "underline"
 #: What a rewritten passage is called in reports and on the page.
 REWRITTEN_LABEL = "rewritten"
+#: The words counted in the figure through sources a report does not list (past ``top``): a
+#: neutral colour, no source's (terminal, HTML, the page and the PDF).
+MORE_STYLE = "black on grey89"
+MORE_COLOUR = "#e4e4e4"
 
 
 # --- JSON ----------------------------------------------------------------------------------
@@ -179,16 +189,67 @@ def summary_line(alignment: Alignment) -> str:
     )
 
 
+def more_line(alignment: Alignment, lang: str = "en") -> str | None:
+    """What the sources counted but not listed add (``None`` when every source is listed)."""
+    more = alignment.more
+    if more is None:
+        return None
+    return say("cli", "check_more_sources", lang, n=more.sources, share=100 * more.share)
+
+
 def _cited_parts(alignment: Alignment) -> list[tuple[int, int]]:
-    """The character spans of the query's passages that lie inside a citation."""
+    """The character spans of the query's passages that lie inside a cited span."""
     parts: list[tuple[int, int]] = []
     for match in alignment.found:
         for p in match.passages:
-            for c in alignment.citations or ():
-                start, end = max(p.a_start, c.start), min(p.a_end, c.end)
+            for c in cited_citations(alignment):
+                start, end = max(p.a_start, c[0]), min(p.a_end, c[1])
                 if start < end:
                     parts.append((start, end))
     return sorted(set(parts))
+
+
+def cited_citations(alignment: Alignment) -> list[tuple[int, int]]:
+    """The spans of the query's citations that count as cited."""
+    return [(c.start, c.end) for c in alignment.citations or () if c.counts]
+
+
+def reference_notes(alignment: Alignment) -> list[int]:
+    """Where "reference not found" goes: after each unresolved reference of a copied (or
+    rewritten) passage of the query."""
+    found = [(c.start, c.end, str(c.status)) for c in alignment.citations or ()]
+    passages = [(p.a_start, p.a_end) for s in alignment.found for p in s.passages]
+    passages += [(p.a_start, p.a_end) for s in alignment.found for p in s.rewritten]
+    return unresolved_notes(found, passages)
+
+
+def not_found_words(lang: str) -> str:
+    """ "reference not found" in ``lang`` (the one catalog's words)."""
+    return say("report", "reference_not_found", lang if lang in ("ru", "en") else "en")
+
+
+def with_notes(
+    text: str, spans: Sequence[tuple[int, int, str]], notes: Sequence[int], note: str
+) -> tuple[str, list[tuple[int, int, str]]]:
+    """``text`` with ``note`` put in at each offset of ``notes`` (styled :data:`NOTE_STYLE`),
+    and ``spans`` moved to stay on their characters: a span that ends at a note's offset ends
+    before it, one that starts there starts after it."""
+    if not notes:
+        return text, list(spans)
+    at = sorted(set(notes))
+    pieces, last = [], 0
+    for x in at:
+        pieces += [text[last:x], note]
+        last = x
+    pieces.append(text[last:])
+
+    def moved(x: int, *, end: bool) -> int:
+        before = bisect.bisect_left(at, x) if end else bisect.bisect_right(at, x)
+        return x + before * len(note)
+
+    out = [(moved(a, end=False), moved(b, end=True), style) for a, b, style in spans]
+    out += [(x + k * len(note), x + (k + 1) * len(note), NOTE_STYLE) for k, x in enumerate(at)]
+    return "".join(pieces), out
 
 
 #: Texts up to this many characters are shown in a panel; a longer text is printed a piece at
@@ -242,12 +303,17 @@ def print_terminal(
     query_title: str = "query",
     show_sources: bool = True,
     summary: bool = True,
+    lang: str = "en",
 ) -> None:
     """Print the query (and each source) with passages coloured, then a table of passages and
     (``summary``) the uniqueness figure with what it means — a caller that printed the figure
-    already says ``summary=False``, so that it is printed once."""
+    already says ``summary=False``, so that it is printed once. After the reference of a copied
+    passage that is not in the text's reference list it says "reference not found" (in
+    ``lang``)."""
     console = console or Console()
     query_spans: list[tuple[int, int, str]] = []
+    if alignment.more is not None:  # under the listed sources' colours
+        query_spans.extend((s, e, MORE_STYLE) for s, e in alignment.more.spans)
     for index, match in enumerate(alignment.found):
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         rewritten = f"{style} {REWRITTEN_STYLE}"
@@ -256,7 +322,9 @@ def print_terminal(
         query_spans.extend((s, e, CHANGED_STYLE) for p in match.passages for s, e in p.a_changed)
     query_spans.extend((s, e, CITATION_STYLE) for s, e in _cited_parts(alignment))
     query_spans.extend((c.start, c.end, QUOTED_STYLE) for c in alignment.citations or ())
-    _print_text(console, alignment.text, query_spans, Text(printable(query_title)))
+    note = f" ← {not_found_words(lang)}"
+    shown, query_spans = with_notes(alignment.text, query_spans, reference_notes(alignment), note)
+    _print_text(console, shown, query_spans, Text(printable(query_title)))
     if show_sources:
         for index, match in enumerate(alignment.found):
             style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
@@ -271,10 +339,21 @@ def print_terminal(
     console.print(passages_table(alignment))
     if summary:
         console.print(Text(summary_line(alignment)))
+        more = more_line(alignment)
+        if more is not None:
+            console.print(Text(more))
         console.print(Text(UNIQUENESS_MEANING, style="dim"))
 
 
 # --- HTML ----------------------------------------------------------------------------------
+
+#: How the "reference not found" note looks on the page and in the HTML report: a small red
+#: label that is not part of the text (it is not selected or copied with it).
+NOTE_CSS = (
+    ".noref{display:inline-block;margin:0 3px;padding:0 4px;border:1px solid #b00020;"
+    "border-radius:3px;color:#b00020;background:#fff;font:600 11px/1.4 system-ui,sans-serif;"
+    "vertical-align:baseline;user-select:none}"
+)
 
 _CSS = (
     "\n"
@@ -312,6 +391,7 @@ _CSS = (
     ".legend span{display:inline-block;padding:0 6px;margin-right:6px;"
     "border-radius:3px}\n"
     ".cite{font-style:italic;border-bottom:2px solid #5b6b7b}\n"
+    f"{NOTE_CSS}\n"
 )
 
 
@@ -330,59 +410,103 @@ class Mark:
     rewritten: bool = False
 
 
-def marked_text(text: str, marks: Sequence[Mark], cited: Sequence[tuple[int, int]] = ()) -> str:
+def note_html(words: str) -> str:
+    """The "reference not found" note as the page and the HTML report put it in a text."""
+    return f'<span class="noref">{html.escape(words, quote=False)}</span>'
+
+
+def marked_text(
+    text: str,
+    marks: Sequence[Mark],
+    cited: Sequence[tuple[int, int]] = (),
+    neutral: Sequence[tuple[int, int]] = (),
+    neutral_title: str = "",
+    notes: Sequence[int] = (),
+    note: str = "",
+) -> str:
     """``text`` escaped, with each mark's characters wrapped in links; overlapping marks split
     the text into pieces, each linking to the first mark that covers it. Pieces inside a mark's
     ``changed`` spans (edited words) get the class ``chg``; pieces inside a ``cited`` span (a
     quoted or referenced passage) get the class ``cite`` and, within a mark, the citation
-    colour instead of the source's."""
-    cuts = {0, len(text)}
-    for a, b in cited:
-        cuts.add(a)
-        cuts.add(b)
-    for m in marks:
-        cuts.add(m.start)
-        cuts.add(m.end)
-        for a, b in m.changed:
-            cuts.add(a)
-            cuts.add(b)
-    points = sorted(c for c in cuts if 0 <= c <= len(text))
+    colour instead of the source's. Pieces inside a ``neutral`` span and no mark (words found
+    only in sources not listed) get the class ``more``, the neutral colour and
+    ``neutral_title``. At each offset of ``notes`` the words ``note`` are put in
+    (:func:`note_html`, outside every link)."""
+    noted = set(notes) if note else set()
+    points = _cut_points(len(text), marks, (*cited, *neutral), noted)
     starting: dict[int, list[Mark]] = {}
     for m in marks:
         starting.setdefault(m.start, []).append(m)
     active: list[Mark] = []
     out: list[str] = []
     for x, y in itertools.pairwise(points):
+        if x in noted:
+            out.append(note_html(note))
         active = [m for m in active if m.end > x] + starting.get(x, [])
         for m in starting.get(x, []):
             out.append(f'<span class="anchor" id="{m.anchor}"></span>')
-        piece = html.escape(text[x:y], quote=False)
         covering = [m for m in active if m.start <= x and m.end >= y]
         in_citation = any(a <= x and y <= b for a, b in cited)
-        if not covering:
-            out.append(f'<span class="cite">{piece}</span>' if in_citation else piece)
-            continue
-        covering.sort(key=lambda m: m.rewritten)  # a copied passage is drawn over a rewritten one
-        first = covering[0]
-        cls = "frag multi" if len(covering) > 1 else "frag"
-        if first.rewritten:
-            cls += " rew"
-        if any(a <= x and y <= b for a, b in first.changed):
-            cls += " chg"
-        colour = first.colour
-        titles = [m.title for m in covering]
-        if in_citation:
-            cls += " cite"
-            colour = CITATION_COLOUR
-            titles.insert(0, "citation")
-        title = html.escape("; ".join(titles), quote=True)
-        out.append(
-            f'<a class="{cls}" href="#{first.target}" data-anchor="{first.anchor}" '
-            f'style="background:{colour}" title="{title}">{piece}</a>'
-        )
+        piece = html.escape(text[x:y], quote=False)
+        if covering:
+            out.append(_piece(piece, x, y, covering, in_citation))
+        else:
+            in_neutral = any(a <= x and y <= b for a, b in neutral)
+            out.append(_unmarked(piece, in_citation, neutral_title if in_neutral else None))
+    if len(text) in noted:
+        out.append(note_html(note))
     if len(text) in starting:  # an empty passage at the very end cannot happen, but be exact
         out.extend(f'<span class="anchor" id="{m.anchor}"></span>' for m in starting[len(text)])
     return "".join(out)
+
+
+def _cut_points(
+    length: int, marks: Sequence[Mark], cited: Sequence[tuple[int, int]], noted: set[int]
+) -> list[int]:
+    """Where the pieces of a marked text start and end: every mark's, edit's, citation's and
+    note's bounds."""
+    cuts = {0, length, *noted}
+    for a, b in cited:
+        cuts.update((a, b))
+    for m in marks:
+        cuts.update((m.start, m.end))
+        for a, b in m.changed:
+            cuts.update((a, b))
+    return sorted(c for c in cuts if 0 <= c <= length)
+
+
+def _piece(piece: str, x: int, y: int, covering: list[Mark], in_citation: bool) -> str:
+    """One escaped piece ``[x, y)`` of a marked text: a link to the first mark covering it."""
+    covering.sort(key=lambda m: m.rewritten)  # a copied passage is drawn over a rewritten one
+    first = covering[0]
+    cls = "frag multi" if len(covering) > 1 else "frag"
+    if first.rewritten:
+        cls += " rew"
+    if any(a <= x and y <= b for a, b in first.changed):
+        cls += " chg"
+    colour = first.colour
+    titles = [m.title for m in covering]
+    if in_citation:
+        cls += " cite"
+        colour = CITATION_COLOUR
+        titles.insert(0, "citation")
+    title = html.escape("; ".join(titles), quote=True)
+    return (
+        f'<a class="{cls}" href="#{first.target}" data-anchor="{first.anchor}" '
+        f'style="background:{colour}" title="{title}">{piece}</a>'
+    )
+
+
+def _unmarked(piece: str, in_citation: bool, neutral_title: str | None) -> str:
+    """A piece of text (escaped) in no mark: as it is, in a citation, or (``neutral_title``
+    given) found only in sources not listed."""
+    if neutral_title is not None:
+        cls = "more cite" if in_citation else "more"
+        title = html.escape(neutral_title, quote=True)
+        return (
+            f'<span class="{cls}" style="background:{MORE_COLOUR}" title="{title}">{piece}</span>'
+        )
+    return f'<span class="cite">{piece}</span>' if in_citation else piece
 
 
 def passage_id(side: str, source_index: int, number: int | str) -> str:
@@ -396,9 +520,11 @@ def render_html(
     *,
     title: str = "neardup: matched fragments",
     query_title: str = "query",
+    lang: str = "en",
 ) -> str:
     """A self-contained HTML page: the query and its sources side by side, passages highlighted
-    and linked to their counterparts, a table of passages and the borrowed share."""
+    and linked to their counterparts, a table of passages and the borrowed share; "reference
+    not found" (in ``lang``) after a copied passage's unresolved reference."""
     esc = html.escape
     query_marks: list[Mark] = []
     source_sections: list[str] = []
@@ -449,11 +575,26 @@ def render_html(
         )
     query_marks.sort(key=lambda m: (m.start, m.end))
     n_passages = sum(len(s.passages) for s in alignment.found)
-    cited = [(c.start, c.end) for c in alignment.citations or ()]
+    cited = cited_citations(alignment)
     citation_summary = ""
     if alignment.citations is not None:
         legend.append(f'<span class="cite" style="background:{CITATION_COLOUR}">citation</span>')
         citation_summary = f', cited <b id="cited">{100 * alignment.cited:.1f} %</b>'
+    notes = reference_notes(alignment)
+    words = not_found_words(lang)
+    if notes:
+        legend.append(note_html(words))
+    neutral: list[tuple[int, int]] = []
+    more = more_line(alignment)
+    more_summary = ""
+    unlisted = say("common", "more_mark", "en")
+    if alignment.more is not None and more is not None:
+        neutral = list(alignment.more.spans)
+        legend.append(f'<span class="more" style="background:{MORE_COLOUR}">{esc(unlisted)}</span>')
+        more_summary = f'<p class="more-sources" id="more-sources">{esc(more)}</p>'
+    query_html = marked_text(
+        alignment.text, query_marks, cited, neutral, unlisted, notes=notes, note=words
+    )
 
     table = ""
     if rows:
@@ -479,11 +620,12 @@ def render_html(
         f"<b>{100 * alignment.borrowed:.1f} %</b>{citation_summary} — "
         f"{_count(n_passages, 'passage')} from "
         f"{_count(len(alignment.found), 'source')}; {_count(alignment.tokens, 'word')} counted; "
-        f'{params}</p><p class="meaning">{esc(UNIQUENESS_MEANING)}</p>'
+        f"{params}</p>{more_summary}"
+        f'<p class="meaning">{esc(UNIQUENESS_MEANING)}</p>'
         f'<p class="legend">{"".join(legend)}</p>{table}</header>'
         '<main class="cols">'
         f'<section class="pane" id="query"><h2>{esc(query_title)}</h2>'
-        f'<pre class="text">{marked_text(alignment.text, query_marks, cited)}</pre></section>'
+        f'<pre class="text">{query_html}</pre></section>'
         f'<div class="sources">{"".join(source_sections)}</div>'
         "</main></body></html>\n"
     )

@@ -5,7 +5,10 @@ date, the collection's name (never a path) and the spec; the sources with their 
 names and links (``title``/``url`` from the documents' metadata); and the text itself with the
 copied passages on their source's colour, the rewritten ones on that colour and underlined
 with a dashed line, the edited words inside a copied passage under a dotted line, and the cited
-passages on grey, in italics — with a legend.
+passages on grey, in italics — with a legend. The figure counts every source the check aligned;
+those it did not list (past ``top``) are one row, "and N more", and the words found only in
+them are on light grey. After the reference of a copied passage that is
+not in the text's own reference list, a red "reference not found" (in the report's language).
 
 Numbers take the language's decimal separator and counts their plural forms
 (:mod:`neardup.messages`: "40,0 %", "21 слово" in Russian), as on the page; its words are
@@ -30,8 +33,15 @@ from typing import Any
 
 from neardup.errors import ConfigurationError, require
 from neardup.messages import number, plural, say
-from neardup.report.check_record import Source, cited_spans, sources_of
-from neardup.report.fragments import CITATION_COLOUR, HTML_COLOURS
+from neardup.report.check_record import (
+    More,
+    Source,
+    cited_spans,
+    more_of,
+    reference_notes,
+    sources_of,
+)
+from neardup.report.fragments import CITATION_COLOUR, HTML_COLOURS, MORE_COLOUR
 
 #: The environment variable naming a TrueType font file for the reports.
 FONT_ENV = "NEARDUP_PDF_FONT"
@@ -137,9 +147,17 @@ class Piece:
     cited: bool
 
 
-def pieces(length: int, sources: Sequence[Source], cited: Sequence[tuple[int, int]]) -> list[Piece]:
-    """The text cut where any mark starts or ends; each piece drawn as the first copied passage
-    over it (else the first rewritten one), as the page draws it."""
+def pieces(
+    length: int,
+    sources: Sequence[Source],
+    cited: Sequence[tuple[int, int]],
+    neutral: Sequence[tuple[int, int]] = (),
+    notes: Sequence[int] = (),
+) -> list[Piece]:
+    """The text cut where any mark starts or ends (and at each note); each piece drawn as the
+    first copied passage over it (else the first rewritten one), as the page draws it; a piece
+    in no passage listed but in a ``neutral`` span (found only in sources not listed) on the
+    neutral colour."""
     marks: list[tuple[int, int, str, bool, tuple[tuple[int, int], ...]]] = []
     for s in sources:
         colour = HTML_COLOURS[s.index % len(HTML_COLOURS)]
@@ -150,8 +168,9 @@ def pieces(length: int, sources: Sequence[Source], cited: Sequence[tuple[int, in
         cuts.update((a, b))
         for x, y in changed:
             cuts.update((x, y))
-    for a, b in cited:
+    for a, b in (*cited, *neutral):
         cuts.update((a, b))
+    cuts.update(notes)
     points = sorted(c for c in cuts if 0 <= c <= length)
     out: list[Piece] = []
     for x, y in itertools.pairwise(points):
@@ -161,6 +180,8 @@ def pieces(length: int, sources: Sequence[Source], cited: Sequence[tuple[int, in
             first = covering[0]
             edited = any(a <= x and y <= b for a, b in first[4])
             out.append(Piece(x, y, first[2], first[3], edited, in_cite))
+        elif any(a <= x and y <= b for a, b in neutral):
+            out.append(Piece(x, y, MORE_COLOUR, False, False, in_cite))
         else:
             out.append(Piece(x, y, None, False, False, in_cite))
     return out
@@ -258,12 +279,15 @@ def check_pdf(
     if excluded:
         report.line(w("excluded"), ", ".join(excluded))
     sources = sources_of(record)
-    _sources(report, sources)
-    _legend(report, sources)
-    report.heading(w("text"))
+    more = more_of(record)
     shown = text[:max_text]
-    runs = pieces(len(shown), sources, cited_spans(record))
-    _marked_text(report, printable(shown), runs)
+    notes = [n for n in reference_notes(record) if n <= len(shown)]
+    _sources(report, sources, more)
+    _limited(report, record)
+    _legend(report, more, bool(notes))
+    report.heading(w("text"))
+    runs = pieces(len(shown), sources, cited_spans(record), more.spans if more else (), notes)
+    _marked_text(report, printable(shown), runs, set(notes))
     if len(text) > len(shown):
         pdf.set_font("body", "I", 9)
         pdf.multi_cell(0, 5, w("cut", n=len(text) - len(shown)))
@@ -293,10 +317,10 @@ def _figure(report: _Report, record: Mapping[str, Any]) -> None:
     pdf.set_text_color(0, 0, 0)
 
 
-def _sources(report: _Report, sources: Sequence[Source]) -> None:
+def _sources(report: _Report, sources: Sequence[Source], more: More | None = None) -> None:
     pdf, w = report.pdf, report.w
     report.heading(w("sources"))
-    if not sources:
+    if not sources and more is None:
         pdf.multi_cell(0, 5, w("no_sources"), new_x="LMARGIN", new_y="NEXT")
         return
     pdf.set_font("body", "", 9)
@@ -316,6 +340,27 @@ def _sources(report: _Report, sources: Sequence[Source]) -> None:
             row.cell(label, link=s.url or None)
             row.cell(report.percent(s.borrowed))
             row.cell(number(len(s.spans), 0, report.lang))
+        if more is not None:  # one row for the sources counted but not listed
+            row = table.row()
+            row.cell("", style=_fill_style(MORE_COLOUR))
+            row.cell(w("more_sources", n=plural(more.sources, "source", report.lang)))
+            row.cell(report.percent(more.share))
+            row.cell(number(more.passages, 0, report.lang))
+    pdf.set_font("body", "", 10)
+
+
+def _limited(report: _Report, record: Mapping[str, Any]) -> None:
+    """The notes of a figure that reached a work limit of one check."""
+    from neardup.report.check_record import limit_notes
+
+    notes = limit_notes(record, report.lang)
+    if not notes:
+        return
+    pdf = report.pdf
+    pdf.ln(1)
+    pdf.set_font("body", "I", 9)
+    for note in notes:
+        pdf.multi_cell(0, 4.5, note, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("body", "", 10)
 
 
@@ -325,7 +370,7 @@ def _fill_style(colour: str) -> Any:
     return FontFace(fill_color=_rgb(colour))
 
 
-def _legend(report: _Report, sources: Sequence[Source]) -> None:
+def _legend(report: _Report, more: More | None = None, notes: bool = False) -> None:
     pdf, w = report.pdf, report.w
     pdf.ln(3)
     pdf.set_font("body", "B", 9)
@@ -338,6 +383,7 @@ def _legend(report: _Report, sources: Sequence[Source]) -> None:
         (w("rewritten"), Piece(0, 0, colour, True, False, False)),
         (w("changed"), Piece(0, 0, colour, False, True, False)),
         (w("cite"), Piece(0, 0, colour, False, False, True)),
+        *([(w("more"), Piece(0, 0, MORE_COLOUR, False, False, False))] if more else []),
     )
     x, y = pdf.get_x(), pdf.get_y() + 1
     for label, piece in samples:
@@ -346,7 +392,42 @@ def _legend(report: _Report, sources: Sequence[Source]) -> None:
             x, y = pdf.l_margin + indent, y + 6
         _draw(report, x, y, width, 4.6, label, piece)
         x += width + 3
+    if notes:
+        label = w("reference_not_found")
+        if x + _note_width(report, label) > pdf.w - pdf.r_margin:
+            x, y = pdf.l_margin + indent, y + 6
+        _note(report, x, y, 4.6, label)
     pdf.set_xy(pdf.l_margin, y + 6)
+
+
+#: The colour of the "reference not found" note (the page's).
+NOTE_COLOUR = (176, 0, 32)
+
+
+def _note_width(report: _Report, label: str) -> float:
+    pdf = report.pdf
+    size = pdf.font_size_pt
+    pdf.set_font("body", "B", 7.5)
+    width = float(pdf.get_string_width(label)) + 3
+    pdf.set_font("body", "", size)
+    return width
+
+
+def _note(report: _Report, x: float, y: float, h: float, label: str) -> float:
+    """The "reference not found" note at (x, y): small red words in a red frame; its width."""
+    pdf = report.pdf
+    width = _note_width(report, label)
+    size = pdf.font_size_pt
+    pdf.set_draw_color(*NOTE_COLOUR)
+    pdf.set_line_width(0.3)
+    pdf.rect(x + 0.5, y + 0.4, width - 1, h - 0.8, style="D")
+    pdf.set_text_color(*NOTE_COLOUR)
+    pdf.set_font("body", "B", 7.5)
+    pdf.text(x + 1.5, y + h * 0.72, label)
+    pdf.set_font("body", "", size)
+    pdf.set_text_color(0, 0, 0)
+    pdf.set_draw_color(0, 0, 0)
+    return width
 
 
 def _draw(report: _Report, x: float, y: float, width: float, h: float, text: str, p: Piece) -> None:
@@ -377,49 +458,75 @@ def _draw(report: _Report, x: float, y: float, width: float, h: float, text: str
 _TOKENS = re.compile(r"\n|[^\S\n]+|[^\s]+")
 
 
-def _marked_text(report: _Report, text: str, runs: Sequence[Piece]) -> None:
+def _marked_text(
+    report: _Report, text: str, runs: Sequence[Piece], notes: set[int] | None = None
+) -> None:
     """Lay the text out word by word (wrapping at the margin, keeping line breaks), each run
-    drawn with its marking."""
-    pdf = report.pdf
-    pdf.set_font("body", "", 10)
-    h = 5.2
-    left, right = pdf.l_margin, pdf.w - pdf.r_margin
-    bottom = pdf.h - pdf.b_margin
-    x, y = left, pdf.get_y()
-
-    def newline() -> None:
-        nonlocal x, y
-        x, y = left, y + h
-        if y + h > bottom:
-            pdf.add_page()
-            pdf.set_font("body", "", 10)
-            x, y = left, pdf.t_margin
-
+    drawn with its marking, and the "reference not found" note after each run that ends at one
+    of ``notes``."""
+    report.pdf.set_font("body", "", 10)
+    layout = _Layout(report)
     for run in runs:
         for token in _TOKENS.findall(text[run.start : run.end]):
             if token == "\n":
-                newline()
-                continue
+                layout.newline()
+            elif token.isspace():
+                layout.space(token, run)
+            else:
+                layout.word(token, run)
+        if notes and run.end in notes:
+            layout.note(report.w("reference_not_found"))
+    report.pdf.set_xy(layout.left, layout.y + layout.h)
+
+
+class _Layout:
+    """Where the next run of the text goes: the pen moves right, wraps at the margin and goes
+    to a new page at the bottom."""
+
+    h = 5.2
+
+    def __init__(self, report: _Report) -> None:
+        pdf = report.pdf
+        self.report, self.pdf = report, pdf
+        self.left, self.right = pdf.l_margin, pdf.w - pdf.r_margin
+        self.bottom = pdf.h - pdf.b_margin
+        self.x, self.y = self.left, pdf.get_y()
+
+    def newline(self) -> None:
+        self.x, self.y = self.left, self.y + self.h
+        if self.y + self.h > self.bottom:
+            self.pdf.add_page()
+            self.pdf.set_font("body", "", 10)
+            self.x, self.y = self.left, self.pdf.t_margin
+
+    def space(self, token: str, run: Piece) -> None:
+        width = self.pdf.get_string_width(token)
+        if self.x > self.left:  # no space at the start of a line
+            if self.x + width > self.right:
+                self.newline()
+            else:
+                _draw(self.report, self.x, self.y, width, self.h, token, run)
+                self.x += width
+
+    def word(self, token: str, run: Piece) -> None:
+        pdf = self.pdf
+        width = pdf.get_string_width(token)
+        if self.x + width > self.right and self.x > self.left:
+            self.newline()
+        while width > self.right - self.left:  # a word longer than a line: cut it
+            cut = _fit(pdf, token, self.right - self.x)
+            piece = token[:cut]
+            _draw(self.report, self.x, self.y, pdf.get_string_width(piece), self.h, piece, run)
+            token = token[cut:]
+            self.newline()
             width = pdf.get_string_width(token)
-            if token.isspace():
-                if x > left:  # no space at the start of a line
-                    if x + width > right:
-                        newline()
-                    else:
-                        _draw(report, x, y, width, h, token, run)
-                        x += width
-                continue
-            if x + width > right and x > left:
-                newline()
-            while width > right - left:  # a word longer than a line: cut it
-                cut = _fit(pdf, token, right - x)
-                _draw(report, x, y, pdf.get_string_width(token[:cut]), h, token[:cut], run)
-                token = token[cut:]
-                newline()
-                width = pdf.get_string_width(token)
-            _draw(report, x, y, width, h, token, run)
-            x += width
-    pdf.set_xy(left, y + h)
+        _draw(self.report, self.x, self.y, width, self.h, token, run)
+        self.x += width
+
+    def note(self, label: str) -> None:
+        if self.x + _note_width(self.report, label) > self.right and self.x > self.left:
+            self.newline()
+        self.x += _note(self.report, self.x, self.y, self.h, label)
 
 
 def _fit(pdf: Any, token: str, room: float) -> int:

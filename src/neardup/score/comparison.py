@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from neardup._arguments import checked
 from neardup._constraints import Boolean, OneOf, check
 from neardup.analysis.presets import PRESETS
 from neardup.analysis.tricks import NONE, Tricks
@@ -70,7 +71,8 @@ class Comparison:
 
     @property
     def fragments(self) -> tuple[Passage, ...]:
-        """The matched passages (empty unless fragments were asked for)."""
+        """The copied passages (empty unless fragments were asked for; the rewritten ones are
+        in :attr:`alignment`, both in its ``taken``)."""
         return tuple(self.alignment.passages) if self.alignment is not None else ()
 
     @property
@@ -82,8 +84,10 @@ class Comparison:
         """The JSON of ``neardup compare --json`` and of ``/api/compare``: the combined score
         first when computed (with its model's version: a refit changes the scores), the
         measures, the shingling the pair was compared on, the spec, and with fragments the
-        passages and ``fragments_summary`` (the uniqueness of A, its borrowed and cited shares,
-        the share of B used)."""
+        passages, copied and rewritten, each with its ``kind``, in A's order, and
+        ``fragments_summary``: the uniqueness of A, its borrowed and cited shares, the words
+        they come from (``borrowed_words``, ``cited_words``, ``unique_words``, ``by_kind``), the
+        runs of A's counted words by kind (``counted``) and the share of B used."""
         out: dict[str, Any] = {}
         if self.combined is not None:
             from neardup.score.combined import MODEL
@@ -118,7 +122,7 @@ class Comparison:
             summary.pop("sources")
             used = self.alignment.sources[0].source_used if self.alignment.sources else 0.0
             summary["source_used"] = round(used, 6)
-            out["fragments"] = [p.to_dict() for p in self.alignment.passages]
+            out["fragments"] = [p.to_dict() for p in self.alignment.taken]
             out["fragments_summary"] = summary
         return out
 
@@ -153,6 +157,7 @@ def _preset_spec(preset: str) -> Spec:
     return default_spec(preset)
 
 
+@checked
 def compare(
     a: Analyzable,
     b: Analyzable,

@@ -33,10 +33,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from neardup._arguments import checked, public_methods
 from neardup._constraints import Boolean, OneOf, check, constraint_of
 from neardup._kernels.matrix import pairwise_intersections
 from neardup.defaults import DEFAULTS
-from neardup.errors import ConfigurationError, InputError, require
+from neardup.errors import ConfigurationError, InputError, WrongTypeError, require
 from neardup.fingerprints.pipeline import Pipeline, TextLike, default_spec
 from neardup.fingerprints.similarity import Fingerprints
 from neardup.spec import SketchSpec, Spec
@@ -47,6 +48,7 @@ F64 = npt.NDArray[np.float64]
 Progress = Callable[[int], None]
 
 
+@public_methods
 @dataclass(frozen=True)
 class SimilarityMatrix:
     """Texts' ids and the ``(n, n)`` matrix: row ``i``, column ``j`` = text i against text j."""
@@ -61,7 +63,7 @@ class SimilarityMatrix:
         return self.method in SYMMETRIC
 
     def to_dict(self, *, digits: int | None = 6) -> dict[str, Any]:
-        values = self.matrix if digits is None else np.round(self.matrix, digits)
+        values = self.matrix if digits is None else np.round(self.matrix, _digits(digits))
         return {
             "ids": list(self.ids),
             "matrix": values.tolist(),
@@ -76,8 +78,15 @@ class SimilarityMatrix:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["id", *self.ids])
         for doc_id, row in zip(self.ids, self.matrix.tolist(), strict=True):
-            writer.writerow([doc_id, *(f"{v:.{digits}f}" for v in row)])
+            writer.writerow([doc_id, *(f"{v:.{_digits(digits)}f}" for v in row)])
         return out.getvalue()
+
+
+def _digits(digits: int) -> int:
+    """Decimal digits of a written similarity: 0 to 17 (a float64 holds no more)."""
+    if not 0 <= digits <= 17:
+        raise InputError(f"digits must be from 0 to 17, got {digits}")
+    return int(digits)
 
 
 def _ratio(num: npt.NDArray[np.int64], den: npt.NDArray[np.int64]) -> F64:
@@ -104,12 +113,12 @@ def _check_options(
     texts: Any, method: Any, spec: Any, idf: Any, binary: Any, num_perm: Any
 ) -> None:
     if isinstance(texts, str | bytes):
-        raise TypeError("texts must be a sequence of texts, not one text")
+        raise WrongTypeError("texts must be a sequence of texts, not one text")
     if isinstance(method, str) and method not in METHODS:
         raise ConfigurationError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
     check("method", method, OneOf(METHODS), ConfigurationError)
     if spec is not None and not isinstance(spec, Spec):
-        raise TypeError(f"spec must be a Spec or None, got {type(spec).__name__}")
+        raise WrongTypeError(f"spec must be a Spec or None, got {type(spec).__name__}")
     check("binary", binary, Boolean(), ConfigurationError)
     if not isinstance(idf, str):
         raise ConfigurationError(f"idf must be a name, got {idf!r:.80}")
@@ -117,6 +126,7 @@ def _check_options(
         check("num_perm", num_perm, constraint_of(SketchSpec, "num_perm"), ConfigurationError)
 
 
+@checked
 def similarity_matrix(
     texts: Sequence[TextLike],
     *,

@@ -23,12 +23,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from neardup._arguments import public
 from neardup._constraints import Real, check, constraint_of
 from neardup._kernels import minhash as kernels
 from neardup.analysis.analyzer import BatchPlan, Canonical, route_batch
 from neardup.analysis.tricks import NONE as NO_TRICKS
 from neardup.analysis.tricks import Tricks
-from neardup.errors import InputError, SpecError, SpecMismatchError
+from neardup.errors import InputError, SpecError, SpecMismatchError, WrongTypeError
 from neardup.fingerprints.hashing import RabinTables, splitmix64
 from neardup.fingerprints.similarity import Fingerprints
 from neardup.spec import SketchSpec, Spec
@@ -173,7 +174,9 @@ def _as_list(items: Iterable[Any]) -> list[Any]:
     """A batch as a list; a lone ``str`` or ``bytes`` is refused rather than taken as a batch
     of its characters."""
     if isinstance(items, str | bytes):
-        raise TypeError(f"expected a list of texts or fingerprints, got one {type(items).__name__}")
+        raise WrongTypeError(
+            f"expected a list of texts or fingerprints, got one {type(items).__name__}"
+        )
     return list(items)
 
 
@@ -185,9 +188,10 @@ def _sketch_spec(spec: Spec | SketchSpec | None) -> tuple[Spec | None, SketchSpe
     if isinstance(spec, Spec):
         sketch = spec.sketch if spec.sketch is not None else SketchSpec()
         return spec.replace(sketch=sketch), sketch
-    raise TypeError(f"expected a Spec or a SketchSpec, got {type(spec).__name__}")
+    raise WrongTypeError(f"expected a Spec or a SketchSpec, got {type(spec).__name__}")
 
 
+@public
 class MinHasher:
     """Signs fingerprint sets (or texts) with N seeded functions under one spec.
 
@@ -276,6 +280,10 @@ class MinHasher:
     def sign_hashes(self, hashes: Sequence[U64]) -> SignatureArray:
         """``(n, N)`` signatures of raw ``uint64`` hash arrays (repeats allowed): ONE kernel
         call."""
+        if isinstance(hashes, np.ndarray) or not all(
+            isinstance(h, np.ndarray) and h.ndim == 1 for h in hashes
+        ):
+            raise WrongTypeError("hashes must be a list of 1-d arrays of hash values")
         flat, offsets = pack(hashes)
         return self._finish(self._flat(flat, offsets))
 

@@ -107,18 +107,34 @@ class SignatureWriter:
                 "signature files hold MinHash signatures: the spec needs a minhash sketch"
             )
         self.path = Path(path)
-        if (
-            self.path.exists()
-            and not overwrite
-            and (not self.path.is_dir() or any(self.path.iterdir()))
-        ):
-            raise InputError(f"{self.path} already exists; choose another output or pass --force")
         self.spec = spec
         self.num_perm = spec.sketch.num_perm
         self.dtype = np.dtype("<u8" if spec.sketch.value_bits == 64 else "<u4")
         self.count = 0
         self.overwrite = overwrite
         self._tmp = self.path.with_name(self.path.name + ".partial")
+        try:
+            self._start()
+        except OSError as exc:  # a folder this user may not write or search, a full disk
+            raise InputError(
+                f"cannot write {self.path}: {exc.strerror or exc}; check that you may write "
+                "its folder, or choose another output",
+                code="path_denied",
+                params={
+                    "path": str(self.path),
+                    "reason": exc.strerror or str(exc),
+                    "verb": "write",
+                },
+            ) from None
+        self._closed = False
+
+    def _start(self) -> None:
+        if (
+            self.path.exists()
+            and not self.overwrite
+            and (not self.path.is_dir() or any(self.path.iterdir()))
+        ):
+            raise InputError(f"{self.path} already exists; choose another output or pass --force")
         if self._tmp.exists():
             shutil.rmtree(self._tmp)
         self._tmp.mkdir(parents=True)
@@ -126,7 +142,6 @@ class SignatureWriter:
         self._values.write(_npy_header(self.dtype, 0, self.num_perm))
         self._ids = open(self._tmp / IDS_FILE, "w", encoding="utf-8")  # noqa: SIM115
         self._ids.write("[")
-        self._closed = False
 
     def write(self, ids: list[str], values: npt.NDArray[Any]) -> None:
         """Append rows: ``values`` is ``(len(ids), N)`` of this spec's dtype."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from neardup._arguments import public
 from neardup._kernels import minhash as kernels
 from neardup.errors import InputError, SpecError
 from neardup.fingerprints.hashing import splitmix64
@@ -84,6 +85,7 @@ def shares_key(a: U64, b: U64) -> bool:
     return bool(np.any(np.asarray(a) == np.asarray(b)))
 
 
+@public
 class Banding:
     """The keys a :class:`~neardup.spec.SketchSpec` with ``bands`` × ``rows`` (and ``mega``)
     asks for, from its MinHash signatures."""

@@ -25,6 +25,11 @@ class MemoryCheckStore:
         with self._lock:
             return self._checks.get(check_id)
 
+    def owner(self, check_id: str) -> str | None:
+        with self._lock:
+            found = self._checks.get(check_id)
+        return None if found is None else found.owner
+
     def list(
         self, *, owner: str | None = None, limit: int = 100, offset: int = 0
     ) -> list[KeptSummary]:

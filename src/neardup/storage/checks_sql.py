@@ -8,9 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from neardup.storage.kept_checks import KeptCheck, KeptSummary, plain_text, preview
+from neardup.storage.kept_checks import KeptCheck, KeptSummary, plain_text, preview, stored_text
 
-_COLUMNS = "id, created, owner, name, uniqueness, preview"
+#: The columns a listing reads, and a check's own.
+_LISTED = ("id", "created", "owner", "name", "uniqueness", "preview")
+_CHECK = ("id", "created", "owner", "name", "spec", "body")
+#: The text columns, which a damaged SQLite row may hold as bytes that are not UTF-8: read as
+#: bytes (decoded by the store's own rules), so that one damaged row does not fail the query.
+_TEXT = frozenset({"id", "owner", "name", "spec", "preview", "body"})
 _SQLITE_TABLE = "SELECT 1 FROM sqlite_master WHERE type='table' AND name='kept_checks'"
 
 
@@ -37,6 +42,11 @@ class SQLCheckStore:
 
     def _sql(self, text: str) -> str:
         return text.replace("?", self._p)
+
+    def _columns(self, names: tuple[str, ...]) -> str:
+        if not self._sqlite:
+            return ", ".join(names)
+        return ", ".join(f"CAST({n} AS BLOB)" if n in _TEXT else n for n in names)
 
     def _table(self) -> None:
         if self._ready:
@@ -82,12 +92,20 @@ class SQLCheckStore:
             return None
         with self.storage._lock:
             rows = self.storage._q(
-                self._sql(
-                    "SELECT id, created, owner, name, spec, body FROM kept_checks WHERE id = ?"
-                ),
+                self._sql(f"SELECT {self._columns(_CHECK)} FROM kept_checks WHERE id = ?"),
                 (check_id,),
             )
         return KeptCheck.from_row(*rows[0]) if rows else None
+
+    def owner(self, check_id: str) -> str | None:
+        if not self._readable():
+            return None
+        with self.storage._lock:
+            rows = self.storage._q(
+                self._sql(f"SELECT {self._columns(('owner',))} FROM kept_checks WHERE id = ?"),
+                (check_id,),
+            )
+        return (stored_text(rows[0][0]) or "") if rows else None
 
     def list(
         self, *, owner: str | None = None, limit: int = 100, offset: int = 0
@@ -98,12 +116,14 @@ class SQLCheckStore:
         with self.storage._lock:
             rows = self.storage._q(
                 self._sql(
-                    f"SELECT {_COLUMNS} FROM kept_checks {where} "
+                    f"SELECT {self._columns(_LISTED)} FROM kept_checks {where} "
                     "ORDER BY created DESC, id LIMIT ? OFFSET ?"
                 ),
                 (*params, int(limit), int(offset)),
             )
-        return [KeptSummary(r[0], float(r[1]), r[2], r[3], float(r[4]), r[5]) for r in rows]
+        listed = [(stored_text(r[0]), r[1:]) for r in rows]
+        # a row whose id is not text cannot be asked for by its id: it is left out
+        return [KeptSummary.from_row(i, *rest) for i, rest in listed if i is not None]
 
     def _delete(self, where: str, value: object) -> int:
         with self.storage._lock, self.storage._errors():

@@ -10,19 +10,58 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from neardup.errors import InputError
+from neardup.errors import DamagedCheckError, InputError
 
 #: Characters of the text a listing shows.
 PREVIEW = 120
 #: A lone surrogate: ``json.dumps(..., ensure_ascii=False)`` leaves it raw, and no backend
 #: stores it, so the body escapes it (only it: a Cyrillic letter escaped takes 6 bytes, not 2).
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+#: The latest time a kept check may carry (the start of the year 10000, UTC): past it, no date
+#: can be written for it.
+LATEST = 253402300800.0
+
+
+def _damaged(check_id: object, why: str) -> DamagedCheckError:
+    shown = check_id if isinstance(check_id, str) else "?"
+    return DamagedCheckError(
+        f"the kept check {shown[:80]!r} is damaged ({why}); it cannot be shown, only removed",
+        params={"id": shown[:80], "why": why},
+    )
+
+
+def stored_text(value: object) -> str | None:
+    """A text column's value as stored: ``None`` unless it is text (a SQLite column can hold
+    any kind of value; bytes are read as strict UTF-8)."""
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return value if isinstance(value, str) else None
+
+
+def stored_time(value: object) -> float | None:
+    """A ``created`` column's value as a time a date can be written for, else ``None``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    created = float(value)
+    return created if math.isfinite(created) and 0.0 <= created < LATEST else None
+
+
+def stored_share(value: object) -> float | None:
+    """A uniqueness (a share, 0 to 1) as stored, else ``None``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    share = float(value)
+    return share if 0.0 <= share <= 1.0 else None
 
 
 @dataclass(frozen=True)
@@ -40,7 +79,8 @@ class KeptCheck:
 
     @property
     def uniqueness(self) -> float:
-        return float(self.result.get("uniqueness", 1.0))
+        share = stored_share(self.result.get("uniqueness", 1.0))
+        return 1.0 if share is None else share
 
     def summary(self) -> KeptSummary:
         return KeptSummary(
@@ -56,10 +96,50 @@ class KeptCheck:
 
     @classmethod
     def from_row(
-        cls, id: str, created: float, owner: str, name: str, spec: str, body: str
+        cls, id: object, created: object, owner: object, name: object, spec: object, body: object
     ) -> KeptCheck:
-        data = json.loads(body)
-        return cls(id, float(created), owner, name, spec, data["text"], data["result"])
+        """A check from its stored row, each value as the store gave it; a row that is not what
+        :meth:`body` and the store wrote is refused with :class:`DamagedCheckError` naming the
+        check and what is wrong."""
+        check_id = stored_text(id)
+        if check_id is None:
+            raise _damaged(id, "its id is not text")
+        when = stored_time(created)
+        if when is None:
+            raise _damaged(check_id, "its time is not a date")
+        columns = {
+            "owner": stored_text(owner),
+            "name": stored_text(name),
+            "spec": stored_text(spec),
+        }
+        for column, value in columns.items():
+            if value is None:
+                raise _damaged(check_id, f"its {column} is not text")
+        raw = stored_text(body)
+        if raw is None:
+            raise _damaged(check_id, "its body is not text")
+        try:
+            data = json.loads(raw)
+        except ValueError:  # JSONDecodeError, and a number too long to read
+            raise _damaged(check_id, "its body is not JSON") from None
+        except RecursionError:
+            raise _damaged(check_id, "its body is nested too deep") from None
+        if not isinstance(data, dict):
+            raise _damaged(check_id, "its body is not a JSON object")
+        text, result = data.get("text"), data.get("result")
+        if not isinstance(text, str):
+            raise _damaged(check_id, "its body holds no text")
+        if not isinstance(result, dict):
+            raise _damaged(check_id, "its body holds no result")
+        return cls(
+            check_id,
+            when,
+            columns["owner"] or "",
+            columns["name"] or "",
+            columns["spec"] or "",
+            text,
+            result,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -74,7 +154,9 @@ class KeptCheck:
 
 @dataclass(frozen=True)
 class KeptSummary:
-    """A kept check as a history lists it."""
+    """A kept check as a history lists it. ``damaged``: its row holds a value of the wrong
+    kind (what could not be read is listed as 0 or empty); it is listed so that it can be
+    removed."""
 
     id: str
     created: float
@@ -82,15 +164,37 @@ class KeptSummary:
     name: str
     uniqueness: float
     preview: str
+    damaged: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "created": self.created,
             "name": self.name,
             "uniqueness": round(self.uniqueness, 6),
             "preview": self.preview,
         }
+        if self.damaged:
+            out["damaged"] = True
+        return out
+
+    @classmethod
+    def from_row(
+        cls, id: str, created: object, owner: object, name: object, share: object, shown: object
+    ) -> KeptSummary:
+        """A listing's row as the store gave it, marked ``damaged`` when a value is not of its
+        kind."""
+        values = (stored_time(created), stored_text(owner), stored_text(name))
+        more = (stored_share(share), stored_text(shown))
+        return cls(
+            id,
+            values[0] or 0.0,
+            values[1] or "",
+            values[2] or "",
+            more[0] or 0.0,
+            more[1] or "",
+            damaged=any(v is None for v in (*values, *more)),
+        )
 
 
 def preview(text: str) -> str:
@@ -133,7 +237,14 @@ class CheckStore(Protocol):
         ...
 
     def get(self, check_id: str) -> KeptCheck | None:
-        """The check of that id, or None."""
+        """The check of that id, or None; :class:`DamagedCheckError` when its row cannot be
+        read back."""
+        ...
+
+    def owner(self, check_id: str) -> str | None:
+        """Who made the check of that id (``""`` when no one, or when its owner cannot be
+        read), or None when there is none: what its removal needs, read even from a damaged
+        row."""
         ...
 
     def list(

@@ -2,7 +2,7 @@
 
 Reads (check, get, groups, stats, compare, matrix) are open or need the token, as the service
 was started; writes (add, remove) always need it. Uploads take ``.txt``/``.md`` (any encoding
-the analyzer decodes), ``.html``, ``.docx`` and ``.pdf``.
+the analyzer decodes), ``.html``, ``.docx``, ``.odt``, ``.rtf``, ``.doc`` and ``.pdf``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,13 @@ class _Strict(BaseModel):
 
 class CheckIn(_Strict):
     text: str = Field(description="The text to check (plain text or HTML).")
-    top: int = Field(DEFAULTS.top, ge=1, le=TOP_MAX, description="Matches reported (and aligned).")
+    top: int = Field(
+        DEFAULTS.top,
+        ge=1,
+        le=TOP_MAX,
+        description="Matches listed, with their passages (the uniqueness counts every "
+        "source found, listed or not).",
+    )
     fragments: bool = Field(
         DEFAULTS.fragments, description="Also list the passages copied from its matches."
     )
@@ -120,7 +126,7 @@ def check(body: CheckIn, request: Request, response: Response) -> dict[str, Any]
 
 @router.post(
     "/check/file",
-    summary="Check an uploaded file (.txt, .html, .docx, .pdf)",
+    summary="Check an uploaded file (.txt, .html, .docx, .odt, .rtf, .doc, .pdf)",
     responses=errors(*READ, *BODY, 415),
 )
 async def check_file(

@@ -183,9 +183,11 @@ async def _no_receive() -> Message:
 
 def create_app(config: ServiceConfig, service: Service | None = None) -> FastAPI:
     """The application over the collection ``config.db`` (or the given service)."""
+    from neardup._logs import quiet_third_party_logs
     from neardup._version import __version__
     from neardup.web import api, kept, pages
 
+    quiet_third_party_logs()
     holder: dict[str, Service] = {}
     if service is not None:
         holder["service"] = service

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 
 from neardup.errors import (
     ConfigurationError,
+    DamagedCheckError,
     DuplicateIdError,
     InputError,
     MissingDependencyError,
@@ -78,6 +79,8 @@ def status_of(exc: NeardupError) -> int:
         return 400
     if isinstance(exc, MissingDependencyError):
         return 501
+    if isinstance(exc, DamagedCheckError):  # retrying will not help: not a 503
+        return 500
     if isinstance(exc, StorageError):
         return 503
     return 500

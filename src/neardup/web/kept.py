@@ -19,7 +19,7 @@ from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from neardup.errors import NeardupError
+from neardup.errors import DamagedCheckError, NeardupError
 from neardup.report.check_record import collection_name
 from neardup.storage.checks import KeptCheck, owner_digest, valid_id
 from neardup.web.auth import require_read, token_of, token_ok
@@ -59,15 +59,12 @@ def _set_owner(request: Request, response: Response, key: str) -> None:
         response.set_cookie(OWNER_COOKIE, key, max_age=days * 86400, httponly=True, samesite="lax")
 
 
-def _may_remove(request: Request, kept: KeptCheck) -> bool:
+def _may_remove(request: Request, owner: str) -> bool:
+    """Whether this request may remove a check made by ``owner`` (its stored digest)."""
     if _holder(request):
         return True
     key = _owner_key(request)
-    return (
-        bool(kept.owner)
-        and key is not None
-        and secrets.compare_digest(kept.owner, owner_digest(key))
-    )
+    return bool(owner) and key is not None and secrets.compare_digest(owner, owner_digest(key))
 
 
 def keep(request: Request, checked: Checked, name: str = "") -> tuple[KeptCheck | None, str]:
@@ -115,7 +112,7 @@ def render_check(
         text="" if kept is not None else text,
         filename=name or None,
         exclude=record.get("exclude") or [],
-        may_remove=kept is not None and _may_remove(request, kept),
+        may_remove=kept is not None and _may_remove(request, kept.owner),
         collection=collection_name(service.config.db),
         k=service.collection.spec.shingles.k,
     )
@@ -133,9 +130,19 @@ def respond_check(request: Request, checked: Checked, name: str = "") -> Respons
 
 
 def _kept_or_error(request: Request, check_id: str) -> KeptCheck | Response:
-    """The kept check, or the page saying there is none (404)."""
+    """The kept check, or the page saying there is none (404) or that it is damaged (500,
+    with its removal when this request may remove it)."""
     try:
         return _service(request).kept(valid_id(check_id))
+    except DamagedCheckError as exc:
+        owner = _service(request).kept_owner(check_id)
+        return error_in_page(
+            request,
+            "check.html",
+            exc,
+            damaged=check_id,
+            may_remove=_may_remove(request, owner),
+        )
     except NeardupError:
         t = translator(page_language(request))
         return render_page(request, "check.html", status=404, error=t["kept_missing"])
@@ -198,13 +205,16 @@ def history_page(request: Request) -> Response:
 def delete_page(request: Request, check_id: str) -> Response:
     if (denied := page_read(request)) is not None:
         return denied
-    found = _kept_or_error(request, check_id)
-    if isinstance(found, Response):
-        return found
-    if not _may_remove(request, found):
+    service = _service(request)
+    try:  # the owner alone: a damaged check can be removed too
+        owner = service.kept_owner(valid_id(check_id))
+    except NeardupError:
+        t = translator(page_language(request))
+        return render_page(request, "check.html", status=404, error=t["kept_missing"])
+    if not _may_remove(request, owner):
         t = translator(page_language(request))
         return render_page(request, "check.html", status=403, error=t["kept_not_yours"])
-    _service(request).forget(found.id)
+    service.forget(check_id)
     return RedirectResponse("/checks", status_code=303)
 
 
@@ -268,7 +278,8 @@ def api_history(
 ) -> dict[str, Any]:
     """Newest first: ``{"checks": [{"id", "created", "name", "uniqueness", "preview"}]}``.
     A token holder gets every kept check; anyone else those made with its ``neardup_owner``
-    cookie."""
+    cookie. A check whose stored row is damaged is listed with ``"damaged": true`` (what
+    could not be read given as 0 or empty), so that it can be removed."""
     _read(request)
     return {"checks": [s.to_dict() for s in _history(request, limit=limit, offset=offset)]}
 
@@ -279,7 +290,7 @@ def api_history(
     response_class=Response,
     responses={
         200: {"content": {"application/pdf": {}}},
-        **errors(*READ, 400, 404, 413, 422),
+        **errors(*READ, 400, 404, 413, 422, 500),
     },
 )
 def api_pdf(request: Request, check_id: str, lang: str = "ru") -> Response:
@@ -292,7 +303,7 @@ def api_pdf(request: Request, check_id: str, lang: str = "ru") -> Response:
 @api_router.get(
     "/checks/{check_id:path}",
     summary="A kept check: its text and result",
-    responses=errors(*READ, 400, 404, 413, 422),
+    responses=errors(*READ, 400, 404, 413, 422, 500),
 )
 def api_kept(request: Request, check_id: str) -> dict[str, Any]:
     """``{"id", "created", "name", "spec", "text", "result"}``: ``result`` is the check's JSON
@@ -307,12 +318,13 @@ def api_kept(request: Request, check_id: str) -> dict[str, Any]:
     responses=errors(*READ, 400, 403, 404, 413, 422),
 )
 def api_delete(request: Request, check_id: str) -> dict[str, Any]:
-    """A token holder removes any check; anyone else only those made with its cookie (403)."""
+    """A token holder removes any check; anyone else only those made with its cookie (403).
+    A damaged check is removed as any other: only its owner is read."""
     service = _read(request)
-    kept = service.kept(valid_id(check_id))
-    if not _may_remove(request, kept):
+    owner = service.kept_owner(valid_id(check_id))
+    if not _may_remove(request, owner):
         raise StarletteHTTPException(403, "this check was made by another client")
-    return {"removed": service.forget(kept.id)}
+    return {"removed": service.forget(check_id)}
 
 
 router.include_router(api_router)

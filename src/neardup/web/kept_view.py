@@ -1,7 +1,9 @@
 """The result page of a check, drawn from its kept record (:mod:`neardup.report.check_record`): the
 text and
 each source with their passages marked and linked, as :mod:`neardup.web.render` marks a fresh
-alignment, plus each source's title and link.
+alignment, plus each source's title and link; the sources the figure counted but the check did
+not list are one row, and the words found only in them are on a neutral colour. "Reference not
+found" follows the reference of a copied passage that is not in the text's own reference list.
 """
 
 from __future__ import annotations
@@ -11,9 +13,24 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from neardup.report.check_record import Source, sources_of
-from neardup.report.fragments import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
-from neardup.web.i18n import number
+from neardup.messages import say
+from neardup.report.check_record import (
+    Source,
+    limit_notes,
+    more_of,
+    reference_notes,
+    sources_of,
+)
+from neardup.report.fragments import (
+    HTML_COLOURS,
+    MORE_COLOUR,
+    REWRITTEN_LABEL,
+    Mark,
+    marked_text,
+    not_found_words,
+    passage_id,
+)
+from neardup.web.i18n import number, plural
 from neardup.web.render import REWRITTEN
 
 
@@ -36,13 +53,27 @@ class KeptSourceView:
 
 
 @dataclass(frozen=True)
+class KeptMoreView:
+    """The row of the sources counted but not listed: its words, colour, share, passages."""
+
+    label: str
+    colour: str
+    share: float
+    passages: int
+
+
+@dataclass(frozen=True)
 class KeptView:
-    """The checked text (marked) and its sources (marked), ready for a template."""
+    """The checked text (marked) and its sources (marked), ready for a template; ``more``: the
+    sources counted but not listed, ``limited``: the note of a check that reached the work
+    limit (empty when it did not)."""
 
     query_html: str
     sources: tuple[KeptSourceView, ...]
     passages: int
     tricks: dict[str, Any] | None
+    more: KeptMoreView | None = None
+    limited: str = ""
 
 
 def _marks(source: Source, colour: str, lang: str) -> tuple[list[Mark], list[Mark]]:
@@ -93,12 +124,33 @@ def kept_view(text: str, record: Mapping[str, Any], lang: str = "en") -> KeptVie
     tricks = (
         {"suspicious": bool(record["suspicious"].get("flag")), "found": found} if found else None
     )
+    more = more_of(record)
+    more_view = None
+    if more is not None:
+        label = say("page", "more_sources", lang, n=plural(more.sources, "source", lang))
+        more_view = KeptMoreView(label, MORE_COLOUR, more.share, more.passages)
+    unlisted = say("page", "more_mark", lang)
     return KeptView(
-        marked_text(text, query_marks),
+        marked_text(
+            text,
+            query_marks,
+            (),
+            more.spans if more else (),
+            unlisted,
+            notes=reference_notes(record),
+            note=not_found_words(lang),
+        ),
         tuple(views),
         sum(v.passages for v in views),
         tricks,
+        more_view,
+        limited_note(record, lang),
     )
+
+
+def limited_note(record: Mapping[str, Any], lang: str) -> str:
+    """The notes of a check whose figure reached a work limit ("" when it did not)."""
+    return " ".join(limit_notes(record, lang))
 
 
 def when(created: float) -> str:

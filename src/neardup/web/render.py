@@ -2,7 +2,9 @@
 
 The marking is the HTML report's (:mod:`neardup.report.fragments`): every character of a text goes
 through :func:`html.escape`, and each passage becomes a link to its counterpart
-(``a-S-N`` in the checked text ↔ ``b-S-N`` in source ``S``).
+(``a-S-N`` in the checked text ↔ ``b-S-N`` in source ``S``); after the reference of a copied
+passage that is not in the text's own reference list, "reference not found" in the page's
+language.
 """
 
 from __future__ import annotations
@@ -13,7 +15,15 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 
 from neardup.passages.align import Alignment
-from neardup.report.fragments import HTML_COLOURS, REWRITTEN_LABEL, Mark, marked_text, passage_id
+from neardup.report.fragments import (
+    HTML_COLOURS,
+    REWRITTEN_LABEL,
+    Mark,
+    marked_text,
+    not_found_words,
+    passage_id,
+    reference_notes,
+)
 from neardup.web.i18n import DEFAULT_LANGUAGE, number, plural, reason_text, size, word
 
 
@@ -75,7 +85,12 @@ def aligned_view(alignment: Alignment, lang: str = "en") -> AlignedView:
         )
     query_marks.sort(key=lambda m: (m.start, m.end))
     return AlignedView(
-        marked_text(alignment.text, query_marks),
+        marked_text(
+            alignment.text,
+            query_marks,
+            notes=reference_notes(alignment),
+            note=not_found_words(lang),
+        ),
         tuple(sources),
         sum(s.passages for s in sources),
     )

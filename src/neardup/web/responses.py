@@ -30,6 +30,8 @@ _WHEN = {
     415: "A file of a type that is not read.",
     422: "The request does not match the schema, or a text (id, meta) holds a NUL character "
     "or a lone surrogate.",
+    500: "A kept check whose stored row is damaged (DamagedCheckError): it cannot be shown; "
+    "remove it (DELETE).",
     503: "The collection's store failed (unreachable, locked); the request can be tried again.",
 }
 

@@ -23,6 +23,7 @@ from neardup.analysis.tricks import NONE, Tricks
 from neardup.defaults import DEFAULTS
 from neardup.errors import (
     ConfigurationError,
+    DamagedCheckError,
     InputError,
     NotFoundError,
     StorageError,
@@ -31,7 +32,7 @@ from neardup.errors import (
 )
 from neardup.index import CheckResult, Collection
 from neardup.passages.align import Aligner, Alignment
-from neardup.report.check_record import check_record, source_info
+from neardup.report.check_record import check_record, record_damage, source_info
 from neardup.score.comparison import Comparison
 from neardup.score.comparison import compare as compare_texts
 from neardup.score.matrix import METHODS, SimilarityMatrix, similarity_matrix
@@ -60,7 +61,8 @@ class ServiceConfig:
     ``token``: the token writes need (None: writes are refused). ``reads``: ``open`` (anyone
     may read) or ``token`` (reads need it too). ``max_body``: bytes of a request body;
     ``max_text``: characters of one text (given or extracted); ``max_matrix``: texts in one
-    matrix; ``top``: sources checked for passages; ``keep_checks_days``: days a check is kept
+    matrix; ``top``: sources listed, with their passages (the figure counts every source
+    found); ``keep_checks_days``: days a check is kept
     under its own id and page (0: none is kept).
     """
 
@@ -214,7 +216,9 @@ class Service:
         info: dict[str, dict[str, str]] = {}
 
         def titles(found: LookedUp) -> None:
-            info.update(source_info(col, [m.id for m in found.matches]))
+            # the sentence candidates too: those the second stage marks are shown after them
+            shown = [m.id for m in found.matches] + [m.id for m, _ in found.to_align]
+            info.update(source_info(col, shown))
 
         result = col.checker.run(
             text,
@@ -260,21 +264,40 @@ class Service:
         return kept
 
     def kept(self, check_id: str) -> KeptCheck:
-        """A kept check (NotFoundError when there is none of that id, or it is too old)."""
+        """A kept check (NotFoundError when there is none of that id, or it is too old;
+        DamagedCheckError when its row or its record cannot be read back)."""
         with self.lock:
             found = self.checks.get(check_id)
         oldest = time.time() - self.config.keep_checks_days * DAY
         if found is None or found.created < oldest:
             raise NotFoundError(f"no kept check {check_id[:80]!r}")
+        damage = record_damage(found.result)
+        if damage is not None:
+            raise DamagedCheckError(
+                f"the kept check {check_id[:80]!r} is damaged ({damage}); it cannot be shown, "
+                "only removed",
+                params={"id": check_id[:80], "why": damage},
+            )
         return found
+
+    def kept_owner(self, check_id: str) -> str:
+        """Who made a kept check, read even from a damaged row (what its removal needs);
+        NotFoundError when there is none of that id."""
+        with self.lock:
+            owner = self.checks.owner(check_id)
+        if owner is None:
+            raise NotFoundError(f"no kept check {check_id[:80]!r}")
+        return owner
 
     def kept_list(
         self, *, owner: str | None, limit: int = 100, offset: int = 0
     ) -> list[KeptSummary]:
+        """Kept checks, newest first, within the retention; a damaged row is listed (marked)
+        whatever its time, so that it can be found and removed."""
         oldest = time.time() - self.config.keep_checks_days * DAY
         with self.lock:
             found = self.checks.list(owner=owner, limit=limit, offset=offset)
-        return [s for s in found if s.created >= oldest]
+        return [s for s in found if s.damaged or s.created >= oldest]
 
     def forget(self, check_id: str) -> bool:
         with self.lock:

@@ -15,7 +15,7 @@ from neardup._kernels import rewrites as kernels
 from neardup.analysis.analyzed import Prepared
 from neardup.errors import ConfigurationError
 from neardup.fingerprints.pipeline import Analyzable, Pipeline, default_spec
-from neardup.passages.rewrites.scores import _bags, _restrict
+from neardup.passages.rewrites.scores import Bags, _restrict, bags_against, bags_of
 from neardup.passages.rewrites.sentences import Sentences, split_sentences
 from neardup.spec import Spec
 
@@ -78,6 +78,8 @@ class RewrittenPassage:
     a_text: str
     b_text: str
     kind: str = KIND
+    #: What the query's citations make of it, as :attr:`neardup.passages.align.Passage.citation`.
+    citation: str | None = None
 
     @property
     def length(self) -> int:
@@ -110,6 +112,7 @@ class RewrittenPassage:
             "similarity": round(self.similarity, 6),
             "a_text": self.a_text,
             "b_text": self.b_text,
+            "citation": self.citation,
         }
 
 
@@ -193,6 +196,7 @@ class RewriteFinder:
         self.min_tokens = min_tokens
         self.min_sentence_tokens = min_sentence_tokens
         self._pipeline = Pipeline(spec if spec is not None else default_spec())
+        self._query_bags: tuple[Sentences, Bags] | None = None
 
     @property
     def params(self) -> dict[str, float]:
@@ -249,8 +253,8 @@ class RewriteFinder:
         usable_a = self._usable(a, skip_a_spans)
         usable_b = self._usable(b, skip_b_spans)
         # the IDF counts every sentence of both texts, usable or not
-        a_ptr, a_ids, b_ptr, b_ids, idf = _bags(
-            [a.terms[f:e] for f, e in zip(a.token_first.tolist(), a.token_end.tolist())],
+        a_ptr, a_ids, b_ptr, b_ids, idf = bags_against(
+            self._bags_of(a),
             [b.terms[f:e] for f, e in zip(b.token_first.tolist(), b.token_end.tolist())],
         )
         a_ptr, a_ids = _restrict(a_ptr, a_ids, usable_a)
@@ -264,6 +268,17 @@ class RewriteFinder:
         blank = ~usable_a & ~_skipped(a, skip_a_spans)
         firsts, ends = kernels.group_passages(partner, blank, self.window)
         return self._passages(a, b, source_id, partner, score, firsts, ends)
+
+    def _bags_of(self, a: Sentences) -> Bags:
+        """The query's term sets, made once for the sources it is compared with one after the
+        other (the last query's are kept: a tuple read and written whole, so threads sharing
+        this finder each get their own query's)."""
+        kept = self._query_bags
+        if kept is not None and kept[0] is a:
+            return kept[1]
+        bags = bags_of(a.terms[f:e] for f, e in zip(a.token_first.tolist(), a.token_end.tolist()))
+        self._query_bags = (a, bags)
+        return bags
 
     def _passages(
         self,

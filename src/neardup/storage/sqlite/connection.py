@@ -64,21 +64,16 @@ class SQLiteConnection(PagedScans):
         self._in_snapshot = False
         # PRAGMA quick_check passed (or is not wanted) before this connection's first write
         self._checked = not quick_check
-        if self.path.is_dir():
-            raise InputError(f"{self.path} is a directory, not a collection file")
-        if not create and not self.path.exists():
+        try:
+            self.readonly = self._check_path(create, readonly)
+        except OSError as exc:  # a folder on the way this user may not search or read
             raise InputError(
-                f"no collection at {self.path}: the file does not exist "
-                f"(make one with `neardup index create {self.path}`)"
-            )
-        if create and self.path.exists() and self.path.stat().st_size > 0:
-            raise StorageError(f"{self.path} already exists; choose a new path or remove it first")
-        if readonly is None:
-            # a file nobody may write (chmod a-w) is read-only even for root, who may write anyway
-            readonly = not create and (
-                not os.access(self.path, os.W_OK) or not self.path.stat().st_mode & 0o222
-            )
-        self.readonly = readonly
+                f"cannot open the collection at {self.path}: {exc.strerror or exc}; check that "
+                "you may read its folder",
+                code="path_denied",
+                params={"path": str(self.path), "reason": exc.strerror or str(exc), "verb": "open"},
+            ) from None
+        readonly = self.readonly
         try:
             if readonly:
                 self._conn = self._connect_readonly()
@@ -103,6 +98,24 @@ class SQLiteConnection(PagedScans):
                 self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except sqlite3.Error as exc:
             raise self._translate(exc) from None
+
+    def _check_path(self, create: bool, readonly: bool | None) -> bool:
+        """Refuse a path that cannot be this collection's file; whether it opens read-only."""
+        if self.path.is_dir():
+            raise InputError(f"{self.path} is a directory, not a collection file")
+        if not create and not self.path.exists():
+            raise InputError(
+                f"no collection at {self.path}: the file does not exist "
+                f"(make one with `neardup index create {self.path}`)"
+            )
+        if create and self.path.exists() and self.path.stat().st_size > 0:
+            raise StorageError(f"{self.path} already exists; choose a new path or remove it first")
+        if readonly is None:
+            # a file nobody may write (chmod a-w) is read-only even for root, who may write anyway
+            readonly = not create and (
+                not os.access(self.path, os.W_OK) or not self.path.stat().st_mode & 0o222
+            )
+        return readonly
 
     def _connect_readonly(self) -> sqlite3.Connection:
         """A read-only connection; a WAL file whose folder we cannot write is opened immutable."""
