@@ -65,7 +65,7 @@ def test_compare_leads_with_the_combined_score(capsys: pytest.CaptureFixture[str
     assert sets_only["resemblance"] == out["resemblance"]
     assert main(["compare", *pair]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if "│" in line]
-    assert "combined score" in rows[0] and "0.9975" in rows[0]
+    assert "combined score" in rows[0] and "0.9873" in rows[0]
     assert "resemblance (Jaccard)" in rows[1]
 
 

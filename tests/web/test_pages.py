@@ -91,7 +91,7 @@ def test_compare_page(client: TestClient, essay: str, park: str) -> None:
     summary = r.text.split('id="compare-summary">')[1].split("</p>")[0]
     assert summary == (
         "Uniqueness of text A against B: 75.2 % (borrowed 0.0 %, cited 24.8 %); 34.6 % of text "
-        "B is used in A. Combined score 0.418 (0.5 and above: probably a copy); resemblance "
+        "B is used in A. Combined score 0.610 (0.5 and above: probably a copy); resemblance "
         "(Jaccard of shingles) 0.147, A in B 0.219, B in A 0.311."
     )
     assert SCRIPT not in r.text
