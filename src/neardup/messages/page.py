@@ -30,11 +30,12 @@ PAGE: dict[str, dict[str, str]] = {
     "uniqueness_explained": {
         "ru": "доля слов текста (без служебных слов), не найденных ни в одном документе "
         "коллекции; заимствовано {borrowed} %, цитируется {cited} % (в кавычках или в "
-        "предложении со своей ссылкой) — вместе 100 %. Фрагменты выделены ниже.",
+        "предложении со ссылкой, найденной в списке литературы текста) — вместе 100 %. "
+        "Фрагменты выделены ниже.",
         "en": "the share of the text's words (function words aside) found in no document of "
         "the collection; {borrowed} % is borrowed and {cited} % cited (in quotes, or in a "
-        "sentence with its own reference) — 100 % together. The passages are highlighted "
-        "below.",
+        "sentence whose reference is in the text's reference list) — 100 % together. The "
+        "passages are highlighted below.",
     },
     "suspicious": {
         "ru": "Подозрительно: в тексте приёмы обхода проверки — {kinds}. Они сняты перед "

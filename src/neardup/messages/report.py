@@ -11,10 +11,12 @@ REPORT: dict[str, dict[str, str]] = {
     "meaning": {
         "ru": "Уникальность — доля слов текста, не найденных ни в одном документе коллекции; "
         "заимствовано — доля, скопированная из документа; цитируется — доля, скопированная "
-        "в кавычках или в предложении со своей ссылкой. Вместе 100 %.",
+        "в кавычках с указанием автора или в предложении со ссылкой, найденной в списке "
+        "литературы текста. Вместе 100 %.",
         "en": "Uniqueness is the share of the text's words found in no document of the "
         "collection; borrowed, the share copied from a document; cited, the share copied "
-        "inside a quotation or a sentence with its own reference. The three add up to 100 %.",
+        "inside an attributed quotation or a sentence whose reference is in the text's "
+        "reference list. The three add up to 100 %.",
     },
     "date": {"ru": "Дата проверки", "en": "Checked on"},
     "spec": {"ru": "Спецификация", "en": "Spec"},

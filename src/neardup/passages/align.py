@@ -94,8 +94,8 @@ DEFAULT_MAX_OCCURRENCES = DEFAULTS.max_occurrences
 #: The one sentence that says what the uniqueness figure means (reports print it beside it).
 UNIQUENESS_MEANING = (
     "Uniqueness is the share of the text's words found in no source; borrowed, the share "
-    "copied from a source; cited, the share copied inside a quotation or a sentence with its "
-    "own reference. The three add up to 100 %."
+    "copied from a source; cited, the share copied inside an attributed quotation or a "
+    "sentence whose reference is in the text's reference list. The three add up to 100 %."
 )
 
 #: What each alignment setting accepts (the CLI's --align-k, --gap, --min-tokens use them too).
