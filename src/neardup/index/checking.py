@@ -291,11 +291,16 @@ class Checker:
             alignment, marked = keep_new(alignment, [m.id for m, _ in found.to_align])
             if citations:
                 alignment = apply_citations(alignment, query)
-            # the figure of every source aligned; the list of the strongest (``top``) and of
-            # the sentence candidates that marked new words
+            # the figure of every source aligned; the list of ``top`` of them, those the text's
+            # passages were found in first, and the sentence candidates that marked new words
+            shown = shown_matches(
+                found.counted, len(found.matches), {s.id for s in alignment.found}
+            )
             new = [m for m, _ in found.to_align if m.id in marked]
-            alignment = alignment.listed([m.id for m in (*found.matches, *new)], query)
-        matches = list(found.matches) + [m for m, _ in found.to_align if m.id in marked]
+            alignment = alignment.listed([m.id for m in (*shown, *new)], query)
+        else:
+            shown = list(found.matches)
+        matches = shown + [m for m, _ in found.to_align if m.id in marked]
         if combined and matches:
             matches = self._with_combined(text, sources, matches)
         if alignment is not None:
@@ -356,3 +361,18 @@ class Checker:
 
     def _stored_group_size(self, groups: Sequence[int]) -> int:
         return sum(self.storage.group_sizes(groups).values())
+
+
+def shown_matches(counted: Sequence[Match], shown: int, with_passages: set[str]) -> list[Match]:
+    """The ``shown`` matches a check lists of those it ``counted`` (strongest first): the ones
+    a passage of the text was found in first, then the strongest others, in the order of
+    ``counted``. Every match of a large collection shares a few 5-shingles with a text by
+    chance; a source that a copied sentence came from ranks below them by resemblance (a
+    sentence is a small share of both texts) but is the one a reader must see."""
+    found = [m for m in counted if m.id in with_passages]
+    chosen = {m.id for m in found[:shown]}
+    for m in counted:
+        if len(chosen) >= shown:
+            break
+        chosen.add(m.id)
+    return [m for m in counted if m.id in chosen]
