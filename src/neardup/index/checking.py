@@ -92,6 +92,12 @@ class LookedUp:
     #: Sentence candidates for the second stage beyond the matches (strongest first, with
     #: their stored texts): reported as matches when it marks a passage in them.
     to_align: tuple[tuple[Match, str], ...] = ()
+    #: The sources the second stage looks for reworded passages in, besides those it finds
+    #: copied passages in: the listed matches and what the sentence source proposed. Every
+    #: other match shares a few 5-shingles by chance; searching each of them for rewrites
+    #: cost ten times the rest of a check at 100,000 documents and found none of the
+    #: benchmark's rewrites (they come from the sentence source).
+    rewrites_in: frozenset[str] = frozenset()
 
 
 class Checker:
@@ -226,6 +232,14 @@ class Checker:
                 )
             else:
                 stored, counted, extra = [], matches[:COUNTED_SOURCES_MAX], []
+        proposed = {
+            k for name, p in proposals.by_source if name == SENTENCES for k in p.other.tolist()
+        }
+        rewrites_in = frozenset(
+            [m.id for m in listed]
+            + [m.id for m in matches if m.key in proposed]
+            + [m.id for m, _ in extra]
+        )
         return LookedUp(
             tuple(listed),
             len(scored),
@@ -236,6 +250,7 @@ class Checker:
             len(matches) - len(counted),
             capped,
             tuple(extra),
+            rewrites_in,
         )
 
     def _counted_texts(
@@ -286,7 +301,7 @@ class Checker:
         marked: set[str] = set()
         if self.index_spec.store_text:
             query = aligner.prepare(text)
-            alignment = aligner.align(query, sources)
+            alignment = aligner.align(query, sources, rewrites_in=found.rewrites_in)
             # a sentence candidate counts when it marks words no source before it marked
             alignment, marked = keep_new(alignment, [m.id for m, _ in found.to_align])
             if citations:

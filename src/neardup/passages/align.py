@@ -51,6 +51,7 @@ beside it) or ``None``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -592,11 +593,15 @@ class Aligner:
         self,
         query: Analyzable | Prepared,
         sources: Mapping[str, Analyzable | Prepared] | Iterable[tuple[str, Analyzable | Prepared]],
+        *,
+        rewrites_in: AbstractSet[str] | None = None,
     ) -> Alignment:
         """Align ``query`` against each source (a mapping id → text, or ``(id, text)`` pairs).
 
         Returns the passages per source, each source's share of the query (``borrowed``) and
-        the share covered by all of them together.
+        the share covered by all of them together. Reworded passages are looked for (when this
+        aligner looks for them) in every source, or, given ``rewrites_in``, in the sources it
+        names and in those a copied passage was found in.
         """
         a = self.prepare(query)
         items = _source_items(sources)
@@ -607,7 +612,8 @@ class Aligner:
         for source_id, source_text in items:
             b = self.prepare(source_text)
             passages = self._passages(a, b, str(source_id))
-            rewritten = self._rewritten(sentences, b, str(source_id), passages)
+            search = rewrites_in is None or passages or str(source_id) in rewrites_in
+            rewritten = self._rewritten(sentences, b, str(source_id), passages) if search else ()
             both: list[Passage | RewrittenPassage] = [*passages, *rewritten]
             first = np.array([p.a_tokens[0] for p in both], dtype=np.int64)
             end = np.array([p.a_tokens[1] for p in both], dtype=np.int64)
