@@ -78,6 +78,7 @@ from neardup.passages.counting import (
     runs_of,
     word_kinds,
 )
+from neardup.passages.whole_sentences import whole_sentence
 from neardup.spec import MAX_SHINGLE_LENGTH, FingerprintSpec, ShingleSpec, Spec
 
 if TYPE_CHECKING:
@@ -515,6 +516,12 @@ class Aligner:
         # a query shorter than a passage's minimum is one passage when all of it was taken: the
         # same short text gets the same figure whether it is compared or checked
         kept = m_a >= min(self.min_tokens, n_a)
+        # a whole sentence copied end to end is a passage however few canonical tokens it has
+        for c in np.flatnonzero(~kept & (m_a >= self.k) & (m_a == a_end - a_first)).tolist():
+            kept[c] = whole_sentence(
+                a.text, a.canonical, int(a_first[c]), int(a_end[c]),
+                b.text, b.canonical, int(b_first[c]), int(b_end[c]),
+            )  # fmt: skip
         if not kept.any():
             return ()
         candidates = np.flatnonzero(kept)
