@@ -10,20 +10,22 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
 from neardup.analysis.tricks import Tricks
 from neardup.defaults import DEFAULTS, TOP_MAX
 from neardup.errors import InputError
 from neardup.score.matrix import METHODS
-from neardup.web.auth import require_read, require_write, token_of, token_ok
+from neardup.web.auth import guard_writes, require_read, require_write, token_of, token_ok
 from neardup.web.forms import LimitedRoute
 from neardup.web.kept import kept_json
 from neardup.web.responses import BODY, READ, WRITE, errors
 from neardup.web.service import Service, upload
 
-router = APIRouter(prefix="/api", tags=["api"], route_class=LimitedRoute)
+router = APIRouter(
+    prefix="/api", tags=["api"], route_class=LimitedRoute, dependencies=[Depends(guard_writes)]
+)
 
 
 Policy = Literal["reject", "group", "allow"]

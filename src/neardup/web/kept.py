@@ -15,14 +15,22 @@ import asyncio
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from neardup.errors import DamagedCheckError, NeardupError
 from neardup.report.check_record import collection_name
 from neardup.storage.checks import KeptCheck, owner_digest, valid_id
-from neardup.web.auth import require_read, token_of, token_ok
+from neardup.web.auth import (
+    OWNER_COOKIE,
+    guard_writes,
+    owner_key,
+    require_csrf,
+    require_read,
+    token_of,
+    token_ok,
+)
 from neardup.web.i18n import translator
 from neardup.web.kept_view import kept_view, when
 from neardup.web.layout import error_in_page, page_language, page_read, render_page
@@ -30,13 +38,11 @@ from neardup.web.responses import READ, errors
 from neardup.web.service import Checked, Service
 from neardup.web.texts import safe_text
 
-#: The cookie that tells a browser's own checks.
-OWNER_COOKIE = "neardup_owner"
 #: Most checks a history lists.
 HISTORY = 200
 
-api_router = APIRouter(prefix="/api", tags=["api"])
-page_router = APIRouter(include_in_schema=False)
+api_router = APIRouter(prefix="/api", tags=["api"], dependencies=[Depends(guard_writes)])
+page_router = APIRouter(include_in_schema=False, dependencies=[Depends(guard_writes)])
 router = APIRouter()
 
 
@@ -49,8 +55,7 @@ def _holder(request: Request) -> bool:
 
 
 def _owner_key(request: Request) -> str | None:
-    key = request.cookies.get(OWNER_COOKIE)
-    return key if key and 16 <= len(key) <= 64 else None
+    return getattr(request.state, "owner_key", None) or owner_key(request)
 
 
 def _set_owner(request: Request, response: Response, key: str) -> None:
@@ -65,6 +70,12 @@ def _may_remove(request: Request, owner: str) -> bool:
         return True
     key = _owner_key(request)
     return bool(owner) and key is not None and secrets.compare_digest(owner, owner_digest(key))
+
+
+def _by_owner_cookie(request: Request) -> bool:
+    """Whether a removal this request may make rests on the owner cookie alone (no token):
+    then the page's form token must come with it."""
+    return not _holder(request)
 
 
 def keep(request: Request, checked: Checked, name: str = "") -> tuple[KeptCheck | None, str]:
@@ -214,6 +225,8 @@ def delete_page(request: Request, check_id: str) -> Response:
     if not _may_remove(request, owner):
         t = translator(page_language(request))
         return render_page(request, "check.html", status=403, error=t["kept_not_yours"])
+    if _by_owner_cookie(request):
+        require_csrf(request)
     service.forget(check_id)
     return RedirectResponse("/checks", status_code=303)
 

@@ -9,14 +9,22 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, Query, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from neardup.analysis.tricks import NONE, Tricks
 from neardup.errors import InputError, NeardupError
 from neardup.score.matrix import METHODS
-from neardup.web.auth import require_write, token_of, token_ok, wrong_token
+from neardup.web.auth import (
+    LOGIN_COOKIE,
+    guard_writes,
+    login_cookie,
+    require_write,
+    token_of,
+    token_ok,
+    wrong_token,
+)
 from neardup.web.forms import LimitedRoute
 from neardup.web.http_errors import status_of
 from neardup.web.i18n import (
@@ -36,7 +44,9 @@ from neardup.web.render import (
 )
 from neardup.web.service import Service, upload, upload_text
 
-router = APIRouter(include_in_schema=False, route_class=LimitedRoute)
+router = APIRouter(
+    include_in_schema=False, route_class=LimitedRoute, dependencies=[Depends(guard_writes)]
+)
 
 
 def _service(request: Request) -> Service:
@@ -299,12 +309,13 @@ def _split(texts: str) -> list[str]:
 
 @router.post("/token", response_class=HTMLResponse)
 def token_page(request: Request, token: Annotated[str, Form()] = "") -> Response:
-    """Remember the token in a cookie (same site only) when reads need one."""
+    """Remember a login in a cookie (same site only, never the token itself) when reads
+    need the token."""
     service = _service(request)
     if not token_ok(service.config, token):
         return render_page(request, "token.html", status=401, error=says(request, wrong_token()))
     response = RedirectResponse("/", status_code=303)
-    response.set_cookie("neardup_token", token, httponly=True, samesite="strict")
+    response.set_cookie(LOGIN_COOKIE, login_cookie(token), httponly=True, samesite="strict")
     return response
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import secrets
 import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 from neardup import inputs
 from neardup.analysis.tricks import NONE, Tricks
@@ -63,7 +65,11 @@ class ServiceConfig:
     ``max_text``: characters of one text (given or extracted); ``max_matrix``: texts in one
     matrix; ``top``: sources listed, with their passages (the figure counts every source
     found); ``keep_checks_days``: days a check is kept
-    under its own id and page (0: none is kept).
+    under its own id and page (0: none is kept). ``public_url``: the address readers reach
+    the service at (``https://checks.example.org``), for the links printed in reports (never
+    the request's ``Host`` header) and as an origin writes may come from. ``secret``: the key
+    the page's form tokens are signed with (random per start unless given, shared by the
+    worker processes through their environment).
     """
 
     db: str
@@ -74,6 +80,10 @@ class ServiceConfig:
     max_matrix: int = 20
     top: int = DEFAULTS.top
     keep_checks_days: int = 30
+    public_url: str | None = None
+    secret: str = dataclasses.field(
+        default_factory=lambda: secrets.token_urlsafe(32), repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if self.reads not in ("open", "token"):
@@ -85,11 +95,17 @@ class ServiceConfig:
                 raise ConfigurationError(f"{name} must be at least 1")
         if self.keep_checks_days < 0:
             raise ConfigurationError("keep_checks_days must be 0 (keep none) or more")
+        if self.public_url is not None:
+            object.__setattr__(self, "public_url", public_base(self.public_url))
+        if len(self.secret) < 16:
+            raise ConfigurationError("the service's secret must have at least 16 characters")
 
     def to_env(self) -> dict[str, str]:
         """The settings as environment variables, for worker processes."""
         out = {f"NEARDUP_SERVE_{k.upper()}": str(v) for k, v in dataclasses.asdict(self).items()}
         out.pop("NEARDUP_SERVE_TOKEN")
+        if self.public_url is None:
+            out.pop("NEARDUP_SERVE_PUBLIC_URL")
         if self.token:
             out["NEARDUP_TOKEN"] = self.token
         return out
@@ -99,17 +115,32 @@ class ServiceConfig:
         env = os.environ if env is None else env
         if "NEARDUP_SERVE_DB" not in env:
             raise ConfigurationError("NEARDUP_SERVE_DB is not set: start with `neardup serve DB`")
-        ints = {
+        ints: dict[str, Any] = {
             name: int(env[f"NEARDUP_SERVE_{name.upper()}"])
             for name in ("max_body", "max_text", "max_matrix", "top", "keep_checks_days")
             if f"NEARDUP_SERVE_{name.upper()}" in env
         }
-        return cls(
+        config = cls(
             db=env["NEARDUP_SERVE_DB"],
             token=env.get("NEARDUP_TOKEN") or None,
             reads=env.get("NEARDUP_SERVE_READS", "open"),
+            public_url=env.get("NEARDUP_SERVE_PUBLIC_URL") or None,
             **ints,
         )
+        if env.get("NEARDUP_SERVE_SECRET"):  # every worker signs the form tokens alike
+            config = dataclasses.replace(config, secret=env["NEARDUP_SERVE_SECRET"])
+        return config
+
+
+def public_base(url: str) -> str:
+    """``url`` as a base for links: ``http(s)://host[:port][/path]`` without a trailing slash,
+    query or fragment (ConfigurationError otherwise)."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ConfigurationError(
+            f"the public URL must be http(s)://host[:port][/path], got {url[:200]!r}"
+        )
+    return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path.rstrip("/"), "", ""))
 
 
 @dataclass(frozen=True)
