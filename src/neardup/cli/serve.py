@@ -85,6 +85,14 @@ def _finite(param: click.Parameter, value: float) -> float:
     help="Days each check is kept under its own link, history and PDF (0: keep none).",
 )
 @click.option(
+    "--public-url",
+    default=None,
+    metavar="URL",
+    help="The address readers reach the service at (https://host[/path]): the links in PDF "
+    "reports are made from it, never from a request's Host header (without it a report has "
+    "no link); writes from this origin are taken too.",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
     default="info",
@@ -102,6 +110,7 @@ def serve(
     max_text: int,
     max_matrix: int,
     keep_checks_days: int,
+    public_url: str | None,
     log_level: str,
 ) -> None:
     """Serve the collection DB over HTTP: the API under /api (schema at /api/openapi.json)
@@ -129,6 +138,7 @@ def serve(
         max_text=max_text,
         max_matrix=max_matrix,
         keep_checks_days=keep_checks_days,
+        public_url=public_url or None,
     )
     try:
         with Collection.open(db) as col:  # fail here, with one line, if DB is not a collection

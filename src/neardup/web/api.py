@@ -11,7 +11,7 @@ import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, UploadFile
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from neardup.analysis.tricks import Tricks
 from neardup.defaults import DEFAULTS, TOP_MAX
@@ -21,7 +21,8 @@ from neardup.web.auth import guard_writes, require_read, require_write, token_of
 from neardup.web.forms import LimitedRoute
 from neardup.web.kept import kept_json
 from neardup.web.responses import BODY, READ, WRITE, errors
-from neardup.web.service import Service, upload
+from neardup.web.service import Service, upload, upload_name
+from neardup.web.texts import ID_PATTERN, check_id_value
 
 router = APIRouter(
     prefix="/api", tags=["api"], route_class=LimitedRoute, dependencies=[Depends(guard_writes)]
@@ -33,6 +34,25 @@ Method = Literal["containment", "resemblance", "sorensen", "minhash", "tfidf", "
 assert set(Method.__args__) == set(METHODS)  # type: ignore[attr-defined]
 
 
+def _whole(value: Any) -> Any:
+    """A JSON number with no fraction (``69.0``) as the integer it is: JSON Schema's
+    ``integer`` takes it, so the server does too."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: An integer as JSON Schema means it (``69.0`` included).
+Whole = Annotated[int, BeforeValidator(_whole)]
+#: A document id: 1 to 1000 characters, not only spaces, no text-direction control (which
+#: would show it as another name); the schema says so by its pattern.
+Id = Annotated[
+    str,
+    Field(min_length=1, max_length=1000, json_schema_extra={"pattern": ID_PATTERN}),
+    AfterValidator(check_id_value),
+]
+
+
 class _Strict(BaseModel):
     """No unknown fields, and JSON's types as they are: ``true`` is a boolean, ``"true"`` not."""
 
@@ -41,7 +61,7 @@ class _Strict(BaseModel):
 
 class CheckIn(_Strict):
     text: str = Field(description="The text to check (plain text or HTML).")
-    top: int = Field(
+    top: Whole = Field(
         DEFAULTS.top,
         ge=1,
         le=TOP_MAX,
@@ -57,7 +77,7 @@ class CheckIn(_Strict):
 
 
 class DocumentIn(_Strict):
-    id: str = Field(min_length=1, max_length=1000)
+    id: Id
     text: str
     meta: dict[str, Any] = Field(default_factory=dict)
 
@@ -74,19 +94,24 @@ class AddIn(_Strict):
 
 
 class RemoveIn(_Strict):
-    ids: list[Annotated[str, Field(min_length=1)]] = Field(min_length=1, max_length=10000)
+    ids: list[Id] = Field(min_length=1, max_length=10000)
 
 
 class CompareIn(_Strict):
     a: str
     b: str
     fragments: bool = Field(DEFAULTS.fragments, description="Also list A's passages from B.")
-    b_id: str = Field("B", description="B's name in the passages (the CLI: its path).")
+    b_id: Id = Field("B", description="B's name in the passages (the CLI: its path).")
 
 
 class MatrixIn(_Strict):
     texts: list[str] = Field(min_length=2, max_length=1000)
-    ids: list[str] | None = Field(None, description="Default: 1, 2, …")
+    ids: list[Id] | None = Field(
+        None,
+        min_length=2,
+        max_length=1000,
+        description="One per text, unique (default: 1, 2, …).",
+    )
     method: Method = DEFAULTS.matrix  # type: ignore[assignment]  # as ``neardup matrix``
 
 
@@ -108,7 +133,8 @@ def _write(request: Request) -> Service:
 
 async def _upload(service: Service, file: UploadFile) -> tuple[str, Tricks]:
     data = await file.read()
-    text, hidden = await asyncio.to_thread(upload, data, file.filename or "")
+    name = upload_name(file.filename or "", file.content_type, data)
+    text, hidden = await asyncio.to_thread(upload, data, name)
     return service.limit_text(text, f"the text of {file.filename!r}"), hidden
 
 
@@ -170,7 +196,11 @@ def add(body: AddIn, request: Request) -> dict[str, Any]:
 )
 async def add_file(
     request: Request,
-    id: Annotated[str, Form(min_length=1, max_length=1000)],
+    id: Annotated[
+        str,
+        Form(min_length=1, max_length=1000, json_schema_extra={"pattern": ID_PATTERN}),
+        AfterValidator(check_id_value),
+    ],
     file: Annotated[UploadFile, File()],
     policy: Annotated[Policy | None, Form()] = None,
 ) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from neardup.defaults import OFFSET_MAX
 from neardup.errors import DamagedCheckError, NeardupError
 from neardup.report.check_record import collection_name
 from neardup.storage.checks import KeptCheck, owner_digest, valid_id
@@ -253,7 +254,8 @@ def _pdf(request: Request, kept: KeptCheck, lang: str) -> Response:
         spec=kept.spec,
         name=kept.name,
         lang=lang,
-        link=str(request.base_url).rstrip("/") + f"/checks/{kept.id}",
+        # from the configured public URL only: the Host header is the client's to say
+        link=f"{service.config.public_url}/checks/{kept.id}" if service.config.public_url else "",
     )
     return Response(
         data,
@@ -287,7 +289,7 @@ def _read(request: Request) -> Service:
 def api_history(
     request: Request,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=OFFSET_MAX)] = 0,
 ) -> dict[str, Any]:
     """Newest first: ``{"checks": [{"id", "created", "name", "uniqueness", "preview"}]}``.
     A token holder gets every kept check; anyone else those made with its ``neardup_owner``
@@ -328,12 +330,14 @@ def api_kept(request: Request, check_id: str) -> dict[str, Any]:
 @api_router.delete(
     "/checks/{check_id:path}",
     summary="Remove a kept check",
-    responses=errors(*READ, 400, 403, 404, 413, 422),
+    responses=errors(*READ, 400, 403, 404, 405, 413, 422),
 )
 def api_delete(request: Request, check_id: str) -> dict[str, Any]:
     """A token holder removes any check; anyone else only those made with its cookie (403).
     A damaged check is removed as any other: only its owner is read."""
     service = _read(request)
+    if check_id.endswith("/pdf"):  # the report's address: read only
+        raise StarletteHTTPException(405, "Method Not Allowed", {"Allow": "GET, HEAD, OPTIONS"})
     owner = service.kept_owner(valid_id(check_id))
     if not _may_remove(request, owner):
         raise StarletteHTTPException(403, "this check was made by another client")

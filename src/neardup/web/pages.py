@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from neardup.analysis.tricks import NONE, Tricks
+from neardup.defaults import OFFSET_MAX
 from neardup.errors import InputError, NeardupError
 from neardup.score.matrix import METHODS
 from neardup.web.auth import (
@@ -42,7 +43,7 @@ from neardup.web.listing import documents_page
 from neardup.web.render import (
     aligned_view,
 )
-from neardup.web.service import Service, upload, upload_text
+from neardup.web.service import Service, upload, upload_name, upload_text
 
 router = APIRouter(
     include_in_schema=False, route_class=LimitedRoute, dependencies=[Depends(guard_writes)]
@@ -58,7 +59,8 @@ async def _text_or_file(service: Service, text: str, file: UploadFile | None) ->
     evasion)."""
     if file is not None and file.filename:
         data = await file.read()
-        extracted, hidden = await asyncio.to_thread(upload, data, file.filename)
+        name = upload_name(file.filename, file.content_type, data)
+        extracted, hidden = await asyncio.to_thread(upload, data, name)
         return service.limit_text(extracted, f"the text of {file.filename!r}"), hidden
     if text.strip():
         return service.limit_text(text), NONE
@@ -143,7 +145,7 @@ def collection_page(
     request: Request,
     q: Annotated[str, Query(max_length=1000)] = "",
     page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
-    group: Annotated[int | None, Query()] = None,
+    group: Annotated[int | None, Query(ge=0, le=OFFSET_MAX)] = None,
 ) -> Response:
     return page_read(request) or _collection(request, q=q, page=page, group=group)
 
@@ -286,7 +288,8 @@ async def matrix_page(
             if upload.filename:
                 data = await upload.read()
                 ids.append(upload.filename)
-                bodies.append(await asyncio.to_thread(upload_text, data, upload.filename))
+                name = upload_name(upload.filename, upload.content_type, data)
+                bodies.append(await asyncio.to_thread(upload_text, data, name))
         result = await asyncio.to_thread(service.matrix, ids, bodies, method)
     except NeardupError as exc:
         return error_in_page(

@@ -40,7 +40,7 @@ from neardup.score.comparison import compare as compare_texts
 from neardup.score.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
 from neardup.storage.checks import CheckStore, KeptCheck, KeptSummary, check_store, new_check_id
-from neardup.web.texts import refuse_bad_characters
+from neardup.web.texts import refuse_bad_characters, refuse_bidi
 
 if TYPE_CHECKING:
     from neardup.index.checking import LookedUp
@@ -180,6 +180,38 @@ def upload(data: bytes, filename: str) -> tuple[str, Tricks]:
         )
     decoded = inputs.text_from_bytes(data, name, _UPLOAD_READING)
     return decoded.text, inputs.hidden_in(decoded)
+
+
+#: The suffix of an upload named without one ("file"), by its part's declared type…
+_TYPE_SUFFIX = {
+    "text/plain": ".txt",
+    "text/markdown": ".md",
+    "text/html": ".html",
+    "application/pdf": ".pdf",
+    "application/rtf": ".rtf",
+    "text/rtf": ".rtf",
+    "application/msword": ".doc",
+    "application/vnd.oasis.opendocument.text": ".odt",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ".docx",
+}
+#: …else by its first bytes (an OLE2 file is a .doc; a zip is a .docx or an .odt, which the
+#: reader tells apart by what is inside; anything else is read as text, decoded or refused).
+_MAGIC_SUFFIX = ((b"%PDF-", ".pdf"), (b"{\\rtf", ".rtf"), (b"\xd0\xcf\x11\xe0", ".doc"))
+
+
+def upload_name(filename: str, content_type: str | None, data: bytes) -> str:
+    """The name an upload is read by: its own when it has a suffix, else with the suffix its
+    declared type or its first bytes say (an upload named ``file`` is read, not refused)."""
+    name = filename or "upload"
+    if os.path.splitext(name)[1]:
+        return name
+    declared = (content_type or "").split(";")[0].strip().lower()
+    suffix = _TYPE_SUFFIX.get(declared)
+    if suffix is None:
+        suffix = next((s for magic, s in _MAGIC_SUFFIX if data.startswith(magic)), None)
+    if suffix is None and data.startswith(b"PK\x03\x04"):
+        suffix = ".odt" if b"application/vnd.oasis.opendocument" in data[:200] else ".docx"
+    return name + (suffix or ".txt")
 
 
 def upload_text(data: bytes, filename: str) -> str:
@@ -355,6 +387,7 @@ class Service:
             if not doc_id or not doc_id.strip():
                 raise InputError("a document id must not be empty", code="empty_id")
             refuse_bad_characters(doc_id, "a document id")
+            refuse_bidi(doc_id, f"the id {doc_id.encode('unicode_escape').decode()[:80]!r}")
             self.limit_text(text, f"the text of {doc_id!r}")
         for doc_id, _, meta in documents:
             refuse_bad_characters(meta, f"the meta of {doc_id!r}")
@@ -416,6 +449,7 @@ class Service:
         self.limit_text(a, "text A")
         self.limit_text(b, "text B")
         refuse_bad_characters(b_id, "b_id")
+        refuse_bidi(b_id, "b_id")
         result = compare_texts(
             a,
             b,
@@ -445,6 +479,7 @@ class Service:
         if len(set(ids)) != len(ids):
             raise InputError("the ids of a matrix's texts must be unique")
         refuse_bad_characters(ids, "the ids")
+        refuse_bidi(ids, "an id")
         for doc_id, text in zip(ids, texts, strict=True):
             self.limit_text(text, f"the text {doc_id!r}")
         return similarity_matrix(texts, ids=ids, method=method, spec=self.collection.spec)
