@@ -282,9 +282,11 @@ def test_kept_passages_labels_in_the_page_language(kc: TestClient) -> None:
 
 def test_an_id_with_a_slash_is_refused_not_sent_elsewhere(kc: TestClient) -> None:
     """Each kept-check route answers only what its schema declares: no 405 or redirect for
-    an id holding a slash."""
+    an id holding a slash; the report's address is read only (405, its methods listed)."""
     auth = {"Authorization": f"Bearer {TOKEN}"}
-    assert kc.delete("/api/checks/abc/pdf", headers=auth).status_code == 400
+    refused = kc.delete("/api/checks/abc/pdf", headers=auth)
+    assert refused.status_code == 405 and refused.headers["allow"] == "GET, HEAD, OPTIONS"
+    assert kc.delete("/api/checks/abc/def", headers=auth).status_code == 400
     assert kc.get("/api/checks/abc/def", headers=auth).status_code == 400
     assert kc.get("/api/checks/abc/", headers=auth, follow_redirects=False).status_code == 400
     assert kc.get("/api/checks/abc/pdf", headers=auth).status_code == 404

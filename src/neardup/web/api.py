@@ -20,6 +20,7 @@ from neardup.score.matrix import METHODS
 from neardup.web.auth import guard_writes, require_read, require_write, token_of, token_ok
 from neardup.web.forms import LimitedRoute
 from neardup.web.kept import kept_json
+from neardup.web.limits import limit_checks
 from neardup.web.responses import BODY, READ, WRITE, errors
 from neardup.web.service import Service, upload, upload_name
 from neardup.web.texts import ID_PATTERN, check_id_value
@@ -141,13 +142,14 @@ async def _upload(service: Service, file: UploadFile) -> tuple[str, Tricks]:
 @router.post(
     "/check",
     summary="Check a text: uniqueness, matches, passages (kept when the service keeps checks)",
-    responses=errors(*READ, *BODY),
+    responses=errors(*READ, *BODY, 429),
 )
 def check(body: CheckIn, request: Request, response: Response) -> dict[str, Any]:
     """The JSON of ``neardup index check --json`` (``"fragments"`` with ``fragments: true``),
     with ``check_id`` when checks are kept (:mod:`neardup.web.kept`); the collection itself
     is left as it was."""
     service = _read(request)
+    limit_checks(request, token_ok(service.config, token_of(request)))
     checked = service.check(body.text, top=body.top, fragments=body.fragments, exclude=body.exclude)
     return kept_json(request, response, checked)
 
@@ -155,7 +157,7 @@ def check(body: CheckIn, request: Request, response: Response) -> dict[str, Any]
 @router.post(
     "/check/file",
     summary="Check an uploaded file (.txt, .html, .docx, .odt, .rtf, .doc, .pdf)",
-    responses=errors(*READ, *BODY, 415),
+    responses=errors(*READ, *BODY, 415, 429),
 )
 async def check_file(
     request: Request,
@@ -168,6 +170,7 @@ async def check_file(
     """As ``/api/check``, plus ``"text"``: the text extracted from the file, which the
     passages' offsets refer to."""
     service = _read(request)
+    limit_checks(request, token_ok(service.config, token_of(request)))
     text, hidden = await _upload(service, file)
     checked = await asyncio.to_thread(
         service.check, text, top=top, fragments=fragments, exclude=exclude or [], hidden=hidden

@@ -35,6 +35,7 @@ from neardup.web.auth import (
 from neardup.web.i18n import translator
 from neardup.web.kept_view import kept_view, when
 from neardup.web.layout import error_in_page, page_language, page_read, render_page
+from neardup.web.limits import limit_checks
 from neardup.web.responses import READ, errors
 from neardup.web.service import Checked, Service
 from neardup.web.texts import safe_text
@@ -155,9 +156,10 @@ def _kept_or_error(request: Request, check_id: str) -> KeptCheck | Response:
             damaged=check_id,
             may_remove=_may_remove(request, owner),
         )
-    except NeardupError:
+    except NeardupError as exc:
         t = translator(page_language(request))
-        return render_page(request, "check.html", status=404, error=t["kept_missing"])
+        said = t["kept_purged"] if exc.code == "kept_gone" else t["kept_missing"]
+        return render_page(request, "check.html", status=404, error=said)
 
 
 @page_router.get("/checks/{check_id}", response_class=HTMLResponse)
@@ -184,6 +186,7 @@ async def exclude_page(
     found = _kept_or_error(request, check_id)
     if isinstance(found, Response):
         return found
+    limit_checks(request, _holder(request))
     left_out = set(found.result.get("exclude") or [])
     if exclude:
         left_out.add(exclude)

@@ -39,6 +39,7 @@ from neardup.web.layout import (
     render_page,
     says,
 )
+from neardup.web.limits import limit_checks
 from neardup.web.listing import documents_page
 from neardup.web.render import (
     aligned_view,
@@ -85,6 +86,7 @@ async def check_page(
     if (denied := page_read(request)) is not None:
         return denied
     service = _service(request)
+    limit_checks(request, token_ok(service.config, token_of(request)))
     try:
         given, hidden = await _text_or_file(service, text, file)
         left_out = [e for e in exclude or [] if e]

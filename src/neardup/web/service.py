@@ -40,6 +40,7 @@ from neardup.score.comparison import compare as compare_texts
 from neardup.score.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
 from neardup.storage.checks import CheckStore, KeptCheck, KeptSummary, check_store, new_check_id
+from neardup.web.limits import RateLimit
 from neardup.web.texts import refuse_bad_characters, refuse_bidi
 
 if TYPE_CHECKING:
@@ -65,7 +66,10 @@ class ServiceConfig:
     ``max_text``: characters of one text (given or extracted); ``max_matrix``: texts in one
     matrix; ``top``: sources listed, with their passages (the figure counts every source
     found); ``keep_checks_days``: days a check is kept
-    under its own id and page (0: none is kept). ``public_url``: the address readers reach
+    under its own id and page (0: none is kept); ``keep_checks_max``/``keep_checks_bytes``:
+    the most kept checks and bytes in all, ``owner_checks_max``/``owner_checks_bytes``: of one
+    browser (the oldest are removed first to make room); ``check_rate``: checks a client
+    without the token may make a minute (0: no limit). ``public_url``: the address readers reach
     the service at (``https://checks.example.org``), for the links printed in reports (never
     the request's ``Host`` header) and as an origin writes may come from. ``secret``: the key
     the page's form tokens are signed with (random per start unless given, shared by the
@@ -80,6 +84,11 @@ class ServiceConfig:
     max_matrix: int = 20
     top: int = DEFAULTS.top
     keep_checks_days: int = 30
+    keep_checks_max: int = 10_000
+    keep_checks_bytes: int = 1024 * MiB
+    owner_checks_max: int = 200
+    owner_checks_bytes: int = 100 * MiB
+    check_rate: int = 30
     public_url: str | None = None
     secret: str = dataclasses.field(
         default_factory=lambda: secrets.token_urlsafe(32), repr=False, compare=False
@@ -95,6 +104,11 @@ class ServiceConfig:
                 raise ConfigurationError(f"{name} must be at least 1")
         if self.keep_checks_days < 0:
             raise ConfigurationError("keep_checks_days must be 0 (keep none) or more")
+        for name in ("keep_checks_max", "keep_checks_bytes", "owner_checks_max"):
+            if getattr(self, name) < 1:
+                raise ConfigurationError(f"{name} must be at least 1")
+        if self.owner_checks_bytes < 1 or self.check_rate < 0:
+            raise ConfigurationError("owner_checks_bytes must be at least 1, check_rate 0 or more")
         if self.public_url is not None:
             object.__setattr__(self, "public_url", public_base(self.public_url))
         if len(self.secret) < 16:
@@ -117,7 +131,18 @@ class ServiceConfig:
             raise ConfigurationError("NEARDUP_SERVE_DB is not set: start with `neardup serve DB`")
         ints: dict[str, Any] = {
             name: int(env[f"NEARDUP_SERVE_{name.upper()}"])
-            for name in ("max_body", "max_text", "max_matrix", "top", "keep_checks_days")
+            for name in (
+                "max_body",
+                "max_text",
+                "max_matrix",
+                "top",
+                "keep_checks_days",
+                "keep_checks_max",
+                "keep_checks_bytes",
+                "owner_checks_max",
+                "owner_checks_bytes",
+                "check_rate",
+            )
             if f"NEARDUP_SERVE_{name.upper()}" in env
         }
         config = cls(
@@ -233,6 +258,7 @@ class Service:
         self.lock = threading.Lock()
         self.aligner = Aligner(self.collection.spec)
         self.checks: CheckStore = check_store(self.collection.storage)
+        self.rate = RateLimit(config.check_rate)
 
     def close(self) -> None:
         self.collection.close()
@@ -321,10 +347,37 @@ class Service:
             with self.lock:
                 self.checks.purge(now - self.config.keep_checks_days * DAY)
                 self.checks.keep(kept)
+                self._make_room(kept, now)
         except StorageError as exc:  # a read-only file, a role that may not create a table…
             _log.warning("a check could not be kept, its result is shown unkept: %s", exc)
             return None
         return kept
+
+    def _make_room(self, kept: KeptCheck, now: float) -> None:
+        """Remove the oldest checks past the quotas (the browser's own, then all), never the
+        one just kept; each removed one is marked gone, so its page says why."""
+        config = self.config
+        for owner, most, room in (
+            (kept.owner, config.owner_checks_max, config.owner_checks_bytes),
+            (None, config.keep_checks_max, config.keep_checks_bytes),
+        ):
+            if owner == "":  # a check made without a browser's key has no quota of its own
+                continue
+            count = used = 0
+            over: list[str] = []
+            for check_id, size in self.checks.sizes(owner):  # newest first
+                count += 1
+                used += size
+                if check_id != kept.id and (over or count > most or used > room):
+                    over.append(check_id)
+            if over:
+                self.checks.evict(over, now)
+                _log.info("%d kept checks removed for room (oldest first)", len(over))
+
+    def kept_gone(self, check_id: str) -> bool:
+        """Whether a check of that id was removed to make room for newer ones."""
+        with self.lock:
+            return self.checks.gone(check_id)
 
     def kept(self, check_id: str) -> KeptCheck:
         """A kept check (NotFoundError when there is none of that id, or it is too old;
@@ -332,6 +385,12 @@ class Service:
         with self.lock:
             found = self.checks.get(check_id)
         oldest = time.time() - self.config.keep_checks_days * DAY
+        if found is None and self.kept_gone(check_id):
+            raise NotFoundError(
+                f"the kept check {check_id[:80]!r} was removed to make room for newer ones "
+                "(the oldest go first)",
+                code="kept_gone",
+            )
         if found is None or found.created < oldest:
             raise NotFoundError(f"no kept check {check_id[:80]!r}")
         damage = record_damage(found.result)
