@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from neardup.web.service import ServiceConfig
 from tests.web.conftest import TOKEN, client_for
 
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
 SPOOF = "id\u202e\u200bgpj.exe"
 
 
@@ -110,3 +111,39 @@ def test_the_pdf_link_comes_from_the_public_url(db: str, essay: str) -> None:
             assert b"evil.example" not in pdf
             if expected is not None:
                 assert (expected + check_id).encode() in pdf
+
+
+def test_an_offset_out_of_range_is_a_422_on_postgresql_too(essay: str) -> None:
+    from neardup.fingerprints.pipeline import make_spec
+    from neardup.index import Collection
+    from tests.storage._postgres import PG_URL, drop_schemas, postgres_or_fail, unique_schema
+
+    postgres_or_fail()
+    schema = unique_schema()
+    location = f"{PG_URL}?schema={schema}"
+    try:
+        Collection.create(location, make_spec("ru")).close()
+        with client_for(ServiceConfig(db=location, token=TOKEN)) as c:
+            c.post("/api/check", json={"text": essay})
+            assert c.get("/api/checks?offset=9223372036854775808").status_code == 422
+            most = c.get("/api/checks?offset=9223372036854775807", headers=AUTH)
+            assert most.status_code == 200 and most.json() == {"checks": []}
+            assert len(c.get("/api/checks", headers=AUTH).json()["checks"]) == 1
+    finally:
+        drop_schemas(schema)
+
+
+def test_the_settings_reach_the_workers() -> None:
+    config = ServiceConfig(
+        db="x.db",
+        token=TOKEN,
+        public_url="https://checks.example.org",
+        owner_checks_max=7,
+        keep_checks_bytes=12345,
+        check_rate=0,
+    )
+    env = config.to_env()
+    assert env["NEARDUP_SERVE_SECRET"] == config.secret
+    again = ServiceConfig.from_env({**env, "NEARDUP_TOKEN": TOKEN})
+    assert again == config and again.secret == config.secret
+    assert ServiceConfig(db="x.db").secret != ServiceConfig(db="x.db").secret  # drawn per start
