@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from neardup.errors import InputError, NeardupError
@@ -167,3 +169,29 @@ def test_a_source_text_is_stored_once_for_every_check_that_shows_it(store: Check
     assert stored() in (1, -1)
     store.evict(["two"], 30.0)
     assert stored() in (0, -1)
+
+
+def test_a_table_made_before_the_sizes_gets_them(backend: Backend) -> None:
+    if backend.kind == "memory":
+        pytest.skip("a memory store has no table")
+    col = Collection.create(backend.target(), make_spec("ru"))
+    store = check_store(col.storage)
+    old = _check("old", 10.0, "", "старый текст")
+    # the table as an earlier version made it: no size column, no index on it
+    schema = (
+        "CREATE TABLE kept_checks (id TEXT PRIMARY KEY, created REAL NOT NULL, owner TEXT NOT "
+        "NULL, name TEXT NOT NULL, spec TEXT NOT NULL, uniqueness REAL NOT NULL, preview TEXT "
+        "NOT NULL, body TEXT NOT NULL)"
+    )
+    storage = col.storage
+    p = "?" if storage.kind == "sqlite" else "%s"
+    with storage._lock:
+        storage._conn.execute(schema)
+        storage._conn.execute(
+            f"INSERT INTO kept_checks VALUES ({', '.join([p] * 8)})",
+            (old.id, old.created, "", "", "spec-fp", 0.25, "старый", old.body()),
+        )
+    store.keep(_check("new", 20.0, "", "новый"))
+    assert [i for i, _ in store.sizes()] == ["new", "old"]
+    assert dict(store.sizes())["old"] == len(old.body().encode())
+    assert store.get("old") == dataclasses.replace(old, name="", owner="")

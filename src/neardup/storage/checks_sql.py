@@ -2,7 +2,12 @@
 beside the collection's, over the collection's own connection (its lock and its error
 translation). The two dialects differ in their placeholder, their float type and when the
 table is made: PostgreSQL makes it on first use; a SQLite file makes it on the first write
-only, so that a read-only file can still be read (it then holds no kept checks)."""
+only, so that a read-only file can still be read (it then holds no kept checks).
+
+Beside it: ``kept_sources`` holds each source's text once by its SHA-256 (a check's body names
+the digest; ``kept_check_sources`` links them, and a text no check names is dropped with its
+last check), ``kept_checks_gone`` the checks removed for room, and each row's ``size`` (its
+body and its sources' texts, in bytes) is what the quotas add up."""
 
 from __future__ import annotations
 
@@ -28,6 +33,11 @@ _CHECK = ("id", "created", "owner", "name", "spec", "body")
 #: bytes (decoded by the store's own rules), so that one damaged row does not fail the query.
 _TEXT = frozenset({"id", "owner", "name", "spec", "preview", "body"})
 _SQLITE_TABLE = "SELECT 1 FROM sqlite_master WHERE type='table' AND name='kept_checks'"
+#: The quotas read ``(id, size)`` newest first from these, never the rows' bodies.
+_SIZE_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS kept_checks_sizes ON kept_checks (created, id, size)",
+    "CREATE INDEX IF NOT EXISTS kept_checks_owner_sizes ON kept_checks (owner, created, id, size)",
+)
 _SQLITE_GONE = "SELECT 1 FROM sqlite_master WHERE type='table' AND name='kept_checks_gone'"
 
 
@@ -74,9 +84,29 @@ class SQLCheckStore:
         if self._ready:
             return
         with self.storage._lock, self.storage._errors():
+            conn = self.storage._conn
             for stmt in self._schema:
-                self.storage._conn.execute(stmt)
+                conn.execute(stmt)
+            # each row's bytes, its sources' texts counted (what the quotas add up), read
+            # from an index that holds it: a table made before it had none, so it is added
+            # and filled from the bodies once
+            if not self._has_size():
+                exists = "" if self._sqlite else "IF NOT EXISTS "  # workers may race here
+                conn.execute(f"ALTER TABLE kept_checks ADD COLUMN {exists}size BIGINT")
+                conn.execute(f"UPDATE kept_checks SET size = {self._size} WHERE size IS NULL")
+            for stmt in _SIZE_INDEXES:
+                conn.execute(stmt)
         self._ready = True
+
+    def _has_size(self) -> bool:
+        if self._sqlite:
+            found = self.storage._q("SELECT name FROM pragma_table_info('kept_checks')")
+        else:
+            found = self.storage._q(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = "
+                "'kept_checks' AND table_schema = current_schema()"
+            )
+        return any(stored_text(row[0]) == "size" for row in found)
 
     def _readable(self, probe: str = _SQLITE_TABLE) -> bool:
         """Whether there is a table to read (see the module docstring); ``probe``: which."""
@@ -95,6 +125,7 @@ class SQLCheckStore:
         self._table()
         result, texts = shared_sources(check.result)
         check = dataclasses.replace(check, result=result)
+        body = check.body()
         with self.storage._lock, self.storage._errors():
             for digest, text in texts.items():
                 self.storage._conn.execute(
@@ -114,7 +145,7 @@ class SQLCheckStore:
             self.storage._conn.execute(
                 self._sql(
                     "INSERT INTO kept_checks (id, created, owner, name, spec, uniqueness, "
-                    "preview, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    "preview, body, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 ),
                 (
                     check.id,
@@ -124,7 +155,9 @@ class SQLCheckStore:
                     check.spec,
                     check.uniqueness,
                     plain_text(preview(check.text)),
-                    check.body(),
+                    body,
+                    len(body.encode("utf-8", "surrogatepass"))
+                    + sum(len(t.encode("utf-8", "surrogatepass")) for t in texts.values()),
                 ),
             )
 
@@ -219,10 +252,8 @@ class SQLCheckStore:
         with self.storage._lock:
             rows = self.storage._q(
                 self._sql(
-                    f"SELECT {self._columns(('id',))}, {self._size} + coalesce((SELECT "
-                    f"sum({self._size.replace('body', 's.text')}) FROM kept_check_sources l "
-                    "JOIN kept_sources s ON s.digest = l.digest WHERE l.check_id = "
-                    f"kept_checks.id), 0) FROM kept_checks {where} ORDER BY created DESC, id"
+                    f"SELECT {self._columns(('id',))}, size FROM kept_checks {where} "
+                    "ORDER BY created DESC, id"
                 ),
                 params,
             )
