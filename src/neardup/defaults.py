@@ -25,6 +25,9 @@ SHORT_BELOW = 32
 #: ``Collection.check(top=...)`` take 1 to this many. It bounds the list only: the figure
 #: counts every source found, up to the work limit below.
 TOP_MAX = 100
+#: The largest offset or stored integer a request may name: a signed 64-bit integer, the most
+#: SQLite and PostgreSQL take (beyond it a request is a 422, not a store's overflow).
+OFFSET_MAX = 2**63 - 1
 
 #: The work limit of a check's figure: the uniqueness, borrowed and cited shares count the
 #: passages of every source the candidates find, strongest first, until this many sources or

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from neardup.errors import InputError, NeardupError
@@ -117,3 +119,79 @@ def test_a_body_is_utf8_json_with_only_control_characters_and_surrogates_escaped
         '{"\\u0438\\u0441\\u0442\\u043e\\u0447\\u043d\\u0438\\u043a": "\\u0451\\n"}}'
     )
     assert KeptCheck.from_row("id", 1.0, "", "", "fp", old) == kept
+
+
+def test_sizes_evict_and_the_marks_of_checks_gone(store: CheckStore) -> None:
+    mine = owner_digest("mine")
+    store.keep(_check("a", 100.0, mine, "короткий"))
+    store.keep(_check("b", 200.0, "", "длиннее " * 50))
+    store.keep(_check("c", 300.0, mine, "ещё"))
+    sizes = dict(store.sizes())
+    assert list(dict(store.sizes())) == ["c", "b", "a"]  # newest first
+    # a row's bytes: its stored body, UTF-8 ("длиннее " is 15 bytes, 50 times)
+    assert sizes["b"] - sizes["a"] == 15 * 50 - len("короткий".encode())
+    assert sizes["a"] == len(_check("a", 100.0, mine, "короткий").body().encode())
+    assert [i for i, _ in store.sizes(mine)] == ["c", "a"]
+    assert store.evict(["a", "nope"], 400.0) == 1
+    assert store.get("a") is None and store.gone("a") and not store.gone("b")
+    assert not store.gone("nope")  # never there: not marked
+    assert store.purge(300.0) == 1  # b; the mark of a (made at 400) stays
+    assert store.gone("a")
+    assert store.purge(500.0) == 1  # c, and the mark of a
+    assert not store.gone("a")
+    assert store.sizes() == []
+
+
+def test_a_source_text_is_stored_once_for_every_check_that_shows_it(store: CheckStore) -> None:
+    shared = "Общий текст источника, который показывают две проверки. " * 20
+
+    def with_sources(check_id: str, created: float, *texts: str) -> KeptCheck:
+        sources = [{"id": f"s{i}", "borrowed": 0.5, "text": t} for i, t in enumerate(texts)]
+        result = {"uniqueness": 0.5, "matches": [], "fragments": {"sources": sources}}
+        return KeptCheck(check_id, created, "", "", "spec-fp", "текст", result)
+
+    one = with_sources("one", 10.0, shared, "только первой")
+    two = with_sources("two", 20.0, shared)
+    store.keep(one)
+    store.keep(two)
+    assert store.get("one") == one and store.get("two") == two
+    sql = getattr(store, "storage", None)
+
+    def stored() -> int:
+        return int(sql._q("SELECT count(*) FROM kept_sources")[0][0]) if sql else -1
+
+    if sql is not None:
+        assert stored() == 2  # the shared text once, the other once
+        body = sql._q("SELECT body FROM kept_checks WHERE id = 'two'")[0][0]
+        assert "Общий текст" not in str(body)
+    assert store.delete("one")
+    assert store.get("two") == two
+    assert stored() in (1, -1)
+    store.evict(["two"], 30.0)
+    assert stored() in (0, -1)
+
+
+def test_a_table_made_before_the_sizes_gets_them(backend: Backend) -> None:
+    if backend.kind == "memory":
+        pytest.skip("a memory store has no table")
+    col = Collection.create(backend.target(), make_spec("ru"))
+    store = check_store(col.storage)
+    old = _check("old", 10.0, "", "старый текст")
+    # the table as an earlier version made it: no size column, no index on it
+    schema = (
+        "CREATE TABLE kept_checks (id TEXT PRIMARY KEY, created REAL NOT NULL, owner TEXT NOT "
+        "NULL, name TEXT NOT NULL, spec TEXT NOT NULL, uniqueness REAL NOT NULL, preview TEXT "
+        "NOT NULL, body TEXT NOT NULL)"
+    )
+    storage = col.storage
+    p = "?" if storage.kind == "sqlite" else "%s"
+    with storage._lock:
+        storage._conn.execute(schema)
+        storage._conn.execute(
+            f"INSERT INTO kept_checks VALUES ({', '.join([p] * 8)})",
+            (old.id, old.created, "", "", "spec-fp", 0.25, "старый", old.body()),
+        )
+    store.keep(_check("new", 20.0, "", "новый"))
+    assert [i for i, _ in store.sizes()] == ["new", "old"]
+    assert dict(store.sizes())["old"] == len(old.body().encode())
+    assert store.get("old") == dataclasses.replace(old, name="", owner="")

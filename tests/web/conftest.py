@@ -57,3 +57,12 @@ def client(db: str) -> Iterator[TestClient]:
 @pytest.fixture()
 def auth() -> dict[str, str]:
     return {"Authorization": f"Bearer {TOKEN}"}
+
+
+def form_token(client: TestClient, path: str = "/") -> str:
+    """The form token (``csrf``) of a page the client opens, as its forms send it."""
+    import re
+
+    found = re.search(r'<meta name="csrf-token" content="([0-9a-f]{64})">', client.get(path).text)
+    assert found is not None, f"no form token on {path}"
+    return found.group(1)

@@ -337,6 +337,8 @@ def test_malformed_and_invalid_json(client: TestClient, auth: dict[str, str]) ->
     r = client.post("/api/matrix", json={"texts": ["a"] * 21})
     assert r.status_code == 413
     r = client.post("/api/matrix", json={"texts": ["a", "b"], "ids": ["x"]})
+    assert r.status_code == 422  # the schema says two ids at least
+    r = client.post("/api/matrix", json={"texts": ["a", "b", "c"], "ids": ["x", "y"]})
     assert r.status_code == 400
     assert client.get("/api/groups", params={"min_size": "many"}).status_code == 422
     assert client.get("/api/nothing").status_code == 404

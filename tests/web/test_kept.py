@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from neardup.storage.checks import KeptCheck
 from neardup.web.service import ServiceConfig
 from tests.web._kept import TITLES, copied_text, make_titled_collection
-from tests.web.conftest import TOKEN, client_for
+from tests.web.conftest import TOKEN, client_for, form_token
 
 pypdf = pytest.importorskip("pypdf", reason="the office extra is missing")
 
@@ -125,7 +125,13 @@ def test_page_check_redirects_to_its_own_page(kc: TestClient, titled: str) -> No
         refused = other.post(f"{where}/delete")
         assert refused.status_code == 403
         assert "Эту проверку сделали в другом браузере" in refused.text
-    removed = kc.post(f"{where}/delete", follow_redirects=False)
+    # the owner cookie alone does not remove it (a same-site page could send it): the form
+    # token of the browser's own page must come with it
+    assert kc.post(f"{where}/delete", follow_redirects=False).status_code == 403
+    assert kc.get(where).status_code == 200
+    removed = kc.post(
+        f"{where}/delete", data={"csrf": form_token(kc, where)}, follow_redirects=False
+    )
     assert removed.status_code == 303
     gone = kc.get(where)
     assert gone.status_code == 404 and "Такой проверки нет" in gone.text
@@ -276,9 +282,11 @@ def test_kept_passages_labels_in_the_page_language(kc: TestClient) -> None:
 
 def test_an_id_with_a_slash_is_refused_not_sent_elsewhere(kc: TestClient) -> None:
     """Each kept-check route answers only what its schema declares: no 405 or redirect for
-    an id holding a slash."""
+    an id holding a slash; the report's address is read only (405, its methods listed)."""
     auth = {"Authorization": f"Bearer {TOKEN}"}
-    assert kc.delete("/api/checks/abc/pdf", headers=auth).status_code == 400
+    refused = kc.delete("/api/checks/abc/pdf", headers=auth)
+    assert refused.status_code == 405 and refused.headers["allow"] == "GET, HEAD, OPTIONS"
+    assert kc.delete("/api/checks/abc/def", headers=auth).status_code == 400
     assert kc.get("/api/checks/abc/def", headers=auth).status_code == 400
     assert kc.get("/api/checks/abc/", headers=auth, follow_redirects=False).status_code == 400
     assert kc.get("/api/checks/abc/pdf", headers=auth).status_code == 404

@@ -18,7 +18,7 @@ from neardup.storage.checks import KeptCheck, check_store, owner_digest
 from neardup.web.service import ServiceConfig
 from tests.storage._kept_damage import DAMAGES, RECORD, Damage, damage_postgres, damage_sqlite
 from tests.storage._postgres import PG_URL, drop_schemas, postgres_or_fail, unique_schema
-from tests.web.conftest import TOKEN, client_for
+from tests.web.conftest import TOKEN, client_for, form_token
 
 KEY = "a-browser-key-of-its-own-0123456789"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -104,7 +104,9 @@ def test_the_page_removes_a_damaged_check(served: Served) -> None:
     served.damage("hurt", DAMAGES[0])
     with client_for(ServiceConfig(db=served.location, token=TOKEN)) as client:
         client.cookies.set("neardup_owner", KEY)
-        gone = client.post("/checks/hurt/delete", follow_redirects=False)
+        gone = client.post(
+            "/checks/hurt/delete", data={"csrf": form_token(client)}, follow_redirects=False
+        )
         assert gone.status_code == 303 and gone.headers["location"] == "/checks"
         assert client.get("/checks/hurt").status_code == 404
 

@@ -85,6 +85,51 @@ def _finite(param: click.Parameter, value: float) -> float:
     help="Days each check is kept under its own link, history and PDF (0: keep none).",
 )
 @click.option(
+    "--keep-checks-max",
+    type=click.IntRange(min=1),
+    default=10_000,
+    show_default=True,
+    help="Most kept checks in all; past it the oldest are removed first.",
+)
+@click.option(
+    "--keep-checks-mib",
+    type=click.FloatRange(min=0.001, max=2**20),
+    callback=lambda ctx, param, value: _finite(param, value),
+    default=1024.0,
+    show_default=True,
+    help="Most MiB of kept checks in all; past it the oldest are removed first.",
+)
+@click.option(
+    "--owner-checks-max",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="Most kept checks of one browser; past it its oldest are removed first.",
+)
+@click.option(
+    "--owner-checks-mib",
+    type=click.FloatRange(min=0.001, max=2**20),
+    callback=lambda ctx, param, value: _finite(param, value),
+    default=100.0,
+    show_default=True,
+    help="Most MiB of kept checks of one browser; past it its oldest are removed first.",
+)
+@click.option(
+    "--check-rate",
+    type=click.IntRange(min=0),
+    default=30,
+    show_default=True,
+    help="Checks a client without the token may make a minute (more: 429); 0: no limit.",
+)
+@click.option(
+    "--public-url",
+    default=None,
+    metavar="URL",
+    help="The address readers reach the service at (https://host[/path]): the links in PDF "
+    "reports are made from it, never from a request's Host header (without it a report has "
+    "no link); writes from this origin are taken too.",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
     default="info",
@@ -102,6 +147,12 @@ def serve(
     max_text: int,
     max_matrix: int,
     keep_checks_days: int,
+    keep_checks_max: int,
+    keep_checks_mib: float,
+    owner_checks_max: int,
+    owner_checks_mib: float,
+    check_rate: int,
+    public_url: str | None,
     log_level: str,
 ) -> None:
     """Serve the collection DB over HTTP: the API under /api (schema at /api/openapi.json)
@@ -129,6 +180,12 @@ def serve(
         max_text=max_text,
         max_matrix=max_matrix,
         keep_checks_days=keep_checks_days,
+        keep_checks_max=keep_checks_max,
+        keep_checks_bytes=int(keep_checks_mib * MiB),
+        owner_checks_max=owner_checks_max,
+        owner_checks_bytes=int(owner_checks_mib * MiB),
+        check_rate=check_rate,
+        public_url=public_url or None,
     )
     try:
         with Collection.open(db) as col:  # fail here, with one line, if DB is not a collection

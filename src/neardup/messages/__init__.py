@@ -48,15 +48,16 @@ from neardup.messages.explain import EXPLAIN
 from neardup.messages.forms import DEFAULT_LANGUAGE, LANGUAGES, WORDS, number, plural, size, word
 from neardup.messages.page import PAGE
 from neardup.messages.report import REPORT
+from neardup.messages.service import SERVICE_ERRORS, SERVICE_PAGE
 
 #: The catalog: each area's words by key, in each language (``common`` is every area's too).
 CATALOG: dict[str, dict[str, dict[str, str]]] = {
     "common": COMMON,
     "cli": CLI,
     "column": COLUMNS,
-    "page": PAGE,
+    "page": {**PAGE, **SERVICE_PAGE},
     "report": REPORT,
-    "error": ERRORS,
+    "error": {**ERRORS, **SERVICE_ERRORS},
     "reason": REASONS,
     "length": LENGTHS,
     "explain": EXPLAIN,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 from neardup.errors import DuplicateIdError
 from neardup.storage.kept_checks import KeptCheck, KeptSummary
@@ -13,6 +14,7 @@ class MemoryCheckStore:
 
     def __init__(self) -> None:
         self._checks: dict[str, KeptCheck] = {}
+        self._gone: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def keep(self, check: KeptCheck) -> None:
@@ -47,4 +49,21 @@ class MemoryCheckStore:
             old = [k for k, c in self._checks.items() if c.created < before]
             for k in old:
                 del self._checks[k]
+            self._gone = {k: t for k, t in self._gone.items() if t >= before}
             return len(old)
+
+    def sizes(self, owner: str | None = None) -> Sequence[tuple[str, int]]:
+        with self._lock:
+            chosen = [c for c in self._checks.values() if owner is None or c.owner == owner]
+        chosen.sort(key=lambda c: (-c.created, c.id))
+        return [(c.id, len(c.body().encode("utf-8", "surrogatepass"))) for c in chosen]
+
+    def evict(self, ids: Sequence[str], when: float) -> int:
+        with self._lock:
+            removed = [i for i in ids if self._checks.pop(i, None) is not None]
+            self._gone.update(dict.fromkeys(removed, when))
+            return len(removed)
+
+    def gone(self, check_id: str) -> bool:
+        with self._lock:
+            return check_id in self._gone

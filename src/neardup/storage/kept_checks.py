@@ -258,5 +258,73 @@ class CheckStore(Protocol):
         ...
 
     def purge(self, before: float) -> int:
-        """Remove the checks made before ``before`` (seconds since the epoch); how many."""
+        """Remove the checks made before ``before`` (seconds since the epoch); how many.
+        The marks of checks removed for room (:meth:`evict`) that old go too."""
         ...
+
+    def sizes(self, owner: str | None = None) -> Sequence[tuple[str, int]]:
+        """``(id, bytes of its stored row)`` of every check (``owner``: that owner's), newest
+        first: what the quotas count."""
+        ...
+
+    def evict(self, ids: Sequence[str], when: float) -> int:
+        """Remove these checks for room, and mark them gone at ``when`` (so that their page
+        says why); how many were there."""
+        ...
+
+    def gone(self, check_id: str) -> bool:
+        """Whether a check of that id was removed for room (and its mark is not yet purged)."""
+        ...
+
+
+# --- the sources' texts, stored once --------------------------------------------------------------
+#: Where a kept result names a source's text stored apart (its SHA-256).
+TEXT_REF = "text_sha256"
+
+
+def _sources(result: dict[str, Any]) -> list[Any]:
+    fragments = result.get("fragments")
+    sources = fragments.get("sources") if isinstance(fragments, dict) else None
+    return sources if isinstance(sources, list) else []
+
+
+def shared_sources(result: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """``result`` with each source's text replaced by its digest (:data:`TEXT_REF`), and the
+    texts by digest: a source shown by many checks is stored once."""
+    texts: dict[str, str] = {}
+    sources = []
+    for source in _sources(result):
+        if isinstance(source, dict) and isinstance(source.get("text"), str):
+            text = source["text"]
+            digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+            texts[digest] = text
+            source = {k: v for k, v in source.items() if k != "text"} | {TEXT_REF: digest}
+        sources.append(source)
+    if not texts:
+        return result, {}
+    fragments = {**result["fragments"], "sources": sources}
+    return {**result, "fragments": fragments}, texts
+
+
+def referenced_sources(result: dict[str, Any]) -> set[str]:
+    """The digests of the sources' texts a kept result names."""
+    return {
+        s[TEXT_REF]
+        for s in _sources(result)
+        if isinstance(s, dict) and isinstance(s.get(TEXT_REF), str)
+    }
+
+
+def restore_sources(result: dict[str, Any], texts: dict[str, str]) -> dict[str, Any]:
+    """``result`` with each source's text put back from ``texts``; a text not found stays
+    out (the result then reads as damaged, as a row missing a source's text would)."""
+    sources = []
+    for source in _sources(result):
+        if isinstance(source, dict) and TEXT_REF in source:
+            digest = source[TEXT_REF]
+            source = {k: v for k, v in source.items() if k != TEXT_REF}
+            if digest in texts:
+                source["text"] = texts[digest]
+        sources.append(source)
+    fragments = {**result["fragments"], "sources": sources}
+    return {**result, "fragments": fragments}

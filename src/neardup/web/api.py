@@ -10,25 +10,48 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, UploadFile
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from neardup.analysis.tricks import Tricks
 from neardup.defaults import DEFAULTS, TOP_MAX
 from neardup.errors import InputError
 from neardup.score.matrix import METHODS
-from neardup.web.auth import require_read, require_write, token_of, token_ok
+from neardup.web.auth import guard_writes, require_read, require_write, token_of, token_ok
 from neardup.web.forms import LimitedRoute
 from neardup.web.kept import kept_json
+from neardup.web.limits import limit_checks
 from neardup.web.responses import BODY, READ, WRITE, errors
-from neardup.web.service import Service, upload
+from neardup.web.service import Service, upload, upload_name
+from neardup.web.texts import ID_PATTERN, check_id_value
 
-router = APIRouter(prefix="/api", tags=["api"], route_class=LimitedRoute)
+router = APIRouter(
+    prefix="/api", tags=["api"], route_class=LimitedRoute, dependencies=[Depends(guard_writes)]
+)
 
 
 Policy = Literal["reject", "group", "allow"]
 Method = Literal["containment", "resemblance", "sorensen", "minhash", "tfidf", "combined"]
 assert set(Method.__args__) == set(METHODS)  # type: ignore[attr-defined]
+
+
+def _whole(value: Any) -> Any:
+    """A JSON number with no fraction (``69.0``) as the integer it is: JSON Schema's
+    ``integer`` takes it, so the server does too."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: An integer as JSON Schema means it (``69.0`` included).
+Whole = Annotated[int, BeforeValidator(_whole)]
+#: A document id: 1 to 1000 characters, not only spaces, no text-direction control (which
+#: would show it as another name); the schema says so by its pattern.
+Id = Annotated[
+    str,
+    Field(min_length=1, max_length=1000, json_schema_extra={"pattern": ID_PATTERN}),
+    AfterValidator(check_id_value),
+]
 
 
 class _Strict(BaseModel):
@@ -39,7 +62,7 @@ class _Strict(BaseModel):
 
 class CheckIn(_Strict):
     text: str = Field(description="The text to check (plain text or HTML).")
-    top: int = Field(
+    top: Whole = Field(
         DEFAULTS.top,
         ge=1,
         le=TOP_MAX,
@@ -55,7 +78,7 @@ class CheckIn(_Strict):
 
 
 class DocumentIn(_Strict):
-    id: str = Field(min_length=1, max_length=1000)
+    id: Id
     text: str
     meta: dict[str, Any] = Field(default_factory=dict)
 
@@ -72,19 +95,24 @@ class AddIn(_Strict):
 
 
 class RemoveIn(_Strict):
-    ids: list[Annotated[str, Field(min_length=1)]] = Field(min_length=1, max_length=10000)
+    ids: list[Id] = Field(min_length=1, max_length=10000)
 
 
 class CompareIn(_Strict):
     a: str
     b: str
     fragments: bool = Field(DEFAULTS.fragments, description="Also list A's passages from B.")
-    b_id: str = Field("B", description="B's name in the passages (the CLI: its path).")
+    b_id: Id = Field("B", description="B's name in the passages (the CLI: its path).")
 
 
 class MatrixIn(_Strict):
     texts: list[str] = Field(min_length=2, max_length=1000)
-    ids: list[str] | None = Field(None, description="Default: 1, 2, …")
+    ids: list[Id] | None = Field(
+        None,
+        min_length=2,
+        max_length=1000,
+        description="One per text, unique (default: 1, 2, …).",
+    )
     method: Method = DEFAULTS.matrix  # type: ignore[assignment]  # as ``neardup matrix``
 
 
@@ -106,20 +134,22 @@ def _write(request: Request) -> Service:
 
 async def _upload(service: Service, file: UploadFile) -> tuple[str, Tricks]:
     data = await file.read()
-    text, hidden = await asyncio.to_thread(upload, data, file.filename or "")
+    name = upload_name(file.filename or "", file.content_type, data)
+    text, hidden = await asyncio.to_thread(upload, data, name)
     return service.limit_text(text, f"the text of {file.filename!r}"), hidden
 
 
 @router.post(
     "/check",
     summary="Check a text: uniqueness, matches, passages (kept when the service keeps checks)",
-    responses=errors(*READ, *BODY),
+    responses=errors(*READ, *BODY, 429),
 )
 def check(body: CheckIn, request: Request, response: Response) -> dict[str, Any]:
     """The JSON of ``neardup index check --json`` (``"fragments"`` with ``fragments: true``),
     with ``check_id`` when checks are kept (:mod:`neardup.web.kept`); the collection itself
     is left as it was."""
     service = _read(request)
+    limit_checks(request, token_ok(service.config, token_of(request)))
     checked = service.check(body.text, top=body.top, fragments=body.fragments, exclude=body.exclude)
     return kept_json(request, response, checked)
 
@@ -127,7 +157,7 @@ def check(body: CheckIn, request: Request, response: Response) -> dict[str, Any]
 @router.post(
     "/check/file",
     summary="Check an uploaded file (.txt, .html, .docx, .odt, .rtf, .doc, .pdf)",
-    responses=errors(*READ, *BODY, 415),
+    responses=errors(*READ, *BODY, 415, 429),
 )
 async def check_file(
     request: Request,
@@ -140,6 +170,7 @@ async def check_file(
     """As ``/api/check``, plus ``"text"``: the text extracted from the file, which the
     passages' offsets refer to."""
     service = _read(request)
+    limit_checks(request, token_ok(service.config, token_of(request)))
     text, hidden = await _upload(service, file)
     checked = await asyncio.to_thread(
         service.check, text, top=top, fragments=fragments, exclude=exclude or [], hidden=hidden
@@ -168,7 +199,11 @@ def add(body: AddIn, request: Request) -> dict[str, Any]:
 )
 async def add_file(
     request: Request,
-    id: Annotated[str, Form(min_length=1, max_length=1000)],
+    id: Annotated[
+        str,
+        Form(min_length=1, max_length=1000, json_schema_extra={"pattern": ID_PATTERN}),
+        AfterValidator(check_id_value),
+    ],
     file: Annotated[UploadFile, File()],
     policy: Annotated[Policy | None, Form()] = None,
 ) -> dict[str, Any]:

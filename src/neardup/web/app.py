@@ -61,7 +61,9 @@ def body_too_large(limit: int) -> str:
 SECURITY_HEADERS = (
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    # same-origin: the page's own requests carry its Origin and Referer (which the check of
+    # cross-site writes compares), another site gets neither
+    (b"referrer-policy", b"same-origin"),
 )
 
 

@@ -15,28 +15,36 @@ import asyncio
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from neardup.defaults import OFFSET_MAX
 from neardup.errors import DamagedCheckError, NeardupError
 from neardup.report.check_record import collection_name
 from neardup.storage.checks import KeptCheck, owner_digest, valid_id
-from neardup.web.auth import require_read, token_of, token_ok
+from neardup.web.auth import (
+    OWNER_COOKIE,
+    guard_writes,
+    owner_key,
+    require_csrf,
+    require_read,
+    token_of,
+    token_ok,
+)
 from neardup.web.i18n import translator
 from neardup.web.kept_view import kept_view, when
 from neardup.web.layout import error_in_page, page_language, page_read, render_page
+from neardup.web.limits import limit_checks
 from neardup.web.responses import READ, errors
 from neardup.web.service import Checked, Service
 from neardup.web.texts import safe_text
 
-#: The cookie that tells a browser's own checks.
-OWNER_COOKIE = "neardup_owner"
 #: Most checks a history lists.
 HISTORY = 200
 
-api_router = APIRouter(prefix="/api", tags=["api"])
-page_router = APIRouter(include_in_schema=False)
+api_router = APIRouter(prefix="/api", tags=["api"], dependencies=[Depends(guard_writes)])
+page_router = APIRouter(include_in_schema=False, dependencies=[Depends(guard_writes)])
 router = APIRouter()
 
 
@@ -49,8 +57,7 @@ def _holder(request: Request) -> bool:
 
 
 def _owner_key(request: Request) -> str | None:
-    key = request.cookies.get(OWNER_COOKIE)
-    return key if key and 16 <= len(key) <= 64 else None
+    return getattr(request.state, "owner_key", None) or owner_key(request)
 
 
 def _set_owner(request: Request, response: Response, key: str) -> None:
@@ -65,6 +72,12 @@ def _may_remove(request: Request, owner: str) -> bool:
         return True
     key = _owner_key(request)
     return bool(owner) and key is not None and secrets.compare_digest(owner, owner_digest(key))
+
+
+def _by_owner_cookie(request: Request) -> bool:
+    """Whether a removal this request may make rests on the owner cookie alone (no token):
+    then the page's form token must come with it."""
+    return not _holder(request)
 
 
 def keep(request: Request, checked: Checked, name: str = "") -> tuple[KeptCheck | None, str]:
@@ -143,9 +156,10 @@ def _kept_or_error(request: Request, check_id: str) -> KeptCheck | Response:
             damaged=check_id,
             may_remove=_may_remove(request, owner),
         )
-    except NeardupError:
+    except NeardupError as exc:
         t = translator(page_language(request))
-        return render_page(request, "check.html", status=404, error=t["kept_missing"])
+        said = t["kept_purged"] if exc.code == "kept_gone" else t["kept_missing"]
+        return render_page(request, "check.html", status=404, error=said)
 
 
 @page_router.get("/checks/{check_id}", response_class=HTMLResponse)
@@ -172,6 +186,7 @@ async def exclude_page(
     found = _kept_or_error(request, check_id)
     if isinstance(found, Response):
         return found
+    limit_checks(request, _holder(request))
     left_out = set(found.result.get("exclude") or [])
     if exclude:
         left_out.add(exclude)
@@ -214,6 +229,8 @@ def delete_page(request: Request, check_id: str) -> Response:
     if not _may_remove(request, owner):
         t = translator(page_language(request))
         return render_page(request, "check.html", status=403, error=t["kept_not_yours"])
+    if _by_owner_cookie(request):
+        require_csrf(request)
     service.forget(check_id)
     return RedirectResponse("/checks", status_code=303)
 
@@ -240,7 +257,8 @@ def _pdf(request: Request, kept: KeptCheck, lang: str) -> Response:
         spec=kept.spec,
         name=kept.name,
         lang=lang,
-        link=str(request.base_url).rstrip("/") + f"/checks/{kept.id}",
+        # from the configured public URL only: the Host header is the client's to say
+        link=f"{service.config.public_url}/checks/{kept.id}" if service.config.public_url else "",
     )
     return Response(
         data,
@@ -274,7 +292,7 @@ def _read(request: Request) -> Service:
 def api_history(
     request: Request,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=OFFSET_MAX)] = 0,
 ) -> dict[str, Any]:
     """Newest first: ``{"checks": [{"id", "created", "name", "uniqueness", "preview"}]}``.
     A token holder gets every kept check; anyone else those made with its ``neardup_owner``
@@ -315,12 +333,14 @@ def api_kept(request: Request, check_id: str) -> dict[str, Any]:
 @api_router.delete(
     "/checks/{check_id:path}",
     summary="Remove a kept check",
-    responses=errors(*READ, 400, 403, 404, 413, 422),
+    responses=errors(*READ, 400, 403, 404, 405, 413, 422),
 )
 def api_delete(request: Request, check_id: str) -> dict[str, Any]:
     """A token holder removes any check; anyone else only those made with its cookie (403).
     A damaged check is removed as any other: only its owner is read."""
     service = _read(request)
+    if check_id.endswith("/pdf"):  # the report's address: read only
+        raise StarletteHTTPException(405, "Method Not Allowed", {"Allow": "GET, HEAD, OPTIONS"})
     owner = service.kept_owner(valid_id(check_id))
     if not _may_remove(request, owner):
         raise StarletteHTTPException(403, "this check was made by another client")

@@ -6,6 +6,7 @@ token, and an error as a page shows it.
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -16,7 +17,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from neardup.errors import NeardupError
-from neardup.web.auth import require_read, token_of
+from neardup.web.auth import OWNER_COOKIE, owner_key, page_csrf, require_read, token_of
 from neardup.web.http_errors import hide_location, status_of
 from neardup.web.i18n import LANGUAGES, choose_language, translate_error, translator
 from neardup.web.i18n import plural as plural_of
@@ -81,7 +82,16 @@ def render_page(request: Request, name: str, status: int = 200, **context: Any) 
             chars=plural_of(config.max_text, "character", lang), size=size
         ),
     }
+    # the browser's own key, given on its first page: the form token is bound to it
+    key = owner_key(request)
+    new_key = key is None
+    if key is None:
+        key = secrets.token_urlsafe(24)
+    base["csrf"] = page_csrf(request, key)
     response = templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
+    if new_key:
+        days = max(1, config.keep_checks_days)
+        response.set_cookie(OWNER_COOKIE, key, max_age=days * 86400, httponly=True, samesite="lax")
     chosen = request.query_params.get("lang")
     if chosen in LANGUAGES:
         response.set_cookie("lang", chosen, max_age=365 * 86400, samesite="strict")

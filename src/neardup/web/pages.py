@@ -9,14 +9,23 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, Query, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from neardup.analysis.tricks import NONE, Tricks
+from neardup.defaults import OFFSET_MAX
 from neardup.errors import InputError, NeardupError
 from neardup.score.matrix import METHODS
-from neardup.web.auth import require_write, token_of, token_ok, wrong_token
+from neardup.web.auth import (
+    LOGIN_COOKIE,
+    guard_writes,
+    login_cookie,
+    require_write,
+    token_of,
+    token_ok,
+    wrong_token,
+)
 from neardup.web.forms import LimitedRoute
 from neardup.web.http_errors import status_of
 from neardup.web.i18n import (
@@ -30,13 +39,16 @@ from neardup.web.layout import (
     render_page,
     says,
 )
+from neardup.web.limits import limit_checks
 from neardup.web.listing import documents_page
 from neardup.web.render import (
     aligned_view,
 )
-from neardup.web.service import Service, upload, upload_text
+from neardup.web.service import Service, upload, upload_name, upload_text
 
-router = APIRouter(include_in_schema=False, route_class=LimitedRoute)
+router = APIRouter(
+    include_in_schema=False, route_class=LimitedRoute, dependencies=[Depends(guard_writes)]
+)
 
 
 def _service(request: Request) -> Service:
@@ -48,7 +60,8 @@ async def _text_or_file(service: Service, text: str, file: UploadFile | None) ->
     evasion)."""
     if file is not None and file.filename:
         data = await file.read()
-        extracted, hidden = await asyncio.to_thread(upload, data, file.filename)
+        name = upload_name(file.filename, file.content_type, data)
+        extracted, hidden = await asyncio.to_thread(upload, data, name)
         return service.limit_text(extracted, f"the text of {file.filename!r}"), hidden
     if text.strip():
         return service.limit_text(text), NONE
@@ -73,6 +86,7 @@ async def check_page(
     if (denied := page_read(request)) is not None:
         return denied
     service = _service(request)
+    limit_checks(request, token_ok(service.config, token_of(request)))
     try:
         given, hidden = await _text_or_file(service, text, file)
         left_out = [e for e in exclude or [] if e]
@@ -133,7 +147,7 @@ def collection_page(
     request: Request,
     q: Annotated[str, Query(max_length=1000)] = "",
     page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
-    group: Annotated[int | None, Query()] = None,
+    group: Annotated[int | None, Query(ge=0, le=OFFSET_MAX)] = None,
 ) -> Response:
     return page_read(request) or _collection(request, q=q, page=page, group=group)
 
@@ -276,7 +290,8 @@ async def matrix_page(
             if upload.filename:
                 data = await upload.read()
                 ids.append(upload.filename)
-                bodies.append(await asyncio.to_thread(upload_text, data, upload.filename))
+                name = upload_name(upload.filename, upload.content_type, data)
+                bodies.append(await asyncio.to_thread(upload_text, data, name))
         result = await asyncio.to_thread(service.matrix, ids, bodies, method)
     except NeardupError as exc:
         return error_in_page(
@@ -299,12 +314,13 @@ def _split(texts: str) -> list[str]:
 
 @router.post("/token", response_class=HTMLResponse)
 def token_page(request: Request, token: Annotated[str, Form()] = "") -> Response:
-    """Remember the token in a cookie (same site only) when reads need one."""
+    """Remember a login in a cookie (same site only, never the token itself) when reads
+    need the token."""
     service = _service(request)
     if not token_ok(service.config, token):
         return render_page(request, "token.html", status=401, error=says(request, wrong_token()))
     response = RedirectResponse("/", status_code=303)
-    response.set_cookie("neardup_token", token, httponly=True, samesite="strict")
+    response.set_cookie(LOGIN_COOKIE, login_cookie(token), httponly=True, samesite="strict")
     return response
 
 

@@ -22,14 +22,18 @@ _WHEN = {
     401: "No token, or a wrong one (writes always; reads when the service was started with "
     "--reads token).",
     403: "Writes are off: the service was started without a token; or a kept check made by "
-    "another client, which only it or a token holder may remove.",
+    "another client, which only it or a token holder may remove; or a state-changing request "
+    "from another origin (cross_site), or sent with the service's cookies but without the "
+    "page's form token (csrf).",
     404: "No such document, or no kept check of that id (removed, or past the retention).",
     409: "An id already in the collection (policy reject).",
     413: "The body is over the service's limit (--max-body), or a text over --max-text "
     "characters, or a file's text over its limits.",
+    405: "A method this path does not take (the Allow header lists those it does).",
     415: "A file of a type that is not read.",
     422: "The request does not match the schema, or a text (id, meta) holds a NUL character "
-    "or a lone surrogate.",
+    "or a lone surrogate, or an id a text-direction control.",
+    429: "Too many checks from this client without a token (Retry-After says when to try again).",
     500: "A kept check whose stored row is damaged (DamagedCheckError): it cannot be shown; "
     "remove it (DELETE).",
     503: "The collection's store failed (unreachable, locked); the request can be tried again.",
@@ -42,5 +46,5 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 READ = (401, 503)
-BODY = (400, 413, 422)
+BODY = (400, 403, 413, 422)
 WRITE = (401, 403, 503)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import secrets
 import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 from neardup import inputs
 from neardup.analysis.tricks import NONE, Tricks
@@ -38,7 +40,8 @@ from neardup.score.comparison import compare as compare_texts
 from neardup.score.matrix import METHODS, SimilarityMatrix, similarity_matrix
 from neardup.spec import INDEX_POLICIES
 from neardup.storage.checks import CheckStore, KeptCheck, KeptSummary, check_store, new_check_id
-from neardup.web.texts import refuse_bad_characters
+from neardup.web.limits import RateLimit
+from neardup.web.texts import refuse_bad_characters, refuse_bidi
 
 if TYPE_CHECKING:
     from neardup.index.checking import LookedUp
@@ -63,7 +66,14 @@ class ServiceConfig:
     ``max_text``: characters of one text (given or extracted); ``max_matrix``: texts in one
     matrix; ``top``: sources listed, with their passages (the figure counts every source
     found); ``keep_checks_days``: days a check is kept
-    under its own id and page (0: none is kept).
+    under its own id and page (0: none is kept); ``keep_checks_max``/``keep_checks_bytes``:
+    the most kept checks and bytes in all, ``owner_checks_max``/``owner_checks_bytes``: of one
+    browser (the oldest are removed first to make room); ``check_rate``: checks a client
+    without the token may make a minute (0: no limit). ``public_url``: the address readers reach
+    the service at (``https://checks.example.org``), for the links printed in reports (never
+    the request's ``Host`` header) and as an origin writes may come from. ``secret``: the key
+    the page's form tokens are signed with (random per start unless given, shared by the
+    worker processes through their environment).
     """
 
     db: str
@@ -74,6 +84,15 @@ class ServiceConfig:
     max_matrix: int = 20
     top: int = DEFAULTS.top
     keep_checks_days: int = 30
+    keep_checks_max: int = 10_000
+    keep_checks_bytes: int = 1024 * MiB
+    owner_checks_max: int = 200
+    owner_checks_bytes: int = 100 * MiB
+    check_rate: int = 30
+    public_url: str | None = None
+    secret: str = dataclasses.field(
+        default_factory=lambda: secrets.token_urlsafe(32), repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if self.reads not in ("open", "token"):
@@ -85,11 +104,22 @@ class ServiceConfig:
                 raise ConfigurationError(f"{name} must be at least 1")
         if self.keep_checks_days < 0:
             raise ConfigurationError("keep_checks_days must be 0 (keep none) or more")
+        for name in ("keep_checks_max", "keep_checks_bytes", "owner_checks_max"):
+            if getattr(self, name) < 1:
+                raise ConfigurationError(f"{name} must be at least 1")
+        if self.owner_checks_bytes < 1 or self.check_rate < 0:
+            raise ConfigurationError("owner_checks_bytes must be at least 1, check_rate 0 or more")
+        if self.public_url is not None:
+            object.__setattr__(self, "public_url", public_base(self.public_url))
+        if len(self.secret) < 16:
+            raise ConfigurationError("the service's secret must have at least 16 characters")
 
     def to_env(self) -> dict[str, str]:
         """The settings as environment variables, for worker processes."""
         out = {f"NEARDUP_SERVE_{k.upper()}": str(v) for k, v in dataclasses.asdict(self).items()}
         out.pop("NEARDUP_SERVE_TOKEN")
+        if self.public_url is None:
+            out.pop("NEARDUP_SERVE_PUBLIC_URL")
         if self.token:
             out["NEARDUP_TOKEN"] = self.token
         return out
@@ -99,17 +129,43 @@ class ServiceConfig:
         env = os.environ if env is None else env
         if "NEARDUP_SERVE_DB" not in env:
             raise ConfigurationError("NEARDUP_SERVE_DB is not set: start with `neardup serve DB`")
-        ints = {
+        ints: dict[str, Any] = {
             name: int(env[f"NEARDUP_SERVE_{name.upper()}"])
-            for name in ("max_body", "max_text", "max_matrix", "top", "keep_checks_days")
+            for name in (
+                "max_body",
+                "max_text",
+                "max_matrix",
+                "top",
+                "keep_checks_days",
+                "keep_checks_max",
+                "keep_checks_bytes",
+                "owner_checks_max",
+                "owner_checks_bytes",
+                "check_rate",
+            )
             if f"NEARDUP_SERVE_{name.upper()}" in env
         }
-        return cls(
+        config = cls(
             db=env["NEARDUP_SERVE_DB"],
             token=env.get("NEARDUP_TOKEN") or None,
             reads=env.get("NEARDUP_SERVE_READS", "open"),
+            public_url=env.get("NEARDUP_SERVE_PUBLIC_URL") or None,
             **ints,
         )
+        if env.get("NEARDUP_SERVE_SECRET"):  # every worker signs the form tokens alike
+            config = dataclasses.replace(config, secret=env["NEARDUP_SERVE_SECRET"])
+        return config
+
+
+def public_base(url: str) -> str:
+    """``url`` as a base for links: ``http(s)://host[:port][/path]`` without a trailing slash,
+    query or fragment (ConfigurationError otherwise)."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ConfigurationError(
+            f"the public URL must be http(s)://host[:port][/path], got {url[:200]!r}"
+        )
+    return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path.rstrip("/"), "", ""))
 
 
 @dataclass(frozen=True)
@@ -151,6 +207,38 @@ def upload(data: bytes, filename: str) -> tuple[str, Tricks]:
     return decoded.text, inputs.hidden_in(decoded)
 
 
+#: The suffix of an upload named without one ("file"), by its part's declared type…
+_TYPE_SUFFIX = {
+    "text/plain": ".txt",
+    "text/markdown": ".md",
+    "text/html": ".html",
+    "application/pdf": ".pdf",
+    "application/rtf": ".rtf",
+    "text/rtf": ".rtf",
+    "application/msword": ".doc",
+    "application/vnd.oasis.opendocument.text": ".odt",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ".docx",
+}
+#: …else by its first bytes (an OLE2 file is a .doc; a zip is a .docx or an .odt, which the
+#: reader tells apart by what is inside; anything else is read as text, decoded or refused).
+_MAGIC_SUFFIX = ((b"%PDF-", ".pdf"), (b"{\\rtf", ".rtf"), (b"\xd0\xcf\x11\xe0", ".doc"))
+
+
+def upload_name(filename: str, content_type: str | None, data: bytes) -> str:
+    """The name an upload is read by: its own when it has a suffix, else with the suffix its
+    declared type or its first bytes say (an upload named ``file`` is read, not refused)."""
+    name = filename or "upload"
+    if os.path.splitext(name)[1]:
+        return name
+    declared = (content_type or "").split(";")[0].strip().lower()
+    suffix = _TYPE_SUFFIX.get(declared)
+    if suffix is None:
+        suffix = next((s for magic, s in _MAGIC_SUFFIX if data.startswith(magic)), None)
+    if suffix is None and data.startswith(b"PK\x03\x04"):
+        suffix = ".odt" if b"application/vnd.oasis.opendocument" in data[:200] else ".docx"
+    return name + (suffix or ".txt")
+
+
 def upload_text(data: bytes, filename: str) -> str:
     """The text of an uploaded file (:func:`upload`)."""
     return upload(data, filename)[0]
@@ -170,6 +258,7 @@ class Service:
         self.lock = threading.Lock()
         self.aligner = Aligner(self.collection.spec)
         self.checks: CheckStore = check_store(self.collection.storage)
+        self.rate = RateLimit(config.check_rate)
 
     def close(self) -> None:
         self.collection.close()
@@ -258,10 +347,37 @@ class Service:
             with self.lock:
                 self.checks.purge(now - self.config.keep_checks_days * DAY)
                 self.checks.keep(kept)
+                self._make_room(kept, now)
         except StorageError as exc:  # a read-only file, a role that may not create a table…
             _log.warning("a check could not be kept, its result is shown unkept: %s", exc)
             return None
         return kept
+
+    def _make_room(self, kept: KeptCheck, now: float) -> None:
+        """Remove the oldest checks past the quotas (the browser's own, then all), never the
+        one just kept; each removed one is marked gone, so its page says why."""
+        config = self.config
+        for owner, most, room in (
+            (kept.owner, config.owner_checks_max, config.owner_checks_bytes),
+            (None, config.keep_checks_max, config.keep_checks_bytes),
+        ):
+            if owner == "":  # a check made without a browser's key has no quota of its own
+                continue
+            count = used = 0
+            over: list[str] = []
+            for check_id, size in self.checks.sizes(owner):  # newest first
+                count += 1
+                used += size
+                if check_id != kept.id and (over or count > most or used > room):
+                    over.append(check_id)
+            if over:
+                self.checks.evict(over, now)
+                _log.info("%d kept checks removed for room (oldest first)", len(over))
+
+    def kept_gone(self, check_id: str) -> bool:
+        """Whether a check of that id was removed to make room for newer ones."""
+        with self.lock:
+            return self.checks.gone(check_id)
 
     def kept(self, check_id: str) -> KeptCheck:
         """A kept check (NotFoundError when there is none of that id, or it is too old;
@@ -269,6 +385,12 @@ class Service:
         with self.lock:
             found = self.checks.get(check_id)
         oldest = time.time() - self.config.keep_checks_days * DAY
+        if found is None and self.kept_gone(check_id):
+            raise NotFoundError(
+                f"the kept check {check_id[:80]!r} was removed to make room for newer ones "
+                "(the oldest go first)",
+                code="kept_gone",
+            )
         if found is None or found.created < oldest:
             raise NotFoundError(f"no kept check {check_id[:80]!r}")
         damage = record_damage(found.result)
@@ -324,6 +446,7 @@ class Service:
             if not doc_id or not doc_id.strip():
                 raise InputError("a document id must not be empty", code="empty_id")
             refuse_bad_characters(doc_id, "a document id")
+            refuse_bidi(doc_id, f"the id {doc_id.encode('unicode_escape').decode()[:80]!r}")
             self.limit_text(text, f"the text of {doc_id!r}")
         for doc_id, _, meta in documents:
             refuse_bad_characters(meta, f"the meta of {doc_id!r}")
@@ -385,6 +508,7 @@ class Service:
         self.limit_text(a, "text A")
         self.limit_text(b, "text B")
         refuse_bad_characters(b_id, "b_id")
+        refuse_bidi(b_id, "b_id")
         result = compare_texts(
             a,
             b,
@@ -414,6 +538,7 @@ class Service:
         if len(set(ids)) != len(ids):
             raise InputError("the ids of a matrix's texts must be unique")
         refuse_bad_characters(ids, "the ids")
+        refuse_bidi(ids, "an id")
         for doc_id, text in zip(ids, texts, strict=True):
             self.limit_text(text, f"the text {doc_id!r}")
         return similarity_matrix(texts, ids=ids, method=method, spec=self.collection.spec)

@@ -51,3 +51,48 @@ def refuse_bad_characters(value: Any, what: str = "the text") -> None:
 def safe_text(text: str) -> str:
     """``text`` with its refused characters shown as escapes (for messages that quote it)."""
     return _BAD.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+#: The invisible controls of text direction (the embeddings, overrides and isolates, and the
+#: marks): in an id or a name they make it display as something else ("id", U+202E,
+#: "gpj.exe" shows as "idexe.jpg").
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
+#: An id's pattern in the API's schema: not empty or only spaces, and no direction control.
+ID_PATTERN = f"^[^{BIDI_CONTROLS}]*[^\\s{BIDI_CONTROLS}][^{BIDI_CONTROLS}]*$"
+
+
+def bidi_control(text: str) -> tuple[int, str] | None:
+    """The position and code (``U+202E``) of the first direction control in ``text``."""
+    found = _BIDI.search(text)
+    return None if found is None else (found.start(), f"U+{ord(found.group()):04X}")
+
+
+def refuse_bidi(value: Any, what: str = "the id") -> None:
+    """Raise :class:`~neardup.errors.InputError` (code ``bidi_id``) if ``value`` (a string or
+    strings in a list) holds a direction control."""
+    from neardup.errors import InputError
+
+    for item in [value] if isinstance(value, str) else list(value):
+        found = bidi_control(item)
+        if found is not None:
+            position, char = found
+            raise InputError(
+                f"{what} holds an invisible text-direction control ({char} at position "
+                f"{position:,}), which would show it as something it is not; remove it",
+                code="bidi_id",
+                params={"char": char, "position": position},
+            )
+
+
+def check_id_value(value: str) -> str:
+    """An API id field's validator: not blank, no direction control (a clear message each)."""
+    if not value.strip():
+        raise ValueError("an id must not be empty or only spaces")
+    found = bidi_control(value)
+    if found is not None:
+        raise ValueError(
+            f"the id holds an invisible text-direction control ({found[1]} at position "
+            f"{found[0]:,}), which would show it as something it is not"
+        )
+    return value
