@@ -48,6 +48,7 @@ from neardup.messages.explain import EXPLAIN
 from neardup.messages.forms import DEFAULT_LANGUAGE, LANGUAGES, WORDS, number, plural, size, word
 from neardup.messages.page import PAGE
 from neardup.messages.report import REPORT
+from neardup.messages.terminal import FILE_ERRORS, TERMINAL, USAGE, USAGE_VALUES
 
 #: The catalog: each area's words by key, in each language (``common`` is every area's too).
 CATALOG: dict[str, dict[str, dict[str, str]]] = {
@@ -56,10 +57,13 @@ CATALOG: dict[str, dict[str, dict[str, str]]] = {
     "column": COLUMNS,
     "page": PAGE,
     "report": REPORT,
-    "error": ERRORS,
+    "error": {**ERRORS, **FILE_ERRORS},
     "reason": REASONS,
     "length": LENGTHS,
     "explain": EXPLAIN,
+    "terminal": TERMINAL,
+    "usage": USAGE,
+    "usage_value": USAGE_VALUES,
 }
 
 
