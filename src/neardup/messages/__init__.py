@@ -47,6 +47,7 @@ from neardup.messages.errors import ERRORS, LENGTHS, OTHER, REASONS
 from neardup.messages.explain import EXPLAIN
 from neardup.messages.forms import DEFAULT_LANGUAGE, LANGUAGES, WORDS, number, plural, size, word
 from neardup.messages.page import PAGE
+from neardup.messages.page_reading import PAGE_READING
 from neardup.messages.report import REPORT
 from neardup.messages.terminal import FILE_ERRORS, TERMINAL, USAGE, USAGE_VALUES
 
@@ -55,7 +56,7 @@ CATALOG: dict[str, dict[str, dict[str, str]]] = {
     "common": COMMON,
     "cli": CLI,
     "column": COLUMNS,
-    "page": PAGE,
+    "page": {**PAGE, **PAGE_READING},
     "report": REPORT,
     "error": {**ERRORS, **FILE_ERRORS},
     "reason": REASONS,

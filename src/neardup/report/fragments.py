@@ -455,6 +455,7 @@ def marked_text(
     neutral_title: str = "",
     notes: Sequence[int] = (),
     note: str = "",
+    cited_title: str = "citation",
 ) -> str:
     """``text`` escaped, with each mark's characters wrapped in links; overlapping marks split
     the text into pieces, each linking to the first mark that covers it. Pieces inside a mark's
@@ -463,7 +464,8 @@ def marked_text(
     colour instead of the source's. Pieces inside a ``neutral`` span and no mark (words found
     only in sources not listed) get the class ``more``, the neutral colour and
     ``neutral_title``. At each offset of ``notes`` the words ``note`` are put in
-    (:func:`note_html`, outside every link)."""
+    (:func:`note_html`, outside every link). ``cited_title``: the word a cited piece's title
+    starts with (the page's language)."""
     noted = set(notes) if note else set()
     points = _cut_points(len(text), marks, (*cited, *neutral), noted)
     starting: dict[int, list[Mark]] = {}
@@ -481,7 +483,7 @@ def marked_text(
         in_citation = any(a <= x and y <= b for a, b in cited)
         piece = html.escape(text[x:y], quote=False)
         if covering:
-            out.append(_piece(piece, x, y, covering, in_citation))
+            out.append(_piece(piece, x, y, covering, in_citation, cited_title))
         else:
             in_neutral = any(a <= x and y <= b for a, b in neutral)
             out.append(_unmarked(piece, in_citation, neutral_title if in_neutral else None))
@@ -507,7 +509,14 @@ def _cut_points(
     return sorted(c for c in cuts if 0 <= c <= length)
 
 
-def _piece(piece: str, x: int, y: int, covering: list[Mark], in_citation: bool) -> str:
+def _piece(
+    piece: str,
+    x: int,
+    y: int,
+    covering: list[Mark],
+    in_citation: bool,
+    cited_title: str = "citation",
+) -> str:
     """One escaped piece ``[x, y)`` of a marked text: a link to the first mark covering it."""
     covering.sort(key=lambda m: m.rewritten)  # a copied passage is drawn over a rewritten one
     first = covering[0]
@@ -521,7 +530,7 @@ def _piece(piece: str, x: int, y: int, covering: list[Mark], in_citation: bool) 
     if in_citation:
         cls += " cite"
         colour = CITATION_COLOUR
-        titles.insert(0, "citation")
+        titles.insert(0, cited_title)
     title = html.escape("; ".join(titles), quote=True)
     return (
         f'<a class="{cls}" href="#{first.target}" data-anchor="{first.anchor}" '

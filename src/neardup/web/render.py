@@ -135,6 +135,27 @@ def word_filter(context: Context, n: float, key: str) -> str:
 
 
 @pass_context
+def term_filter(context: Context, kind: str, name: str) -> str:
+    """``term('policy', 'reject')`` in a template: a policy's, a measure's or a matrix method's
+    name in the page's words (the catalog's), the name itself where it has none."""
+    from neardup.messages import entry
+
+    lang = context.get("lang", DEFAULT_LANGUAGE)
+    area, key = ("page", f"method_{name}") if kind == "method" else ("terminal", f"{kind}_{name}")
+    found = entry(area, key)
+    return found[lang] if found is not None else name
+
+
+@pass_context
+def spec_line(context: Context) -> str:
+    """``spec_line()`` in a template: the served collection's spec in the page's words."""
+    from neardup.index.stored_spec import describe_spec
+
+    service = context["request"].app.state.service
+    return describe_spec(service.collection.spec, context.get("lang", DEFAULT_LANGUAGE))
+
+
+@pass_context
 def reason_filter(context: Context, reason: str, detail: str | None = None) -> str:
     """``reason_text('too_short', detail)`` in a template: a decision's reason (and a length
     refusal's detail) in the page's language."""

@@ -85,8 +85,43 @@ function neardupDropZone() {
   });
 }
 
+// Whether a file chosen in the form is by itself over the limit (then the refusal speaks of
+// the file, not of the text in the field).
+function neardupFileTooLarge(form, limit) {
+  let found = false;
+  form.querySelectorAll("input[type=file]").forEach(function (input) {
+    for (const file of input.files) { if (file.size > limit) { found = true; } }
+  });
+  return found;
+}
+
+// A file too large for one request is refused as soon as it is chosen, not after the upload.
+function neardupFileLimit() {
+  const limit = Number(document.body.dataset.maxBody || 0);
+  if (limit <= 0) { return; }
+  document.querySelectorAll("form.upload input[type=file]").forEach(function (input) {
+    input.addEventListener("change", function () {
+      if (neardupFileTooLarge(input.form, limit)) { neardupSay(document.body.dataset.tooLargeFile); }
+    });
+  });
+}
+
+// Dates in the reader's own form and time zone (the server wrote them in UTC as a fallback).
+function neardupLocalDates() {
+  const lang = document.documentElement.lang || undefined;
+  document.querySelectorAll("time.local[datetime]").forEach(function (node) {
+    const when = new Date(node.getAttribute("datetime"));
+    if (isNaN(when.getTime())) { return; }
+    try {
+      node.textContent = when.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+    } catch (e) { /* the UTC fallback stays */ }
+  });
+}
+
 function neardupInit() {
   document.documentElement.classList.add("js");
+  neardupLocalDates();
+  neardupFileLimit();
   const panes = document.querySelectorAll(".sources .pane.source");
   if (panes.length > 0) { neardupShowSource(panes[0].dataset.source, null); }
   // a passage in the checked text: show its source and the passage in it
@@ -157,7 +192,8 @@ function neardupSubmit(form, event) {
   const limit = Number(document.body.dataset.maxBody || 0);
   if (limit > 0 && neardupFormBytes(form) > limit) {
     event.preventDefault();
-    neardupSay(document.body.dataset.tooLarge);
+    neardupSay(neardupFileTooLarge(form, limit) ? document.body.dataset.tooLargeFile
+      : document.body.dataset.tooLarge);
     return;
   }
   if (!window.XMLHttpRequest || !window.DOMParser) { return; }
@@ -203,7 +239,8 @@ function neardupSubmit(form, event) {
     neardupInit();
   });
   xhr.addEventListener("error", function () {
-    label.textContent = "network error";
+    box.hidden = true;
+    neardupSay(document.body.dataset.networkError);
   });
   xhr.send(new FormData(form));
 }
