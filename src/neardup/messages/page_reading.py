@@ -63,7 +63,7 @@ PAGE_READING: dict[str, dict[str, str]] = {
     "method_sorensen": {"ru": "коэффициент Сёренсена — Дайса", "en": "Sørensen–Dice"},
     "method_minhash": {"ru": "оценка сходства по MinHash", "en": "MinHash estimate"},
     "method_tfidf": {"ru": "косинус TF-IDF по словам", "en": "TF-IDF cosine"},
-    "method_combined": {"ru": "комбинированная оценка", "en": "combined score"},
+    "method_combined": {"ru": "комбинированная оценка (0–1)", "en": "combined score"},
     "matrix_asymmetric": {
         "ru": "строка i, столбец j = |Si∩Sj| / |Si|",
         "en": "row i, column j = |Si∩Sj| / |Si|",
