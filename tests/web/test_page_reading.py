@@ -170,3 +170,13 @@ def test_a_file_too_large_is_refused_as_a_file(kc: TestClient) -> None:
     script = (STATIC / "app.js").read_text(encoding="utf-8")
     # refused when the file is chosen, before anything is sent
     assert 'input.addEventListener("change"' in script and "dataset.tooLargeFile" in script
+
+
+def test_the_compare_page_has_the_legend_and_draws_the_quotation_as_cited(
+    client: TestClient, essay: str, park: str
+) -> None:
+    html = client.post("/compare", data={"text_a": essay, "text_b": park}).text
+    assert 'id="legend"' in html and "цитата (серый фон, курсив)" in html
+    # the essay quotes park.txt with its reference: its passage is drawn as cited
+    cited = re.findall(r'<a class="frag[^"]* cite" href="#b-0-\d+"[^>]*title="цитата; ', html)
+    assert len(cited) >= 1

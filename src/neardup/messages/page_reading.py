@@ -73,7 +73,15 @@ PAGE_READING: dict[str, dict[str, str]] = {
         "ru": "Нет связи с сервисом: проверьте подключение и попробуйте ещё раз.",
         "en": "The service could not be reached: check the connection and try again.",
     },
-    "processing_share": {"ru": "Проверка: {share} %", "en": "Checking: {share} %"},
+    "processing_share": {
+        "ru": "Проверка, этап {step} из {steps} (пройдено {share} %): {stage}",
+        "en": "Checking, stage {step} of {steps} ({share} % done): {stage}",
+    },
+    "stage_reading": {"ru": "чтение файла", "en": "reading the file"},
+    "stage_analysing": {"ru": "разбор текста", "en": "analysing the text"},
+    "stage_looking_up": {"ru": "поиск источников", "en": "looking up the sources"},
+    "stage_aligning": {"ru": "сопоставление фрагментов", "en": "aligning the passages"},
+    "stage_keeping": {"ru": "сохранение проверки", "en": "keeping the check"},
     "kept_delete_row": {"ru": "удалить", "en": "remove"},
     "too_large_file": {
         "ru": "Файл слишком большой: сервис принимает не больше {size} за один запрос. "

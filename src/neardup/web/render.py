@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
+from neardup.messages import say
 from neardup.passages.align import Alignment
 from neardup.report.fragments import (
     HTML_COLOURS,
     REWRITTEN_LABEL,
     Mark,
+    cited_citations,
     marked_text,
     not_found_words,
     passage_id,
@@ -47,6 +49,8 @@ class AlignedView:
     query_html: str
     sources: tuple[SourceView, ...]
     passages: int
+    #: Whether "reference not found" is said in the text (the legend then says what it means).
+    noted: bool = False
 
 
 #: A reworded passage's label on the page, by language.
@@ -84,15 +88,19 @@ def aligned_view(alignment: Alignment, lang: str = "en") -> AlignedView:
             )
         )
     query_marks.sort(key=lambda m: (m.start, m.end))
+    notes = reference_notes(alignment)
     return AlignedView(
         marked_text(
             alignment.text,
             query_marks,
-            notes=reference_notes(alignment),
+            cited_citations(alignment),  # drawn as the check's page and the PDF draw them
+            notes=notes,
             note=not_found_words(lang),
+            cited_title=say("page", "legend_cited_title", lang),
         ),
         tuple(sources),
         sum(s.passages for s in sources),
+        bool(notes),
     )
 
 

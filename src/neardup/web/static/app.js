@@ -214,10 +214,14 @@ function neardupSubmit(form, event) {
       label.textContent = body.dataset.uploading + " " + share + " %";
     }
   });
+  const ticket = neardupTicket();
+  let following = null;
   xhr.upload.addEventListener("load", function () {
-    bar.style.width = "100%";
+    bar.style.width = "0%";
     label.textContent = body.dataset.processing;
+    if (form.getAttribute("action") === "/check") { following = neardupFollow(ticket, bar, label); }
   });
+  xhr.addEventListener("loadend", function () { if (following) { clearInterval(following); } });
   xhr.addEventListener("load", function () {
     const type = xhr.getResponseHeader("content-type") || "";
     if (type.indexOf("text/html") < 0) {  // not a page: say its message, keep the form
@@ -242,7 +246,38 @@ function neardupSubmit(form, event) {
     box.hidden = true;
     neardupSay(document.body.dataset.networkError);
   });
-  xhr.send(new FormData(form));
+  const data = new FormData(form);
+  data.append("progress", ticket);
+  xhr.send(data);
+}
+
+// A random ticket the server tells this check's stages by (GET /progress/TICKET).
+function neardupTicket() {
+  const bytes = new Uint8Array(16);
+  window.crypto.getRandomValues(bytes);
+  return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+}
+
+// While the server checks: the stage it has reached, step k of n, and the share of stages done.
+function neardupFollow(ticket, bar, label) {
+  const body = document.body;
+  let stages = {};
+  try { stages = JSON.parse(body.dataset.stages || "{}"); } catch (e) { /* names stay out */ }
+  function ask() {
+    fetch("/progress/" + ticket, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (p) {
+        if (!p || !p.step) { return; }
+        const share = Math.round(100 * (p.step - 1) / p.steps);
+        bar.style.width = share + "%";
+        label.textContent = body.dataset.processingShare
+          .replace("{step}", p.step).replace("{steps}", p.steps).replace("{share}", share)
+          .replace("{stage}", stages[p.stage] || "");
+      })
+      .catch(function () { /* the answer itself will say what went wrong */ });
+  }
+  ask();
+  return setInterval(ask, 400);
 }
 
 // Back after a check made by the script: load the page of that address.
