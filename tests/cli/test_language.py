@@ -222,9 +222,9 @@ def test_errors_in_russian(
     code, _, err = run(capsys, "compare", str(binary), str(other))
     assert code == 2
     assert err == "Ошибка: Текст файла не удалось прочитать ни в одной известной кодировке.\n"
-    # one it has none for: the English message after the Russian word
+    # a missing collection is said by its code too
     code, _, err = run(capsys, "index", "stats", missing)
-    assert code == 2 and err.startswith(f"Ошибка: no collection at {missing}")
+    assert code == 2 and err.startswith(f"Ошибка: коллекции {missing} нет: такого файла нет")
 
     _locale(monkeypatch, LANG="C")
     code, _, err = run(capsys, "index", "stats", missing)

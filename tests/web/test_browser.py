@@ -101,7 +101,9 @@ def _assert_result(page: Any, uniqueness: str) -> None:
     passages = page.locator("#query a.frag")
     assert passages.count() == 1
     colour = passages.first.evaluate("e => getComputedStyle(e).backgroundColor")
-    assert colour == "rgb(255, 224, 138)"  # the first source's colour, #ffe08a
+    # the essay quotes it with its reference: drawn as cited (#c9d3dd), as the legend says,
+    # not in the source's colour
+    assert colour == "rgb(201, 211, 221)"
     quoted = "Раньше к ней было трудно"  # the essay's quotation of park.txt starts elsewhere
     assert quoted not in passages.first.inner_text()
     assert len(passages.first.inner_text()) > 200

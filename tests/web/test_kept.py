@@ -251,7 +251,7 @@ def test_kept_page_numbers_and_reasons_in_the_page_language(tmp_path: Path) -> N
     with client_for(ServiceConfig(db=db, token=TOKEN)) as c:
         ru = c.post("/check", data={"text": short})
         assert ru.status_code == 200 and len(ru.history) == 1  # followed the 303
-        decision = re.search(r'id="decision">(.*?)</p>', ru.text)
+        decision = re.search(r'id="decision">(.*?)</span>', ru.text)
         assert decision is not None
         assert decision.group(1) == (
             "при добавлении был бы отклонён: слишком короткий: в тексте 55 символов, "
@@ -259,7 +259,7 @@ def test_kept_page_numbers_and_reasons_in_the_page_language(tmp_path: Path) -> N
         )
         assert "Уникальность 100,0 %" in ru.text
         en = c.get(str(ru.url) + "?lang=en")
-        decision = re.search(r'id="decision">(.*?)</p>', en.text)
+        decision = re.search(r'id="decision">(.*?)</span>', en.text)
         assert decision is not None
         assert decision.group(1) == (
             "would be refused: too short: the text has 55 characters; the collection admits "

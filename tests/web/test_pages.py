@@ -51,7 +51,8 @@ def test_check_page_shows_both_figures_sources_and_passages(client: TestClient, 
     assert sources == [("0", "park_repost.txt"), ("1", "park.txt")]
     # both sources hold the quoted passage: one piece in the text, marked as from two sources
     assert html.count('<a class="frag') == 3
-    assert html.count('<a class="frag multi"') == 1
+    # the quoted passage is cited: drawn in the citation's colour and italics, as the PDF does
+    assert html.count('<a class="frag multi cite"') == 1
     assert 'href="#b-0-1"' in html and 'id="b-0-1"' in html and 'href="#a-0-1"' in html
     plain = client.post("/check", data={"text": essay}).text
     assert '<span id="uniqueness">Уникальность 75,2 %</span>' in plain

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from neardup.cli._documents import read_options, reader_options, report_skipped
 from neardup.cli._options import spec_from_options, spec_options
-from neardup.cli.messages import fmt, say
+from neardup.cli.messages import fmt, say, term
 from neardup.errors import InputError
 from neardup.inputs import CorpusReader
 from neardup.research.collisions import (
@@ -260,7 +260,7 @@ def _print_report(report: CollisionReport) -> None:
         say(
             "collisions_spec",
             preset=report.spec.analyzer.preset,
-            unit=shingles.unit,
+            unit=term("unit", shingles.unit),
             k=shingles.k,
             step=shingles.step,
             spec=report.spec.fingerprint(),

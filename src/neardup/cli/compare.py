@@ -232,7 +232,7 @@ def compare(
             "compare_spec",
             spec=spec.fingerprint(),
             preset=spec.analyzer.preset,
-            unit=shingling.unit,
+            unit=msg.term("unit", shingling.unit),
             k=shingling.k,
             step=shingling.step,
             rule=rule,
@@ -257,7 +257,7 @@ def _print_notes(console: Console, result: Comparison, file_a: str, file_b: str)
         for said in explain_lines(result.explanation, result.combined):
             console.print(said, markup=False, soft_wrap=True)
     for tricks, whose in ((result.tricks_a, f"A ({file_a})"), (result.tricks_b, f"B ({file_b})")):
-        line = tricks_line(tricks, whose)
+        line = tricks_line(tricks, whose, msg.language())
         if line:
             console.print(line, style="bold red" if tricks.suspicious else "yellow", markup=False)
 
@@ -345,7 +345,7 @@ def analyze(file: str, as_json: bool, show_shingles: bool, **options: Any) -> No
     )
     _write_lines(_token_table(canonical, source))
     if shingles is not None:
-        click.echo("shingles")
+        click.echo(msg.column("shingles"))
         _write_lines(_shingle_table(shingles, source))
 
 
@@ -426,7 +426,8 @@ def _token_table(canonical: Canonical, source: str) -> Iterator[list[str]]:
     lengths = canonical.byte_ends - canonical.byte_starts
     # a term's width in characters is at most its UTF-8 length; wider terms just push the row
     wt = max(4, min(24, int(lengths.max()) if n else 0))
-    yield [f"{'#':>{wi}}  {'term':<{wt}}  {'span':<{ws}}  original"]
+    names = [msg.column(name) for name in ("term", "span", "original")]
+    yield [f"{'#':>{wi}}  {names[0]:<{wt}}  {names[1]:<{ws}}  {names[2]}"]
     for lo, hi in _blocks(n):
         yield [
             f"{lo + j:>{wi}}  {_shown(term):<{wt}}  {f'{a}–{b}':<{ws}}  {source[a:b]!r}"
@@ -444,7 +445,8 @@ def _token_table(canonical: Canonical, source: str) -> Iterator[list[str]]:
 def _shingle_table(shingles: Shingles, source: str) -> Iterator[list[str]]:
     n = len(shingles)
     wi, ws = _widths(n, shingles.ends)
-    yield [f"{'#':>{wi}}  {'fingerprint':<16}  {'span':<{ws}}  original"]
+    names = [msg.column(name) for name in ("fingerprint", "span", "original")]
+    yield [f"{'#':>{wi}}  {names[0]:<16}  {names[1]:<{ws}}  {names[2]}"]
     for lo, hi in _blocks(n):
         yield [
             f"{lo + j:>{wi}}  {h:016x}  {f'{a}–{b}':<{ws}}  {source[a:b]!r}"

@@ -23,7 +23,7 @@ from rich.table import Table
 
 from neardup.cli._options import spec_from_options, spec_options
 from neardup.cli._types import COUNT, SHARE, constraint_type
-from neardup.cli.messages import fmt, say
+from neardup.cli.messages import fmt, say, term
 from neardup.errors import ConfigurationError, DatasetError, InputError
 from neardup.eval import formats, methods, run
 from neardup.eval import generate as gen
@@ -558,7 +558,7 @@ def pairs_command(
                 "eval_spec",
                 spec=report["spec_fingerprint"],
                 preset=spec.analyzer.preset,
-                unit=spec.shingles.unit,
+                unit=term("unit", spec.shingles.unit),
                 k=spec.shingles.k,
             )
         )

@@ -234,9 +234,9 @@ def create(
                 "index_created",
                 location=col.location,
                 spec=col.spec.fingerprint(),
-                described=describe_spec(col.spec),
-                policy=policy,
-                measure=measure,
+                described=describe_spec(col.spec, msg.language()),
+                policy=msg.term("policy", policy),
+                measure=msg.term("measure", measure),
                 threshold=threshold,
                 cap=msg.say("index_group_cap", cap=group_cap) if policy == "group" else "",
                 lengths=msg.say("index_lengths", lengths=index_spec.length_range())
@@ -637,7 +637,7 @@ def check(
     console.print(meaning, style="dim", highlight=False)
     from neardup.report.fragments import tricks_line
 
-    line = tricks_line(result.tricks)
+    line = tricks_line(result.tricks, lang=msg.language())
     if line:
         style = "bold red" if result.suspicious else "yellow"
         console.print(line, style=style, markup=False, highlight=False)

@@ -116,7 +116,7 @@ def _run(argv: list[str] | None) -> int:
         click.echo(_say("aborted"), err=True)
         return 1
     except click.ClickException as exc:
-        exc.show()
+        _show_click_error(exc)
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
@@ -144,6 +144,13 @@ def _say(key: str, **values: object) -> str:
     from neardup.cli.messages import say
 
     return say(key, **values)
+
+
+def _show_click_error(exc: click.ClickException) -> None:
+    from neardup.cli.messages import language
+    from neardup.cli.usage import show
+
+    show(exc, language())
 
 
 def _os_error(exc: OSError) -> str:

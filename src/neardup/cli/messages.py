@@ -88,6 +88,14 @@ def column(name: str) -> str:
     return found["ru"] if found is not None else name
 
 
+def term(kind: str, name: str) -> str:
+    """A policy's or a measure's name (``kind`` ``policy``, ``measure``) in the CLI's language:
+    the name itself in English (as the option takes it), else the catalog's words for it."""
+    lang = language()
+    found = entry("terminal", f"{kind}_{name}") if lang != "en" else None
+    return found[lang] if found is not None else name
+
+
 def reason(name: str) -> str:
     """An admission decision's reason (``new``, ``duplicate`` …) in the CLI's language."""
     return name if language() == "en" else reason_words(name, "ru")
@@ -114,5 +122,6 @@ __all__ = [
     "language",
     "reason",
     "say",
+    "term",
     "say_in",
 ]

@@ -41,10 +41,13 @@ def stored_specs(location: str, meta: Mapping[str, str]) -> tuple[Spec, IndexSpe
         raise damaged(f"its stored spec is not readable ({type(exc).__name__}: {exc})") from None
 
 
-def describe_spec(spec: Spec) -> str:
-    """A one-line human description of a spec."""
+def describe_spec(spec: Spec, lang: str = "en") -> str:
+    """A one-line human description of a spec (in ``lang``; English by default, as the API
+    and errors say it)."""
     sh = spec.shingles
     fp = spec.fingerprint_family
+    if lang != "en":
+        return _spec_words(spec, lang)
     rule = (
         f" ({sh.short_unit} {sh.short_k}-grams for pairs below {sh.short_below} tokens)"
         if sh.adaptive
@@ -54,3 +57,35 @@ def describe_spec(spec: Spec) -> str:
         f"preset {spec.analyzer.preset}, {sh.unit} shingles k={sh.k} step={sh.step}{rule}, "
         f"{fp.family} {fp.bits} bit{', multiset' if fp.multiset else ''}"
     )
+
+
+def _spec_words(spec: Spec, lang: str) -> str:
+    from neardup.messages import say
+
+    sh = spec.shingles
+    fp = spec.fingerprint_family
+    short = (
+        say(
+            "terminal",
+            "spec_short",
+            lang,
+            short_unit=say("terminal", f"unit_{sh.short_unit}_plain", lang),
+            short_k=sh.short_k,
+            below=sh.short_below,
+        )
+        if sh.adaptive
+        else ""
+    )
+    said = say(
+        "terminal",
+        "spec_described",
+        lang,
+        preset=spec.analyzer.preset,
+        unit=say("terminal", f"unit_{sh.unit}", lang),
+        k=sh.k,
+        step=sh.step,
+        short=short,
+        family=fp.family,
+        bits=fp.bits,
+    )
+    return said + (say("terminal", "multiset", lang) if fp.multiset else "")

@@ -23,7 +23,9 @@ def _stat_regular(path: Path) -> os.stat_result:
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise InputError(f"{path}: no such file or directory") from None
+        raise InputError(
+            f"{path}: no such file or directory", code="no_such_file", params={"path": str(path)}
+        ) from None
     except OSError as exc:
         raise _Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
     if stat.S_ISDIR(info.st_mode):

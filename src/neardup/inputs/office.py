@@ -343,7 +343,13 @@ def _visible_page_text(page: Any, budget: Budget, dropped: dict[str, list[int]])
 
 
 def _pdf_pages(data: bytes, budget: Budget, page_text: Callable[[Any, Budget], str]) -> str:
-    """The pages' texts by ``page_text``, pages separated by a blank line."""
+    """The pages' texts by ``page_text``, a page's end read as a line's end.
+
+    Not as a paragraph's: a PDF page's text layer has no paragraph breaks of its own (pypdf
+    ends each line with one newline), so a blank line between pages would be the only one in
+    the text, and a quotation or a sentence that runs onto the next page would be cut there —
+    its «…» unclosed in its paragraph and its reference left on the other side, counted as
+    borrowed (docs/formats.md)."""
     pypdf = require("pypdf", "office")
     errors = pypdf.errors  # type: ignore[attr-defined]
     limits = budget.limits
@@ -369,7 +375,7 @@ def _pdf_pages(data: bytes, budget: Budget, page_text: Callable[[Any, Budget], s
         raise unreadable(".pdf", "its objects nest too deeply") from None
     except Exception as exc:  # pypdf on damaged input can fail in many ways
         raise unreadable(".pdf", f"{type(exc).__name__}: {exc}") from None
-    return "\n\n".join(t.strip("\n") for t in texts)
+    return "\n".join(t.strip("\n") for t in texts)
 
 
 def _pdf(data: bytes, budget: Budget) -> str:

@@ -47,20 +47,25 @@ from neardup.messages.errors import ERRORS, LENGTHS, OTHER, REASONS
 from neardup.messages.explain import EXPLAIN
 from neardup.messages.forms import DEFAULT_LANGUAGE, LANGUAGES, WORDS, number, plural, size, word
 from neardup.messages.page import PAGE
+from neardup.messages.page_reading import PAGE_READING
 from neardup.messages.report import REPORT
 from neardup.messages.service import SERVICE_ERRORS, SERVICE_PAGE
+from neardup.messages.terminal import FILE_ERRORS, TERMINAL, USAGE, USAGE_VALUES
 
 #: The catalog: each area's words by key, in each language (``common`` is every area's too).
 CATALOG: dict[str, dict[str, dict[str, str]]] = {
     "common": COMMON,
     "cli": CLI,
     "column": COLUMNS,
-    "page": {**PAGE, **SERVICE_PAGE},
+    "page": {**PAGE, **SERVICE_PAGE, **PAGE_READING},
     "report": REPORT,
-    "error": {**ERRORS, **SERVICE_ERRORS},
+    "error": {**ERRORS, **SERVICE_ERRORS, **FILE_ERRORS},
     "reason": REASONS,
     "length": LENGTHS,
     "explain": EXPLAIN,
+    "terminal": TERMINAL,
+    "usage": USAGE,
+    "usage_value": USAGE_VALUES,
 }
 
 

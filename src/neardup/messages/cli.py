@@ -217,7 +217,7 @@ CLI: dict[str, dict[str, str]] = {
     },
     "collisions_limit": {"ru": " (предел достигнут)", "en": " (limit reached)"},
     "collisions_spec": {
-        "ru": "пресет {preset}, шинглы ({unit}) k={k} step={step}; спецификация {spec}",
+        "ru": "пресет {preset}, шинглы из {unit} k={k}, шаг {step}; спецификация {spec}",
         "en": "preset {preset}, {unit} shingles k={k} step={step}; spec {spec}",
     },
     "collisions_time": {"ru": "время: {seconds}", "en": "time: {seconds}"},
@@ -248,7 +248,7 @@ CLI: dict[str, dict[str, str]] = {
         "(the AUC above scores pairs not retrieved as 0)",
     },
     "eval_spec": {
-        "ru": "спецификация {spec}: пресет {preset}, шинглы ({unit}) k={k}",
+        "ru": "спецификация {spec}: пресет {preset}, шинглы из {unit} k={k}",
         "en": "spec {spec}: preset {preset}, {unit} shingles k={k}",
     },
     "eval_plot": {"ru": "график: {path}", "en": "plot: {path}"},
@@ -259,7 +259,7 @@ CLI: dict[str, dict[str, str]] = {
         "en": " (the shorter text has fewer than {below} tokens)",
     },
     "compare_spec": {
-        "ru": "спецификация {spec}: пресет {preset}, шинглы ({unit}) k={k} step={step}{rule}, "
+        "ru": "спецификация {spec}: пресет {preset}, шинглы из {unit} k={k}, шаг {step}{rule}, "
         "{family} {bits} бит",
         "en": "spec {spec}: preset {preset}, "
         "{unit} shingles k={k} step={step}{rule}, {family} {bits} bit",
@@ -291,4 +291,10 @@ COLUMNS: dict[str, dict[str, str]] = {
     "shingles_A": {"ru": "шинглов в A", "en": "shingles A"},
     "shingles_B": {"ru": "шинглов в B", "en": "shingles B"},
     "size": {"ru": "размер", "en": "size"},
+    # analyze's columns
+    "term": {"ru": "терм", "en": "term"},
+    "span": {"ru": "позиции", "en": "span"},
+    "original": {"ru": "в тексте", "en": "original"},
+    "fingerprint": {"ru": "отпечаток", "en": "fingerprint"},
+    "shingles": {"ru": "шинглы и их отпечатки", "en": "shingles"},
 }

@@ -115,24 +115,25 @@ def _highlighted(text: str, spans: Sequence[tuple[int, int, str]]) -> Text:
     return out
 
 
-def passages_table(alignment: Alignment, *, title: str | None = None) -> Table:
-    """One row per passage: source, spans in both texts, tokens, similarity."""
+def passages_table(alignment: Alignment, *, title: str | None = None, lang: str = "en") -> Table:
+    """One row per passage: source, spans in both texts, tokens, similarity (in ``lang``)."""
     table = Table(title=title, show_header=True)
     for col, justify in (
         ("source", "left"),
-        ("#", "right"),
-        ("query chars", "right"),
-        ("source chars", "right"),
+        ("number", "right"),
+        ("query_chars", "right"),
+        ("source_chars", "right"),
         ("tokens", "right"),
         ("similarity", "right"),
     ):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+        table.add_column(say("terminal", f"column_{col}", lang), justify=justify)  # type: ignore[arg-type]
+    rewritten_label = say("terminal", "rewritten", lang)
     for index, match in enumerate(alignment.found):
         style = TERMINAL_STYLES[index % len(TERMINAL_STYLES)]
         rows: list[tuple[str, Passage | RewrittenPassage]] = [
             (str(p.number), p) for p in match.passages
         ]
-        rows += [(f"{REWRITTEN_LABEL} {p.number}", p) for p in match.rewritten]
+        rows += [(f"{rewritten_label} {p.number}", p) for p in match.rewritten]
         for number, p in rows:
             table.add_row(
                 Text(printable(match.id), style=style),
@@ -140,7 +141,7 @@ def passages_table(alignment: Alignment, *, title: str | None = None) -> Table:
                 f"{p.a_start}–{p.a_end}",
                 f"{p.b_start}–{p.b_end}",
                 f"{p.tokens_a}/{p.tokens_b}",
-                f"{p.similarity:.3f}",
+                say("terminal", "similarity_value", lang, value=p.similarity),
             )
     return table
 
@@ -158,34 +159,58 @@ TRICK_NAMES = {
 }
 
 
-def tricks_line(tricks: Tricks, whose: str = "the text") -> str | None:
+def tricks_line(tricks: Tricks, whose: str | None = None, lang: str = "en") -> str | None:
     """One line on the tricks found in a text (``None`` for a clean one): each kind, how many
-    words it touched, and whether the text is suspicious (made to evade)."""
+    words it touched, and whether the text is suspicious (made to evade); in ``lang``."""
     if not tricks:
         return None
+
+    def kind_name(kind: str) -> str:
+        return say("terminal", f"trick_{kind}", lang) if kind in TRICK_NAMES else kind
+
     kinds = "; ".join(
-        f"{TRICK_NAMES.get(t.kind, t.kind)}: {t.words} words, {t.chars} characters"
-        + (f" ({', '.join(f'{how} {n}' for how, n in t.by)})" if t.by else "")
+        say(
+            "terminal",
+            "trick_kind",
+            lang,
+            name=kind_name(t.kind),
+            words=t.words,
+            chars=t.chars,
+            by=f" ({', '.join(f'{how} {n}' for how, n in t.by)})" if t.by else "",
+        )
         for t in tricks.found
     )
-    verdict = "SUSPICIOUS, made to evade a checker" if tricks.suspicious else "found"
-    return f"{whose}: {verdict} ({kinds}); undone before comparing (--no-fold shows the raw score)"
+    verdict = say("terminal", "tricks_suspicious" if tricks.suspicious else "tricks_found", lang)
+    if whose is None:
+        whose = say("terminal", "tricks_the_text", lang)
+    return say("terminal", "tricks", lang, whose=whose, verdict=verdict, kinds=kinds)
 
 
-def summary_line(alignment: Alignment) -> str:
+def summary_line(alignment: Alignment, lang: str = "en") -> str:
     """The one uniqueness figure first, then the shares it leaves (they add up to 100 %)."""
     found = alignment.found
     n = sum(len(s.passages) for s in found)
     rewritten = sum(len(s.rewritten) for s in found)
-    also = f" and {rewritten} {REWRITTEN_LABEL}" if rewritten else ""
-    details = (
-        f"({_count(n, 'passage')}{also} from {_count(len(found), 'source')}; "
-        f"{_count(alignment.tokens, 'word')} counted)"
+    also = say("terminal", "summary_rewritten", lang, n=rewritten) if rewritten else ""
+    cited = (
+        ""
+        if alignment.citations is None
+        else say("cli", "check_cited", lang, cited=100 * alignment.cited)
     )
-    cited = "" if alignment.citations is None else f", cited {100 * alignment.cited:.1f} %"
-    return (
-        f"uniqueness {100 * alignment.uniqueness:.1f} %: borrowed "
-        f"{100 * alignment.borrowed:.1f} %{cited} {details}"
+    return say(
+        "terminal",
+        "summary",
+        lang,
+        uniqueness=100 * alignment.uniqueness,
+        borrowed=100 * alignment.borrowed,
+        cited=cited,
+        passages=n,
+        passages_s="" if n == 1 else "s",
+        also=also,
+        sources=len(found),
+        sources_s="" if len(found) == 1 else "s",
+        words=alignment.tokens,
+        words_s="" if alignment.tokens == 1 else "s",
     )
 
 
@@ -332,17 +357,24 @@ def print_terminal(
             spans += [(p.b_start, p.b_end, style) for p in match.passages]
             spans += [(s, e, CHANGED_STYLE) for p in match.passages for s, e in p.b_changed]
             title = Text(
-                f"{printable(match.id)}: {100 * match.borrowed:.1f} % of the query, "
-                f"{100 * match.source_used:.1f} % of this text"
+                say(
+                    "terminal",
+                    "panel_source",
+                    lang,
+                    id=printable(match.id),
+                    borrowed=100 * match.borrowed,
+                    used=100 * match.source_used,
+                )
             )
             _print_text(console, match.text, spans, title)
-    console.print(passages_table(alignment))
+    console.print(passages_table(alignment, lang=lang))
     if summary:
-        console.print(Text(summary_line(alignment)))
-        more = more_line(alignment)
+        console.print(Text(summary_line(alignment, lang)))
+        more = more_line(alignment, lang)
         if more is not None:
             console.print(Text(more))
-        console.print(Text(UNIQUENESS_MEANING, style="dim"))
+        meaning = UNIQUENESS_MEANING if lang == "en" else say("cli", "check_meaning", lang)
+        console.print(Text(meaning, style="dim"))
 
 
 # --- HTML ----------------------------------------------------------------------------------
@@ -423,6 +455,7 @@ def marked_text(
     neutral_title: str = "",
     notes: Sequence[int] = (),
     note: str = "",
+    cited_title: str = "citation",
 ) -> str:
     """``text`` escaped, with each mark's characters wrapped in links; overlapping marks split
     the text into pieces, each linking to the first mark that covers it. Pieces inside a mark's
@@ -431,7 +464,8 @@ def marked_text(
     colour instead of the source's. Pieces inside a ``neutral`` span and no mark (words found
     only in sources not listed) get the class ``more``, the neutral colour and
     ``neutral_title``. At each offset of ``notes`` the words ``note`` are put in
-    (:func:`note_html`, outside every link)."""
+    (:func:`note_html`, outside every link). ``cited_title``: the word a cited piece's title
+    starts with (the page's language)."""
     noted = set(notes) if note else set()
     points = _cut_points(len(text), marks, (*cited, *neutral), noted)
     starting: dict[int, list[Mark]] = {}
@@ -449,7 +483,7 @@ def marked_text(
         in_citation = any(a <= x and y <= b for a, b in cited)
         piece = html.escape(text[x:y], quote=False)
         if covering:
-            out.append(_piece(piece, x, y, covering, in_citation))
+            out.append(_piece(piece, x, y, covering, in_citation, cited_title))
         else:
             in_neutral = any(a <= x and y <= b for a, b in neutral)
             out.append(_unmarked(piece, in_citation, neutral_title if in_neutral else None))
@@ -475,7 +509,14 @@ def _cut_points(
     return sorted(c for c in cuts if 0 <= c <= length)
 
 
-def _piece(piece: str, x: int, y: int, covering: list[Mark], in_citation: bool) -> str:
+def _piece(
+    piece: str,
+    x: int,
+    y: int,
+    covering: list[Mark],
+    in_citation: bool,
+    cited_title: str = "citation",
+) -> str:
     """One escaped piece ``[x, y)`` of a marked text: a link to the first mark covering it."""
     covering.sort(key=lambda m: m.rewritten)  # a copied passage is drawn over a rewritten one
     first = covering[0]
@@ -489,7 +530,7 @@ def _piece(piece: str, x: int, y: int, covering: list[Mark], in_citation: bool) 
     if in_citation:
         cls += " cite"
         colour = CITATION_COLOUR
-        titles.insert(0, "citation")
+        titles.insert(0, cited_title)
     title = html.escape("; ".join(titles), quote=True)
     return (
         f'<a class="{cls}" href="#{first.target}" data-anchor="{first.anchor}" '

@@ -33,7 +33,7 @@ from neardup.web.auth import (
     token_ok,
 )
 from neardup.web.i18n import translator
-from neardup.web.kept_view import kept_view, when
+from neardup.web.kept_view import excluded_sources, kept_view, when
 from neardup.web.layout import error_in_page, page_language, page_read, render_page
 from neardup.web.limits import limit_checks
 from neardup.web.responses import READ, errors
@@ -124,7 +124,7 @@ def render_check(
         created=when(kept.created) if kept is not None else "",
         text="" if kept is not None else text,
         filename=name or None,
-        exclude=record.get("exclude") or [],
+        exclude=excluded_sources(service, list(record.get("exclude") or [])),
         may_remove=kept is not None and _may_remove(request, kept.owner),
         collection=collection_name(service.config.db),
         k=service.collection.spec.shingles.k,

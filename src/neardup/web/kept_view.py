@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from neardup.messages import say
 from neardup.report.check_record import (
     Source,
+    cited_spans,
     limit_notes,
     more_of,
     reference_notes,
@@ -32,6 +33,9 @@ from neardup.report.fragments import (
 )
 from neardup.web.i18n import number, plural
 from neardup.web.render import REWRITTEN
+
+if TYPE_CHECKING:
+    from neardup.web.service import Service
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,8 @@ class KeptView:
     tricks: dict[str, Any] | None
     more: KeptMoreView | None = None
     limited: str = ""
+    #: Whether "reference not found" is said in the text (then the legend says what it means).
+    noted: bool = False
 
 
 def _marks(source: Source, colour: str, lang: str) -> tuple[list[Mark], list[Mark]]:
@@ -130,21 +136,24 @@ def kept_view(text: str, record: Mapping[str, Any], lang: str = "en") -> KeptVie
         label = say("page", "more_sources", lang, n=plural(more.sources, "source", lang))
         more_view = KeptMoreView(label, MORE_COLOUR, more.share, more.passages)
     unlisted = say("page", "more_mark", lang)
+    notes = reference_notes(record)
     return KeptView(
         marked_text(
             text,
             query_marks,
-            (),
+            cited_spans(record),  # drawn as the PDF and the HTML report draw them
             more.spans if more else (),
             unlisted,
-            notes=reference_notes(record),
+            notes=notes,
             note=not_found_words(lang),
+            cited_title=say("page", "legend_cited_title", lang),
         ),
         tuple(views),
         sum(v.passages for v in views),
         tricks,
         more_view,
         limited_note(record, lang),
+        bool(notes),
     )
 
 
@@ -154,5 +163,38 @@ def limited_note(record: Mapping[str, Any], lang: str) -> str:
 
 
 def when(created: float) -> str:
-    """A kept check's time, UTC, to the minute."""
+    """A kept check's time, UTC, to the minute: what the page shows until its script puts the
+    reader's local date and time in (from :func:`when_iso`)."""
     return datetime.fromtimestamp(created, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def when_iso(created: float) -> str:
+    """A kept check's time as ISO 8601 in UTC (a ``<time datetime>``, read by the page's
+    script to show the reader's local form)."""
+    return datetime.fromtimestamp(created, UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class ExcludedView:
+    """A source a check left out: its id (what the form sends back) and its name (the title
+    when its metadata gives one, else the id)."""
+
+    id: str
+    name: str
+
+
+def excluded_view(ids: list[str], info: Mapping[str, Mapping[str, str]]) -> list[ExcludedView]:
+    """The sources a check left out, by title (``info``: ``{id: {"title", "url"}}``)."""
+    return [ExcludedView(i, (info.get(i) or {}).get("title") or i) for i in ids]
+
+
+def excluded_sources(service: Service, ids: list[str]) -> list[ExcludedView]:
+    """The sources a check left out, their titles read from the collection (under the
+    service's lock, as every read of its storage); a source no longer stored shows its id."""
+    if not ids:
+        return []
+    from neardup.report.check_record import source_info
+
+    with service.lock:
+        info = source_info(service.collection, ids)
+    return excluded_view(ids, info)

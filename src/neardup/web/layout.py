@@ -17,17 +17,21 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from neardup.errors import NeardupError
+from neardup.report.fragments import CITATION_COLOUR
 from neardup.web.auth import OWNER_COOKIE, owner_key, page_csrf, require_read, token_of
 from neardup.web.http_errors import hide_location, status_of
 from neardup.web.i18n import LANGUAGES, choose_language, translate_error, translator
 from neardup.web.i18n import plural as plural_of
 from neardup.web.i18n import size as size_of
+from neardup.web.kept_view import when, when_iso
 from neardup.web.render import (
     heat_colour,
     number_filter,
     plural_filter,
     reason_filter,
     size_filter,
+    spec_line,
+    term_filter,
     text_colour,
     word_filter,
 )
@@ -43,6 +47,11 @@ templates.env.globals.update(
     number=number_filter,
     size=size_filter,
     reason_text=reason_filter,
+    when_iso=when_iso,
+    when_utc=when,
+    cite_colour=CITATION_COLOUR,
+    term=term_filter,
+    spec_line=spec_line,
 )
 templates.env.filters.update(number=number_filter)
 

@@ -41,6 +41,7 @@ from neardup.web.layout import (
 )
 from neardup.web.limits import limit_checks
 from neardup.web.listing import documents_page
+from neardup.web.progress import PROGRESS
 from neardup.web.render import (
     aligned_view,
 )
@@ -79,24 +80,35 @@ async def check_page(
     text: Annotated[str, Form()] = "",
     file: Annotated[UploadFile | None, File()] = None,
     exclude: Annotated[list[str] | None, Form()] = None,
+    progress: Annotated[str, Form()] = "",
 ) -> Response:
-    """Check, keep and redirect to the kept check (:mod:`neardup.web.kept`)."""
+    """Check, keep and redirect to the kept check (:mod:`neardup.web.kept`); ``progress``: the
+    page script's ticket, whose stages ``GET /progress/{ticket}`` tells."""
     from neardup.web.kept import respond_check
 
     if (denied := page_read(request)) is not None:
         return denied
     service = _service(request)
     limit_checks(request, token_ok(service.config, token_of(request)))
+    stage = PROGRESS.stage(progress)
     try:
+        stage("reading")
         given, hidden = await _text_or_file(service, text, file)
         left_out = [e for e in exclude or [] if e]
         checked = await asyncio.to_thread(
-            service.check, given, fragments=True, exclude=left_out, hidden=hidden
+            service.check, given, fragments=True, exclude=left_out, hidden=hidden, on_stage=stage
         )
     except NeardupError as exc:
         return error_in_page(request, "check.html", exc, text=text)
+    stage("keeping")
     name = file.filename if file is not None and file.filename else ""
     return respond_check(request, checked, name)
+
+
+@router.get("/progress/{ticket}")
+def progress_of(ticket: str) -> dict[str, object]:
+    """The stage a check sent from the page has reached: ``{"stage", "step", "steps"}``."""
+    return PROGRESS.of(ticket)
 
 
 @router.get("/compare", response_class=HTMLResponse)

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
+from neardup.messages import say
 from neardup.passages.align import Alignment
 from neardup.report.fragments import (
     HTML_COLOURS,
     REWRITTEN_LABEL,
     Mark,
+    cited_citations,
     marked_text,
     not_found_words,
     passage_id,
@@ -47,6 +49,8 @@ class AlignedView:
     query_html: str
     sources: tuple[SourceView, ...]
     passages: int
+    #: Whether "reference not found" is said in the text (the legend then says what it means).
+    noted: bool = False
 
 
 #: A reworded passage's label on the page, by language.
@@ -84,15 +88,19 @@ def aligned_view(alignment: Alignment, lang: str = "en") -> AlignedView:
             )
         )
     query_marks.sort(key=lambda m: (m.start, m.end))
+    notes = reference_notes(alignment)
     return AlignedView(
         marked_text(
             alignment.text,
             query_marks,
-            notes=reference_notes(alignment),
+            cited_citations(alignment),  # drawn as the check's page and the PDF draw them
+            notes=notes,
             note=not_found_words(lang),
+            cited_title=say("page", "legend_cited_title", lang),
         ),
         tuple(sources),
         sum(s.passages for s in sources),
+        bool(notes),
     )
 
 
@@ -132,6 +140,27 @@ def size_filter(context: Context, nbytes: float) -> str:
 def word_filter(context: Context, n: float, key: str) -> str:
     """``word(4, 'document')`` in a template: "документа" / "documents" (the word alone)."""
     return word(n, key, context.get("lang", DEFAULT_LANGUAGE))
+
+
+@pass_context
+def term_filter(context: Context, kind: str, name: str) -> str:
+    """``term('policy', 'reject')`` in a template: a policy's, a measure's or a matrix method's
+    name in the page's words (the catalog's), the name itself where it has none."""
+    from neardup.messages import entry
+
+    lang = context.get("lang", DEFAULT_LANGUAGE)
+    area, key = ("page", f"method_{name}") if kind == "method" else ("terminal", f"{kind}_{name}")
+    found = entry(area, key)
+    return found[lang] if found is not None else name
+
+
+@pass_context
+def spec_line(context: Context) -> str:
+    """``spec_line()`` in a template: the served collection's spec in the page's words."""
+    from neardup.index.stored_spec import describe_spec
+
+    service = context["request"].app.state.service
+    return describe_spec(service.collection.spec, context.get("lang", DEFAULT_LANGUAGE))
 
 
 @pass_context

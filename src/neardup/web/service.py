@@ -15,7 +15,8 @@ import secrets
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
@@ -294,20 +295,26 @@ class Service:
         fragments: bool = DEFAULTS.fragments,
         exclude: Sequence[str] = (),
         hidden: Tricks = NONE,
+        on_stage: Callable[[str], None] | None = None,
     ) -> Checked:
         """:meth:`Collection.check <neardup.index.Collection.check>`'s one orchestration
         (:meth:`~neardup.index.checking.Checker.run`) with the storage lock held only while the
         storage is read: the text is analysed before, and the passages aligned after, in
-        parallel with other requests. The titles of the matches are read under the lock too."""
+        parallel with other requests. The titles of the matches are read under the lock too.
+        ``on_stage`` is told each stage as it starts (``analysing``, ``looking_up``,
+        ``aligning``: :mod:`neardup.web.progress`)."""
         col = self.collection
         self.limit_text(text)
         refuse_bad_characters(list(exclude), "exclude")  # as every text the service takes: 422
         info: dict[str, dict[str, str]] = {}
+        stage = on_stage if on_stage is not None else _no_stage
+        stage("analysing")
 
         def titles(found: LookedUp) -> None:
             # the sentence candidates too: those the second stage marks are shown after them
             shown = [m.id for m in found.matches] + [m.id for m, _ in found.to_align]
             info.update(source_info(col, shown))
+            stage("aligning")
 
         result = col.checker.run(
             text,
@@ -317,7 +324,7 @@ class Service:
             aligner=self.aligner,
             exclude=exclude,
             hidden=hidden,
-            guard=self.lock,
+            guard=_announced(self.lock, lambda: stage("looking_up")),
             while_held=titles,
         )
         return Checked(text, result, info, tuple(sorted(set(exclude))))
@@ -542,3 +549,15 @@ class Service:
         for doc_id, text in zip(ids, texts, strict=True):
             self.limit_text(text, f"the text {doc_id!r}")
         return similarity_matrix(texts, ids=ids, method=method, spec=self.collection.spec)
+
+
+def _no_stage(stage: str) -> None:
+    """A check nobody follows."""
+
+
+@contextmanager
+def _announced(lock: threading.Lock, reached: Callable[[], None]) -> Iterator[None]:
+    """``lock`` held, ``reached`` said first: the text is analysed when the storage is asked."""
+    reached()
+    with lock:
+        yield

@@ -102,14 +102,24 @@ class SQLiteConnection(PagedScans):
     def _check_path(self, create: bool, readonly: bool | None) -> bool:
         """Refuse a path that cannot be this collection's file; whether it opens read-only."""
         if self.path.is_dir():
-            raise InputError(f"{self.path} is a directory, not a collection file")
+            raise InputError(
+                f"{self.path} is a directory, not a collection file",
+                code="is_directory",
+                params={"path": str(self.path)},
+            )
         if not create and not self.path.exists():
             raise InputError(
                 f"no collection at {self.path}: the file does not exist "
-                f"(make one with `neardup index create {self.path}`)"
+                f"(make one with `neardup index create {self.path}`)",
+                code="no_collection",
+                params={"path": str(self.path)},
             )
         if create and self.path.exists() and self.path.stat().st_size > 0:
-            raise StorageError(f"{self.path} already exists; choose a new path or remove it first")
+            raise StorageError(
+                f"{self.path} already exists; choose a new path or remove it first",
+                code="already_exists",
+                params={"path": str(self.path)},
+            )
         if readonly is None:
             # a file nobody may write (chmod a-w) is read-only even for root, who may write anyway
             readonly = not create and (

@@ -85,8 +85,43 @@ function neardupDropZone() {
   });
 }
 
+// Whether a file chosen in the form is by itself over the limit (then the refusal speaks of
+// the file, not of the text in the field).
+function neardupFileTooLarge(form, limit) {
+  let found = false;
+  form.querySelectorAll("input[type=file]").forEach(function (input) {
+    for (const file of input.files) { if (file.size > limit) { found = true; } }
+  });
+  return found;
+}
+
+// A file too large for one request is refused as soon as it is chosen, not after the upload.
+function neardupFileLimit() {
+  const limit = Number(document.body.dataset.maxBody || 0);
+  if (limit <= 0) { return; }
+  document.querySelectorAll("form.upload input[type=file]").forEach(function (input) {
+    input.addEventListener("change", function () {
+      if (neardupFileTooLarge(input.form, limit)) { neardupSay(document.body.dataset.tooLargeFile); }
+    });
+  });
+}
+
+// Dates in the reader's own form and time zone (the server wrote them in UTC as a fallback).
+function neardupLocalDates() {
+  const lang = document.documentElement.lang || undefined;
+  document.querySelectorAll("time.local[datetime]").forEach(function (node) {
+    const when = new Date(node.getAttribute("datetime"));
+    if (isNaN(when.getTime())) { return; }
+    try {
+      node.textContent = when.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+    } catch (e) { /* the UTC fallback stays */ }
+  });
+}
+
 function neardupInit() {
   document.documentElement.classList.add("js");
+  neardupLocalDates();
+  neardupFileLimit();
   const panes = document.querySelectorAll(".sources .pane.source");
   if (panes.length > 0) { neardupShowSource(panes[0].dataset.source, null); }
   // a passage in the checked text: show its source and the passage in it
@@ -157,7 +192,8 @@ function neardupSubmit(form, event) {
   const limit = Number(document.body.dataset.maxBody || 0);
   if (limit > 0 && neardupFormBytes(form) > limit) {
     event.preventDefault();
-    neardupSay(document.body.dataset.tooLarge);
+    neardupSay(neardupFileTooLarge(form, limit) ? document.body.dataset.tooLargeFile
+      : document.body.dataset.tooLarge);
     return;
   }
   if (!window.XMLHttpRequest || !window.DOMParser) { return; }
@@ -178,10 +214,14 @@ function neardupSubmit(form, event) {
       label.textContent = body.dataset.uploading + " " + share + " %";
     }
   });
+  const ticket = neardupTicket();
+  let following = null;
   xhr.upload.addEventListener("load", function () {
-    bar.style.width = "100%";
+    bar.style.width = "0%";
     label.textContent = body.dataset.processing;
+    if (form.getAttribute("action") === "/check") { following = neardupFollow(ticket, bar, label); }
   });
+  xhr.addEventListener("loadend", function () { if (following) { clearInterval(following); } });
   xhr.addEventListener("load", function () {
     const type = xhr.getResponseHeader("content-type") || "";
     if (type.indexOf("text/html") < 0) {  // not a page: say its message, keep the form
@@ -203,9 +243,41 @@ function neardupSubmit(form, event) {
     neardupInit();
   });
   xhr.addEventListener("error", function () {
-    label.textContent = "network error";
+    box.hidden = true;
+    neardupSay(document.body.dataset.networkError);
   });
-  xhr.send(new FormData(form));
+  const data = new FormData(form);
+  data.append("progress", ticket);
+  xhr.send(data);
+}
+
+// A random ticket the server tells this check's stages by (GET /progress/TICKET).
+function neardupTicket() {
+  const bytes = new Uint8Array(16);
+  window.crypto.getRandomValues(bytes);
+  return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+}
+
+// While the server checks: the stage it has reached, step k of n, and the share of stages done.
+function neardupFollow(ticket, bar, label) {
+  const body = document.body;
+  let stages = {};
+  try { stages = JSON.parse(body.dataset.stages || "{}"); } catch (e) { /* names stay out */ }
+  function ask() {
+    fetch("/progress/" + ticket, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (p) {
+        if (!p || !p.step) { return; }
+        const share = Math.round(100 * (p.step - 1) / p.steps);
+        bar.style.width = share + "%";
+        label.textContent = body.dataset.processingShare
+          .replace("{step}", p.step).replace("{steps}", p.steps).replace("{share}", share)
+          .replace("{stage}", stages[p.stage] || "");
+      })
+      .catch(function () { /* the answer itself will say what went wrong */ });
+  }
+  ask();
+  return setInterval(ask, 400);
 }
 
 // Back after a check made by the script: load the page of that address.
