@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from neardup.index import Collection, describe_spec
 from neardup.web.service import ServiceConfig
 from tests.web._kept import TITLES, copied_text, make_titled_collection
-from tests.web.conftest import TOKEN, client_for
+from tests.web.conftest import TOKEN, client_for, form_token
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "neardup" / "web" / "static"
 
@@ -137,7 +137,9 @@ def test_history_rows_have_their_own_removal_and_a_date_for_the_reader(kc: TestC
         assert stamp is not None
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", stamp.group(1))
         assert stamp.group(2).endswith(" UTC")  # the fallback before the script formats it
-    removed = kc.post(f"/checks/{ids[0]}/delete", follow_redirects=False)
+    removed = kc.post(
+        f"/checks/{ids[0]}/delete", data={"csrf": form_token(kc, "/checks")}, follow_redirects=False
+    )
     assert removed.status_code == 303 and removed.headers["location"] == "/checks"
     history = kc.get("/checks").text
     assert f'data-check="{ids[0]}"' not in history and f'data-check="{ids[1]}"' in history
