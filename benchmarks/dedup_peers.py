@@ -1,6 +1,7 @@
 """The whole dedup job side by side with its peers (issue 26): ``neardup dedup`` and gaoya,
-rensa, datasketch and datatrove's MinHash pipeline, each doing the whole job on the same JSONL
-as its users would, measured from outside, scored against the exact truth.
+rensa, datasketch, datatrove's MinHash pipeline and FastSketchLSH (the Fast Similarity
+Sketch), each doing the whole job on the same JSONL as its users would, measured from
+outside, scored against the exact truth.
 
 Corpus: the ``web`` corpus of ``dedup_speed.py`` (``web_100000_seed11.jsonl`` in ``--cache``,
 made by ``dedup_speed.build`` when missing); ``--docs N`` takes its first N records (a prefix
@@ -70,9 +71,16 @@ PACKAGES: dict[str, list[str]] = {
     "rensa": ["rensa==0.5.0"],
     "datasketch": ["datasketch==2.0.0"],
     "datatrove": ["datatrove==0.10.1", "xxhash<4", "regex", "spacy", "tokenizers", "orjson"],
+    "fastsketchlsh": ["fastsketchlsh==1.0.1", "numpy"],
 }
-IMPORTS = {"gaoya": "gaoya", "rensa": "rensa", "datasketch": "datasketch", "datatrove": "datatrove"}
-TOOLS = ("neardup", "gaoya", "rensa", "datasketch", "datatrove")
+IMPORTS = {
+    "gaoya": "gaoya",
+    "rensa": "rensa",
+    "datasketch": "datasketch",
+    "datatrove": "datatrove",
+    "fastsketchlsh": "FastSketchLSH",
+}
+TOOLS = ("neardup", "gaoya", "rensa", "datasketch", "datatrove", "fastsketchlsh")
 #: Tools that run in one process whatever ``--jobs`` says.
 SINGLE = {"datasketch"}
 #: Bands × rows when datasketch cannot be asked (its optimal parameters at 0.7, 128).
@@ -385,7 +393,7 @@ def markdown(results: dict[str, Any], command: str) -> str:
         "CPU is user + system of the process and the workers it waited for, peak RSS the "
         "largest of those processes. Rayon threads (gaoya, rensa) are held to `jobs`; "
         "datasketch has no parallel path. Bands × rows: neardup's chooser; gaoya's own "
-        f"(S-curve); datasketch's own; rensa and datatrove, which choose none, "
+        f"(S-curve); datasketch's own; rensa, datatrove and FastSketchLSH, which choose none, "
         f"{results['bands_source']} ({results['bands'][0]} × {results['bands'][1]}).\n\n"
         + "\n".join(table)
         + "\n\n"

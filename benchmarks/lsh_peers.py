@@ -6,9 +6,12 @@ Documents are generated token sets (``--docs``, 70 % originals of 50–150 disti
 [0.5, 1]); tokens of different originals are independent random values, so pairs across groups
 share no token and the exact Jaccard of every pair within a group is the whole truth (the
 brute force over all pairs reduces to it). Every index uses the same banding, the one
-neardup's chooser gives for ``--threshold`` at 128 functions (14 bands × 9 rows at 0.7):
+``LSHIndex`` takes by default for ``--threshold`` at 128 functions (the chooser with the recall
+weights 0.02 / 0.98: 23 bands × 5 rows at 0.7; ``--weights 0.5,0.5`` gives datasketch's 14 × 9):
 
-* neardup: signatures of the token values (``MinHasher.sign_hashes``), ``add_batch``;
+* neardup: signatures of the token values (``MinHasher.sign_hashes``), ``add_batch``; its
+  queries check every candidate's estimate against the threshold less the estimate's margin
+  (``neardup.lsh.params.estimate_floor``), the peers return every candidate;
 * datasketch: ``MinHashLSH(params=(14, 9))`` fed ``LeanMinHash`` objects holding neardup's
   signatures (the same signatures), inserted in an ``insertion_session``;
 * rensa: ``RMinHashLSH(threshold, 126, 14)``; its ``RMinHash`` objects are made from the
@@ -22,9 +25,11 @@ neardup's chooser gives for ``--threshold`` at 128 functions (14 bands × 9 rows
 Each library runs in a child process of its own (the data in ``.npy`` files of a temporary
 folder). Rates are per CPU second of that process (``time.process_time``: the machine is shared);
 memory is the growth of the process's RSS while the index is built (the inputs are made
-before); queries ask for every stored document one at a time, then (where the library has
-one) in batches. Recall: the share of within-group pairs of exact Jaccard ≥ threshold that a
-query returns.
+before, and ``malloc_trim`` hands the C heap's free pages back first, so an index that fills
+the memory its inputs' temporaries freed is charged for it too); queries ask for every stored
+document one at a time, then (where the library has one) in batches. Recall: the share of
+within-group pairs of exact Jaccard ≥ threshold that a query returns; precision: the share of
+the pairs returned that are at or above it.
 
 Run (``--update-docs`` writes the table into docs/benchmarks.md, "LSHIndex against its
 peers")::
@@ -35,6 +40,7 @@ peers")::
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import os
 import subprocess
@@ -56,6 +62,15 @@ PEERS = ("neardup", "datasketch", "rensa", "gaoya")
 
 def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
+
+
+def trim() -> None:
+    """Give the C heap's free pages back to the system (glibc), so that the RSS growth of a
+    build counts the memory the index holds, whether or not it was freed by something else."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def rss() -> int:
@@ -144,6 +159,7 @@ class Run:
         for attempt in range(REPEAT):
             index = None
             index = make()
+            trim()
             before = rss()
             t0 = time.process_time()
             fill(index)
@@ -165,6 +181,7 @@ class Run:
                     candidates += 1
                     pairs.add((min(i, j), max(i, j)))
         self.out["recall"] = len(pairs & self.truth) / max(1, len(self.truth))
+        self.out["precision"] = len(pairs & self.truth) / max(1, len(pairs))
         self.out["candidates_per_query"] = candidates / max(1, queries)
 
     def finish(self, n: int) -> None:
@@ -172,7 +189,7 @@ class Run:
         print(json.dumps(self.out))
 
 
-def run_neardup(folder: Path, threshold: float) -> None:
+def run_neardup(folder: Path, threshold: float, bands: int, rows: int) -> None:
     sys.path.insert(0, str(ROOT / "src"))
     from neardup import LSHIndex, MinHasher
     from neardup.spec import SketchSpec
@@ -180,7 +197,8 @@ def run_neardup(folder: Path, threshold: float) -> None:
     sets = token_sets(folder)
     run = Run(folder)
     hasher = MinHasher(SketchSpec(num_perm=NUM_PERM))
-    warm = LSHIndex(threshold, NUM_PERM, spec=SketchSpec(num_perm=NUM_PERM))
+    banded = SketchSpec(num_perm=NUM_PERM, bands=bands, rows=rows)
+    warm = LSHIndex(threshold, NUM_PERM, spec=banded)
     warm.add_batch([0, 1], hasher.sign_hashes(sets[:2]))
     warm.query_batch(hasher.sign_hashes(sets[:2]))
     warm.query(hasher.sign_hashes(sets[:1])[0])
@@ -188,7 +206,7 @@ def run_neardup(folder: Path, threshold: float) -> None:
     n = sigs.shape[0]
     keys = list(range(n))
     index = run.build(
-        lambda: LSHIndex(threshold, NUM_PERM, spec=SketchSpec(num_perm=NUM_PERM)),
+        lambda: LSHIndex(threshold, NUM_PERM, spec=banded),
         lambda ix: ix.add_batch(keys, sigs),
     )
     run.out["bands_rows"] = f"{index.bands}x{index.rows}"
@@ -273,7 +291,7 @@ def child(args: argparse.Namespace) -> None:
     REPEAT = args.repeat
     folder = Path(args.data)
     if args.child == "neardup":
-        run_neardup(folder, args.threshold)
+        run_neardup(folder, args.threshold, args.bands, args.rows)
     elif args.child == "datasketch":
         run_datasketch(folder, args.threshold, args.bands, args.rows)
     elif args.child == "rensa":
@@ -291,8 +309,8 @@ def table(results: dict[str, dict[str, Any] | str], n: int) -> str:
     assert isinstance(me, dict)
     lines = [
         "| library | inserts/s | sign + insert /s | queries/s (one by one) | queries/s (batch) "
-        "| memory (MB) | recall | candidates/query |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| memory (MB) | recall | precision | results/query |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
 
     def ratio(mine: float | None, theirs: float | None, higher: bool = True) -> str:
@@ -304,7 +322,7 @@ def table(results: dict[str, dict[str, Any] | str], n: int) -> str:
     for name in PEERS:
         res = results.get(name)
         if not isinstance(res, dict):
-            lines.append(f"| {name} | {res or 'not run'} | | | | | | |")
+            lines.append(f"| {name} | {res or 'not run'} | | | | | | | |")
             continue
         insert = None if name == "gaoya" else res["insert_s"]
         sign_insert = res["insert_s"] + res.get("sign_s", 0) if name != "datasketch" else None
@@ -324,8 +342,10 @@ def table(results: dict[str, dict[str, Any] | str], n: int) -> str:
                 if name == "neardup"
                 else ratio(me["batch_query_s"], res.get("batch_query_s"), False)
             ),
-            f"{res['memory_mb']:.0f}",
+            f"{res['memory_mb']:.0f}"
+            + ("" if name == "neardup" else ratio(res["memory_mb"], me["memory_mb"], False)),
             f"{res['recall']:.4f}",
+            f"{res.get('precision', 0.0):.4f}",
             f"{res['candidates_per_query']:.2f}",
         ]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
@@ -341,7 +361,7 @@ def section(summary: dict[str, Any], caption: str, command: str) -> str:
     """The docs/benchmarks.md section of one run."""
     return "\n".join(
         [
-            "## LSHIndex against its peers (issue 26)",
+            "## LSHIndex against its peers",
             "",
             "neardup's `LSHIndex` side by side with datasketch `MinHashLSH`, rensa "
             "`RMinHashLSH` and gaoya `MinHash64StringIntIndexVec` (gaoya in its own venv, not "
@@ -367,6 +387,11 @@ def main() -> None:
     ap.add_argument("--docs", type=int, default=50000)
     ap.add_argument("--threshold", type=float, default=0.7)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--weights",
+        default="",
+        help="the chooser's false positive,negative weights (default: LSHIndex's own)",
+    )
     ap.add_argument("--gaoya-python", default=str(ROOT / "build" / "venv-gaoya" / "bin" / "python"))
     ap.add_argument("--only", default=",".join(PEERS), help="comma-separated libraries")
     ap.add_argument("--repeat", type=int, default=REPEAT, help="runs of each timed step")
@@ -383,9 +408,13 @@ def main() -> None:
         return
     sys.path.insert(0, str(ROOT / "src"))
     sys.path.insert(0, str(ROOT / "benchmarks"))
+    from neardup.lsh.params import RECALL_WEIGHTS
     from neardup.sketch import choose
 
-    choice = choose(args.threshold, NUM_PERM, fp_weight=0.5, fn_weight=0.5)
+    fp_weight, fn_weight = (
+        [float(w) for w in args.weights.split(",")] if args.weights else RECALL_WEIGHTS
+    )
+    choice = choose(args.threshold, NUM_PERM, fp_weight=fp_weight, fn_weight=fn_weight)
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="lsh_peers_") as tmp:
         folder = Path(tmp)
@@ -420,7 +449,7 @@ def main() -> None:
         f"{args.docs:,} documents, {truth:,} pairs at Jaccard ≥ {args.threshold}, "
         f"{choice.bands} bands × {choice.rows} rows for all; best of {args.repeat} runs; "
         f"load average {load_before:.2f} before, {load_after:.2f} after; "
-        "(n×) = neardup's rate ÷ the peer's"
+        "(n×) = neardup's rate ÷ the peer's, and for memory neardup's ÷ the peer's"
     )
     print()
     print(caption)

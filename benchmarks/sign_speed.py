@@ -8,6 +8,11 @@ Raw text → 128-function signatures of lowercase word 5-gram shingles, on texts
 * rensa ``RMinHash(num_perm=128)``: each text's shingles made in Python (lowercase,
   ``str.split``, space-joined 5-grams; this preparation is counted), ``update`` + ``digest``;
   and rensa's own batch path ``RMinHash.digest_matrix_from_token_sets`` on the same shingles.
+* neardup under the ``oph1`` MinHash family too (one permutation hashing with optimal
+  densification: one hash per shingle whatever the number of functions), ``rabin``.
+* FastSketchLSH ``FastSimilaritySketch(size=128)`` (the Fast Similarity Sketch of Dahlgaard,
+  Knudsen and Thorup), ``batch(..., num_threads=1)`` over the same Python shingles as rensa's;
+  a row says so when the package is not installed (``pip install fastsketchlsh``).
 * datasketch ``MinHash(num_perm=128)`` with its defaults (SHA-1 per shingle), updated shingle
   by shingle, on a subset (it is slow; the subset size is printed); and its fastest documented
   CPU path, ``MinHash.bulk`` (same shingles, as bytes).
@@ -142,12 +147,14 @@ def timed(
     return result
 
 
-def neardup_runs(texts: list[str], family: str) -> list[Result]:
+def neardup_runs(texts: list[str], family: str, minhash: str = "splitmix") -> list[Result]:
     from neardup.fingerprints.pipeline import make_spec
     from neardup.sketch.minhash import MinHasher
     from neardup.spec import SketchSpec
 
-    spec = make_spec("plain", k=K, family=family).replace(sketch=SketchSpec(num_perm=NUM_PERM))
+    spec = make_spec("plain", k=K, family=family).replace(
+        sketch=SketchSpec(num_perm=NUM_PERM, family=minhash)
+    )
     hasher = MinHasher(spec)
     hasher.sign_texts(texts[:20])  # warm-up: load the cached kernels, build the analyzer
 
@@ -155,7 +162,8 @@ def neardup_runs(texts: list[str], family: str) -> list[Result]:
         parts = [hasher.sign_texts(batch[i : i + 256]) for i in range(0, len(batch), 256)]
         return np.concatenate(parts)
 
-    results = [timed(f"neardup {family}, 1 core", texts, one_core)]
+    name = f"neardup {family}" + ("" if minhash == "splitmix" else f" {minhash}")
+    results = [timed(f"{name}, 1 core", texts, one_core)]
     return results
 
 
@@ -223,6 +231,22 @@ def rensa_runs(texts: list[str]) -> list[Result]:
         timed("rensa RMinHash update+digest", texts, per_doc),
         timed("rensa digest_matrix_from_token_sets", texts, matrix),
     ]
+
+
+def fastsketch_runs(texts: list[str]) -> list[Result]:
+    """FastSketchLSH's sketch on one thread, or nothing when it is not installed."""
+    try:
+        from FastSketchLSH import FastSimilaritySketch
+    except ImportError:
+        print("FastSketchLSH: not installed (pip install fastsketchlsh)", flush=True)
+        return []
+    sketcher = FastSimilaritySketch(size=NUM_PERM, seed=42)
+
+    def batch(texts_: list[str]) -> Any:
+        return sketcher.batch([python_shingles(t) for t in texts_], num_threads=1)
+
+    batch(texts[:20])
+    return [timed("FastSketchLSH FastSimilaritySketch.batch", texts, batch)]
 
 
 def datasketch_runs(texts: list[str]) -> list[Result]:
@@ -555,8 +579,11 @@ def main(argv: list[str] | None = None) -> int:
     results: list[Result] = []
     for family in ("rabin", "xxh3"):
         results += neardup_runs(texts, family)
+    results += neardup_runs(texts, "rabin", "oph1")
     rensa_results = rensa_runs(texts)
     results += rensa_results
+    fast_results = fastsketch_runs(texts)
+    results += fast_results
     print(f"the first {len(subset)} documents ({sub_mb:.1f} MB), every engine:")
     sub_results: list[Result] = []
     for family in ("rabin", "xxh3"):
@@ -567,6 +594,8 @@ def main(argv: list[str] | None = None) -> int:
     stages = [breakdown(texts, family) for family in ("rabin", "xxh3")]
     load_after = os.getloadavg()
     md_all = table(results, {"rensa": rensa_results[0]})
+    if not fast_results:
+        md_all += "\n| FastSketchLSH | not installed (`pip install fastsketchlsh`) | | | | | | | |"
     md_sub = table(sub_results, {"rensa": sub_results[2], "datasketch default": ds_results[0]})
     print()
     print(md_all)
@@ -595,6 +624,15 @@ def main(argv: list[str] | None = None) -> int:
         )
         summary.append(line)
         print(line)
+    oph = one["neardup rabin oph1, 1 core"]
+    line = f"neardup rabin oph1, 1 core: {ratio(oph, rensa_results[0])} rensa update+digest; " + (
+        f"{ratio(oph, fast_results[0])} FastSketchLSH; "
+        f"FastSketchLSH {ratio(fast_results[0], rensa_results[0])} rensa update+digest"
+        if fast_results
+        else "FastSketchLSH not installed"
+    )
+    summary.append(line)
+    print(line)
     print(
         f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (a shared machine "
         "adds noise)"

@@ -20,15 +20,25 @@ A last part splits a warm ``compare --preset plain`` process's CPU time, measure
 the interpreter's start, numpy's and numba's imports, the first cached kernel's load, and the
 rest (neardup's imports, the comparison and the output).
 
+First run (``--first-run``): the README's main job (``index create``, ``index add
+examples/collection/``, ``index check examples/essay_with_quote.txt --fragments``) as three
+processes on empty caches (``NUMBA_CACHE_DIR`` and ``NEARDUP_CACHE_DIR`` fresh temporary
+folders), wall and CPU seconds of each, then the same again on the caches it left; and, in one
+more first run inside one process per command, the CPU seconds numba spent compiling each
+kernel (``Dispatcher.compile`` timed), the largest listed by module.
+
     .venv/bin/python benchmarks/startup.py                  # 9 runs of each
     .venv/bin/python benchmarks/startup.py --update-docs    # also rewrite docs/benchmarks.md
+    .venv/bin/python benchmarks/startup.py --first-run      # the README's job on empty caches
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -134,13 +144,109 @@ def update_docs(markdown: str) -> None:
     )
 
 
+README_JOB = (
+    ["index", "create", "{db}", "--policy", "group", "--threshold", "0.5"],
+    ["index", "add", "{db}", str(ROOT / "examples" / "collection")],
+    ["index", "check", "{db}", str(ROOT / "examples" / "essay_with_quote.txt"), "--fragments"],
+)
+
+#: Run inside the child: the command, with every numba compilation timed (CPU seconds by
+#: function), the totals printed as JSON on standard error's last line.
+_COMPILE_PROBE = """
+import json, sys, time
+from numba.core import dispatcher
+spent = {}
+original = dispatcher.Dispatcher.compile
+def compile(self, sig):
+    t0 = time.process_time()
+    try:
+        return original(self, sig)
+    finally:
+        name = self.py_func.__module__ + "." + self.py_func.__qualname__
+        spent[name] = spent.get(name, 0.0) + time.process_time() - t0
+dispatcher.Dispatcher.compile = compile
+from neardup.cli.main import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(spent), file=sys.stderr)
+"""
+
+
+def first_run(base: Path) -> str:
+    """The README's main job on empty caches, then warm; and where the first run's
+    compilation goes. Returns the markdown of the results."""
+    rows = []
+    for state in ("empty caches", "caches of the run before"):
+        if state == "empty caches":
+            caches = base / "caches"
+            shutil.rmtree(caches, ignore_errors=True)
+        env = child_env(
+            {"NUMBA_CACHE_DIR": str(caches / "numba"), "NEARDUP_CACHE_DIR": str(caches / "nd")}
+        )
+        db = base / "texts.db"
+        db.unlink(missing_ok=True)
+        wall = cpu = 0.0
+        for args in README_JOB:
+            w, c = timed_child([str(NEARDUP), *(a.format(db=db) for a in args)], env)
+            wall += w
+            cpu += c
+        rows.append(f"| {state} | {wall:.1f} | {cpu:.1f} |")
+        print(rows[-1], flush=True)
+    # where the first run's CPU goes: every kernel's compilation, timed inside
+    caches = base / "probe"
+    env = child_env(
+        {"NUMBA_CACHE_DIR": str(caches / "numba"), "NEARDUP_CACHE_DIR": str(caches / "nd")}
+    )
+    db = base / "probe.db"
+    spent: dict[str, float] = {}
+    for args in README_JOB:
+        command = [sys.executable, "-c", _COMPILE_PROBE, *(a.format(db=db) for a in args)]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        last = (done.stderr.strip().splitlines() or ["{}"])[-1]
+        for name, sec in json.loads(last).items():
+            spent[name] = spent.get(name, 0.0) + sec
+    by_module: dict[str, float] = {}
+    for name, sec in spent.items():
+        module = name.rsplit(".", 1)[0].split(".<locals>")[0]
+        module = ".".join(module.split(".")[:3])
+        by_module[module] = by_module.get(module, 0.0) + sec
+    top = sorted(by_module.items(), key=lambda kv: -kv[1])[:10]
+    total = sum(spent.values())
+    lines = [
+        "| README's main job | wall s | CPU s |",
+        "|---|---:|---:|",
+        *rows,
+        "",
+        f"numba compiled {len(spent)} kernels in the first run, {total:.1f} CPU s (timed inside "
+        "the processes; a kernel's time includes the kernels first compiled inside it, so the "
+        "modules overlap and the sum exceeds the job's CPU); by module:",
+        "",
+        "| module | compile CPU s |",
+        "|---|---:|",
+        *(f"| `{m}` | {sec:.1f} |" for m, sec in top),
+    ]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--runs", type=int, default=9, help="timed runs of each (default 9)")
     parser.add_argument("--update-docs", action="store_true", help="rewrite the docs section")
+    parser.add_argument(
+        "--first-run", action="store_true", help="only the README's job on empty caches"
+    )
     args = parser.parse_args(argv)
+    if args.first_run:
+        load = os.getloadavg()[0]
+        with tempfile.TemporaryDirectory(prefix="neardup-first-") as tmp:
+            table = first_run(Path(tmp))
+        print(table)
+        print(f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+        return 0
     before = os.getloadavg()[0]
     print(
         f"start-up, {args.runs} runs each; Python {platform.python_version()}, "

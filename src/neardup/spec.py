@@ -374,7 +374,9 @@ class SketchSpec:
     it, which must then divide evenly. ``mega`` adds megashingles (pairs of supershingles).
     ``family``: the MinHash functions — ``"splitmix"`` (the default: ``splitmix64(x ^ s_i)``,
     bijections of the 64-bit integers) or ``"affine"`` (the classic ``(a_i·x + b_i) mod p``,
-    ``p = 2^61 - 1``, ``a_i``/``b_i`` drawn from the seed; see docs/sketches.md). The default
+    ``p = 2^61 - 1``, ``a_i``/``b_i`` drawn from the seed; see docs/sketches.md) or ``"oph1"``
+    (one permutation hashing with optimal densification, version 1: one hash per element
+    whatever ``num_perm``; :func:`neardup._kernels.minhash.densify`). The default
     is left out of :meth:`to_dict`, so specs (and their fingerprints) made before the field
     existed are unchanged.
     """
@@ -382,7 +384,7 @@ class SketchSpec:
     #: Sketch methods (class constants, not fields).
     METHODS = ("minhash", "bottom_k", "mod_m")
     #: MinHash function families; the first is the default.
-    FAMILIES = ("splitmix", "affine")
+    FAMILIES = ("splitmix", "affine", "oph1")
     #: The most functions (or the largest k) a sketch may ask for.
     MAX_NUM_PERM = 1 << 16
 

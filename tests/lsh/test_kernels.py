@@ -1,6 +1,7 @@
-"""The LSH kernels against a plain-Python reference: candidates are exactly the live documents
-that share a band key with the query (keys of :func:`neardup.sketch.band_keys`), with the share
-of equal minhashes as similarity, best first; and the index without a store."""
+"""The LSH kernels against a plain-Python reference: candidates (``min_similarity=0``: every
+one) are exactly the live documents that share a band key with the query (keys of
+:func:`neardup.sketch.band_keys`), with the share of minhashes equal in their low 16 bits as
+similarity, best first; the default floor below the threshold; and the index without a store."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ import pytest
 
 from neardup import LSHIndex
 from neardup.errors import InputError, SpecError
+from neardup.lsh.params import estimate_floor
 from neardup.lsh.store import NullStore
 from neardup.sketch import band_keys
 from neardup.spec import SketchSpec
 
 U64 = npt.NDArray[np.uint64]
+LOW16 = 0xFFFF
 
 
 def planted(n: int, seed: int, num_perm: int = 128, dtype: type = np.uint64) -> U64:
@@ -46,7 +49,7 @@ def reference(
     out = []
     for d in alive:
         if np.count_nonzero(keys[d] == qkeys) >= min_bands:
-            same = int(np.count_nonzero(sigs[d] == query))
+            same = int(np.count_nonzero((sigs[d] & LOW16) == (query & LOW16)))
             if same:
                 out.append((d, same / num))
     return sorted(out, key=lambda x: (-x[1], x[0]))
@@ -60,12 +63,12 @@ def test_candidates_are_the_documents_sharing_a_band(seed: int) -> None:
     gone = list(range(0, 900, 7))
     index.remove_batch(gone)
     alive = [d for d in range(900) if d % 7]
-    batch = index.query_batch(sigs[:300])
+    batch = index.query_batch(sigs[:300], min_similarity=0.0)
     for q in range(300):
         want = reference(sigs, alive, sigs[q], index.bands, index.rows, seed)
-        got = [(r.id, r.similarity) for r in index.query(sigs[q])]
+        got = [(r.id, r.similarity) for r in index.query(sigs[q], min_similarity=0.0)]
         assert got == want
-        assert batch[q] == index.query(sigs[q])
+        assert batch[q] == index.query(sigs[q], min_similarity=0.0)
     assert sum(len(rows) for rows in batch) > 400  # the planted copies are there
 
 
@@ -74,17 +77,18 @@ def test_min_bands_counts_the_shared_bands(min_bands: int) -> None:
     sigs = planted(600, 12)
     index = LSHIndex(threshold=0.5, spec=SketchSpec())
     index.add_batch(list(range(600)), sigs)
-    batch = index.query_batch(sigs[:200], min_bands=min_bands)
+    batch = index.query_batch(sigs[:200], min_bands=min_bands, min_similarity=0.0)
     kept = 0
     for q in range(200):
         want = reference(sigs, list(range(600)), sigs[q], index.bands, index.rows, 0, min_bands)
         assert [(r.id, r.similarity) for r in batch[q]] == want
-        assert index.query(sigs[q], min_bands=min_bands) == batch[q]
+        assert index.query(sigs[q], min_bands=min_bands, min_similarity=0.0) == batch[q]
         kept += len(want)
-    everything = sum(len(rows) for rows in index.query_batch(sigs[:200]))
+    everything = sum(len(rows) for rows in index.query_batch(sigs[:200], min_similarity=0.0))
     assert 200 < kept < everything  # some candidates share fewer bands
-    with pytest.raises(InputError, match=r"min_bands must be in \[1, 25\]"):
-        index.query(sigs[0], min_bands=26)
+    assert index.bands == 34  # the recall weights' choice at 0.5
+    with pytest.raises(InputError, match=r"min_bands must be in \[1, 34\]"):
+        index.query(sigs[0], min_bands=35)
 
 
 def test_growth_keeps_every_document_findable() -> None:
@@ -102,7 +106,7 @@ def test_min_similarity_keeps_exactly_the_shares_at_or_above_it() -> None:
     sigs = planted(600, 4)
     index = LSHIndex(threshold=0.5, spec=SketchSpec())
     index.add_batch(list(range(600)), sigs)
-    everything = [r for rows in index.query_batch(sigs) for r in rows]
+    everything = [r for rows in index.query_batch(sigs, min_similarity=0.0) for r in rows]
     for floor in (0.25, 0.5, 81 / 128, 0.7, 1.0):
         kept = [r for rows in index.query_batch(sigs, min_similarity=floor) for r in rows]
         assert kept == [r for r in everything if r.similarity >= floor]
@@ -132,7 +136,7 @@ def test_32_bit_signatures() -> None:
     sigs = planted(300, 6, dtype=np.uint32)
     index.add_batch(list(range(300)), sigs)
     want = reference(sigs, list(range(300)), sigs[4], index.bands, index.rows, 0)
-    assert [(r.id, r.similarity) for r in index.query(sigs[4])] == want
+    assert [(r.id, r.similarity) for r in index.query(sigs[4], min_similarity=0.0)] == want
     with pytest.raises(Exception, match="uint64 signatures; this index keeps uint32"):
         index.query(sigs[4].astype(np.uint64))
 
@@ -147,3 +151,16 @@ def test_without_a_store_nothing_is_kept_apart() -> None:
     assert index.store.load() == []
     assert [r.id for r in index.query(sigs[0])][:2] == [0, 3]
     assert len(LSHIndex(spec=SketchSpec())) == 0
+
+
+def test_the_default_floor_is_the_threshold_less_the_estimates_margin() -> None:
+    sigs = planted(600, 4)
+    index = LSHIndex(threshold=0.5, spec=SketchSpec())
+    index.add_batch(list(range(600)), sigs)
+    floor = estimate_floor(0.5, 128)
+    assert round(floor, 4) == 0.397  # 0.5 − 2.33 · sqrt(0.25 / 128)
+    everything = [r for rows in index.query_batch(sigs, min_similarity=0.0) for r in rows]
+    kept = [r for rows in index.query_batch(sigs) for r in rows]
+    assert kept == [r for r in everything if r.similarity >= floor]
+    assert [r for q in sigs for r in index.query(q)] == kept
+    assert len(everything) > len(kept) > 600

@@ -355,3 +355,90 @@ def bottom_k_union_shared(a: U64, a_len: int, b: U64, b_len: int, k: int) -> tup
             j += 1
         taken += 1
     return taken, shared
+
+
+# --- one permutation hashing with optimal densification (family "oph1") -----------------------
+# One hash per element instead of one per function: ``h = splitmix64(x ^ s_hash)`` falls in bin
+# ``⌊h·N / 2^64⌋`` and the bin keeps its least ``h`` (Li, Owen and Zhang, NIPS 2012). A bin no
+# element fell in takes the value of the first non-empty bin of its own random probe sequence
+# (Shrivastava, ICML 2017, "optimal densification"): bin ``i`` tries ``⌊g(i, t)·N / 2^64⌋`` for
+# ``t = 0, 1, …`` with ``g(i, t) = splitmix64(s_densify ^ splitmix64(i·2^32 + t))``. Two sets
+# agree in a position with probability their resemblance, as under N functions, for the cost of
+# one hash per element and the probes of the empty bins.
+
+
+@njit(cache=True, nogil=True, inline="always")
+def oph_bin(h: np.uint64, bins: int) -> int:
+    """``⌊h · bins / 2^64⌋`` for ``bins < 2^32``, without 128-bit integers."""
+    k = np.uint64(bins)
+    return np.int64(((h >> _S32) * k + (((h & _LOW32) * k) >> _S32)) >> _S32)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def update_oph(sig: U64, x: np.uint64, hash_seed: np.uint64) -> None:
+    """Fold one element into a running one-permutation sketch (bins not densified yet)."""
+    h = splitmix64(x ^ hash_seed)
+    b = oph_bin(h, sig.shape[0])
+    if h < sig[b]:
+        sig[b] = h
+
+
+@njit(cache=True, nogil=True)
+def densify(sig: U64, densify_seed: np.uint64) -> None:
+    """Fill the empty bins of a one-permutation sketch in place (optimal densification); a
+    sketch with no element stays all ``EMPTY``."""
+    k = sig.shape[0]
+    full = 0
+    for i in range(k):
+        if sig[i] != EMPTY:
+            full += 1
+    if full == 0 or full == k:
+        return
+    filled = sig.copy()
+    for i in range(k):
+        if filled[i] != EMPTY:
+            continue
+        attempt = 0
+        while True:
+            key = (np.uint64(i) << _S32) | np.uint64(attempt)
+            j = oph_bin(splitmix64(densify_seed ^ splitmix64(key)), k)
+            if filled[j] != EMPTY:
+                sig[i] = filled[j]
+                break
+            attempt += 1
+
+
+@njit(cache=True, nogil=True)
+def minhash_flat_oph(values: U64, offsets: I64, num: int, oph: U64) -> U64:
+    """``(n, num)`` one-permutation sketches with optimal densification; ``oph`` holds the
+    element hash seed and the densification seed."""
+    n = offsets.shape[0] - 1
+    out = np.empty((n, num), dtype=np.uint64)
+    sig = np.empty(num, dtype=np.uint64)
+    for d in range(n):
+        for i in range(num):
+            sig[i] = EMPTY
+        for e in range(offsets[d], offsets[d + 1]):
+            update_oph(sig, values[e], oph[0])
+        densify(sig, oph[1])
+        for i in range(num):
+            out[d, i] = sig[i]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def minhash_flat_multiset_oph(values: U64, counts: I64, offsets: I64, num: int, oph: U64) -> U64:
+    """:func:`minhash_flat_oph` of multisets (repeats as :func:`occurrence_key` elements)."""
+    n = offsets.shape[0] - 1
+    out = np.empty((n, num), dtype=np.uint64)
+    sig = np.empty(num, dtype=np.uint64)
+    for d in range(n):
+        for i in range(num):
+            sig[i] = EMPTY
+        for e in range(offsets[d], offsets[d + 1]):
+            for j in range(counts[e]):
+                update_oph(sig, occurrence_key(values[e], j), oph[0])
+        densify(sig, oph[1])
+        for i in range(num):
+            out[d, i] = sig[i]
+    return out

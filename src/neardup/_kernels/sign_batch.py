@@ -31,7 +31,13 @@ import numpy.typing as npt
 from numba import njit
 
 from neardup._kernels.hashing import rabin_word_shingles_table
-from neardup._kernels.minhash import EMPTY, update_signature, update_signature_affine
+from neardup._kernels.minhash import (
+    EMPTY,
+    densify,
+    update_oph,
+    update_signature,
+    update_signature_affine,
+)
 from neardup._kernels.morph import MISS, emit, form_hashes, resolve
 from neardup._kernels.text import fused_words
 
@@ -58,6 +64,7 @@ def sign_rabin_words(
     c: np.uint64,
     seeds: U64,
     mult: U64,
+    oph: U64,
     out: U64,
 ) -> npt.NDArray[np.bool_]:
     """Sign document ``d`` (code points ``cps[doc_offsets[d]:doc_offsets[d+1]]``) into
@@ -66,7 +73,9 @@ def sign_rabin_words(
         false. Word shingles of ``k`` tokens every ``step`` (one shingle of all tokens when there
         are at most ``k``, none when there are none), Rabin fingerprints, ``h_i = splitmix64(x ^
         seeds[i])`` (or the affine family when ``mult`` holds its ``a_i`` and ``seeds`` its ``b_i``:
-    ``update_signature_affine``); an empty document gets all ``EMPTY``."""
+    ``update_signature_affine``; or one permutation hashing with optimal densification when
+    ``oph`` holds its two seeds: ``update_oph`` and ``densify``); an empty document gets all
+    ``EMPTY``."""
     n = doc_offsets.shape[0] - 1
     done = np.zeros(n, dtype=np.bool_)
     sig = np.empty(seeds.shape[0], dtype=np.uint64)
@@ -91,6 +100,7 @@ def sign_rabin_words(
             c,
             seeds,
             mult,
+            oph,
             sig,
         )
         out[d, :] = sig
@@ -147,6 +157,7 @@ def _sign_tokens(
     c: np.uint64,
     seeds: U64,
     mult: U64,
+    oph: U64,
     sig: U64,
 ) -> None:
     """The signature of one canonical stream into ``sig``: word shingles of ``k`` tokens every
@@ -159,7 +170,11 @@ def _sign_tokens(
     for i in range(seeds.shape[0]):
         sig[i] = EMPTY
     # the family is chosen once per document, so the default loop stays the plain one
-    if mult.shape[0] > 0:
+    if oph.shape[0] > 0:
+        for e in range(hashes.shape[0]):
+            update_oph(sig, hashes[e], oph[0])
+        densify(sig, oph[1])
+    elif mult.shape[0] > 0:
         for e in range(hashes.shape[0]):
             update_signature_affine(sig, hashes[e], mult, seeds)
     else:
@@ -347,6 +362,7 @@ def sign_filtered_words(
     c: np.uint64,
     seeds: U64,
     mult: U64,
+    oph: U64,
     out: U64,
 ) -> tuple[npt.NDArray[np.int8], U64, U64, npt.NDArray[np.uint8]]:
     """:func:`sign_rabin_words` for a chain with token filters compiled into tables
@@ -429,6 +445,7 @@ def sign_filtered_words(
             c,
             seeds,
             mult,
+            oph,
             sig,
         )
         out[d, :] = sig

@@ -16,6 +16,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 from typing import Any, NamedTuple, TypeAlias, cast
 
@@ -31,13 +32,14 @@ from neardup.errors import (
     InvalidTextError,
     NeardupError,
     NotFoundError,
+    NotSupportedError,
     SpecError,
     SpecMismatchError,
     WrongTypeError,
     brief,
 )
 from neardup.fingerprints.similarity import Fingerprints, resemblance
-from neardup.lsh.params import Params, resolve
+from neardup.lsh.params import RECALL_WEIGHTS, Params, estimate_floor, resolve
 from neardup.lsh.store import Entry, LSHStore, NullStore, open_store
 from neardup.lsh.table import Candidates, SlotTable
 from neardup.sketch.minhash import MinHasher
@@ -72,6 +74,26 @@ _new_result = partial(tuple.__new__, LSHResult)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _foreign_sketch(item: object) -> bool:
+    """A MinHash object of another library (datasketch's ``MinHash``/``LeanMinHash``,
+    rensa's): its values come from hash functions that neardup's signatures do not share."""
+    module = type(item).__module__ or ""
+    return module.split(".", 1)[0] in ("datasketch", "rensa")
+
+
+def _refuse_foreign(item: object, num_perm: int) -> WrongTypeError:
+    name = f"{type(item).__module__.split('.', 1)[0]}.{type(item).__name__}"
+    return WrongTypeError(
+        f"LSHIndex does not take a {name}: its minhashes come from that library's hash "
+        "functions, which this index's band keys and estimates do not share. Give the "
+        "document's text (the index signs it), its Fingerprints, or a neardup signature "
+        "(neardup.MinHasher(spec).sign_texts([...]) or .sign_hashes([...]) for token hashes); "
+        "to index that library's values alone, give its array (a datasketch MinHash's "
+        "`.hashvalues`) to an index made with "
+        f"spec=SketchSpec(num_perm={num_perm}) and give every item the same way"
+    )
 
 
 def _check_key(key: object) -> Key:
@@ -115,10 +137,15 @@ def _entry(key: Key, signature: Signatures, fps: Fingerprints | None) -> Entry:
 class LSHIndex:
     """MinHash LSH: documents in buckets by band keys, queried for near copies.
 
-    ``threshold``: the resemblance the bands are chosen for (with ``weights`` = the false
-    positive and false negative weights of :func:`~neardup.sketch.params.choose`, as
-    datasketch's ``MinHashLSH``). ``num_perm``: MinHash functions per signature. ``spec``: how
-    texts are signed (:func:`~neardup.fingerprints.pipeline.default_spec` when ``None``; a
+    ``threshold``: the resemblance the index finds: the bands are chosen for it (with
+    ``weights`` = the false positive and false negative weights of
+    :func:`~neardup.sketch.params.choose`, as datasketch's ``MinHashLSH``; by default
+    :data:`~neardup.lsh.params.RECALL_WEIGHTS`, which weigh a missed document more), and a
+    query returns the candidates whose similarity is at least the threshold (less the
+    estimate's margin, :func:`~neardup.lsh.params.estimate_floor`; the exact threshold under
+    ``verify``) unless it is given ``min_similarity``. ``num_perm``: MinHash functions per
+    signature. ``spec``: how texts are signed
+    (:func:`~neardup.fingerprints.pipeline.default_spec` when ``None``; a
     :class:`~neardup.spec.SketchSpec` alone for an index of signatures only; bands and rows
     given in its sketch are used instead of the chooser's). ``store``: ``None`` (memory), a
     SQLite file name, a ``postgresql://`` URL or a store object (:mod:`neardup.lsh.store`);
@@ -134,7 +161,7 @@ class LSHIndex:
         self,
         threshold: float = DEFAULTS.threshold,
         num_perm: int = 128,
-        weights: tuple[float, float] = (0.5, 0.5),
+        weights: tuple[float, float] = RECALL_WEIGHTS,
         spec: Spec | SketchSpec | None = None,
         store: LSHStore | str | os.PathLike[str] | None = None,
         verify: bool = False,
@@ -183,12 +210,39 @@ class LSHIndex:
         self._fps: list[Fingerprints | None] = []
         self._pipeline: Any = None
         self._writes = not isinstance(store, NullStore)
+        self._set_floor()
         stored = store.read_params()
         if stored:
             params.check_against(stored, store.location)
             self._load(store.load())
         else:
             store.write_params(params.record())
+
+    def _set_floor(self) -> None:
+        """The default floor of a query: the estimate's (a count of equal minhashes) and,
+        under verification, the exact resemblance's."""
+        params = self.params
+        self._floor = estimate_floor(params.threshold, params.num_perm)
+        self._floor_same = 1 if params.verify else self._table.min_same(self._floor)
+
+    # --- pickling (datasketch's MinHashLSH pickles): an index in memory -------------------
+    def __getstate__(self) -> dict[str, Any]:
+        if self.store.kind not in ("none", "memory"):
+            raise NotSupportedError(
+                f"an LSH index kept in a {self.store.kind} store is not pickled: its store "
+                f"keeps it; reopen it with LSHIndex.open({self.store.location!r})"
+            )
+        state = self.__dict__.copy()
+        for name in ("hasher", "_dtype", "_np_dtype", "_pipeline"):
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.hasher = MinHasher(self.params.spec)
+        self._dtype = self.hasher.dtype
+        self._np_dtype = np.dtype(self._dtype)
+        self._pipeline = None
 
     # --- properties -----------------------------------------------------------------------
     @property
@@ -206,6 +260,25 @@ class LSHIndex:
     @property
     def rows(self) -> int:
         return self.params.rows
+
+    @property
+    def b(self) -> int:
+        """The bands (datasketch's ``MinHashLSH.b``)."""
+        return self.params.bands
+
+    @property
+    def r(self) -> int:
+        """The rows of a band (datasketch's ``MinHashLSH.r``)."""
+        return self.params.rows
+
+    @property
+    def h(self) -> int:
+        """The MinHash functions (datasketch's ``MinHashLSH.h``)."""
+        return self.params.num_perm
+
+    def is_empty(self) -> bool:
+        """Whether the index holds no document (datasketch's ``is_empty``)."""
+        return not self._slot_of
 
     @property
     def verify(self) -> bool:
@@ -239,8 +312,14 @@ class LSHIndex:
         return [k for k in self._key_at if k is not None]
 
     def signature(self, key: Key) -> Signatures:
-        """A copy of a stored document's signature."""
-        return self._table.signatures[self._slot(key)].copy()
+        """Not kept: the index holds each document's band keys and the low 16 bits of its
+        minhashes (what its estimate needs), a quarter of the signature's size. Keep the
+        signatures apart (or in a store) when they are needed again."""
+        self._slot(key)
+        raise NotSupportedError(
+            "an LSHIndex keeps band keys and 16 bits of each minhash, not the signatures: keep "
+            "them apart (MinHasher(index.spec).sign_texts(...) makes them again from the texts)"
+        )
 
     def close(self) -> None:
         """Close the store (the in-memory index stays readable)."""
@@ -325,6 +404,9 @@ class LSHIndex:
             return sigs, (batch if want_fps else None)
         if any(isinstance(x, str | bytes | Fingerprints) for x in batch):
             raise InputError(f"{what} mixes texts, fingerprints and signatures: give one kind")
+        foreign = next((x for x in batch if _foreign_sketch(x)), None)
+        if foreign is not None:
+            raise _refuse_foreign(foreign, self.num_perm)
         if want_fps:
             raise self._no_fingerprints(what)
         return self._signatures(batch, what=what), None
@@ -337,6 +419,20 @@ class LSHIndex:
         )
 
     # --- changes --------------------------------------------------------------------------
+    def insert(self, key: Key, item: Any, check_duplication: bool = True) -> None:
+        """datasketch's ``MinHashLSH.insert``: :meth:`add` (a key already there is always
+        refused, so ``check_duplication`` changes nothing). ``item`` is a text, a neardup
+        signature or fingerprints; a datasketch ``MinHash`` is refused with how to convert."""
+        self.add_batch([key], [item])
+
+    @contextmanager
+    def insertion_session(self, buffer_size: int = 50_000) -> Iterator[_Session]:
+        """datasketch's ``insertion_session``: ``session.insert(key, item)`` calls are added
+        in batches of ``buffer_size`` (and the rest when the block ends)."""
+        session = _Session(self, buffer_size)
+        yield session
+        session.flush()
+
     def add(self, key: Key, item: Any) -> None:
         """Add one document (a text, a signature or fingerprints) under a new key; a key
         already there raises :class:`~neardup.errors.DuplicateIdError` (use :meth:`update`)."""
@@ -474,7 +570,7 @@ class LSHIndex:
                 codes = table.query_one(
                     item,
                     1 if min_bands == 1 else self._min_bands(min_bands),
-                    self._min_same(min_similarity),
+                    self._floor_same if min_similarity is None else self._min_same(min_similarity),
                 )
                 if not codes:
                     return []
@@ -507,20 +603,31 @@ class LSHIndex:
         """:meth:`query` for a batch (a list of items, or an ``(n, num_perm)`` matrix): one
         kernel call for the lookups, merges and counts of all of them."""
         ask = _Ask(min_similarity, min_bands, limit)
+        if not isinstance(items, np.ndarray) and _foreign_sketch(items):
+            raise _refuse_foreign(items, self.num_perm)
         sigs, fps = self._prepare(items, what="the queries", want_fps=self.verify)
-        exclude = np.full(sigs.shape[0], -1, dtype=np.int64)
-        return self._results(self._candidates(sigs, exclude, ask), sigs.shape[0], fps, ask)
+        found = self._table.query(
+            sigs, min_same=self._estimate_floor(ask), min_bands=self._min_bands(ask.min_bands)
+        )
+        return self._results(found, sigs.shape[0], fps, ask)
 
     def _query_slots(self, slots: Sequence[int], ask: _Ask) -> list[list[LSHResult]]:
         idx = np.asarray(slots, dtype=np.int64)
-        sigs = self._table.signatures[idx]
-        found = self._candidates(sigs, idx, ask)
+        found = self._table.query_slots(
+            idx, min_same=self._estimate_floor(ask), min_bands=self._min_bands(ask.min_bands)
+        )
         fps = [cast(Fingerprints, self._fps[s]) for s in slots] if self.verify else None
         return self._results(found, idx.shape[0], fps, ask)
 
-    def _min_same(self, min_similarity: float | None) -> int:
-        if min_similarity is None:
-            return 1
+    def _estimate_floor(self, ask: _Ask) -> int:
+        """The fewest equal minhashes a candidate needs: the default floor's, or
+        ``min_similarity``'s (none under verification: the exact value decides)."""
+        if ask.min_similarity is None:
+            return self._floor_same
+        same = self._min_same(ask.min_similarity)  # checks it
+        return 1 if self.verify else same
+
+    def _min_same(self, min_similarity: float) -> int:
         if not 0.0 <= float(min_similarity) <= 1.0:
             raise InputError(f"min_similarity must be in [0, 1], got {min_similarity!r}")
         return self._table.min_same(float(min_similarity))
@@ -531,14 +638,6 @@ class LSHIndex:
         if not 1 <= min_bands <= self.bands:
             raise InputError(f"min_bands must be in [1, {self.bands}], got {min_bands}")
         return min_bands
-
-    def _candidates(self, sigs: Signatures, exclude: I64, ask: _Ask) -> Candidates:
-        self._min_same(ask.min_similarity)  # checks it
-        # under verification the estimate filters nothing: the exact value decides
-        floor = None if self.verify else ask.min_similarity
-        return self._table.query(
-            sigs, exclude, min_similarity=floor, min_bands=self._min_bands(ask.min_bands)
-        )
 
     def _results(
         self, found: Candidates, n: int, fps: list[Fingerprints] | None, ask: _Ask
@@ -567,7 +666,7 @@ class LSHIndex:
     def _verified(
         self, slots: list[int], query: Fingerprints, min_similarity: float | None
     ) -> list[LSHResult]:
-        floor = 0.0 if min_similarity is None else float(min_similarity)
+        floor = self.threshold if min_similarity is None else float(min_similarity)
         scored = []
         for s in slots:
             stored = self._fps[s]
@@ -610,3 +709,27 @@ class LSHIndex:
         if weighted:
             return [(key_at[s], key_at[t], sim) for _, s, t, sim in edges]
         return [(key_at[s], key_at[t]) for _, s, t, _ in edges]
+
+
+class _Session:
+    """What :meth:`LSHIndex.insertion_session` yields: inserts kept and added in batches."""
+
+    def __init__(self, index: LSHIndex, buffer_size: int) -> None:
+        if isinstance(buffer_size, bool) or not isinstance(buffer_size, int) or buffer_size < 1:
+            raise InputError(f"buffer_size must be a positive integer, got {buffer_size!r}")
+        self.index = index
+        self.buffer_size = buffer_size
+        self.keys: list[Key] = []
+        self.items: list[Any] = []
+
+    def insert(self, key: Key, item: Any, check_duplication: bool = True) -> None:
+        self.keys.append(key)
+        self.items.append(item)
+        if len(self.keys) >= self.buffer_size:
+            self.flush()
+
+    def flush(self) -> None:
+        keys, items = self.keys, self.items
+        self.keys, self.items = [], []
+        if keys:
+            self.index.add_batch(keys, items)

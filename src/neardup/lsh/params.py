@@ -12,6 +12,25 @@ from neardup.lsh.store_base import FORMAT_VERSION
 from neardup.sketch.params import choose
 from neardup.spec import SketchSpec, Spec
 
+#: The chooser's weights of false positives and false negatives an index takes by default:
+#: a missed near copy is the error a user cannot see, while a candidate below the threshold
+#: costs one similarity check and is dropped by it. At 0.7 and 128 functions this gives 23
+#: bands of 5 (a document exactly at 0.7 becomes a candidate with probability 0.985, at 0.75
+#: with 0.998) where equal weights give datasketch's 14 × 9 (0.44 and 0.67); from 0.3 to 0.95
+#: a document at the threshold is a candidate with probability 0.96 or more.
+RECALL_WEIGHTS = (0.02, 0.98)
+#: How far below the threshold (in standard deviations of the estimate at the threshold,
+#: ``sqrt(t(1 − t)/num_perm)``) a candidate's estimated similarity may be and still be
+#: returned: 2.33 keeps 99 % of the documents exactly at the threshold, and every one above.
+MARGIN_SIGMAS = 2.33
+
+
+def estimate_floor(threshold: float, num_perm: int) -> float:
+    """The least estimated similarity a query returns by default: :data:`MARGIN_SIGMAS`
+    standard deviations of the MinHash estimate below ``threshold`` (at least 0)."""
+    sigma = math.sqrt(threshold * (1.0 - threshold) / num_perm)
+    return max(0.0, threshold - MARGIN_SIGMAS * sigma)
+
 
 @dataclass(frozen=True)
 class Params:

@@ -1,9 +1,12 @@
-"""The in-memory part of an LSH index: signatures by slot and the bucket table over their band
-keys (the kernels are :mod:`neardup._kernels.lsh`).
+"""The in-memory part of an LSH index: by slot, each document's band keys and the low 16 bits
+of its minhashes (what the similarity check needs), and the bucket table over the band keys
+(the kernels are :mod:`neardup._kernels.lsh`).
 
-A document lives in a *slot* (a row of :attr:`SlotTable.signatures`); slots are handed out in
-order and never reused until :meth:`SlotTable.compact`, which renumbers the live ones in the
-same order. Keys (the user's ids) are the business of :class:`~neardup.lsh.index.LSHIndex`.
+A document lives in a *slot* (a row of :attr:`SlotTable.keys` and :attr:`SlotTable.sketch`);
+slots are handed out in order and never reused until :meth:`SlotTable.compact`, which
+renumbers the live ones in the same order. Keys (the user's ids) are the business of
+:class:`~neardup.lsh.index.LSHIndex`. The signatures themselves are not kept: 1 KB a document
+at 128 64-bit minhashes, four times the sketch the estimate reads.
 """
 
 from __future__ import annotations
@@ -11,21 +14,26 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from neardup._kernels import lsh as kernels
 from neardup._kernels import minhash as minhash_kernels
+from neardup.errors import NotSupportedError
 from neardup.sketch.supershingles import band_seeds
 
 U64 = npt.NDArray[np.uint64]
+U16 = npt.NDArray[np.uint16]
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 Signatures = npt.NDArray[np.uint64] | npt.NDArray[np.uint32]
 
 _MIN_SLOTS = 64
 _MIN_TABLE = 1024
+#: The bits of each minhash the similarity check keeps (b-bit minwise hashing).
+SKETCH_BITS = 16
 
 
 def _power_of_two(n: int) -> int:
@@ -43,7 +51,7 @@ class Candidates:
 
 
 class SlotTable:
-    """Signatures by slot, which slots are live, and the bucket table of their band keys."""
+    """Band keys and sketches by slot, which slots are live, and the bucket table."""
 
     def __init__(self, num_perm: int, bands: int, rows: int, seed: int, dtype: type) -> None:
         self.num_perm = num_perm
@@ -60,16 +68,34 @@ class SlotTable:
         self._allocate_slots(_MIN_SLOTS)
         self._allocate_table(_MIN_TABLE)
 
+    # --- pickling: everything but the lock and the scratch rows ----------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_lock"], state["_scratch"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+        self._scratch = np.full((4, self.capacity), -1, dtype=np.int64)
+        self._stamp = 0
+
     # --- storage of the arrays -------------------------------------------------------------
     def _allocate_slots(self, capacity: int) -> None:
-        self.signatures: Signatures = np.empty((capacity, self.num_perm), dtype=self.dtype)
-        self.alive = np.zeros(capacity, dtype=np.bool_)
-        self.entry_next = np.full(capacity * self.bands, -1, dtype=np.int64)
+        if capacity * self.bands > kernels.MAX_ENTRIES:
+            raise NotSupportedError(
+                f"an LSH index holds at most {kernels.MAX_ENTRIES // self.bands:,} documents "
+                f"at {self.bands} bands"
+            )
+        self.keys: U64 = np.empty((capacity, self.bands), dtype=np.uint64)
+        self.sketch: U16 = np.empty((capacity, self.num_perm), dtype=np.uint16)
+        self.alive = np.zeros(capacity, dtype=np.uint8)
+        self.entry_next = np.full(capacity * self.bands, -1, dtype=np.int32)
         self._scratch = np.full((4, capacity), -1, dtype=np.int64)
         self._stamp = 0
 
     def _allocate_table(self, size: int) -> None:
-        self.table = np.zeros((size, 2), dtype=np.uint64)
+        self.table = np.zeros(size, dtype=np.uint64)
         self.buckets = 0
 
     @property
@@ -83,27 +109,37 @@ class SlotTable:
     def _rebuild(self, capacity: int, table_size: int) -> None:
         """Reallocate for ``capacity`` slots and a table of ``table_size``, keeping the used
         slots (live and dead) where they are; only the live ones go back into buckets."""
-        old_sigs, old_alive, used = self.signatures, self.alive, self.used
+        old_keys, old_sketch, old_alive, used = self.keys, self.sketch, self.alive, self.used
         self._allocate_slots(capacity)
-        self.signatures[:used] = old_sigs[:used]
+        self.keys[:used] = old_keys[:used]
+        self.sketch[:used] = old_sketch[:used]
         self.alive[:used] = old_alive[:used]
         self._allocate_table(table_size)
         live = np.flatnonzero(self.alive[:used]).astype(np.int64)
         if live.shape[0]:
-            keys = self.keys_of(self.signatures[live])
-            self.buckets = kernels.table_insert(self.table, self.entry_next, keys, live)
+            self.buckets = kernels.table_insert(self.table, self.entry_next, self.keys[live], live)
 
     @staticmethod
     def _table_size_for(buckets: int) -> int:
-        """A table at most 3/4 full: linear probing stays short (four places share a cache
+        """A table at most 3/4 full: linear probing stays short (eight places share a cache
         line), and the table is half the size of one kept half full."""
         return max(_MIN_TABLE, _power_of_two((4 * buckets) // 3 + 2))
 
     # --- changes ---------------------------------------------------------------------------
     def add(self, signatures: Signatures) -> I64:
         """Put ``(n, num_perm)`` signatures into new slots; returns the slots."""
+        keys = self.keys_of(signatures)
+        sketch = (signatures & np.array(0xFFFF, dtype=signatures.dtype)).astype(np.uint16)
+        state = np.where(
+            (signatures == signatures.dtype.type(self.empty)).all(axis=1),
+            np.uint8(kernels.EMPTY_SET),
+            np.uint8(1),
+        )
+        return self._add_rows(keys, sketch, state)
+
+    def _add_rows(self, keys: U64, sketch: U16, state: npt.NDArray[np.uint8]) -> I64:
         with self._lock:
-            n = int(signatures.shape[0])
+            n = int(keys.shape[0])
             start = self.used
             capacity = self.capacity
             if start + n > capacity:
@@ -116,12 +152,12 @@ class SlotTable:
             if capacity != self.capacity or size != self.table.shape[0]:
                 self._rebuild(capacity, size)
             slots = np.arange(start, start + n, dtype=np.int64)
-            self.signatures[start : start + n] = signatures
-            self.alive[start : start + n] = True
+            self.keys[start : start + n] = keys
+            self.sketch[start : start + n] = sketch
+            self.alive[start : start + n] = state
             self.used += n
             self.live += n
             if n:
-                keys = self.keys_of(self.signatures[start : start + n])
                 self.buckets += kernels.table_insert(self.table, self.entry_next, keys, slots)
             return slots
 
@@ -129,7 +165,7 @@ class SlotTable:
         """Mark slots dead: they are skipped from now on (and dropped by :meth:`compact`)."""
         with self._lock:
             self.live -= int(np.count_nonzero(self.alive[slots]))
-            self.alive[slots] = False
+            self.alive[slots] = 0
 
     def needs_compaction(self) -> bool:
         dead = self.used - self.live
@@ -140,12 +176,12 @@ class SlotTable:
         Returns the old slot of every new one."""
         with self._lock:
             old = np.flatnonzero(self.alive[: self.used]).astype(np.int64)
-            sigs = self.signatures[old].copy()
+            keys, sketch, state = self.keys[old], self.sketch[old], self.alive[old]
             self.used = 0
             self.live = 0
             self._allocate_slots(max(_MIN_SLOTS, _power_of_two(old.shape[0])))
             self._allocate_table(self._table_size_for(old.shape[0] * self.bands))
-        self.add(sigs)
+        self._add_rows(keys, sketch, state)
         return old
 
     # --- reads -----------------------------------------------------------------------------
@@ -161,32 +197,65 @@ class SlotTable:
             k += 1
         return k
 
-    def query(
-        self,
-        signatures: Signatures,
-        exclude: I64,
-        *,
-        min_similarity: float | None = None,
-        min_bands: int = 1,
-    ) -> Candidates:
+    def _fresh_stamps(self, n: int) -> int:
+        """The first of ``n`` unused stamps (the marks restart before they could overflow)."""
+        if self._stamp + n >= (1 << 62):
+            self._scratch[0] = -1
+            self._stamp = 0
+        stamp = self._stamp
+        self._stamp += n
+        return stamp
+
+    def query(self, signatures: Signatures, *, min_same: int, min_bands: int = 1) -> Candidates:
         """Candidates of ``(n, num_perm)`` query signatures sharing at least ``min_bands``
-        bands, each query's best first; slot ``exclude[i]`` is left out of query ``i``'s."""
-        return Candidates(
-            *self._query(signatures, exclude, min_bands, self.min_same(min_similarity))
-        )
+        bands and ``min_same`` minhashes, each query's best first."""
+        with self._lock:
+            offsets, codes = kernels.query(
+                self.table,
+                self.entry_next,
+                self.alive,
+                self.sketch,
+                signatures,
+                self.band_seeds,
+                self.rows,
+                min_bands,
+                min_same,
+                self.empty,
+                self._scratch,
+                self._fresh_stamps(int(signatures.shape[0])),
+            )
+        return self._candidates(offsets, codes)
+
+    def query_slots(self, slots: I64, *, min_same: int, min_bands: int = 1) -> Candidates:
+        """:meth:`query` for stored documents, each left out of its own candidates."""
+        with self._lock:
+            offsets, codes = kernels.query_slots(
+                self.table,
+                self.entry_next,
+                self.alive,
+                self.sketch,
+                self.keys,
+                slots,
+                min_bands,
+                min_same,
+                self._scratch,
+                self._fresh_stamps(int(slots.shape[0])),
+            )
+        return self._candidates(offsets, codes)
+
+    def _candidates(self, offsets: I64, codes: I64) -> Candidates:
+        differ, slots = np.divmod(codes, self.capacity)
+        return Candidates(offsets, slots, (self.num_perm - differ) / self.num_perm)
 
     def query_one(self, signature: Signatures, min_bands: int, min_same: int) -> list[int]:
         """The codes of one ``(num_perm,)`` signature's candidates, best first: a code is
         ``(num_perm − equal minhashes) · capacity + slot``."""
         with self._lock:
-            if self._stamp + 1 >= (1 << 62):
-                self._scratch[0] = -1
-                self._stamp = 0
             count = kernels.query_one(
                 self.table,
                 self.entry_next,
                 self.alive,
-                self.signatures,
+                self.sketch,
                 signature,
                 self.band_seeds,
                 self.rows,
@@ -194,37 +263,9 @@ class SlotTable:
                 min_same,
                 self.empty,
                 self._scratch,
-                self._stamp,
+                self._fresh_stamps(1),
             )
-            self._stamp += 1
             return self._scratch[3, :count].tolist()
-
-    def _query(
-        self, signatures: Signatures, exclude: I64, min_bands: int, min_same: int
-    ) -> tuple[I64, I64, F64]:
-        with self._lock:
-            n = int(signatures.shape[0])
-            if self._stamp + n >= (1 << 62):
-                self._scratch[0] = -1
-                self._stamp = 0
-            offsets, codes = kernels.query(
-                self.table,
-                self.entry_next,
-                self.alive,
-                self.signatures,
-                signatures,
-                self.band_seeds,
-                self.rows,
-                exclude,
-                min_bands,
-                min_same,
-                self.empty,
-                self._scratch,
-                self._stamp,
-            )
-            self._stamp += n
-        differ, slots = np.divmod(codes, self.capacity)
-        return offsets, slots, (self.num_perm - differ) / self.num_perm
 
     def bucket_sizes(self) -> I64:
         return kernels.bucket_sizes(self.table, self.entry_next, self.alive, self.bands)

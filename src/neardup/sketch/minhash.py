@@ -87,6 +87,58 @@ def _shift(family: str, value_bits: int) -> int:
     return max(0, (61 if family == "affine" else 64) - value_bits)
 
 
+#: One permutation hashing with optimal densification, version 1 (see
+#: :func:`neardup._kernels.minhash.densify`): one hash per element, whatever ``num_perm``.
+OPH = "oph1"
+#: The :func:`purpose_seed` tags of its element hash and its densification probes.
+OPH_HASH_TAG = 5
+OPH_DENSIFY_TAG = 6
+
+
+@lru_cache(maxsize=64)
+def _oph_seeds(seed: int) -> U64:
+    out = np.array(
+        [purpose_seed(seed, OPH_HASH_TAG), purpose_seed(seed, OPH_DENSIFY_TAG)], dtype=np.uint64
+    )
+    out.setflags(write=False)
+    return out
+
+
+def oph_seeds(seed: int) -> U64:
+    """``[element hash seed, densification seed]`` of the ``oph1`` family."""
+    return _oph_seeds(int(seed))
+
+
+def _oph_bin(h: int, bins: int) -> int:
+    return (h * bins) >> 64
+
+
+def oph_reference(items: Sequence[int], num_perm: int, seed: int = 0) -> list[int]:
+    """An ``oph1`` sketch in plain Python (the definition the kernels meet): bin ``⌊h·N/2^64⌋``
+    of ``h = splitmix64(x ^ s_hash)`` keeps its least ``h``; an empty bin ``i`` takes the value
+    of bin ``⌊g·N/2^64⌋``, ``g = splitmix64(s_densify ^ splitmix64(i·2^32 + t))``, for the
+    first ``t = 0, 1, …`` that names a non-empty bin."""
+    hash_seed, densify_seed = (int(v) for v in oph_seeds(seed))
+    bins: list[int | None] = [None] * num_perm
+    for x in items:
+        h = splitmix64(x ^ hash_seed)
+        b = _oph_bin(h, num_perm)
+        current = bins[b]
+        if current is None or h < current:
+            bins[b] = h
+    if all(v is None for v in bins):
+        return [empty_value(64)] * num_perm
+    out = []
+    for i, v in enumerate(bins):
+        attempt = 0
+        while v is None:
+            g = splitmix64(densify_seed ^ splitmix64(((i << 32) | attempt) & MASK64))
+            v = bins[_oph_bin(g, num_perm)]
+            attempt += 1
+        out.append(v)
+    return out
+
+
 def purpose_seed(seed: int, tag: int) -> int:
     """A seed for one use of the sketch seed (band keys, megashingles, sampling), independent
     of the MinHash functions: ``splitmix64(seed ^ splitmix64(tag))``."""
@@ -111,6 +163,9 @@ def reference_signature(
     shift = _shift(family, value_bits)
     if not items:
         return [empty_value(value_bits)] * num_perm
+    if family == OPH:
+        values64 = oph_reference(items, num_perm, seed)
+        return [min(v >> shift, empty_value(value_bits)) for v in values64]
     if family == "affine":
         mult, add = affine_coefficients(seed, num_perm)
         return [
@@ -146,6 +201,7 @@ class _SignPlan:
     step: int
     seeds: U64
     mult: U64
+    oph: U64
 
     def signing_args(self) -> tuple[Any, ...]:
         """The shingling, fingerprint and MinHash arguments, before ``out``."""
@@ -160,6 +216,7 @@ class _SignPlan:
             r.c,
             self.seeds,
             self.mult,
+            self.oph,
         )
 
 
@@ -216,6 +273,9 @@ class MinHasher:
         else:
             self.seeds = function_seeds(self.sketch.seed, self.num_perm)
             self.mult = np.zeros(0, dtype=np.uint64)
+        #: The element hash and densification seeds under ``oph1`` (empty otherwise: the
+        #: kernels branch on that; ``seeds`` then only sizes the signature).
+        self.oph = oph_seeds(self.sketch.seed) if self.family == OPH else np.zeros(0, np.uint64)
         self._shift = np.uint64(_shift(self.family, self.value_bits))
         self._pipeline: Any = None
         self._plan: _SignPlan | None | bool = False  # False: not built yet
@@ -265,12 +325,16 @@ class MinHasher:
 
     def _flat(self, flat: U64, offsets: I64) -> U64:
         """64-bit signatures of packed sets under the family: ONE kernel call."""
+        if self.family == OPH:
+            return kernels.minhash_flat_oph(flat, offsets, self.num_perm, self.oph)
         if self.family == "affine":
             return kernels.minhash_flat_affine(flat, offsets, self.mult, self.seeds)
         return kernels.minhash_flat(flat, offsets, self.seeds)
 
     def _flat_multiset(self, flat: U64, counts: I64, offsets: I64) -> U64:
         """64-bit signatures of packed multisets under the family: ONE kernel call."""
+        if self.family == OPH:
+            return kernels.minhash_flat_multiset_oph(flat, counts, offsets, self.num_perm, self.oph)
         if self.family == "affine":
             return kernels.minhash_flat_multiset_affine(
                 flat, counts, offsets, self.mult, self.seeds
@@ -398,7 +462,9 @@ class MinHasher:
         plans = pipeline.analyzer.batch_plans()
         if rabin is None or plans is None:
             return None
-        return _SignPlan(plans, rabin, spec.shingles.k, spec.shingles.step, self.seeds, self.mult)
+        return _SignPlan(
+            plans, rabin, spec.shingles.k, spec.shingles.step, self.seeds, self.mult, self.oph
+        )
 
     def _sign_texts_batch(
         self, texts: list[str | bytes], plan: _SignPlan, found: list[Tricks]
