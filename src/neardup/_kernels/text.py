@@ -611,6 +611,11 @@ EV_TO_CYRILLIC = 1024
 EV_TO_GREEK = 2048
 EV_SPACE = 4096
 EV_LINE_BREAK = 8192
+#: NFKC makes the character several, word characters and others (``½`` → ``1⁄2``, ``¨`` →
+#: space and a mark): the filter sees words the raw code points do not show
+EV_BREAK = 16384
+#: The most words such a character becomes (``ﷺ``: four).
+_BREAK_WORDS = 4
 #: The fewest single letters a letter-spaced run holds ("т е к с т").
 SPACED_LETTERS = 5
 #: The longest gap between two single letters that the scan still takes for one run.
@@ -681,6 +686,23 @@ def _tricks_in(
             any_bits |= c
             n_letters += (c & letters) != 0
             j += 1
+        if any_bits & EV_BREAK:
+            # the words the filter sees are not these: left to it, unless the character stands
+            # alone between white space, where it is up to _BREAK_WORDS single words of
+            # unknown letters (½ → 1⁄2)
+            white = EV_SPACE | EV_LINE_BREAK
+            alone = j - i == 1 and (i == start or table[cps[i - 1]] & white)
+            if not alone or (j < end and not table[cps[j]] & white):
+                return True
+            if not (i - last_word_end <= _SPACED_GAP and singles > 0):
+                singles = 0
+            singles += _BREAK_WORDS
+            distinct = 3
+            if singles >= SPACED_LETTERS:
+                return True
+            last_word_end = j
+            i = j
+            continue
         if any_bits & EV_IGNORABLE:
             for g in range(i, j):
                 if table[cps[g]] & EV_IGNORABLE and _breaks_word(cps, start, end, g, table):

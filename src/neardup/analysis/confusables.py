@@ -46,6 +46,7 @@ TO_CYRILLIC = text_kernels.EV_TO_CYRILLIC
 TO_GREEK = text_kernels.EV_TO_GREEK
 SPACE = text_kernels.EV_SPACE  # white space other than a line break
 LINE_BREAK = text_kernels.EV_LINE_BREAK
+BREAK = text_kernels.EV_BREAK  # NFKC makes it word characters and others (½ → 1⁄2)
 
 SCRIPTS = (LATIN, CYRILLIC, GREEK)
 #: The fold bit of each script: a character with it has a look-alike in that script.
@@ -190,7 +191,11 @@ def _build_classes(version: str, limit: int) -> npt.NDArray[np.uint16]:
         if unicodedata.is_normalized("NFKC", ch):
             continue
         bits = 0
-        for x in unicodedata.normalize("NFKC", ch):
+        becomes = unicodedata.normalize("NFKC", ch)
+        in_word = [bool(own[ord(x)] & WORD) for x in becomes]
+        for x in becomes:
             bits |= int(own[ord(x)])
+        if any(in_word) and not all(in_word):
+            bits |= BREAK  # ½ → 1⁄2: the scan cannot see the words the filter sees
         table[cp] = bits
     return table
