@@ -616,6 +616,33 @@ EV_LINE_BREAK = 8192
 EV_BREAK = 16384
 #: The most words such a character becomes (``ﷺ``: four).
 _BREAK_WORDS = 4
+#: The right-to-left override: what it encloses is displayed reversed (the ``fold`` filter
+#: turns it into display order).
+RIGHT_TO_LEFT_OVERRIDE = 0x202E
+#: The combining marks the ``fold`` filter keeps, after the letter before them: the letters
+#: of the Russian, Ukrainian and Belarusian alphabets typed as a letter and a mark (й ё ї ў,
+#: as some editors write them). Every other mark after a Latin, Cyrillic or Greek letter goes.
+KEPT_MARKS = (
+    (0x438, 0x306),
+    (0x418, 0x306),
+    (0x443, 0x306),
+    (0x423, 0x306),
+    (0x435, 0x308),
+    (0x415, 0x308),
+    (0x456, 0x308),
+    (0x406, 0x308),
+)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def kept_mark(letter: int, mark: int) -> bool:
+    """Whether the mark ``mark`` after ``letter`` is one of :data:`KEPT_MARKS`."""
+    for a, b in KEPT_MARKS:
+        if letter == a and mark == b:
+            return True
+    return False
+
+
 #: The fewest single letters a letter-spaced run holds ("т е к с т").
 SPACED_LETTERS = 5
 #: The longest gap between two single letters that the scan still takes for one run.
@@ -707,6 +734,15 @@ def _tricks_in(
             for g in range(i, j):
                 if table[cps[g]] & EV_IGNORABLE and _breaks_word(cps, start, end, g, table):
                     return True
+                if cps[g] == RIGHT_TO_LEFT_OVERRIDE:
+                    return True
+        if any_bits & EV_MARK:
+            # a combining mark after a letter of the three scripts (or after such a mark): the
+            # filter strips it, but for the letters of KEPT_MARKS
+            for g in range(i + 1, j):
+                if table[cps[g]] & EV_MARK and table[cps[g - 1]] & (scripts | EV_MARK):
+                    if not kept_mark(cps[g - 1], cps[g]):
+                        return True
         if any_bits & EV_DIGIT and n_letters:
             folds = _digit_folds(cps, i, j, table)
             if folds == 2 or (folds == 1 and n_letters >= 3):

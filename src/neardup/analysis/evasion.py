@@ -12,7 +12,17 @@
   both) — so "cop" for "сор" comes back, and a Latin name, quotation or formula in an honest
   Russian text stays;
 * **invisible** characters (``Default_Ignorable_Code_Point``: zero-width space, joiner and
-  non-joiner, word joiner, soft hyphen, BOM, bidi controls, variation selectors…) removed;
+  non-joiner, word joiner, soft hyphen, BOM, bidi controls, variation selectors…) removed
+  (a variation selector after an emoji, a symbol or a digit is removed but not reported:
+  it only says how the emoji is drawn); what a right-to-left override encloses up to its
+  pop (or the end of an isolate or of the line) is put in display order, so a word typed
+  backwards inside one reads as it is shown, and its words are counted;
+* **combining marks** typed after a Latin, Cyrillic or Greek letter (an accent on each word)
+  stripped in every chain, the letter NFKC composed with one (``e`` + acute: ``é``) made
+  plain again from the text before ``nfkc`` (:data:`neardup.analysis.char_filters.
+  LAST_NFKC`); й, ё, ї, ў typed as a letter and a mark stay
+  (:data:`neardup._kernels.text.KEPT_MARKS`), and a precomposed ``é`` of honest text stays.
+  Reported as ``stuffing``;
 * **letter spacing**: a run of at least :data:`SPACED_LETTERS` single letters with one
   separator between them ("т е к с т", "т.е.к.с.т"; words of a spaced sentence parted by more
   white space or another separator) joined into words;
@@ -37,6 +47,7 @@ sequence, changes no token: when nothing else is found the text keeps it and the
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -70,6 +81,10 @@ IntArray = npt.NDArray[np.int64]
 #: which no Russian word holds, so in a Russian word it is stuffing).
 _ROMAN = re.compile(r"M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})")
 _BASIC = {cf.LATIN: (0x41, 0x7B), cf.CYRILLIC: (0x410, 0x450), cf.GREEK: (0x391, 0x3CA)}
+
+
+def _selector(cp: int) -> bool:
+    return any(low <= cp < high for low, high in _SELECTORS)
 
 
 def _basic(cp: int, script: int) -> bool:
@@ -147,7 +162,15 @@ class _Found:
 
 def fold(text: str) -> tuple[str, OffsetMap | None]:
     """The ``fold`` char filter (see the module): ``text`` with the tricks undone."""
-    result, offsets, found = _neutralize(text)
+    from neardup.analysis.char_filters import LAST_NFKC
+
+    last = LAST_NFKC.get()
+    source = None
+    if last is not None:
+        LAST_NFKC.set(None)
+        if last[1] is text:  # the nfkc filter ran just before: what it was given
+            source = (last[0], last[2])
+    result, offsets, found = _neutralize(text, source)
     recorder = _RECORDER.get()
     if recorder is not None:
         recorder.pending = found
@@ -167,7 +190,7 @@ def find_tricks(text: str) -> Tricks:
     from neardup.analysis.char_filters import nfkc
 
     normalized, before = nfkc(text)
-    _, _, found = _neutralize(normalized)
+    _, _, found = _neutralize(normalized, (text, before))
     return found.tricks(before) if found is not None else NONE
 
 
@@ -197,12 +220,85 @@ def tricks_batch(
     return text_kernels.tricks_batch(cps, doc_offsets, todo, cf.classes())
 
 
-def _neutralize(text: str) -> tuple[str, OffsetMap | None, _Found | None]:
+#: The text before ``nfkc`` and the map from ``nfkc``'s output into it.
+Source = tuple[str, OffsetMap | None]
+#: The variation selectors: after an emoji, a symbol or a digit they choose how it is drawn,
+#: which is no trick; only one after a letter is reported.
+_SELECTORS = ((0xFE00, 0xFE10), (0xE0100, 0xE01F0))
+
+
+def _neutralize(
+    text: str, source: Source | None = None
+) -> tuple[str, OffsetMap | None, _Found | None]:
     cps = text_kernels.code_points(text)
     table = cf.classes()
-    if not text_kernels.might_have_tricks(cps, table):
+    marks = _added_marks(text, source, table)
+    if not marks and not text_kernels.might_have_tricks(cps, table):
         return text, None, None
-    return _Neutralizer(text, cps, table).run()
+    return _Neutralizer(text, cps, table, marks).run()
+
+
+def _added_marks(text: str, source: Source | None, table: npt.NDArray[np.uint16]) -> dict[int, int]:
+    """The combining marks to strip, as ``{position in text: what it becomes}`` (-1: removed):
+    a mark typed after a Latin, Cyrillic or Greek letter (or after such a mark), but for the
+    letters of :data:`neardup._kernels.text.KEPT_MARKS` (й, ё, ї, ў typed as two characters).
+    ``source``: the text before ``nfkc`` and the map into it, where a mark NFKC composed with
+    its letter (``e`` and an acute accent: ``é``) is still apart; the letter becomes what the
+    source makes of it without the mark (``e``)."""
+    before, step = source if source is not None else (text, None)
+    raw = text_kernels.code_points(before)
+    classes = table[raw]
+    candidates = np.flatnonzero((classes & cf.MARK) != 0)
+    if candidates.shape[0] == 0:
+        return {}
+    scripts = cf.LATIN | cf.CYRILLIC | cf.GREEK
+    stripped: list[int] = []
+    for m in candidates.tolist():
+        if m == 0 or not unicodedata.category(before[m]).startswith("M"):
+            continue
+        prev = int(classes[m - 1])
+        if prev & scripts and not _kept_mark(int(raw[m - 1]), int(raw[m])):
+            stripped.append(m)
+        elif stripped and stripped[-1] == m - 1:
+            stripped.append(m)
+    if not stripped:
+        return {}
+    if step is None:
+        return {m: -1 for m in stripped}
+    return _through_nfkc(text, before, step, stripped)
+
+
+def _through_nfkc(text: str, before: str, step: OffsetMap, stripped: list[int]) -> dict[int, int]:
+    """:func:`_added_marks` in ``text``, of the marks ``stripped`` of ``before`` (``step``
+    maps ``text`` into it): the characters made of one, in groups of one source span, become
+    the NFKC of their span without it."""
+    at = np.searchsorted(step.ends, np.array(stripped, dtype=np.int64), side="right")
+    gone = set(stripped)
+    out: dict[int, int] = {}
+    for k in sorted(set(at.tolist())):
+        if k >= len(step):
+            continue
+        a, b = int(step.starts[k]), int(step.ends[k])
+        group = [k]
+        while group[-1] + 1 < len(step) and int(step.starts[group[-1] + 1]) == a:
+            group.append(group[-1] + 1)
+        if group[0] > 0 and int(step.starts[group[0] - 1]) == a:
+            continue  # inside a group already seen
+        plain = unicodedata.normalize(
+            "NFKC", "".join(before[p] for p in range(a, b) if p not in gone)
+        )
+        if len(plain) == len(group):
+            for q, ch in zip(group, plain, strict=True):
+                if ord(text[q]) != ord(ch):
+                    out[q] = ord(ch)
+        elif not plain.strip():
+            for q in group:
+                out[q] = -1
+    return out
+
+
+def _kept_mark(letter: int, mark: int) -> bool:
+    return (letter, mark) in text_kernels.KEPT_MARKS
 
 
 _WHITE = frozenset(" \t\u00a0")
@@ -263,10 +359,21 @@ class _Neutralizer:
     """One text's words, what to fold and what to drop."""
 
     def __init__(
-        self, text: str, cps: npt.NDArray[np.uint32], table: npt.NDArray[np.uint16]
+        self,
+        text: str,
+        cps: npt.NDArray[np.uint32],
+        table: npt.NDArray[np.uint16],
+        marks: dict[int, int] | None = None,
     ) -> None:
         self.text = text
         self.cps = cps
+        self.marks = marks or {}
+        #: the order of the characters when a right-to-left override reverses some, and the
+        #: spans it reversed (each character of one maps to all of it)
+        self.order: IntArray | None = None
+        self.reversed: list[tuple[int, int]] = []
+        #: whether anything changed (a variation selector after an emoji goes unreported)
+        self.changed = False
         # the classes, the words and their counts in one kernel pass (reduceat's numbers)
         (
             self.cls,
@@ -291,15 +398,28 @@ class _Neutralizer:
             self.script = cf.LATIN  # dominant_language's rule: Cyrillic only when it leads
 
     def run(self) -> tuple[str, OffsetMap | None, _Found | None]:
+        self._marks()
         self._invisible()
+        self._display_order()
         self._homoglyphs()
         self._letter_spacing()
         self._stuffing()
-        if not self.found.spans:
+        if not self.found.spans and not self.changed:
             return self.text, None, None
-        kept = np.flatnonzero(self.keep)
+        if self.order is None:
+            kept = np.flatnonzero(self.keep)
+        else:
+            kept = self.order[self.keep[self.order]]
         out = self.subs[kept].astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
-        offsets = None if kept.shape[0] == self.cps.shape[0] else OffsetMap(kept, kept + 1)
+        if self.order is None:
+            same = kept.shape[0] == self.cps.shape[0]
+            offsets = None if same else OffsetMap(kept, kept + 1)
+        else:
+            starts, ends = kept.copy(), kept + 1
+            for a, b in self.reversed:
+                inside = (kept >= a) & (kept < b)
+                starts[inside], ends[inside] = a, b
+            offsets = OffsetMap(starts, ends)
         if offsets is not None:
             # a removal may leave a mark next to a letter it composes with
             from neardup.analysis.char_filters import is_nfkc, nfkc
@@ -311,13 +431,77 @@ class _Neutralizer:
 
     # --- the kinds ---------------------------------------------------------------------------
 
+    def _marks(self) -> None:
+        """Combining marks added to letters (:func:`_added_marks`): stripped, and reported as
+        characters stuffed in words."""
+        if not self.marks:
+            return
+        for p, becomes in self.marks.items():
+            if becomes < 0:
+                self.keep[p] = False
+            else:
+                self.subs[p] = becomes
+        positions = np.array(sorted(self.marks), dtype=np.int64)
+        holding = np.searchsorted(self.starts, positions, side="right") - 1
+        for w in np.unique(holding[holding >= 0]).tolist():
+            a, b = int(self.starts[w]), int(self.ends[w])
+            inside = positions[(positions >= a) & (positions < b)]
+            self.found.add("stuffing", a, b, int(inside.shape[0]))
+        self.changed = True
+
+    def _display_order(self) -> None:
+        """What a right-to-left override encloses (to its pop, the end of an isolate or of the
+        line) is displayed reversed: put in display order, each character mapped to the whole
+        span, and its words reported with the invisible characters."""
+        overrides = np.flatnonzero(self.cps == text_kernels.RIGHT_TO_LEFT_OVERRIDE).tolist()
+        if not overrides:
+            return
+        cps, n = self.cps, self.cps.shape[0]
+        end_of = 0
+        for r in overrides:
+            if r < end_of:
+                continue
+            p, depth, nested, closed = r + 1, 1, False, False
+            while p < n:
+                c = int(cps[p])
+                if c in (0x202A, 0x202B, 0x202D, 0x202E):
+                    depth += 1
+                    nested = True
+                elif c == 0x202C:
+                    depth -= 1
+                    if depth == 0:
+                        closed = True
+                        break
+                elif c in (0x2069, 0x0A, 0x0D, 0x2028, 0x2029):
+                    closed = c == 0x2069
+                    break
+                p += 1
+            end_of = p
+            a, b = r + 1, p
+            if b - a < 2 or (nested and not closed):
+                continue  # overrides sown in the text, never closed: invisible characters
+            if self.order is None:
+                self.order = np.arange(n, dtype=np.int64)
+            self.order[a:b] = self.order[a:b][::-1].copy()
+            self.reversed.append((a, b))
+            first = int(np.searchsorted(self.ends, a, side="right"))
+            last = int(np.searchsorted(self.starts, b, side="left"))
+            words = max(last - first, 0)
+            self.found.add("invisible", a, b, 0, words=words)
+            self.changed = True
+
     def _invisible(self) -> None:
         hidden = (self.cls & cf.IGNORABLE) != 0
         if not hidden.any():
             return
         self.keep &= ~hidden
+        self.changed = True
         edges = np.flatnonzero(np.diff(np.concatenate(([0], hidden.view(np.int8), [0]))))
+        letters = cf.LETTERS
         for a, b in zip(edges[0::2].tolist(), edges[1::2].tolist(), strict=True):
+            if all(_selector(int(c)) for c in self.cps[a:b].tolist()):
+                if not (a > 0 and self.cls[a - 1] & letters):
+                    continue  # after an emoji, a symbol or a digit: how it is drawn, no trick
             self.found.add("invisible", a, b, b - a, words=0)
         # words: those with an invisible character inside (a word character on both sides),
         # where it breaks the word; one after a word or in an emoji sequence breaks nothing
