@@ -544,3 +544,30 @@ MARKED = [
 @pytest.mark.parametrize("text", MARKED)
 def test_the_fast_and_the_general_path_agree_on_marks(text: str) -> None:
     test_the_fast_and_the_general_path_agree(text)
+
+
+# --- letter spacing word by word (issue 35) -------------------------------------------------
+
+
+def test_neighbouring_spaced_words_are_not_glued() -> None:
+    text = "Мои коллеги и Никки пришли так рано. к о л л е г и Н и к к и т а к пришли"
+    assert _terms(text) == _terms("Мои коллеги и Никки пришли так рано. коллеги Никки так пришли")
+    # a short spaced word joins in a text that spaces words; "и в" may be two words
+    text = "Он т а к сказал и в доме с о б а к а была"
+    assert _terms(text) == ["он", "так", "сказал", "и", "в", "доме", "собака", "была"]
+    spacing = find_tricks(text).get("letter_spacing")
+    assert spacing is not None and spacing.words == 2
+
+
+def test_a_preposition_before_a_spaced_word_is_split_off_by_the_dictionary() -> None:
+    text = "Команда впервые вышла в финал, в к о н е ч н о м итоге победив"
+    assert _terms(text) == _terms("Команда впервые вышла в финал, в конечном итоге победив")
+
+
+def test_names_spaced_with_no_break_spaces_are_joined_but_no_trick() -> None:
+    nbsp = "\u00a0"
+    names = ["Дон Жуан", "Сганарель", "Дона Анна", "Командор", "Лепорелло"]
+    cast = ", ".join(f"{nbsp} {nbsp}".join(nbsp.join(w) for w in n.split()) for n in names)
+    text = "ДЕЙСТВУЮЩИЕ ЛИЦА: " + cast + ". Сцена первая."
+    assert _terms(text) == _terms("ДЕЙСТВУЮЩИЕ ЛИЦА: " + ", ".join(names) + ". Сцена первая.")
+    assert not find_tricks(text)

@@ -52,6 +52,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -81,6 +82,32 @@ IntArray = npt.NDArray[np.int64]
 #: which no Russian word holds, so in a Russian word it is stuffing).
 _ROMAN = re.compile(r"M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})")
 _BASIC = {cf.LATIN: (0x41, 0x7B), cf.CYRILLIC: (0x410, 0x450), cf.GREEK: (0x391, 0x3CA)}
+
+
+@lru_cache(maxsize=1)
+def _function_words() -> frozenset[str]:
+    """The function words of the stop lists, Russian and English: words a spaced run may
+    spell however short (и, в, a, I)."""
+    from neardup.analysis.stop_lists import LISTS
+
+    return frozenset().union(*LISTS["function-1"].values())
+
+
+def _dictionary_words(word: str) -> frozenset[str]:
+    """The pieces of a Cyrillic ``word`` (itself included) that the Russian dictionary knows
+    (pymorphy3's, when installed): the evidence that a spaced run holds two words
+    ("вконечный" is "в" and "конечный") or one ("впервые")."""
+    if not _CYRILLIC_WORD.fullmatch(word):
+        return frozenset()
+    try:
+        from neardup.analysis.resources import morph
+
+        known = morph().analyzer.word_is_known
+    except Exception:  # no dictionary installed: the text's own words only
+        return frozenset()
+    n = len(word)
+    pieces = {word[a:b] for a in range(n) for b in range(a + 2, min(n, a + _LONGEST_WORD) + 1)}
+    return frozenset(p for p in pieces if known(p))
 
 
 def _selector(cp: int) -> bool:
@@ -235,7 +262,7 @@ def _neutralize(
     marks = _added_marks(text, source, table)
     if not marks and not text_kernels.might_have_tricks(cps, table):
         return text, None, None
-    return _Neutralizer(text, cps, table, marks).run()
+    return _Neutralizer(text, cps, table, marks, source).run()
 
 
 def _added_marks(text: str, source: Source | None, table: npt.NDArray[np.uint16]) -> dict[int, int]:
@@ -302,6 +329,13 @@ def _kept_mark(letter: int, mark: int) -> bool:
 
 
 _WHITE = frozenset(" \t\u00a0")
+#: The spaces a typographer spaces letters with (NFKC has made them plain spaces by then).
+_TYPOGRAPHIC_SPACES = frozenset("\u00a0\u202f\u2009\u200a\u2006\u2005")
+#: A word of the text's vocabulary (:meth:`_Neutralizer._vocabulary`), and the longest piece
+#: a spaced segment is cut into.
+_VOCABULARY_WORD = re.compile(r"[^\W\d_]{2,}")
+_LONGEST_WORD = 30
+_CYRILLIC_WORD = re.compile(r"[а-яё]+")
 
 
 #: What the gap between two single letters of a spaced run is (:func:`_gap_kind`): its kind,
@@ -364,10 +398,15 @@ class _Neutralizer:
         cps: npt.NDArray[np.uint32],
         table: npt.NDArray[np.uint16],
         marks: dict[int, int] | None = None,
+        source: Source | None = None,
     ) -> None:
         self.text = text
         self.cps = cps
         self.marks = marks or {}
+        self.source = source
+        #: whether a letter-spaced run was joined, and the text's vocabulary (built if so)
+        self.spaced = False
+        self._words: frozenset[str] | None = None
         #: the order of the characters when a right-to-left override reverses some, and the
         #: spans it reversed (each character of one maps to all of it)
         self.order: IntArray | None = None
@@ -757,8 +796,16 @@ class _Neutralizer:
         if index.shape[0] < SPACED_LETTERS:
             return
         bounds = np.concatenate(([0], np.flatnonzero(np.diff(index) != 1) + 1, [len(index)]))
-        for k in np.flatnonzero(np.diff(bounds) >= SPACED_LETTERS).tolist():
+        lengths = np.diff(bounds)
+        for k in np.flatnonzero(lengths >= SPACED_LETTERS).tolist():
             self._spaced_runs(index[bounds[k] : bounds[k + 1]].tolist())
+        if not self.spaced:
+            return
+        # the text spaces words: a shorter run is a spaced word when it spells a word the text
+        # uses or holds a letter that is no word alone ("т а к"), not when it may be two real
+        # words ("и в")
+        for k in np.flatnonzero(lengths >= 2).tolist():
+            self._spaced_runs(index[bounds[k] : bounds[k + 1]].tolist(), short=True)
 
     def _char_of_single(self, x: int) -> int:
         """Where the letter or digit of single word ``x`` is."""
@@ -767,8 +814,9 @@ class _Neutralizer:
             a += 1
         return a
 
-    def _spaced_runs(self, words: list[int]) -> None:
-        """The spaced runs among consecutive single words ``words``."""
+    def _spaced_runs(self, words: list[int], short: bool = False) -> None:
+        """The spaced runs among consecutive single words ``words`` (``short``: those of
+        fewer letters that spell a word of the text's vocabulary)."""
         starts, ends = self.starts, self.ends
         i = 0
         while i < len(words):
@@ -787,6 +835,9 @@ class _Neutralizer:
                 run.append(v + 1)
                 i += 1
             i += 1
+            if short:
+                self._short_run(run, gaps)
+                continue
             joins = sum(1 for g in gaps if g[2][0] in ("join", "punct"))
             if len(run) < SPACED_LETTERS or joins < SPACED_LETTERS - 1:
                 continue
@@ -797,16 +848,112 @@ class _Neutralizer:
             if len(letters) >= 3:
                 self._join(run, gaps)
 
+    def _short_run(self, run: list[int], gaps: list[tuple[int, int, _Gap]]) -> None:
+        """A run of fewer than :data:`SPACED_LETTERS` single letters, each gap one separator
+        (not yet joined), joined when it spells a word of :meth:`_vocabulary` or holds a
+        letter that is no word alone."""
+        if len(run) < 2 or any(g[2][0] != "join" or not self.keep[g[0]] for g in gaps):
+            return
+        chars = [self._char_of_single(x) for x in run]
+        if not all(self.cls[p] & cf.LETTERS for p in chars):
+            return
+        word = "".join(self.text[p] for p in chars).lower()
+        # a letter that is no word alone (т, t) shows a spaced word; "и в" may be two words
+        if word in self._vocabulary() or any(c not in _function_words() for c in word):
+            self._join(run, gaps)
+
+    def _vocabulary(self) -> frozenset[str]:
+        """The words the text holds unspaced (two letters or more) and the function words of
+        the stop lists: what a spaced run may spell."""
+        if self._words is None:
+            own = set(_VOCABULARY_WORD.findall(self.text.lower()))
+            self._words = frozenset(own | _function_words())
+        return self._words
+
+    def _word_breaks(self, chars: list[int]) -> list[int]:
+        """Where words begin inside a spaced segment of letters at ``chars`` (indices into
+        it): the fewest words of :meth:`_vocabulary` that spell it, each of three letters or
+        a function word, one of three letters at least (``коллегиникки`` → ``коллеги``
+        ``никки`` when the text has both, ``ahere`` → ``a here``);
+        else a capital after a small letter (``коллегиНикки``); none when the segment is a
+        word itself or cannot be told apart."""
+        letters = [self.text[p] for p in chars]
+        word = "".join(letters).lower()
+        n = len(word)
+        if n < 4:
+            return []
+        vocabulary = self._vocabulary() | _dictionary_words(word)
+        if word in vocabulary:
+            return []
+        best: list[tuple[int, int] | None] = [None] * (n + 1)
+        best[0] = (0, -1)
+        for end in range(1, n + 1):
+            for start in range(max(0, end - _LONGEST_WORD), end):
+                before = best[start]
+                piece = word[start:end]
+                if before is None or piece not in vocabulary:
+                    continue
+                if len(piece) < 3 and piece not in _function_words():
+                    continue
+                current = best[end]
+                if current is None or before[0] + 1 < current[0]:
+                    best[end] = (before[0] + 1, start)
+        found = best[n]
+        if found is not None and found[0] >= 2:
+            breaks, end = [], n
+            while end > 0:
+                step = best[end]
+                assert step is not None
+                end = step[1]
+                if end > 0:
+                    breaks.append(end)
+            cuts = [0, *sorted(breaks), n]
+            # a word of three letters at least: "до" "на" do not make "дона" two words
+            if any(b - a >= 3 for a, b in zip(cuts, cuts[1:], strict=False)):
+                return cuts[1:-1]
+        return [j for j in range(1, n) if letters[j].isupper() and letters[j - 1].islower()]
+
+    def _typographic(self, gaps: list[tuple[int, int, _Gap]]) -> bool:
+        """Whether the run's separators were no-break or thin spaces before ``nfkc``: the
+        typographer's spacing of a name or a heading (a play's cast), joined but no trick."""
+        joins = [a for a, _, kind in gaps if kind[0] == "join"]
+        if not joins:
+            return False
+        before, step = self.source if self.source is not None else (self.text, None)
+        for a in joins:
+            origin = int(step.starts[a]) if step is not None else a
+            if before[origin] not in _TYPOGRAPHIC_SPACES:
+                return False
+        return True
+
     def _join(self, run: list[int], gaps: list[tuple[int, int, _Gap]]) -> None:
+        # the segments of letters joined by one separator, and the words inside each
+        chars = [self._char_of_single(x) for x in run]
+        breaks: set[int] = set()
+        first_of_segment = 0
+        # wider gaps part the words: then a segment is one word, as it is in a typographer's
+        # spacing; else the words are found
+        typographic = self._typographic(gaps)
+        parted = typographic or any(space >= 0 for _, _, (_, _, space) in gaps)
+        for g in range(len(gaps) + 1 if not parted else 0):
+            if g == len(gaps) or gaps[g][2][0] != "join":
+                segment = chars[first_of_segment : g + 1]
+                breaks.update(first_of_segment + j - 1 for j in self._word_breaks(segment))
+                first_of_segment = g + 1
         words = 1
-        for a, b, (_, marks, space) in gaps:
+        for g, (a, b, (_, marks, space)) in enumerate(gaps):
             self.keep[a:b] = False
             for mark in marks:  # the punctuation between the spaces
                 self.keep[a + mark] = True
-            if space >= 0:
-                self.keep[a + space] = True  # one space between the joined words
-                self.subs[a + space] = 0x20
+            if space >= 0 or g in breaks:
+                at = a + space if space >= 0 else a
+                self.keep[at] = True  # one space between the joined words
+                self.subs[at] = 0x20
                 words += 1
+        self.spaced = True
+        self.changed = True
+        if typographic:
+            return
         first = int(self.starts[run[0]])
         last = int(self.ends[run[-1]])
         self.found.add("letter_spacing", first, last, len(run), words)
