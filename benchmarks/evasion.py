@@ -21,12 +21,20 @@ corpus), each copied with each trick:
   paragraph as many sentences of the next document as it has, each drawn invisible (render
   mode 3), white or 1 pt in turn, and one more off the page.
 
+and (issue 35, :func:`issue_35_tricks`; docs/tricks.md lists them) ``rare_look_alikes``,
+``combining_accent``, ``rtl_reversed``, ``greek_look_alikes``, ``spacing_30`` and ten invented:
+``digit_look_alikes``, ``word_joiner``, ``tag_characters``, ``ligatures``, ``fullwidth``,
+``math_letters``, ``superscript_letters``, ``foreign_digits``, ``html_entities``,
+``nbsp_between_words``, ``invisible_separator``. The ``figure`` column is the copy's
+uniqueness (the share of its shingles not in the source; 0 for the clean copy).
+
 The office copies are read by the reader (:func:`neardup.inputs.text_from_bytes`, what every
 command reads them with) and compared with the source with their hidden text reported
 (``hidden_b``); their clean copy is the same file without the hidden text (whose extracted
 text differs from the source by the file's line breaks), and |Δ| is against its score. Their
 "without folding" reads all the text (``visible_only=False``) under the spec without the
-filter. The real documents are read from ``../shared/data`` and the files made in memory.
+filter. The real documents are read from ``../shared/data`` (or ``$NEARDUP_DATA``) and the
+files made in memory.
 
 Each copy is compared with its source by :func:`neardup.compare` (the default spec) and with
 the spec without the filter (``fold_tricks=False``: the raw score). The clean copy (the text
@@ -142,12 +150,13 @@ def make_tricks(language: str) -> dict[str, Callable[[str], str]]:
 #: Rarer look-alikes of the basic letters: Cyrillic ѕ і ј һ ԁ and Armenian օ ո ս զ for Latin
 #: s i j h d o n u q; for Russian, Latin and Greek letters (Greek χ ρ ο for х р о).
 _RARE_FOR_EN = str.maketrans("sijhdonuq", "ѕіјһԁօոսզ")
-_GREEK_FOR_EN = str.maketrans("oypvxABEHIKMNOPTXYZ", "ουρνχΑΒΕΗΙΚΜΝΟΡΤΧΥΖ")
+_GREEK_FOR_EN = str.maketrans("oypvxABEHIKMNOPTXYZ", "ογρνχΑΒΕΗΙΚΜΝΟΡΤΧΥΖ")
 _GREEK_FOR_RU = str.maketrans("хороАВЕКМНОРТХ", "χορoΑΒΕΚΜΗΟΡΤΧ")
 _DIGITS_FOR = {
-    "ru": str.maketrans("оОзЗбчЧ", "00334" + "44"),
-    "en": str.maketrans("oOlIsSB", "0011558"),
+    "ru": str.maketrans("оОзЗбЧ", "003364"),
+    "en": str.maketrans("oOlIsSBg", "00115589"),
 }
+
 _FULLWIDTH = {c: chr(ord(c) + 0xFEE0) for c in map(chr, range(0x21, 0x7F))}
 _MATH_BOLD = {
     **{chr(0x41 + i): chr(0x1D400 + i) for i in range(26)},

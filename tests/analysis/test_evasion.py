@@ -571,3 +571,19 @@ def test_names_spaced_with_no_break_spaces_are_joined_but_no_trick() -> None:
     text = "ДЕЙСТВУЮЩИЕ ЛИЦА: " + cast + ". Сцена первая."
     assert _terms(text) == _terms("ДЕЙСТВУЮЩИЕ ЛИЦА: " + ", ".join(names) + ". Сцена первая.")
     assert not find_tricks(text)
+
+
+# --- look-alikes of other scripts (issue 35) ------------------------------------------------
+
+
+def test_rare_look_alikes_of_other_scripts_fold_back() -> None:
+    # Cyrillic ѕ і ј һ ԁ and Armenian օ ո ս զ in English words, Greek χ ρ in both
+    rare = str.maketrans("sijhdonuq", "ѕіјһԁօոսզ")
+    copy = " ".join(w.translate(rare) if i % 2 else w for i, w in enumerate(ENGLISH.split(" ")))
+    for name in ("plain", "en"):
+        assert _terms(copy, name) == _terms(ENGLISH, name)
+    homoglyph = find_tricks(copy).get("homoglyph")
+    assert homoglyph is not None and homoglyph.suspicious
+    assert _terms("В χоде работы, как eχρected") == _terms("В ходе работы, как expected")
+    # a word of a script with no look-alike for a letter stays
+    assert _terms("GPS수신 iPhone") == ["gps수신", "iphone"]

@@ -748,8 +748,9 @@ def _tricks_in(
             if folds == 2 or (folds == 1 and n_letters >= 3):
                 return True  # (and not 2014г, 10млн, отрази63)
         sc = any_bits & scripts
-        if not any_bits & EV_OTHER_LETTER and sc:
-            if sc != EV_LATIN and sc != EV_CYRILLIC and sc != EV_GREEK:
+        if sc:
+            several = sc != EV_LATIN and sc != EV_CYRILLIC and sc != EV_GREEK
+            if several or any_bits & EV_OTHER_LETTER:
                 if _folds_into_one(cps, i, j, sc, table):
                     return True  # letters of two scripts in one word, one side can fold
         if (n_letters == 1 and not any_bits & EV_DIGIT) or (n_letters == 0 and j - i == 1):

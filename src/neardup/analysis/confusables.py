@@ -64,6 +64,11 @@ _CORE = {
 }
 
 
+#: Look-alikes UTS #39 leaves out that copies use (its ``χ`` is only a mathematical chi's):
+#: joined to the groups of the data, the one place to add more.
+EXTRA_LOOK_ALIKES = (("\u03c7", "x"),)
+
+
 def data_version() -> str:
     """The versions of the data the tables come from (part of their cache key)."""
     return f"{package_version(CONFUSABLES_PACKAGE)}/{package_version(PROPERTIES_PACKAGE)}"
@@ -91,6 +96,8 @@ def _confusable_groups() -> dict[int, int]:
             x = parent[x]
         return x
 
+    for key, other in EXTRA_LOOK_ALIKES:
+        pairs.setdefault(key, []).append({"c": other})
     for key, entries in pairs.items():
         if len(key) != 1:
             continue

@@ -472,7 +472,7 @@ class _Neutralizer:
 
     def _marks(self) -> None:
         """Combining marks added to letters (:func:`_added_marks`): stripped, and reported as
-        characters stuffed in words."""
+        characters stuffed in words (of two letters or more)."""
         if not self.marks:
             return
         for p, becomes in self.marks.items():
@@ -483,6 +483,8 @@ class _Neutralizer:
         positions = np.array(sorted(self.marks), dtype=np.int64)
         holding = np.searchsorted(self.starts, positions, side="right") - 1
         for w in np.unique(holding[holding >= 0]).tolist():
+            if self.word_letters[w] < 2:
+                continue  # a symbol of a formula (ν̈, ẋ): stripped, no trick
             a, b = int(self.starts[w]), int(self.ends[w])
             inside = positions[(positions >= a) & (positions < b)]
             self.found.add("stuffing", a, b, int(inside.shape[0]))
@@ -564,14 +566,19 @@ class _Neutralizer:
         three = cf.LATIN | cf.CYRILLIC | cf.GREEK
         present_bits = scripts_of & three
         several = (present_bits & (present_bits - 1)) != 0
-        plain = ((scripts_of & cf.OTHER_LETTER) == 0) & (present_bits != 0)
+        other = (scripts_of & cf.OTHER_LETTER) != 0
+        plain = ~other & (present_bits != 0)
+        # letters of another script (Armenian օ ո ս զ in an English word) with a look-alike
+        # in the word's: folded when every one has one (a real word of two scripts stays)
+        other_mixed = other & (present_bits != 0)
         digits = ((scripts_of & cf.DIGIT) != 0) & ((present_bits & cf.CYRILLIC) != 0)
         mixed = 0
-        for w in np.flatnonzero(plain & (several | digits)).tolist():
+        for w in np.flatnonzero((plain & (several | digits)) | other_mixed).tolist():
             bits = int(scripts_of[w])
             a, b = int(self.starts[w]), int(self.ends[w])
             present = [s for s in cf.SCRIPTS if bits & s]
-            folded = self._fold_mixed(a, b, present) if len(present) >= 2 else 0
+            mixing = len(present) >= 2 or bool(bits & cf.OTHER_LETTER)
+            folded = self._fold_mixed(a, b, present) if mixing else 0
             mixed += folded > 0
             if bits & cf.DIGIT:
                 folded += self._fold_digits(a, b)
@@ -583,7 +590,9 @@ class _Neutralizer:
         least, share = _FOREIGN_EVIDENCE
         if mixed < least or mixed < share * self.found.total_words:
             return
+        # (a word of a script other than the three, Armenian "օո" for "on", the same way)
         foreign = plain & ~several & (present_bits != self.script)
+        foreign |= other & ((present_bits & self.script) == 0)
         for w in np.flatnonzero(foreign).tolist():
             a, b = int(self.starts[w]), int(self.ends[w])
             folded = self._fold_foreign(w, a, b)
@@ -734,10 +743,10 @@ class _Neutralizer:
 
     def _fold_digits(self, a: int, b: int) -> int:
         """Digits used as letters inside a Russian word (``м0локо``, ``3има``): an ASCII digit
-        between two Cyrillic letters of a word of at least three letters, or the one digit at
-        its start or end, becomes the Russian letter it looks like; a digit with no such letter
-        between two lowercase letters with two letters on each side (``пла1гиат``) is stuffing
-        and goes."""
+        between two Cyrillic letters of a word of at least three letters, or a digit at its
+        start or end beside a letter, becomes the Russian letter it looks like; a digit with no
+        such letter between two lowercase letters with two letters on each side (``пла1гиат``)
+        is stuffing and goes."""
         cls = self.cls
         letters = self._letters(a, b)
         if len(letters) < 3:
@@ -752,7 +761,9 @@ class _Neutralizer:
             cp = int(self.cps[p])
             before = p > a and bool(cls[p - 1] & major)
             after = p + 1 < b and bool(cls[p + 1] & major)
-            edge = len(digits) == 1 and ((p == a and after) or (p == b - 1 and before))
+            # at the word's edge beside a letter ("скор0", "м0жн0": every о a 0), not in a
+            # number ("2014г", "отрази63": a digit beside it)
+            edge = (p == a and after) or (p == b - 1 and before)
             if not (before and after) and not edge:
                 continue
             if cp in targets and _basic(targets[cp], major):
