@@ -552,11 +552,25 @@ def test_the_fast_and_the_general_path_agree_on_marks(text: str) -> None:
 def test_neighbouring_spaced_words_are_not_glued() -> None:
     text = "Мои коллеги и Никки пришли так рано. к о л л е г и Н и к к и т а к пришли"
     assert _terms(text) == _terms("Мои коллеги и Никки пришли так рано. коллеги Никки так пришли")
-    # a short spaced word joins in a text that spaces words; "и в" may be two words
-    text = "Он т а к сказал и в доме с о б а к а была"
-    assert _terms(text) == ["он", "так", "сказал", "и", "в", "доме", "собака", "была"]
+    # a short spaced word joins in a text that spaces words (40 letters and 2 % of them);
+    # "и в" may be two words
+    spaced = "с о б а к а   р а с с к а з ы в а л а   с т р а н н ы е   и с т о р и и"
+    text = f"Он т а к сказал и в доме: {spaced}, а {spaced}."
+    plain = "собака рассказывала странные истории"
+    assert _terms(text) == ["он", "так", "сказал", "и", "в", "доме", *plain.split(), "а"] + [
+        *plain.split()
+    ]
     spacing = find_tricks(text).get("letter_spacing")
-    assert spacing is not None and spacing.words == 2
+    assert spacing is not None and spacing.words == 10  # так; 4 words; "а" and 4 words
+    # in a text with a spaced heading only, single letters stay as they are (a formula)
+    assert _terms("З а к л ю ч е н и е. Где R ω и т") == [
+        "заключение",
+        "где",
+        "r",
+        "ω",
+        "и",
+        "т",
+    ]
 
 
 def test_a_preposition_before_a_spaced_word_is_split_off_by_the_dictionary() -> None:

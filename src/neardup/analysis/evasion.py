@@ -315,8 +315,8 @@ class _Neutralizer(LetterSpacing):
         self.cps = cps
         self.marks = marks or {}
         self.source = source
-        #: whether a letter-spaced run was joined, and the text's vocabulary (built if so)
-        self.spaced = False
+        #: the letters of the spaced runs joined, and the text's vocabulary (built if so)
+        self.spaced = 0
         self._words: frozenset[str] | None = None
         #: the order of the characters when a right-to-left override reverses some, and the
         #: spans it reversed (each character of one maps to all of it)

@@ -69,6 +69,10 @@ _TYPOGRAPHIC_SPACES = frozenset("\u00a0\u202f\u2009\u200a\u2006\u2005")
 #: a spaced segment is cut into.
 _VOCABULARY_WORD = re.compile(r"[^\W\d_]{2,}")
 _LONGEST_WORD = 30
+#: How many spaced letters (at least so many, and such a share of the text's letters: what
+#: makes letter spacing suspicious) show a text that spaces words, where shorter runs are
+#: looked at too (an honest paper spaces a heading or two, and its formulas hold single letters).
+_SPACED_TEXT = (40, 0.02)
 _CYRILLIC_WORD = re.compile(r"[а-яё]+")
 
 
@@ -123,6 +127,50 @@ def _marks_gap(gap: str) -> _Gap | None:
     return ("punct_break" if space >= 0 else "punct"), tuple(marks), space
 
 
+def _fewest_words(word: str, vocabulary: frozenset[str]) -> list[int]:
+    """The cuts of ``word`` into the fewest words of ``vocabulary``, each of three letters or a
+    function word, one of three letters at least; none when there are no such words."""
+    n = len(word)
+    best: list[tuple[int, int] | None] = [None] * (n + 1)
+    best[0] = (0, -1)
+    for end in range(1, n + 1):
+        for start in range(max(0, end - _LONGEST_WORD), end):
+            before = best[start]
+            piece = word[start:end]
+            if before is None or piece not in vocabulary:
+                continue
+            if len(piece) < 3 and piece not in _function_words():
+                continue
+            current = best[end]
+            if current is None or before[0] + 1 < current[0]:
+                best[end] = (before[0] + 1, start)
+    found = best[n]
+    if found is not None and found[0] >= 2:
+        breaks, end = [], n
+        while end > 0:
+            step = best[end]
+            assert step is not None
+            end = step[1]
+            if end > 0:
+                breaks.append(end)
+        cuts = [0, *sorted(breaks), n]
+        # a word of three letters at least: "до" "на" do not make "дона" two words
+        if any(b - a >= 3 for a, b in zip(cuts, cuts[1:], strict=False)):
+            return cuts[1:-1]
+    return []
+
+
+def _glued_at_an_edge(word: str, vocabulary: frozenset[str]) -> list[int]:
+    """Where a one-letter word glued to a word of ``vocabulary`` ends or starts in ``word`` (a
+    run parted by wider gaps, "а с о б а к а" with one space after "а"), or nothing."""
+    function = _function_words()
+    if word[0] in function and word[1:] in vocabulary:
+        return [1]
+    if word[-1] in function and word[:-1] in vocabulary:
+        return [len(word) - 1]
+    return []
+
+
 class LetterSpacing:
     """The letter-spacing steps of the ``fold`` filter's neutralizer (which sets these)."""
 
@@ -137,8 +185,8 @@ class LetterSpacing:
     found: _Recording
     source: Source | None
     changed: bool
-    #: whether a letter-spaced run was joined, and the text's vocabulary (built if so)
-    spaced: bool
+    #: the letters of the spaced runs joined, and the text's vocabulary (built if so)
+    spaced: int
     _words: frozenset[str] | None
 
     def _letter_spacing(self) -> None:
@@ -159,11 +207,12 @@ class LetterSpacing:
         lengths = np.diff(bounds)
         for k in np.flatnonzero(lengths >= SPACED_LETTERS).tolist():
             self._spaced_runs(index[bounds[k] : bounds[k + 1]].tolist())
-        if not self.spaced:
+        least, share = _SPACED_TEXT
+        if self.spaced < least or self.spaced < share * int(self.word_letters.sum()):
             return
-        # the text spaces words: a shorter run is a spaced word when it spells a word the text
-        # uses or holds a letter that is no word alone ("т а к"), not when it may be two real
-        # words ("и в")
+        # the text spaces words (a heading or two is no sign): a shorter run is a spaced word
+        # when it spells a word the text uses or holds a letter that is no word alone
+        # ("т а к"), not when it may be two real words ("и в")
         for k in np.flatnonzero(lengths >= 2).tolist():
             self._spaced_runs(index[bounds[k] : bounds[k + 1]].tolist(), short=True)
 
@@ -209,11 +258,13 @@ class LetterSpacing:
                 self._join(run, gaps)
 
     def _short_run(self, run: list[int], gaps: list[tuple[int, int, _Gap]]) -> None:
-        """A run of fewer than :data:`SPACED_LETTERS` single letters, each gap one separator
-        (not yet joined), joined when it spells a word of :meth:`_vocabulary` or holds a
+        """A run of fewer than :data:`SPACED_LETTERS` single letters, each gap one space (not
+        yet joined), joined when it spells a word of :meth:`_vocabulary` or holds a
         letter that is no word alone."""
         if len(run) < 2 or any(g[2][0] != "join" or not self.keep[g[0]] for g in gaps):
             return
+        if any(self.text[a:b] != " " for a, b, _ in gaps):
+            return  # spaced by spaces only: "Ю.М." and "R/ω" are no spaced words
         chars = [self._char_of_single(x) for x in run]
         if not all(self.cls[p] & cf.LETTERS for p in chars):
             return
@@ -230,13 +281,14 @@ class LetterSpacing:
             self._words = frozenset(own | _function_words())
         return self._words
 
-    def _word_breaks(self, chars: list[int]) -> list[int]:
+    def _word_breaks(self, chars: list[int], edges_only: bool = False) -> list[int]:
         """Where words begin inside a spaced segment of letters at ``chars`` (indices into
         it): the fewest words of :meth:`_vocabulary` that spell it, each of three letters or
         a function word, one of three letters at least (``коллегиникки`` → ``коллеги``
         ``никки`` when the text has both, ``ahere`` → ``a here``);
         else a capital after a small letter (``коллегиНикки``); none when the segment is a
-        word itself or cannot be told apart."""
+        word itself or cannot be told apart. ``edges_only`` (the run's words are parted by
+        wider gaps): only a one-letter word glued at either end is cut off."""
         letters = [self.text[p] for p in chars]
         word = "".join(letters).lower()
         n = len(word)
@@ -245,32 +297,11 @@ class LetterSpacing:
         vocabulary = self._vocabulary() | _dictionary_words(word)
         if word in vocabulary:
             return []
-        best: list[tuple[int, int] | None] = [None] * (n + 1)
-        best[0] = (0, -1)
-        for end in range(1, n + 1):
-            for start in range(max(0, end - _LONGEST_WORD), end):
-                before = best[start]
-                piece = word[start:end]
-                if before is None or piece not in vocabulary:
-                    continue
-                if len(piece) < 3 and piece not in _function_words():
-                    continue
-                current = best[end]
-                if current is None or before[0] + 1 < current[0]:
-                    best[end] = (before[0] + 1, start)
-        found = best[n]
-        if found is not None and found[0] >= 2:
-            breaks, end = [], n
-            while end > 0:
-                step = best[end]
-                assert step is not None
-                end = step[1]
-                if end > 0:
-                    breaks.append(end)
-            cuts = [0, *sorted(breaks), n]
-            # a word of three letters at least: "до" "на" do not make "дона" two words
-            if any(b - a >= 3 for a, b in zip(cuts, cuts[1:], strict=False)):
-                return cuts[1:-1]
+        if edges_only:
+            return _glued_at_an_edge(word, vocabulary)
+        cuts = _fewest_words(word, vocabulary)
+        if cuts:
+            return cuts
         return [j for j in range(1, n) if letters[j].isupper() and letters[j - 1].islower()]
 
     def _typographic(self, gaps: list[tuple[int, int, _Gap]]) -> bool:
@@ -295,10 +326,11 @@ class LetterSpacing:
         # spacing; else the words are found
         typographic = self._typographic(gaps)
         parted = typographic or any(space >= 0 for _, _, (_, _, space) in gaps)
-        for g in range(len(gaps) + 1 if not parted else 0):
+        for g in range(len(gaps) + 1):
             if g == len(gaps) or gaps[g][2][0] != "join":
                 segment = chars[first_of_segment : g + 1]
-                breaks.update(first_of_segment + j - 1 for j in self._word_breaks(segment))
+                cuts = self._word_breaks(segment, edges_only=parted)
+                breaks.update(first_of_segment + j - 1 for j in cuts)
                 first_of_segment = g + 1
         words = 1
         for g, (a, b, (_, marks, space)) in enumerate(gaps):
@@ -310,7 +342,7 @@ class LetterSpacing:
                 self.keep[at] = True  # one space between the joined words
                 self.subs[at] = 0x20
                 words += 1
-        self.spaced = True
+        self.spaced += len(run)
         self.changed = True
         if typographic:
             return
