@@ -21,12 +21,20 @@ corpus), each copied with each trick:
   paragraph as many sentences of the next document as it has, each drawn invisible (render
   mode 3), white or 1 pt in turn, and one more off the page.
 
+and (issue 35, :func:`issue_35_tricks`; docs/tricks.md lists them) ``rare_look_alikes``,
+``combining_accent``, ``rtl_reversed``, ``greek_look_alikes``, ``spacing_30`` and ten invented:
+``digit_look_alikes``, ``word_joiner``, ``tag_characters``, ``ligatures``, ``fullwidth``,
+``math_letters``, ``superscript_letters``, ``foreign_digits``, ``html_entities``,
+``nbsp_between_words``, ``invisible_separator``. The ``figure`` column is the copy's
+uniqueness (the share of its shingles not in the source; 0 for the clean copy).
+
 The office copies are read by the reader (:func:`neardup.inputs.text_from_bytes`, what every
 command reads them with) and compared with the source with their hidden text reported
 (``hidden_b``); their clean copy is the same file without the hidden text (whose extracted
 text differs from the source by the file's line breaks), and |Δ| is against its score. Their
 "without folding" reads all the text (``visible_only=False``) under the spec without the
-filter. The real documents are read from ``../shared/data`` and the files made in memory.
+filter. The real documents are read from ``../shared/data`` (or ``$NEARDUP_DATA``) and the
+files made in memory.
 
 Each copy is compared with its source by :func:`neardup.compare` (the default spec) and with
 the spec without the filter (``fold_tricks=False``: the raw score). The clean copy (the text
@@ -44,6 +52,7 @@ filter: the documents whose fingerprints differ, and whether each of them has a 
 
     .venv/bin/python benchmarks/evasion.py                     # the copies table
     .venv/bin/python benchmarks/evasion.py --false-alarms
+    .venv/bin/python benchmarks/evasion.py --false-alarms --limit 5000   # a quick check
     .venv/bin/python benchmarks/evasion.py --identity
     .venv/bin/python benchmarks/evasion.py --docs 50           # a quick check
     .venv/bin/python benchmarks/evasion.py --tricks docx_hidden,pdf_hidden --worst 5
@@ -54,6 +63,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import re
 import statistics
 import sys
@@ -62,7 +72,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("NEARDUP_DATA", ROOT.parent / "shared" / "data"))
 CORPORA = {"ru_news": "ru_news.jsonl.gz", "reuters": "reuters21578.jsonl.gz"}
 ALL_CORPORA = {**CORPORA, "20newsgroups": "20newsgroups.jsonl.gz"}
 
@@ -123,6 +133,7 @@ def make_tricks(language: str) -> dict[str, Callable[[str], str]]:
         return "".join(out)
 
     return {
+        **issue_35_tricks(language),
         "homoglyph_all": lambda t: t.translate(swap),
         "homoglyph_third": lambda t: _every_third_word(t, lambda w: w.translate(swap)),
         "zero_width": lambda t: _LETTER.sub(lambda m: m.group() + "\u200b", t),
@@ -131,6 +142,93 @@ def make_tricks(language: str) -> dict[str, Callable[[str], str]]:
             _spaced(s) if i % 3 == 1 else s for i, s in enumerate(_SENTENCE.split(t))
         ),
         "stuffing": lambda t: _every_third_word(t, stuff),
+    }
+
+
+# --- issue 35: the tricks a new user tried, and ten more (docs/tricks.md) ---------------------
+
+#: Rarer look-alikes of the basic letters: Cyrillic ѕ і ј һ ԁ and Armenian օ ո ս զ for Latin
+#: s i j h d o n u q; for Russian, Latin and Greek letters (Greek χ ρ ο for х р о).
+_RARE_FOR_EN = str.maketrans("sijhdonuq", "ѕіјһԁօոսզ")
+_GREEK_FOR_EN = str.maketrans("oypvxABEHIKMNOPTXYZ", "ογρνχΑΒΕΗΙΚΜΝΟΡΤΧΥΖ")
+_GREEK_FOR_RU = str.maketrans("хороАВЕКМНОРТХ", "χορoΑΒΕΚΜΗΟΡΤΧ")
+_DIGITS_FOR = {
+    "ru": str.maketrans("оОзЗбЧ", "003364"),
+    "en": str.maketrans("oOlIsSBg", "00115589"),
+}
+
+_FULLWIDTH = {c: chr(ord(c) + 0xFEE0) for c in map(chr, range(0x21, 0x7F))}
+_MATH_BOLD = {
+    **{chr(0x41 + i): chr(0x1D400 + i) for i in range(26)},
+    **{chr(0x61 + i): chr(0x1D41A + i) for i in range(26)},
+}
+_SUPERSCRIPT = str.maketrans("abdegikmnoptu", "ᵃᵇᵈᵉᵍⁱᵏᵐⁿᵒᵖᵗᵘ")
+_FOREIGN_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+def _between_letters(mark: str) -> Callable[[str], str]:
+    return lambda word: mark.join(word) if word.isalpha() else word
+
+
+def _middle(insert: str) -> Callable[[str], str]:
+    def change(word: str) -> str:
+        m = len(word) // 2
+        return word[:m] + insert + word[m:] if len(word) >= 4 and word.isalpha() else word
+
+    return change
+
+
+def _every_word(text: str, change: Callable[[str], str], share: float = 1.0) -> str:
+    """``change`` applied to a ``share`` of the words, spread evenly."""
+    words = text.split(" ")
+    step = 1 / share
+    return " ".join(
+        change(w) if int(i / step) != int((i + 1) / step) else w for i, w in enumerate(words)
+    )
+
+
+def _html_entities(text: str) -> str:
+    body = "".join(f"&#{ord(c)};" if c.isalpha() and i % 3 == 0 else c for i, c in enumerate(text))
+    return f"<!doctype html><html><body><p>{body}</p></body></html>"
+
+
+def _reversed(word: str) -> str:
+    # a word with a line break in it would be shown reversed across the lines: left as is
+    return "\u202e" + word[::-1] + "\u202c" if len(word) > 1 and word.isprintable() else word
+
+
+def issue_35_tricks(language: str) -> dict[str, Callable[[str], str]]:
+    """The five tricks of issue 35 and the ten invented ones (docs/tricks.md)."""
+    rare = _RARE_FOR_EN if language == "en" else TO_LATIN
+    greek = _GREEK_FOR_EN if language == "en" else _GREEK_FOR_RU
+    letter_spaced = _between_letters(" ")
+    return {
+        # listed in the issue
+        "rare_look_alikes": lambda t: _every_word(t, lambda w: w.translate(rare), 0.5),
+        "combining_accent": lambda t: _every_word(t, _middle("\u0301")),
+        "rtl_reversed": lambda t: _every_word(t, _reversed, 0.3),
+        "greek_look_alikes": lambda t: _every_word(t, lambda w: w.translate(greek), 0.5),
+        "spacing_30": lambda t: _every_word(t, letter_spaced, 0.3),
+        # invented
+        "digit_look_alikes": lambda t: _every_word(
+            t, lambda w: w.translate(_DIGITS_FOR[language]), 0.3
+        ),
+        "word_joiner": lambda t: _every_word(t, _between_letters("\u2060"), 0.5),
+        "tag_characters": lambda t: _every_word(t, _middle("\U000e0041\U000e0042")),
+        "ligatures": lambda t: (
+            t.replace("fi", "\ufb01").replace("fl", "\ufb02").replace("ff", "\ufb00")
+        ),
+        "fullwidth": lambda t: _every_word(
+            t, lambda w: "".join(_FULLWIDTH.get(c, c) for c in w), 0.3
+        ),
+        "math_letters": lambda t: _every_word(
+            t, lambda w: "".join(_MATH_BOLD.get(c, c) for c in w), 0.3
+        ),
+        "superscript_letters": lambda t: _every_word(t, lambda w: w.translate(_SUPERSCRIPT), 0.3),
+        "foreign_digits": lambda t: t.translate(_FOREIGN_DIGITS),
+        "html_entities": _html_entities,
+        "nbsp_between_words": lambda t: t.replace(" ", "\u00a0"),
+        "invisible_separator": lambda t: _every_word(t, _middle("\u2063"), 0.5),
     }
 
 
@@ -243,9 +341,9 @@ def run_copies(count: int, only: set[str] | None, worst: int) -> None:
     everything = ReadOptions(visible_only=False)
     print(
         "| corpus | trick | copies | mean \\|Δ\\| | worst \\|Δ\\| | within 0.02 | flagged "
-        "| resemblance | without folding |"
+        "| resemblance | without folding | figure: mean, worst |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in CORPORA:
         language = "ru" if name == "ru_news" else "en"
         docs = sample(name, count)
@@ -254,13 +352,15 @@ def run_copies(count: int, only: set[str] | None, worst: int) -> None:
         for trick, make in tricks.items():
             if only is not None and trick not in only:
                 continue
-            deltas, raws, scores, flagged = [], [], [], 0
+            deltas, raws, scores, figures, flagged = [], [], [], [], 0
             cases: list[tuple[float, str, str, str]] = []
             started = time.process_time()
             for number, (doc_id, text) in enumerate(docs):
                 if make is not None:
                     copy, clean = make(text), 1.0
-                    score = compare(text, copy, spec=folded_spec).resemblance
+                    result = compare(text, copy, spec=folded_spec)
+                    score = result.resemblance
+                    figures.append(1 - result.shared / max(result.shingles_b, 1))
                     raws.append(compare(text, copy, spec=raw_spec).resemblance)
                     flagged += analyzer.canonical(copy).tricks.suspicious
                 else:
@@ -276,6 +376,7 @@ def run_copies(count: int, only: set[str] | None, worst: int) -> None:
                     copy = read.text
                     result = compare(text, copy, spec=folded_spec, hidden_b=hidden_in(read))
                     score = result.resemblance
+                    figures.append(1 - result.shared / max(result.shingles_b, 1))
                     flagged += result.tricks_b.suspicious
                     raw_text = text_from_bytes(data, file_name, everything).text
                     raws.append(compare(text, raw_text, spec=raw_spec).resemblance)
@@ -287,7 +388,8 @@ def run_copies(count: int, only: set[str] | None, worst: int) -> None:
             print(
                 f"| {name} | {trick} | {n} | {statistics.fmean(deltas):.4f} | "
                 f"{max(deltas):.4f} | {within / n:.1%} | {flagged / n:.1%} | "
-                f"{statistics.fmean(scores):.3f} | {statistics.fmean(raws):.3f} |",
+                f"{statistics.fmean(scores):.3f} | {statistics.fmean(raws):.3f} | "
+                f"{statistics.fmean(figures):.1%}, {max(figures):.1%} |",
                 flush=True,
             )
             print(f"    ({time.process_time() - started:.0f} s CPU)", file=sys.stderr)
@@ -297,7 +399,7 @@ def run_copies(count: int, only: set[str] | None, worst: int) -> None:
                     print(f"    worst {delta:.4f} {name} {doc_id}: {diff}", file=sys.stderr)
 
 
-def run_false_alarms(show: int) -> None:
+def run_false_alarms(show: int, limit: int | None = None) -> None:
     from neardup.analysis.tricks import SUSPICIOUS_AT
     from neardup.fingerprints.pipeline import Pipeline, default_spec
 
@@ -313,6 +415,8 @@ def run_false_alarms(show: int) -> None:
         total = folded = flagged = 0
         kinds = dict.fromkeys(("homoglyph", "invisible", "letter_spacing", "stuffing"), 0)
         for doc_id, text in documents(name):
+            if limit is not None and total >= limit:
+                break
             total += 1
             tricks = analyzer.canonical(text).tricks
             folded += bool(tricks)
@@ -383,6 +487,7 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=500, help="documents per corpus (copies)")
     parser.add_argument("--false-alarms", action="store_true")
     parser.add_argument("--identity", action="store_true")
+    parser.add_argument("--limit", type=int, help="false alarms: documents per corpus")
     parser.add_argument("--tricks", help="copies: only these tricks (comma-separated)")
     parser.add_argument(
         "--worst", type=int, default=0, help="copies: the worst N of each trick, token diffs"
@@ -394,7 +499,7 @@ def main() -> None:
     if not DATA.is_dir():
         sys.exit(f"no data directory {DATA}")
     if args.false_alarms:
-        run_false_alarms(args.show)
+        run_false_alarms(args.show, args.limit)
     elif args.identity:
         run_identity()
     else:

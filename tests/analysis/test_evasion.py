@@ -466,3 +466,138 @@ def test_a_long_text_with_a_trick_is_analysed_whole() -> None:
     folded = analyzer.canonical(copy)
     assert folded.terms == analyzer.canonical(clean[:1000] + "Привет " + clean[1000:]).terms
     assert folded.tricks.kinds == ("homoglyph", "invisible")
+
+
+# --- marks and controls (issue 35) ----------------------------------------------------------
+
+
+def _every_word(text: str, change: object, step: int = 1) -> str:
+    words = text.split(" ")
+    return " ".join(
+        change(w) if i % step == 0 and len(w) > 2 else w  # type: ignore[operator]
+        for i, w in enumerate(words)
+    )
+
+
+def _accented(word: str) -> str:
+    return word[:2] + "\u0301" + word[2:]
+
+
+@pytest.mark.parametrize("name", ["plain", "ru", "en"])
+def test_a_combining_mark_on_every_word_is_stripped_in_every_chain(name: str) -> None:
+    for source in (SOURCE, ENGLISH):
+        copy = _every_word(source, _accented)
+        assert _terms(copy, name) == _terms(source, name)
+        stuffing = find_tricks(copy).get("stuffing")
+        assert stuffing is not None and stuffing.suspicious
+        assert stuffing.words == sum(1 for w in source.split(" ") if len(w) > 2)
+        # each span covers the word of the mark, in the original
+        a, b = stuffing.spans[0]
+        assert copy[a:b] == _accented(source.split(" ")[0])
+
+
+def test_letters_typed_with_a_mark_stay_and_precomposed_accents_stay() -> None:
+    decomposed = "Мои\u0306 ёж и е\u0308ж; café Zürich"
+    assert _terms(decomposed) == ["мой", "ёж", "и", "ёж", "café", "zürich"]
+    assert not find_tricks(decomposed)
+
+
+def test_a_word_reversed_by_a_right_to_left_override_is_read_as_displayed() -> None:
+    def reversed_word(word: str) -> str:
+        return "\u202e" + word[::-1] + "\u202c"
+
+    for source in (SOURCE, ENGLISH):
+        copy = _every_word(source, reversed_word, 3)
+        for name in ("plain", "ru", "en"):
+            assert _terms(copy, name) == _terms(source, name)
+        invisible = find_tricks(copy).get("invisible")
+        assert invisible is not None and invisible.suspicious
+        assert invisible.words == copy.count("\u202e")
+    # an override to the end of the line; an isolate's end ends it
+    assert _terms("a \u202eolleh\nworld") == ["a", "hello", "world"]
+    assert _terms("x \u2067\u202eolleh\u2069 y") == ["x", "hello", "y"]
+    canonical = _canonical("go \u202eolleh\u202c now")
+    assert list(zip(canonical.starts.tolist(), canonical.ends.tolist())) == [
+        (0, 2),
+        (4, 9),
+        (11, 14),
+    ]
+
+
+def test_variation_selectors_of_emoji_and_symbols_are_no_trick() -> None:
+    # a Latin "c" for "с" takes the text to the filter, which drops the selectors
+    text = "дом \u2764\ufe0f коты 1\ufe0f\u20e3 ©\ufe0f и cлон \u263a\ufe0e"
+    tricks = find_tricks(text)
+    assert tricks.kinds == ("homoglyph",)
+    assert _terms(text) == ["дом", "коты", "1", "и", "слон"]
+    inside = find_tricks("ко\ufe0fты")
+    assert inside.kinds == ("invisible",)
+
+
+MARKED = [
+    "The he\u0301llo wo\u0301rld мо\u0301локо и\u0306од е\u0308ж",
+    "go \u202eolleh\u202c now \u202etxet dna\u202c, \u202eend",
+    "д½theА ½ a b c d ¼x y¨z",
+]
+
+
+@pytest.mark.parametrize("text", MARKED)
+def test_the_fast_and_the_general_path_agree_on_marks(text: str) -> None:
+    test_the_fast_and_the_general_path_agree(text)
+
+
+# --- letter spacing word by word (issue 35) -------------------------------------------------
+
+
+def test_neighbouring_spaced_words_are_not_glued() -> None:
+    text = "Мои коллеги и Никки пришли так рано. к о л л е г и Н и к к и т а к пришли"
+    assert _terms(text) == _terms("Мои коллеги и Никки пришли так рано. коллеги Никки так пришли")
+    # a short spaced word joins in a text that spaces words (40 letters and 2 % of them);
+    # "и в" may be two words
+    spaced = "с о б а к а   р а с с к а з ы в а л а   с т р а н н ы е   и с т о р и и"
+    text = f"Он т а к сказал и в доме: {spaced}, а {spaced}."
+    plain = "собака рассказывала странные истории"
+    assert _terms(text) == ["он", "так", "сказал", "и", "в", "доме", *plain.split(), "а"] + [
+        *plain.split()
+    ]
+    spacing = find_tricks(text).get("letter_spacing")
+    assert spacing is not None and spacing.words == 10  # так; 4 words; "а" and 4 words
+    # in a text with a spaced heading only, single letters stay as they are (a formula)
+    assert _terms("З а к л ю ч е н и е. Где R ω и т") == [
+        "заключение",
+        "где",
+        "r",
+        "ω",
+        "и",
+        "т",
+    ]
+
+
+def test_a_preposition_before_a_spaced_word_is_split_off_by_the_dictionary() -> None:
+    text = "Команда впервые вышла в финал, в к о н е ч н о м итоге победив"
+    assert _terms(text) == _terms("Команда впервые вышла в финал, в конечном итоге победив")
+
+
+def test_names_spaced_with_no_break_spaces_are_joined_but_no_trick() -> None:
+    nbsp = "\u00a0"
+    names = ["Дон Жуан", "Сганарель", "Дона Анна", "Командор", "Лепорелло"]
+    cast = ", ".join(f"{nbsp} {nbsp}".join(nbsp.join(w) for w in n.split()) for n in names)
+    text = "ДЕЙСТВУЮЩИЕ ЛИЦА: " + cast + ". Сцена первая."
+    assert _terms(text) == _terms("ДЕЙСТВУЮЩИЕ ЛИЦА: " + ", ".join(names) + ". Сцена первая.")
+    assert not find_tricks(text)
+
+
+# --- look-alikes of other scripts (issue 35) ------------------------------------------------
+
+
+def test_rare_look_alikes_of_other_scripts_fold_back() -> None:
+    # Cyrillic ѕ і ј һ ԁ and Armenian օ ո ս զ in English words, Greek χ ρ in both
+    rare = str.maketrans("sijhdonuq", "ѕіјһԁօոսզ")
+    copy = " ".join(w.translate(rare) if i % 2 else w for i, w in enumerate(ENGLISH.split(" ")))
+    for name in ("plain", "en"):
+        assert _terms(copy, name) == _terms(ENGLISH, name)
+    homoglyph = find_tricks(copy).get("homoglyph")
+    assert homoglyph is not None and homoglyph.suspicious
+    assert _terms("В χоде работы, как eχρected") == _terms("В ходе работы, как expected")
+    # a word of a script with no look-alike for a letter stays
+    assert _terms("GPS수신 iPhone") == ["gps수신", "iphone"]

@@ -611,6 +611,38 @@ EV_TO_CYRILLIC = 1024
 EV_TO_GREEK = 2048
 EV_SPACE = 4096
 EV_LINE_BREAK = 8192
+#: NFKC makes the character several, word characters and others (``½`` → ``1⁄2``, ``¨`` →
+#: space and a mark): the filter sees words the raw code points do not show
+EV_BREAK = 16384
+#: The most words such a character becomes (``ﷺ``: four).
+_BREAK_WORDS = 4
+#: The right-to-left override: what it encloses is displayed reversed (the ``fold`` filter
+#: turns it into display order).
+RIGHT_TO_LEFT_OVERRIDE = 0x202E
+#: The combining marks the ``fold`` filter keeps, after the letter before them: the letters
+#: of the Russian, Ukrainian and Belarusian alphabets typed as a letter and a mark (й ё ї ў,
+#: as some editors write them). Every other mark after a Latin, Cyrillic or Greek letter goes.
+KEPT_MARKS = (
+    (0x438, 0x306),
+    (0x418, 0x306),
+    (0x443, 0x306),
+    (0x423, 0x306),
+    (0x435, 0x308),
+    (0x415, 0x308),
+    (0x456, 0x308),
+    (0x406, 0x308),
+)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def kept_mark(letter: int, mark: int) -> bool:
+    """Whether the mark ``mark`` after ``letter`` is one of :data:`KEPT_MARKS`."""
+    for a, b in KEPT_MARKS:
+        if letter == a and mark == b:
+            return True
+    return False
+
+
 #: The fewest single letters a letter-spaced run holds ("т е к с т").
 SPACED_LETTERS = 5
 #: The longest gap between two single letters that the scan still takes for one run.
@@ -681,17 +713,44 @@ def _tricks_in(
             any_bits |= c
             n_letters += (c & letters) != 0
             j += 1
+        if any_bits & EV_BREAK:
+            # the words the filter sees are not these: left to it, unless the character stands
+            # alone between white space, where it is up to _BREAK_WORDS single words of
+            # unknown letters (½ → 1⁄2)
+            white = EV_SPACE | EV_LINE_BREAK
+            alone = j - i == 1 and (i == start or table[cps[i - 1]] & white)
+            if not alone or (j < end and not table[cps[j]] & white):
+                return True
+            if not (i - last_word_end <= _SPACED_GAP and singles > 0):
+                singles = 0
+            singles += _BREAK_WORDS
+            distinct = 3
+            if singles >= SPACED_LETTERS:
+                return True
+            last_word_end = j
+            i = j
+            continue
         if any_bits & EV_IGNORABLE:
             for g in range(i, j):
                 if table[cps[g]] & EV_IGNORABLE and _breaks_word(cps, start, end, g, table):
                     return True
+                if cps[g] == RIGHT_TO_LEFT_OVERRIDE:
+                    return True
+        if any_bits & EV_MARK:
+            # a combining mark after a letter of the three scripts (or after such a mark): the
+            # filter strips it, but for the letters of KEPT_MARKS
+            for g in range(i + 1, j):
+                if table[cps[g]] & EV_MARK and table[cps[g - 1]] & (scripts | EV_MARK):
+                    if not kept_mark(cps[g - 1], cps[g]):
+                        return True
         if any_bits & EV_DIGIT and n_letters:
             folds = _digit_folds(cps, i, j, table)
             if folds == 2 or (folds == 1 and n_letters >= 3):
                 return True  # (and not 2014г, 10млн, отрази63)
         sc = any_bits & scripts
-        if not any_bits & EV_OTHER_LETTER and sc:
-            if sc != EV_LATIN and sc != EV_CYRILLIC and sc != EV_GREEK:
+        if sc:
+            several = sc != EV_LATIN and sc != EV_CYRILLIC and sc != EV_GREEK
+            if several or any_bits & EV_OTHER_LETTER:
                 if _folds_into_one(cps, i, j, sc, table):
                     return True  # letters of two scripts in one word, one side can fold
         if (n_letters == 1 and not any_bits & EV_DIGIT) or (n_letters == 0 and j - i == 1):

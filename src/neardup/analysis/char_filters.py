@@ -174,8 +174,23 @@ def is_nfkc(text: str) -> bool:
     )
 
 
+#: The text the last ``nfkc`` call of this context changed, what it made of it and the map:
+#: the ``fold`` filter after it reads the combining marks NFKC has composed by then (an accent
+#: added to ``e`` is ``é``; :mod:`neardup.analysis.evasion` strips it) and clears it.
+LAST_NFKC: ContextVar[tuple[str, str, OffsetMap | None] | None] = ContextVar(
+    "neardup_last_nfkc", default=None
+)
+
+
 def nfkc(text: str) -> CharFilterResult:
     """Unicode NFKC: compatibility forms folded (ﬁ → fi, № → No, non-breaking space → space)."""
+    result, offsets = _nfkc(text)
+    if result is not text:
+        LAST_NFKC.set((text, result, offsets))
+    return result, offsets
+
+
+def _nfkc(text: str) -> CharFilterResult:
     if is_nfkc(text):
         return text, None
     # the matches of _nfkc_unstable(), found by a table scan instead of the (slow) regex

@@ -46,6 +46,7 @@ TO_CYRILLIC = text_kernels.EV_TO_CYRILLIC
 TO_GREEK = text_kernels.EV_TO_GREEK
 SPACE = text_kernels.EV_SPACE  # white space other than a line break
 LINE_BREAK = text_kernels.EV_LINE_BREAK
+BREAK = text_kernels.EV_BREAK  # NFKC makes it word characters and others (½ → 1⁄2)
 
 SCRIPTS = (LATIN, CYRILLIC, GREEK)
 #: The fold bit of each script: a character with it has a look-alike in that script.
@@ -61,6 +62,11 @@ _CORE = {
     CYRILLIC: (0x400, 0x460),
     GREEK: (0x370, 0x400),
 }
+
+
+#: Look-alikes UTS #39 leaves out that copies use (its ``χ`` is only a mathematical chi's):
+#: joined to the groups of the data, the one place to add more.
+EXTRA_LOOK_ALIKES = (("\u03c7", "x"),)
 
 
 def data_version() -> str:
@@ -90,6 +96,8 @@ def _confusable_groups() -> dict[int, int]:
             x = parent[x]
         return x
 
+    for key, other in EXTRA_LOOK_ALIKES:
+        pairs.setdefault(key, []).append({"c": other})
     for key, entries in pairs.items():
         if len(key) != 1:
             continue
@@ -190,7 +198,11 @@ def _build_classes(version: str, limit: int) -> npt.NDArray[np.uint16]:
         if unicodedata.is_normalized("NFKC", ch):
             continue
         bits = 0
-        for x in unicodedata.normalize("NFKC", ch):
+        becomes = unicodedata.normalize("NFKC", ch)
+        in_word = [bool(own[ord(x)] & WORD) for x in becomes]
+        for x in becomes:
             bits |= int(own[ord(x)])
+        if any(in_word) and not all(in_word):
+            bits |= BREAK  # ½ → 1⁄2: the scan cannot see the words the filter sees
         table[cp] = bits
     return table

@@ -12,10 +12,20 @@
   both) — so "cop" for "сор" comes back, and a Latin name, quotation or formula in an honest
   Russian text stays;
 * **invisible** characters (``Default_Ignorable_Code_Point``: zero-width space, joiner and
-  non-joiner, word joiner, soft hyphen, BOM, bidi controls, variation selectors…) removed;
-* **letter spacing**: a run of at least :data:`SPACED_LETTERS` single letters with one
-  separator between them ("т е к с т", "т.е.к.с.т"; words of a spaced sentence parted by more
-  white space or another separator) joined into words;
+  non-joiner, word joiner, soft hyphen, BOM, bidi controls, variation selectors…) removed
+  (a variation selector after an emoji, a symbol or a digit is removed but not reported:
+  it only says how the emoji is drawn); what a right-to-left override encloses up to its
+  pop (or the end of an isolate or of the line) is put in display order, so a word typed
+  backwards inside one reads as it is shown, and its words are counted;
+* **combining marks** typed after a Latin, Cyrillic or Greek letter (an accent on each word)
+  stripped in every chain, the letter NFKC composed with one (``e`` + acute: ``é``) made
+  plain again from the text before ``nfkc`` (:data:`neardup.analysis.char_filters.
+  LAST_NFKC`); й, ё, ї, ў typed as a letter and a mark stay
+  (:data:`neardup._kernels.text.KEPT_MARKS`), and a precomposed ``é`` of honest text stays.
+  Reported as ``stuffing``;
+* **letter spacing**: a run of single letters with one separator between them ("т е к с т",
+  "т.е.к.с.т"; words of a spaced sentence parted by more white space or another separator)
+  joined into words, word by word (:mod:`neardup.analysis.spacing`);
 * **stuffing**: a private-use or unassigned character (nothing, or an empty box, in a
   reader's font), or a digit with no letter look-alike, put between two letters inside a word
   (``пла\\ue000гиат``, ``пла1гиат``) to break it, removed.
@@ -37,6 +47,7 @@ sequence, changes no token: when nothing else is found the text keeps it and the
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -49,10 +60,9 @@ from neardup._kernels import fold as fold_kernels
 from neardup._kernels import text as text_kernels
 from neardup.analysis import confusables as cf
 from neardup.analysis.offsets import OffsetMap, compose
+from neardup.analysis.spacing import LetterSpacing, Source
 from neardup.analysis.tricks import NONE, Trick, Tricks
 
-#: The fewest single letters a letter-spaced run holds ("т е к с т").
-SPACED_LETTERS = text_kernels.SPACED_LETTERS
 #: The characters of its neighbours a piece of a long text is scanned with: nine single
 #: letters with their gaps (the longest pattern of the scan) take at most 9 + 8 × 6.
 _SCAN_OVERLAP = 64
@@ -70,6 +80,10 @@ IntArray = npt.NDArray[np.int64]
 #: which no Russian word holds, so in a Russian word it is stuffing).
 _ROMAN = re.compile(r"M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})")
 _BASIC = {cf.LATIN: (0x41, 0x7B), cf.CYRILLIC: (0x410, 0x450), cf.GREEK: (0x391, 0x3CA)}
+
+
+def _selector(cp: int) -> bool:
+    return any(low <= cp < high for low, high in _SELECTORS)
 
 
 def _basic(cp: int, script: int) -> bool:
@@ -147,7 +161,15 @@ class _Found:
 
 def fold(text: str) -> tuple[str, OffsetMap | None]:
     """The ``fold`` char filter (see the module): ``text`` with the tricks undone."""
-    result, offsets, found = _neutralize(text)
+    from neardup.analysis.char_filters import LAST_NFKC
+
+    last = LAST_NFKC.get()
+    source = None
+    if last is not None:
+        LAST_NFKC.set(None)
+        if last[1] is text:  # the nfkc filter ran just before: what it was given
+            source = (last[0], last[2])
+    result, offsets, found = _neutralize(text, source)
     recorder = _RECORDER.get()
     if recorder is not None:
         recorder.pending = found
@@ -167,7 +189,7 @@ def find_tricks(text: str) -> Tricks:
     from neardup.analysis.char_filters import nfkc
 
     normalized, before = nfkc(text)
-    _, _, found = _neutralize(normalized)
+    _, _, found = _neutralize(normalized, (text, before))
     return found.tricks(before) if found is not None else NONE
 
 
@@ -197,76 +219,111 @@ def tricks_batch(
     return text_kernels.tricks_batch(cps, doc_offsets, todo, cf.classes())
 
 
-def _neutralize(text: str) -> tuple[str, OffsetMap | None, _Found | None]:
+#: The variation selectors: after an emoji, a symbol or a digit they choose how it is drawn,
+#: which is no trick; only one after a letter is reported.
+_SELECTORS = ((0xFE00, 0xFE10), (0xE0100, 0xE01F0))
+
+
+def _neutralize(
+    text: str, source: Source | None = None
+) -> tuple[str, OffsetMap | None, _Found | None]:
     cps = text_kernels.code_points(text)
     table = cf.classes()
-    if not text_kernels.might_have_tricks(cps, table):
+    marks = _added_marks(text, source, table)
+    if not marks and not text_kernels.might_have_tricks(cps, table):
         return text, None, None
-    return _Neutralizer(text, cps, table).run()
+    return _Neutralizer(text, cps, table, marks, source).run()
 
 
-_WHITE = frozenset(" \t\u00a0")
-
-
-#: What the gap between two single letters of a spaced run is (:func:`_gap_kind`): its kind,
-#: the offsets of the punctuation marks kept, the offset of the one space kept (or -1).
-_Gap = tuple[str, tuple[int, ...], int]
-
-
-def _gap_kind(gap: str, inner: str | None) -> _Gap | None:
-    """What the characters between two single letters of a spaced run are: ``join`` the
-    separator between the letters of a word, ``break`` more white space between two words,
-    ``punct`` punctuation marks between single separators (kept: ``1 , 8 5 0``, ``D - V t``)
-    and ``punct_break`` the same with a word break among them (``s ,   i t s``, ``y   ( P``,
-    ``P ) ,   w``: the marks kept, one space for the break); ``None`` when the run ends
-    here."""
-    spaces = len(gap) >= 1 and all(c in _WHITE for c in gap)
-    if inner is None:
-        if len(gap) == 1 and gap not in "\n\r" and not gap.isalnum():
-            return "join", (), -1
-    elif gap == inner:
-        return "join", (), -1
-    elif spaces and len(gap) <= 4:
-        if inner != " " or len(gap) >= 2:
-            return "break", (), 0
-    if inner not in (None, " ") or len(gap) < 3 or gap[0] != " " or gap[-1] not in _WHITE:
-        return None
-    return _marks_gap(gap)
-
-
-def _marks_gap(gap: str) -> _Gap | None:
-    """:func:`_gap_kind` of a gap holding marks: each mark alone between white space, a
-    single space inside a word, at most one word break (two to four white characters)."""
-    marks: list[int] = []
-    space, p = -1, 0
-    while p < len(gap):
-        if gap[p] in _WHITE:
-            q = p
-            while q < len(gap) and gap[q] in _WHITE:
-                q += 1
-            if q - p >= 2:
-                if space >= 0 or q - p > 4:
-                    return None
-                space = p
-            p = q
+def _added_marks(text: str, source: Source | None, table: npt.NDArray[np.uint16]) -> dict[int, int]:
+    """The combining marks to strip, as ``{position in text: what it becomes}`` (-1: removed):
+    a mark typed after a Latin, Cyrillic or Greek letter (or after such a mark), but for the
+    letters of :data:`neardup._kernels.text.KEPT_MARKS` (й, ё, ї, ў typed as two characters).
+    ``source``: the text before ``nfkc`` and the map into it, where a mark NFKC composed with
+    its letter (``e`` and an acute accent: ``é``) is still apart; the letter becomes what the
+    source makes of it without the mark (``e``)."""
+    before, step = source if source is not None else (text, None)
+    raw = text_kernels.code_points(before)
+    classes = table[raw]
+    candidates = np.flatnonzero((classes & cf.MARK) != 0)
+    if candidates.shape[0] == 0:
+        return {}
+    scripts = cf.LATIN | cf.CYRILLIC | cf.GREEK
+    stripped: list[int] = []
+    for m in candidates.tolist():
+        if m == 0 or not unicodedata.category(before[m]).startswith("M"):
             continue
-        if gap[p].isalnum() or gap[p] in "\n\r" or gap[p + 1] not in _WHITE:
-            return None
-        marks.append(p)
-        p += 1
-    if not marks:
-        return None
-    return ("punct_break" if space >= 0 else "punct"), tuple(marks), space
+        prev = int(classes[m - 1])
+        if prev & scripts and not _kept_mark(int(raw[m - 1]), int(raw[m])):
+            stripped.append(m)
+        elif stripped and stripped[-1] == m - 1:
+            stripped.append(m)
+    if not stripped:
+        return {}
+    if step is None:
+        return {m: -1 for m in stripped}
+    return _through_nfkc(text, before, step, stripped)
 
 
-class _Neutralizer:
+def _through_nfkc(text: str, before: str, step: OffsetMap, stripped: list[int]) -> dict[int, int]:
+    """:func:`_added_marks` in ``text``, of the marks ``stripped`` of ``before`` (``step``
+    maps ``text`` into it): the characters made of one, in groups of one source span, become
+    the NFKC of their span without it."""
+    at = np.searchsorted(step.ends, np.array(stripped, dtype=np.int64), side="right")
+    gone = set(stripped)
+    out: dict[int, int] = {}
+    for k in sorted(set(at.tolist())):
+        if k >= len(step):
+            continue
+        a, b = int(step.starts[k]), int(step.ends[k])
+        group = [k]
+        while group[-1] + 1 < len(step) and int(step.starts[group[-1] + 1]) == a:
+            group.append(group[-1] + 1)
+        if group[0] > 0 and int(step.starts[group[0] - 1]) == a:
+            continue  # inside a group already seen
+        plain = unicodedata.normalize(
+            "NFKC", "".join(before[p] for p in range(a, b) if p not in gone)
+        )
+        if len(plain) == len(group):
+            for q, ch in zip(group, plain, strict=True):
+                if ord(text[q]) != ord(ch):
+                    out[q] = ord(ch)
+        elif not plain.strip():
+            for q in group:
+                out[q] = -1
+    return out
+
+
+def _kept_mark(letter: int, mark: int) -> bool:
+    return (letter, mark) in text_kernels.KEPT_MARKS
+
+
+class _Neutralizer(LetterSpacing):
     """One text's words, what to fold and what to drop."""
 
+    found: _Found
+
     def __init__(
-        self, text: str, cps: npt.NDArray[np.uint32], table: npt.NDArray[np.uint16]
+        self,
+        text: str,
+        cps: npt.NDArray[np.uint32],
+        table: npt.NDArray[np.uint16],
+        marks: dict[int, int] | None = None,
+        source: Source | None = None,
     ) -> None:
         self.text = text
         self.cps = cps
+        self.marks = marks or {}
+        self.source = source
+        #: the letters of the spaced runs joined, and the text's vocabulary (built if so)
+        self.spaced = 0
+        self._words: frozenset[str] | None = None
+        #: the order of the characters when a right-to-left override reverses some, and the
+        #: spans it reversed (each character of one maps to all of it)
+        self.order: IntArray | None = None
+        self.reversed: list[tuple[int, int]] = []
+        #: whether anything changed (a variation selector after an emoji goes unreported)
+        self.changed = False
         # the classes, the words and their counts in one kernel pass (reduceat's numbers)
         (
             self.cls,
@@ -291,15 +348,28 @@ class _Neutralizer:
             self.script = cf.LATIN  # dominant_language's rule: Cyrillic only when it leads
 
     def run(self) -> tuple[str, OffsetMap | None, _Found | None]:
+        self._marks()
         self._invisible()
+        self._display_order()
         self._homoglyphs()
         self._letter_spacing()
         self._stuffing()
-        if not self.found.spans:
+        if not self.found.spans and not self.changed:
             return self.text, None, None
-        kept = np.flatnonzero(self.keep)
+        if self.order is None:
+            kept = np.flatnonzero(self.keep)
+        else:
+            kept = self.order[self.keep[self.order]]
         out = self.subs[kept].astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
-        offsets = None if kept.shape[0] == self.cps.shape[0] else OffsetMap(kept, kept + 1)
+        if self.order is None:
+            same = kept.shape[0] == self.cps.shape[0]
+            offsets = None if same else OffsetMap(kept, kept + 1)
+        else:
+            starts, ends = kept.copy(), kept + 1
+            for a, b in self.reversed:
+                inside = (kept >= a) & (kept < b)
+                starts[inside], ends[inside] = a, b
+            offsets = OffsetMap(starts, ends)
         if offsets is not None:
             # a removal may leave a mark next to a letter it composes with
             from neardup.analysis.char_filters import is_nfkc, nfkc
@@ -311,13 +381,79 @@ class _Neutralizer:
 
     # --- the kinds ---------------------------------------------------------------------------
 
+    def _marks(self) -> None:
+        """Combining marks added to letters (:func:`_added_marks`): stripped, and reported as
+        characters stuffed in words (of two letters or more)."""
+        if not self.marks:
+            return
+        for p, becomes in self.marks.items():
+            if becomes < 0:
+                self.keep[p] = False
+            else:
+                self.subs[p] = becomes
+        positions = np.array(sorted(self.marks), dtype=np.int64)
+        holding = np.searchsorted(self.starts, positions, side="right") - 1
+        for w in np.unique(holding[holding >= 0]).tolist():
+            if self.word_letters[w] < 2:
+                continue  # a symbol of a formula (ν̈, ẋ): stripped, no trick
+            a, b = int(self.starts[w]), int(self.ends[w])
+            inside = positions[(positions >= a) & (positions < b)]
+            self.found.add("stuffing", a, b, int(inside.shape[0]))
+        self.changed = True
+
+    def _display_order(self) -> None:
+        """What a right-to-left override encloses (to its pop, the end of an isolate or of the
+        line) is displayed reversed: put in display order, each character mapped to the whole
+        span, and its words reported with the invisible characters."""
+        overrides = np.flatnonzero(self.cps == text_kernels.RIGHT_TO_LEFT_OVERRIDE).tolist()
+        if not overrides:
+            return
+        cps, n = self.cps, self.cps.shape[0]
+        end_of = 0
+        for r in overrides:
+            if r < end_of:
+                continue
+            p, depth, nested, closed = r + 1, 1, False, False
+            while p < n:
+                c = int(cps[p])
+                if c in (0x202A, 0x202B, 0x202D, 0x202E):
+                    depth += 1
+                    nested = True
+                elif c == 0x202C:
+                    depth -= 1
+                    if depth == 0:
+                        closed = True
+                        break
+                elif c in (0x2069, 0x0A, 0x0D, 0x2028, 0x2029):
+                    closed = c == 0x2069
+                    break
+                p += 1
+            end_of = p
+            a, b = r + 1, p
+            if b - a < 2 or (nested and not closed):
+                continue  # overrides sown in the text, never closed: invisible characters
+            if self.order is None:
+                self.order = np.arange(n, dtype=np.int64)
+            self.order[a:b] = self.order[a:b][::-1].copy()
+            self.reversed.append((a, b))
+            first = int(np.searchsorted(self.ends, a, side="right"))
+            last = int(np.searchsorted(self.starts, b, side="left"))
+            words = max(last - first, 0)
+            self.found.add("invisible", a, b, 0, words=words)
+            self.changed = True
+
     def _invisible(self) -> None:
         hidden = (self.cls & cf.IGNORABLE) != 0
         if not hidden.any():
             return
         self.keep &= ~hidden
+        self.changed = True
         edges = np.flatnonzero(np.diff(np.concatenate(([0], hidden.view(np.int8), [0]))))
+        letters = cf.LETTERS
         for a, b in zip(edges[0::2].tolist(), edges[1::2].tolist(), strict=True):
+            if all(_selector(int(c)) for c in self.cps[a:b].tolist()):
+                if not (a > 0 and self.cls[a - 1] & letters):
+                    continue  # after an emoji, a symbol or a digit: how it is drawn, no trick
             self.found.add("invisible", a, b, b - a, words=0)
         # words: those with an invisible character inside (a word character on both sides),
         # where it breaks the word; one after a word or in an emoji sequence breaks nothing
@@ -341,14 +477,19 @@ class _Neutralizer:
         three = cf.LATIN | cf.CYRILLIC | cf.GREEK
         present_bits = scripts_of & three
         several = (present_bits & (present_bits - 1)) != 0
-        plain = ((scripts_of & cf.OTHER_LETTER) == 0) & (present_bits != 0)
+        other = (scripts_of & cf.OTHER_LETTER) != 0
+        plain = ~other & (present_bits != 0)
+        # letters of another script (Armenian օ ո ս զ in an English word) with a look-alike
+        # in the word's: folded when every one has one (a real word of two scripts stays)
+        other_mixed = other & (present_bits != 0)
         digits = ((scripts_of & cf.DIGIT) != 0) & ((present_bits & cf.CYRILLIC) != 0)
         mixed = 0
-        for w in np.flatnonzero(plain & (several | digits)).tolist():
+        for w in np.flatnonzero((plain & (several | digits)) | other_mixed).tolist():
             bits = int(scripts_of[w])
             a, b = int(self.starts[w]), int(self.ends[w])
             present = [s for s in cf.SCRIPTS if bits & s]
-            folded = self._fold_mixed(a, b, present) if len(present) >= 2 else 0
+            mixing = len(present) >= 2 or bool(bits & cf.OTHER_LETTER)
+            folded = self._fold_mixed(a, b, present) if mixing else 0
             mixed += folded > 0
             if bits & cf.DIGIT:
                 folded += self._fold_digits(a, b)
@@ -360,7 +501,9 @@ class _Neutralizer:
         least, share = _FOREIGN_EVIDENCE
         if mixed < least or mixed < share * self.found.total_words:
             return
+        # (a word of a script other than the three, Armenian "օո" for "on", the same way)
         foreign = plain & ~several & (present_bits != self.script)
+        foreign |= other & ((present_bits & self.script) == 0)
         for w in np.flatnonzero(foreign).tolist():
             a, b = int(self.starts[w]), int(self.ends[w])
             folded = self._fold_foreign(w, a, b)
@@ -511,10 +654,10 @@ class _Neutralizer:
 
     def _fold_digits(self, a: int, b: int) -> int:
         """Digits used as letters inside a Russian word (``м0локо``, ``3има``): an ASCII digit
-        between two Cyrillic letters of a word of at least three letters, or the one digit at
-        its start or end, becomes the Russian letter it looks like; a digit with no such letter
-        between two lowercase letters with two letters on each side (``пла1гиат``) is stuffing
-        and goes."""
+        between two Cyrillic letters of a word of at least three letters, or a digit at its
+        start or end beside a letter, becomes the Russian letter it looks like; a digit with no
+        such letter between two lowercase letters with two letters on each side (``пла1гиат``)
+        is stuffing and goes."""
         cls = self.cls
         letters = self._letters(a, b)
         if len(letters) < 3:
@@ -529,7 +672,9 @@ class _Neutralizer:
             cp = int(self.cps[p])
             before = p > a and bool(cls[p - 1] & major)
             after = p + 1 < b and bool(cls[p + 1] & major)
-            edge = len(digits) == 1 and ((p == a and after) or (p == b - 1 and before))
+            # at the word's edge beside a letter ("скор0", "м0жн0": every о a 0), not in a
+            # number ("2014г", "отрази63": a digit beside it)
+            edge = (p == a and after) or (p == b - 1 and before)
             if not (before and after) and not edge:
                 continue
             if cp in targets and _basic(targets[cp], major):
@@ -557,75 +702,6 @@ class _Neutralizer:
             and bool(cls[right[0]] & script)
             and (not lowercase or bool(cls[right[0]] & cf.LOWER))
         )
-
-    def _letter_spacing(self) -> None:
-        """Runs of single letters (and digits) with one separator character between them,
-        holding at least :data:`SPACED_LETTERS` of them and three different letters; the
-        words of a spaced sentence parted by more white space (or by any white space when the
-        separator is not a space), punctuation between spaces kept (``1 , 8 5 0`` → ``1,850``,
-        ``s ,   i t s`` → ``s, its``)."""
-        # a word of one letter, or of one digit (an invisible character beside it is the
-        # other kind's; it goes anyway)
-        n_letters, n_digits = self.word_letters, self.word_digits
-        single = ((n_letters == 1) & (n_digits == 0)) | ((n_letters == 0) & (n_digits == 1))
-        # only stretches of SPACED_LETTERS single words in a row are looked at, one by one
-        index = np.flatnonzero(single)
-        if index.shape[0] < SPACED_LETTERS:
-            return
-        bounds = np.concatenate(([0], np.flatnonzero(np.diff(index) != 1) + 1, [len(index)]))
-        for k in np.flatnonzero(np.diff(bounds) >= SPACED_LETTERS).tolist():
-            self._spaced_runs(index[bounds[k] : bounds[k + 1]].tolist())
-
-    def _char_of_single(self, x: int) -> int:
-        """Where the letter or digit of single word ``x`` is."""
-        a = int(self.starts[x])
-        while not self.cls[a] & (cf.LETTERS | cf.DIGIT):
-            a += 1
-        return a
-
-    def _spaced_runs(self, words: list[int]) -> None:
-        """The spaced runs among consecutive single words ``words``."""
-        starts, ends = self.starts, self.ends
-        i = 0
-        while i < len(words):
-            run = [words[i]]
-            inner: str | None = None
-            gaps: list[tuple[int, int, _Gap]] = []
-            while i + 1 < len(words):
-                v = words[i]
-                gap_start, gap_end = int(ends[v]), int(starts[v + 1])
-                kind = _gap_kind(self.text[gap_start:gap_end], inner)
-                if kind is None:
-                    break
-                if inner is None:
-                    inner = " " if kind[0] == "punct" else self.text[gap_start]
-                gaps.append((gap_start, gap_end, kind))
-                run.append(v + 1)
-                i += 1
-            i += 1
-            joins = sum(1 for g in gaps if g[2][0] in ("join", "punct"))
-            if len(run) < SPACED_LETTERS or joins < SPACED_LETTERS - 1:
-                continue
-            chars = [self._char_of_single(x) for x in run]
-            letters = {self.text[p].lower() for p in chars if self.cls[p] & cf.LETTERS}
-            # three different letters at least: not a border of one (C/C/C/C/C/) nor a row
-            # of numbers (1 2 3 4 5)
-            if len(letters) >= 3:
-                self._join(run, gaps)
-
-    def _join(self, run: list[int], gaps: list[tuple[int, int, _Gap]]) -> None:
-        words = 1
-        for a, b, (_, marks, space) in gaps:
-            self.keep[a:b] = False
-            for mark in marks:  # the punctuation between the spaces
-                self.keep[a + mark] = True
-            if space >= 0:
-                self.keep[a + space] = True  # one space between the joined words
-                self.subs[a + space] = 0x20
-                words += 1
-        first = int(self.starts[run[0]])
-        last = int(self.ends[run[-1]])
-        self.found.add("letter_spacing", first, last, len(run), words)
 
     def _stuffing(self) -> None:
         """Symbols and private-use or unassigned characters between two letters of a
