@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from neardup.corpus import dedup
+from neardup.corpus import DedupOptions, dedup
 from neardup.corpus.cleaning import CleanOptions, clean_texts
 from neardup.corpus.spans import CountMinCounter, ExactCounter, span_bounds
 from neardup.errors import InputError, WrongTypeError
@@ -196,3 +196,22 @@ def test_without_cleaning_the_output_keeps_its_fields(tmp_path: Path) -> None:
     assert "spans_removed" not in read_jsonl(tmp_path / "out" / "documents.jsonl")[0]
     with pytest.raises(Exception, match="options"):
         dedup(path, tmp_path / "out", clean=CleanOptions(level="line"), overwrite=True, jobs=1)
+
+
+def test_an_exact_copy_is_never_kept_over_its_first(tmp_path: Path) -> None:
+    texts = pages(3)
+    near = _textgen.edit(texts[0], 0.05, seed=3)
+    rows = [
+        {"id": "a", "text": texts[0]},
+        {"id": "near", "text": near + " longer"},
+        {"id": "b", "text": near},
+        {"id": "copy", "text": near.upper().replace(" ", "   ")},
+    ]
+    path = write(tmp_path / "in.jsonl", rows)
+    options = DedupOptions(threshold=0.5, keep="longest")
+    dedup(path, tmp_path / "out", options, clean=CleanOptions(exact="canonical"), jobs=1)
+    out = {r["id"]: r for r in read_jsonl(tmp_path / "out" / "documents.jsonl")}
+    assert not out["copy"]["kept"] and out["copy"]["group"] == out["b"]["group"]
+    assert out["copy"]["similarity"] == out["b"]["similarity"]
+    kept = [r["id"] for r in out.values() if r["kept"]]
+    assert "copy" not in kept

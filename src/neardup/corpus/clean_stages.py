@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from neardup.corpus.arrays import I64, U64
+from neardup.corpus.arrays import F64, I64, U64
 from neardup.corpus.cleaning import CleanOptions, content_hashes, span_tables
 from neardup.corpus.exact import copies_of
 from neardup.corpus.output import RecordWriter
@@ -103,6 +103,30 @@ def with_copy_edges(
         joined(scores.containment_ba),
     )
     return aa[order], bb[order], merged
+
+
+def copies_ranked_as_first(priority: F64, copies: I64 | None) -> F64:
+    """The keep priorities with each exact copy ranked as its first copy: ties go to the first
+    in input order, so a copy is never kept over its first (the group's kept document is the
+    one the near-duplicate stage would keep among the documents that are not copies)."""
+    if copies is None or not (copies >= 0).any():
+        return priority
+    out = priority.copy()
+    copy = copies >= 0
+    out[copy] = priority[copies[copy]]
+    return out
+
+
+def copies_similarity(similarity: F64, rep: I64, copies: I64 | None) -> F64:
+    """Each exact copy's similarity to its kept document: its first copy's (the same
+    fingerprints), or 1 when the first is the kept one."""
+    if copies is None or not (copies >= 0).any():
+        return similarity
+    out = similarity.copy()
+    copy = np.flatnonzero(copies >= 0)
+    first = copies[copy]
+    out[copy] = np.where(rep[copy] == first, 1.0, similarity[first])
+    return out
 
 
 # --- spans -------------------------------------------------------------------------------------

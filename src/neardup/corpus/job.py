@@ -21,6 +21,8 @@ from neardup.corpus.clean_stages import (
     CountSpans,
     ExactCopies,
     SpanCutter,
+    copies_ranked_as_first,
+    copies_similarity,
     with_copy_edges,
     without_copies,
 )
@@ -262,6 +264,7 @@ class ScoreCandidates:
         work = signed.work
         lengths = np.concatenate(work.lengths) if work.lengths else np.zeros(0, np.int64)
         priority = keep_priority(context.keep_rule, lengths, signed.keep_values)
+        priority = copies_ranked_as_first(priority, context.copies)
         scoring = context.pair_scoring
         scores = scoring.score_candidates(signed, a, b, priority, (bars, task))
         keep_edge = scores.measure(options.measure) >= options.threshold
@@ -293,6 +296,7 @@ class MakeGroups:
         group = components(signed.n, edges.a, edges.b)
         rep = representatives(group, edges.priority)
         similarity = context.pair_scoring.similarity_to_kept(signed, rep)
+        similarity = copies_similarity(similarity, rep, context.copies)
         context.bars.advance(task)
         context.groups = Groups(group, rep, similarity)
 
