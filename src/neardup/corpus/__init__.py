@@ -89,6 +89,7 @@ from neardup.corpus.options import (
 )
 from neardup.corpus.output import partition, read_groups
 from neardup.corpus.signing import SLICE_BYTES, raw_jsonl_files, sign_chunk
+from neardup.corpus.substrings import RepeatedSubstrings, repeated_substrings
 from neardup.corpus.verify import PairScores, estimated_scores, exact_scores
 
 __all__ = [
@@ -107,6 +108,7 @@ __all__ = [
     "DedupResult",
     "Measure",
     "PairScores",
+    "RepeatedSubstrings",
     "Verify",
     "bucket_pairs",
     "candidate_pairs",
@@ -124,6 +126,7 @@ __all__ = [
     "raw_jsonl_files",
     "read_documents",
     "read_groups",
+    "repeated_substrings",
     "representatives",
     "sign_chunk",
     "spec_record",
