@@ -169,7 +169,12 @@ def dedup_files(
 
                 from neardup.spark.clean import repeated_spans
 
-                kept_rows = result.where(F.col("kept"))
+                # the kept documents from the staged input, by the driver's own annotations:
+                # filtering ``result`` would run the whole dedup plan again
+                kept_orders = spark.createDataFrame(
+                    [(int(i),) for i in np.flatnonzero(rep == np.arange(len(ids)))], "order long"
+                )
+                kept_rows = df.join(F.broadcast(kept_orders), "order")
                 cuts, span_counts = repeated_spans(kept_rows, full.to_json(), clean)
             seconds["spark"] = time.perf_counter() - t0
         finally:
