@@ -102,7 +102,7 @@ def test_spark_refuses_approximate_counting(
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_spark_cleans_20000_news_documents_as_the_local_engine(
     spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
