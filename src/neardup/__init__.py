@@ -52,6 +52,7 @@ from neardup.spec import (
 if TYPE_CHECKING:
     from neardup.analysis.analyzed import AnalyzedText
     from neardup.corpus import DedupOptions, DedupResult, dedup, read_groups
+    from neardup.corpus.cleaning import CleanedText, CleanOptions, CleanResult, clean_texts
     from neardup.fingerprints.pipeline import Pipeline, default_spec, make_spec
     from neardup.fingerprints.similarity import Fingerprints, Measures
     from neardup.index import CheckResult, Collection, Decision, Document, Group, Match
@@ -71,6 +72,10 @@ _LAZY = {
     "DedupOptions": "neardup.corpus",
     "DedupResult": "neardup.corpus",
     "read_groups": "neardup.corpus",
+    "clean_texts": "neardup.corpus.cleaning",
+    "CleanOptions": "neardup.corpus.cleaning",
+    "CleanResult": "neardup.corpus.cleaning",
+    "CleanedText": "neardup.corpus.cleaning",
     "default_spec": "neardup.fingerprints.pipeline",
     "similarity_matrix": "neardup.score.matrix",
     "Banding": "neardup.sketch",
@@ -114,6 +119,9 @@ __all__ = [
     "Banding",
     "ChainSpec",
     "CheckResult",
+    "CleanOptions",
+    "CleanResult",
+    "CleanedText",
     "Collection",
     "Comparison",
     "Component",
@@ -158,6 +166,7 @@ __all__ = [
     "UnsupportedTypeError",
     "WrongTypeError",
     "__version__",
+    "clean_texts",
     "compare",
     "dedup",
     "default_spec",

@@ -99,6 +99,14 @@ class Defaults:
     #: keep what they stored: window 24, their samples looked up (``lookup="samples"``).
     window: int = 11
     lookup: str = "shingles"
+    #: Corpus cleaning (``dedup --level``, :func:`neardup.clean_texts`): a line, paragraph or
+    #: sentence whose canonical tokens occur in more than ``span_docs`` documents is
+    #: boilerplate and cut out of every one of them; a document left with fewer than
+    #: ``span_min_tokens`` tokens after a cut is dropped. Exact counting holds at most
+    #: ``span_memory_mb`` MB of span keys in memory and spills the rest to disk.
+    span_docs: int = 10
+    span_min_tokens: int = 5
+    span_memory_mb: int = 256
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -10,11 +10,14 @@ import click
 from neardup.cli._options import jobs_option, spec_from_options, spec_options
 from neardup.cli._types import field_default, field_option, field_type
 from neardup.corpus import DedupOptions
+from neardup.corpus.cleaning import CleanOptions
 from neardup.errors import InputError
 from neardup.spec import SketchSpec
 
 #: The command's options that are DedupOptions fields (the rest are how to read and write).
 OPTION_NAMES = tuple(DedupOptions.__dataclass_fields__)
+#: The command's options that are CleanOptions fields (exact copies, repeated spans).
+CLEAN_NAMES = tuple(CleanOptions.__dataclass_fields__)
 
 
 @click.command()
@@ -93,6 +96,46 @@ OPTION_NAMES = tuple(DedupOptions.__dataclass_fields__)
     "WINNOW shingles (the collection's; 24 is its default): finds a text pasted inside a "
     "much longer one, for --measure containment. 0: LSH bands only.",
 )
+@field_option(
+    CleanOptions,
+    "exact",
+    "--exact",
+    help="Drop exact copies first, by a hash of the canonical text (case, spacing, markup "
+    "and folded tricks aside) or of the raw text; each joins its first copy's group.",
+)
+@field_option(
+    CleanOptions,
+    "level",
+    "--level",
+    help="After the near-duplicate documents, cut out of the kept ones every line, paragraph "
+    "or sentence whose canonical text occurs in more than --span-docs documents "
+    "(spans.jsonl lists the cuts).",
+)
+@field_option(
+    CleanOptions,
+    "span_docs",
+    "--span-docs",
+    help="A span found in more than this many documents is boilerplate and cut.",
+)
+@field_option(
+    CleanOptions,
+    "span_min_tokens",
+    "--span-min-tokens",
+    help="A document left with fewer tokens than this after a cut is dropped (kept false).",
+)
+@field_option(
+    CleanOptions,
+    "span_counting",
+    "--span-counting",
+    help="exact: hash counts (spilled to disk past --span-memory-mb); approximate: a 40 MB "
+    "count-min sketch whose error bound is printed.",
+)
+@field_option(
+    CleanOptions,
+    "span_memory_mb",
+    "--span-memory-mb",
+    help="Exact counting holds at most this many MB of span keys in memory.",
+)
 @click.option(
     "--format",
     "output_format",
@@ -155,6 +198,7 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
     master = options.pop("master")
     quiet = options.pop("quiet")
     dedup_options = DedupOptions(**{name: options.pop(name) for name in OPTION_NAMES})
+    clean = CleanOptions(**{name: options.pop(name) for name in CLEAN_NAMES})
     common = {
         "spec": spec,
         "output_format": options["output_format"],
@@ -172,6 +216,7 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
             options["out"],
             dedup_options,
             master=master or f"local[{options['jobs'] or '*'}]",
+            clean=clean,
             **common,
         )
         click.echo(json.dumps(summary, ensure_ascii=False))
@@ -186,6 +231,7 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
         dedup_options,
         jobs=options["jobs"],
         progress=not quiet,
+        clean=clean,
         **common,
     )
     summary = result.to_dict()
@@ -204,6 +250,7 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
             out=result.out,
         )
     )
+    _say_cleaning(summary)
     tricks = result.tricks
     if tricks.get("documents"):
         kinds = ", ".join(f"{kind} {count}" for kind, count in tricks["kinds"].items())
@@ -215,6 +262,36 @@ def dedup(inputs: tuple[str, ...], **options: Any) -> None:
                 kinds=kinds,
             )
         )
+
+
+def _say_cleaning(summary: dict[str, Any]) -> None:
+    """The cleaning lines of the printed summary (only for the stages that ran)."""
+    from neardup.cli.messages import say
+
+    if "exact_duplicates" in summary:
+        click.echo(say("dedup_exact", copies=summary["exact_duplicates"]))
+    spans = summary.get("spans")
+    if spans:
+        click.echo(
+            say(
+                "dedup_spans",
+                level=spans["level"],
+                spans=spans["spans_removed"],
+                chars=spans["chars_removed"],
+                documents=spans["documents_cut"],
+                dropped=spans["documents_dropped"],
+            )
+        )
+        bound = spans.get("error_bound")
+        if bound:
+            click.echo(
+                say(
+                    "dedup_count_min",
+                    overcount=bound["max_overcount"],
+                    confidence=round(100 * (1 - bound["delta"]), 1),
+                    megabytes=round(bound["memory_bytes"] / 2**20),
+                )
+            )
 
 
 COMMANDS = [dedup]

@@ -47,6 +47,14 @@ scores pairs — in worker tasks for plain JSONL, from stored fingerprint sets, 
 estimate — is a strategy chosen once per run (:mod:`~neardup.corpus.pair_scoring`), since it
 also decides what the signing stores.
 
+Cleaning (:mod:`~neardup.corpus.cleaning`, ``CleanOptions``, off by default): stage
+**exact** (:mod:`~neardup.corpus.clean_stages`) before signing hashes every document's
+canonical (or raw) text and joins each exact copy to its first by an edge of measure 1,
+leaving it out of the candidate pairs; stage **spans** before writing cuts the kept documents
+into lines, paragraphs or sentences (:mod:`~neardup.corpus.spans`) and counts the documents
+each span's canonical tokens occur in; the write stage cuts the spans found in more than
+``span_docs`` documents out of the text and lists them in ``spans.jsonl``.
+
 Everything is built in ``OUT.partial`` and renamed to ``OUT`` at the end
 (:mod:`~neardup.corpus.job`), so an interrupted run never leaves an output that looks
 complete. ``spec.json`` records the spec and the dedup options (:mod:`~neardup.corpus.options`);
@@ -56,6 +64,7 @@ a later run into the same place with other ones is refused.
 from __future__ import annotations
 
 from neardup.corpus.candidates import bucket_pairs, candidate_pairs, winnowed_pairs
+from neardup.corpus.cleaning import CleanedText, CleanOptions, CleanResult, clean_texts
 from neardup.corpus.groups import components, keep_priority, representatives
 from neardup.corpus.job import dedup
 from neardup.corpus.options import (
@@ -80,6 +89,7 @@ from neardup.corpus.options import (
 )
 from neardup.corpus.output import partition, read_groups
 from neardup.corpus.signing import SLICE_BYTES, raw_jsonl_files, sign_chunk
+from neardup.corpus.substrings import RepeatedSubstrings, repeated_substrings
 from neardup.corpus.verify import PairScores, estimated_scores, exact_scores
 
 __all__ = [
@@ -91,13 +101,18 @@ __all__ = [
     "SLICE_BYTES",
     "SPEC_FILE",
     "SUMMARY_FILE",
+    "CleanOptions",
+    "CleanResult",
+    "CleanedText",
     "DedupOptions",
     "DedupResult",
     "Measure",
     "PairScores",
+    "RepeatedSubstrings",
     "Verify",
     "bucket_pairs",
     "candidate_pairs",
+    "clean_texts",
     "check_output",
     "components",
     "dedup",
@@ -111,6 +126,7 @@ __all__ = [
     "raw_jsonl_files",
     "read_documents",
     "read_groups",
+    "repeated_substrings",
     "representatives",
     "sign_chunk",
     "spec_record",

@@ -17,6 +17,16 @@ import numpy as np
 
 from neardup._arguments import checked
 from neardup.corpus.candidates import with_winnowed_pairs, workspace_candidates
+from neardup.corpus.clean_stages import (
+    CountSpans,
+    ExactCopies,
+    SpanCutter,
+    copies_ranked_as_first,
+    copies_similarity,
+    with_copy_edges,
+    without_copies,
+)
+from neardup.corpus.cleaning import CleanOptions
 from neardup.corpus.groups import components, keep_priority, representatives
 from neardup.corpus.options import (
     SPEC_FILE,
@@ -68,6 +78,7 @@ def dedup(
     overwrite: bool = False,
     progress: bool = False,
     keep_work: bool = False,
+    clean: CleanOptions | None = None,
 ) -> DedupResult:
     """Deduplicate a corpus into the directory ``out``.
 
@@ -80,12 +91,21 @@ def dedup(
     ``ru``
     or ``en`` by each document's script), applied and recorded as :func:`dedup_spec` says
     (without the pairwise short-text rule); see the package docstring for the stages.
+
+    ``clean`` (:class:`~neardup.corpus.cleaning.CleanOptions`) adds the cleaning stages: exact
+    copies first (by content hash; each joins its first copy's group), and after the groups the
+    lines, paragraphs or sentences repeated in more than ``span_docs`` kept documents cut out
+    of them (``spans.jsonl`` lists every cut; each record gets ``spans_removed``).
     """
     from neardup.fingerprints.pipeline import default_spec
 
     if isinstance(inputs, str | os.PathLike):
         inputs = [inputs]
     _check_arguments(inputs, out, options, spec, output_format, batch_size)
+    if clean is not None and not isinstance(clean, CleanOptions):
+        raise InputError(f"clean must be CleanOptions, got {type(clean).__name__}")
+    clean = clean if clean is not None else CleanOptions()
+    clean_record = clean.to_dict() if clean.active else None
     if output_format == "parquet":
         require("pyarrow", "parquet")
     from neardup.sketch.parallel import workers_for
@@ -99,7 +119,7 @@ def dedup(
         full_spec = dedup_spec(spec if spec is not None else default_spec(), options)
         bars.done(task)
         assert full_spec.sketch is not None
-        check_output(out_path, full_spec, options, overwrite)
+        check_output(out_path, full_spec, options, overwrite, clean_record)
         rule, keep_field = parse_keep(options.keep)
         partial = out_path.with_name(out_path.name + ".partial")
         try:
@@ -130,8 +150,9 @@ def dedup(
                 keep_field=keep_field,
                 raw_files=raw_files,
                 pair_scoring=choose_pair_scoring(full_spec, options, settings, raw_files),
+                clean=clean,
             )
-            result = _finish(context, run_stages(DEDUP_STAGES, context), out_path)
+            result = _finish(context, run_stages(stages_for(clean), context), out_path)
             if not keep_work:
                 shutil.rmtree(partial / "work", ignore_errors=True)
             publish(partial, out_path)
@@ -222,6 +243,7 @@ class FindCandidates:
         )
         if context.options.winnow:
             a, b = with_winnowed_pairs(a, b, *signed.work.samples(), signed.n, bucket_window)
+        a, b = without_copies(a, b, context.copies)
         context.candidates = Candidates(a, b, capped, largest)
 
 
@@ -242,6 +264,7 @@ class ScoreCandidates:
         work = signed.work
         lengths = np.concatenate(work.lengths) if work.lengths else np.zeros(0, np.int64)
         priority = keep_priority(context.keep_rule, lengths, signed.keep_values)
+        priority = copies_ranked_as_first(priority, context.copies)
         scoring = context.pair_scoring
         scores = scoring.score_candidates(signed, a, b, priority, (bars, task))
         keep_edge = scores.measure(options.measure) >= options.threshold
@@ -252,7 +275,10 @@ class ScoreCandidates:
         )
         if not scoring.advances_bar:
             bars.advance(task, max(1, a.shape[0]))
-        context.edges = Edges(a[keep_edge], b[keep_edge], edge_scores, priority)
+        ea, eb, edge_scores = with_copy_edges(
+            a[keep_edge], b[keep_edge], edge_scores, context.copies
+        )
+        context.edges = Edges(ea, eb, edge_scores, priority)
 
 
 class MakeGroups:
@@ -270,6 +296,7 @@ class MakeGroups:
         group = components(signed.n, edges.a, edges.b)
         rep = representatives(group, edges.priority)
         similarity = context.pair_scoring.similarity_to_kept(signed, rep)
+        similarity = copies_similarity(similarity, rep, context.copies)
         context.bars.advance(task)
         context.groups = Groups(group, rep, similarity)
 
@@ -289,7 +316,16 @@ class Write:
         settings, partial = context.settings, context.partial
         ext = "parquet" if settings.output_format == "parquet" else "jsonl"
         files = {"documents": f"documents.{ext}", "edges": f"edges.{ext}"}
-        if signed.locations is not None and ext == "jsonl":
+        cutter = None
+        if context.spans is not None:
+            files["spans"] = f"spans.{ext}"
+            cutter = SpanCutter(
+                partial / files["spans"],
+                ext,
+                signed.ids,
+                SpanCutter.from_state(context.spans, context.clean),
+            )
+        if signed.locations is not None and ext == "jsonl" and cutter is None:
             splice_write(
                 signed.locations,
                 partial / files["documents"],
@@ -313,7 +349,11 @@ class Write:
                 groups.similarity,
                 settings.kept_only,
                 context.bars,
+                rewrite=cutter,
             )
+        if cutter is not None:
+            cutter.close()
+            context.span_stats = cutter.stats
         write_edges(partial / files["edges"], ext, signed.ids, edges.a, edges.b, edges.scores)
         context.files = files
 
@@ -327,6 +367,17 @@ DEDUP_STAGES: tuple[Stage, ...] = (
     MakeGroups(),
     Write(),
 )
+
+
+def stages_for(clean: CleanOptions) -> tuple[Stage, ...]:
+    """The stages of a run: :data:`DEDUP_STAGES`, with ``exact`` first and ``spans`` before
+    the write when the cleaning asks for them."""
+    stages: list[Stage] = list(DEDUP_STAGES)
+    if clean.exact != "off":
+        stages.insert(0, ExactCopies())
+    if clean.level != "off":
+        stages.insert(len(stages) - 1, CountSpans())
+    return tuple(stages)
 
 
 def _finish(context: JobContext, clock: StageClock, out_path: Path) -> DedupResult:
@@ -358,14 +409,41 @@ def _finish(context: JobContext, clock: StageClock, out_path: Path) -> DedupResu
         files={**context.files, "summary": SUMMARY_FILE, "spec": SPEC_FILE},
         tricks=signed.tricks.to_dict(),
         peak_memory_mb=peak_memory_mb(),
+        cleaning=_cleaning_summary(context),
     )
     summary = result.to_dict()
     summary["options"] = options.to_dict()
     (context.partial / SUMMARY_FILE).write_text(
         json.dumps(summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
-    write_spec(context.partial, spec, options)
+    write_spec(
+        context.partial, spec, options, context.clean.to_dict() if context.clean.active else None
+    )
     return result
+
+
+def _cleaning_summary(context: JobContext) -> dict[str, Any]:
+    """``summary.json``'s cleaning counts (nothing when no cleaning was asked)."""
+    out: dict[str, Any] = {}
+    clean = context.clean
+    if clean.exact != "off":
+        copies = context.need(context.copies, "exact")
+        out["exact_duplicates"] = int((copies >= 0).sum())
+    if clean.level != "off":
+        state = context.need(context.spans, "spans")
+        stats = context.need(context.span_stats, "write")
+        out["spans"] = {
+            "level": clean.level,
+            "documents_counted": state.counted,
+            "repeated_keys": int(getattr(state.counter, "repeated_keys", np.zeros(0)).shape[0]),
+            "spans_removed": stats.spans_removed,
+            "chars_removed": stats.chars_removed,
+            "documents_cut": stats.documents_cut,
+            "documents_dropped": stats.documents_dropped,
+            "counting": clean.span_counting,
+            "error_bound": state.counter.error_bound(),
+        }
+    return out
 
 
 def _input_bytes(inputs: Sequence[str | os.PathLike[str]]) -> int:

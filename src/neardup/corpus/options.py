@@ -171,15 +171,25 @@ class DedupResult:
     #: worker process (``workers``; 0 with ``jobs=1``), as the kernel counts it: pages of a
     #: file the job maps (the input, while its records are written) count while mapped.
     peak_memory_mb: dict[str, float] = field(default_factory=dict)
+    #: Only when cleaning was asked (``--exact``, ``--level``): ``exact_duplicates`` (the
+    #: documents found exact copies of an earlier one; they are counted in ``removed`` too)
+    #: and ``spans`` (the level, spans removed, characters removed, documents cut and dropped,
+    #: the counting and its error bound). Written to ``summary.json`` at its top level.
+    cleaning: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["out"] = str(self.out)
+        out.update(out.pop("cleaning"))
         return out
 
 
-def spec_record(spec: Spec, options: DedupOptions) -> dict[str, Any]:
-    return {
+def spec_record(
+    spec: Spec, options: DedupOptions, clean: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """``spec.json``'s record; ``clean`` (the cleaning options, when any is asked) is written
+    under ``clean``, so an output made without cleaning keeps the record it had."""
+    record = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
         "spec": spec.to_dict(),
@@ -187,23 +197,35 @@ def spec_record(spec: Spec, options: DedupOptions) -> dict[str, Any]:
         "dedup": options.to_dict(),
         "created_by": f"neardup {__version__}",
     }
+    if clean:
+        record["clean"] = clean
+    return record
 
 
-def write_spec(folder: Path, spec: Spec, options: DedupOptions) -> None:
+def write_spec(
+    folder: Path, spec: Spec, options: DedupOptions, clean: dict[str, Any] | None = None
+) -> None:
     """``spec.json``: the spec applied and the dedup options (every engine writes it so)."""
+    record = spec_record(spec, options, clean)
     (folder / SPEC_FILE).write_text(
-        json.dumps(spec_record(spec, options), ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+        json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
         encoding="utf-8",
     )
 
 
-def check_output(out: Path, spec: Spec, options: DedupOptions, overwrite: bool) -> None:
+def check_output(
+    out: Path,
+    spec: Spec,
+    options: DedupOptions,
+    overwrite: bool,
+    clean: dict[str, Any] | None = None,
+) -> None:
     """Refuse an output that cannot be made there (under a file, or in a folder this user may
     not search), an existing one (unless ``overwrite``), and always one made under another
     spec or other dedup options, or a folder that is not a dedup output (``overwrite`` would
     remove it)."""
     try:
-        _check_output(out, spec, options, overwrite)
+        _check_output(out, spec, options, overwrite, clean)
     except OSError as exc:
         raise InputError(
             f"cannot write the output to {out}: {exc.strerror or exc}; check that you may "
@@ -213,7 +235,9 @@ def check_output(out: Path, spec: Spec, options: DedupOptions, overwrite: bool) 
         ) from None
 
 
-def _check_output(out: Path, spec: Spec, options: DedupOptions, overwrite: bool) -> None:
+def _check_output(
+    out: Path, spec: Spec, options: DedupOptions, overwrite: bool, clean: dict[str, Any] | None
+) -> None:
     if not out.absolute().name:
         raise InputError(f"cannot write the output to {out}: choose a folder to create, not /")
     for parent in out.absolute().parents:
@@ -234,10 +258,11 @@ def _check_output(out: Path, spec: Spec, options: DedupOptions, overwrite: bool)
             meta = json.loads(stored.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise DatasetError(f"{stored}: not readable JSON ({exc})") from None
-        mine = spec_record(spec, options)
+        mine = spec_record(spec, options, clean)
         if (
             meta.get("spec_fingerprint") != mine["spec_fingerprint"]
             or meta.get("dedup") != mine["dedup"]
+            or meta.get("clean") != mine.get("clean")
         ):
             raise SpecMismatchError(
                 f"{out} holds a dedup made under spec {meta.get('spec_fingerprint')} with "

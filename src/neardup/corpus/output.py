@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import islice
 from json.encoder import encode_basestring
 from pathlib import Path
@@ -93,7 +93,11 @@ def write_records(
     similarity: F64,
     kept_only: bool,
     progress: StageProgress,
+    rewrite: Callable[[int, str], tuple[str, dict[str, Any], bool]] | None = None,
 ) -> None:
+    """Every record read again with the added fields; ``rewrite(i, text)``, when given, gives
+    a kept document's text after cleaning, the fields it adds and whether the cleaning drops
+    it (a dropped document is written with ``kept`` false, or left out with ``kept_only``)."""
     writer = RecordWriter(path, fmt)
     task = progress.task("write", len(ids))
     try:
@@ -104,6 +108,13 @@ def write_records(
                     f"is {doc_id!r} now)"
                 )
             kept = bool(rep[i] == i)
+            extra: dict[str, Any] = {}
+            if rewrite is not None:
+                if kept:
+                    text, extra, dropped = rewrite(i, text)
+                    kept = not dropped
+                else:
+                    extra = {"spans_removed": 0}
             if kept_only and not kept:
                 progress.advance(task)
                 continue
@@ -112,6 +123,7 @@ def write_records(
             record["kept"] = kept
             record["similarity"] = round(float(similarity[i]), 6)
             record["representative"] = ids[int(rep[i])]
+            record.update(extra)
             writer.write(record)
             progress.advance(task)
     finally:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from neardup.corpus.arrays import F64, I64
+from neardup.corpus.cleaning import CleanOptions
 from neardup.corpus.options import DedupOptions, read_documents
 from neardup.corpus.progress import StageClock, StageProgress
 from neardup.corpus.signing import SignedBlock, TrickCounts
@@ -148,6 +149,14 @@ class JobContext:
     groups: Groups | None = None
     #: the output files by role (``documents``, ``edges``), set by the write stage
     files: dict[str, str] = field(default_factory=dict)
+    #: the cleaning asked besides the near-duplicate documents (off by default)
+    clean: CleanOptions = field(default_factory=CleanOptions)
+    #: the ``exact`` stage's result: each document's first exact copy, or -1
+    copies: I64 | None = None
+    #: the ``spans`` stage's result (:class:`neardup.corpus.clean_stages.SpanState`)
+    spans: Any = None
+    #: what the write stage's cut did (:class:`neardup.corpus.clean_stages.SpanStats`)
+    span_stats: Any = None
 
     @property
     def sketch(self) -> SketchSpec:

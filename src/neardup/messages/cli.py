@@ -145,6 +145,22 @@ CLI: dict[str, dict[str, str]] = {
         "({duplicate_groups} with near-copies), {removed} removed; "
         "{verified} of {candidates} candidate pairs verified; {seconds:.1f} s → {out}",
     },
+    "dedup_exact": {
+        "ru": "точных копий: {copies} (каждая присоединена к группе своего первого экземпляра)",
+        "en": "exact copies: {copies} (each joined to its first copy's group)",
+    },
+    "dedup_spans": {
+        "ru": "повторяющиеся фрагменты ({level}): вырезано {spans}, символов {chars}, из "
+        "документов {documents}; отброшено документов, где почти ничего не осталось: {dropped}",
+        "en": "repeated spans ({level}): {spans} cut, {chars} characters, from {documents} "
+        "documents; {dropped} documents dropped with too little left",
+    },
+    "dedup_count_min": {
+        "ru": "приближённый подсчёт (count-min, {megabytes} МБ): число документов завышено "
+        "не более чем на {overcount} с вероятностью {confidence} %",
+        "en": "approximate counting (count-min, {megabytes} MB): a document count is over "
+        "by at most {overcount} with probability {confidence} %",
+    },
     "dedup_tricks": {
         "ru": "приёмы обхода проверки сняты: документов {documents}, подозрительных "
         "{suspicious}; {kinds}",

@@ -10,6 +10,12 @@ English message. A code with no words here (``writes_off``, ``no_texts`` and
 from __future__ import annotations
 
 ERRORS: dict[str, dict[str, str]] = {
+    "spark_span_counting": {
+        "ru": "Spark считает повторяющиеся фрагменты только точно; приближённый подсчёт "
+        "(--span-counting approximate) есть только у локального движка (--engine local).",
+        "en": "The Spark engine counts repeated spans exactly only; approximate counting "
+        "(--span-counting approximate) is the local engine's (--engine local).",
+    },
     "invalid_text": {
         "ru": "В тексте недопустимый символ {char} (позиция {position:,}): нужен текст в "
         "Юникоде без символов NUL и одиночных суррогатов.",

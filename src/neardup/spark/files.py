@@ -19,7 +19,10 @@ from neardup.corpus import (
     parse_keep,
     read_documents,
 )
+from neardup.corpus.clean_stages import SpanCutter
+from neardup.corpus.cleaning import CleanOptions
 from neardup.errors import require
+from neardup.spark.clean import check_clean
 from neardup.spark.job import dedup_dataframe
 from neardup.spark.session import session
 from neardup.spec import Spec
@@ -95,6 +98,7 @@ def dedup_files(
     input_format: str | None = None,
     overwrite: bool = False,
     batch_size: int = 4096,
+    clean: CleanOptions | None = None,
 ) -> dict[str, Any]:
     """The CLI's ``--engine spark``: the input is streamed through
     :func:`neardup.corpus.read_documents` (the one reader) into Parquet parts with an ``order``
@@ -103,7 +107,9 @@ def dedup_files(
     ``.parquet``: every input record, its text and fields, with the added fields; the input
     is read a second time for them), ``edges.jsonl`` / ``.parquet`` (the verified pairs by
     id), ``summary.json`` and ``spec.json``. Only a few numbers per document and the edges
-    come to the driver, as the local engine holds them."""
+    come to the driver, as the local engine holds them. ``clean`` adds the local engine's
+    cleaning (:mod:`neardup.spark.clean`): exact copies first, repeated spans cut from the
+    kept documents as the records are written (``spans.jsonl``), and their counts."""
     import time
     from pathlib import Path
 
@@ -118,9 +124,12 @@ def dedup_files(
     if output_format not in ("jsonl", "parquet"):
         raise InputError(f"the output format must be jsonl or parquet, got {output_format!r}")
     opts = options if options is not None else DedupOptions()
+    clean = clean if clean is not None else CleanOptions()
+    check_clean(clean)
+    clean_record = clean.to_dict() if clean.active else None
     full = dedup_spec(spec if spec is not None else default_spec(), opts)
     out_path = Path(out)
-    check_output(out_path, full, opts, overwrite)
+    check_output(out_path, full, opts, overwrite, clean_record)
     partial = out_path.with_name(out_path.name + ".partial")
     if partial.exists():
         shutil.rmtree(partial)
@@ -147,9 +156,26 @@ def dedup_files(
                 raise DatasetError("the input holds no documents")
             df = spark.read.parquet(str(staging))
             edges_out: list[Any] = []
-            result = dedup_dataframe(df, opts, spec=spec, edges_out=edges_out)
+            result = dedup_dataframe(
+                df, opts, spec=spec, edges_out=edges_out, exact_mode=clean.exact
+            )
             group, rep, similarity = _annotations(result, ids)
             a, b, scores = _edges(edges_out[0], opts.verify == "exact")
+            exact_count = int(edges_out[1].count()) if len(edges_out) > 1 else 0
+            cuts: dict[int, Any] = {}
+            span_counts: dict[str, int] = {}
+            if clean.level != "off":
+                from pyspark.sql import functions as F
+
+                from neardup.spark.clean import repeated_spans
+
+                # the kept documents from the staged input, by the driver's own annotations:
+                # filtering ``result`` would run the whole dedup plan again
+                kept_orders = spark.createDataFrame(
+                    [(int(i),) for i in np.flatnonzero(rep == np.arange(len(ids)))], "order long"
+                )
+                kept_rows = df.join(F.broadcast(kept_orders), "order")
+                cuts, span_counts = repeated_spans(kept_rows, full.to_json(), clean)
             seconds["spark"] = time.perf_counter() - t0
         finally:
             if own:
@@ -159,9 +185,24 @@ def dedup_files(
         files = {"documents": f"documents.{ext}", "edges": f"edges.{ext}"}
         docs = read_documents(inputs, id_field=id_field, text_field=text_field, fmt=input_format)
         no_bars = StageProgress(False)
+        cutter = None
+        if clean.level != "off":
+            files["spans"] = f"spans.{ext}"
+            cutter = SpanCutter(partial / files["spans"], ext, ids, cuts.get)
         write_records(
-            docs, partial / files["documents"], ext, ids, group, rep, similarity, kept_only, no_bars
+            docs,
+            partial / files["documents"],
+            ext,
+            ids,
+            group,
+            rep,
+            similarity,
+            kept_only,
+            no_bars,
+            rewrite=cutter,
         )
+        if cutter is not None:
+            cutter.close()
         write_edges(partial / files["edges"], ext, ids, a, b, PairScores(*scores))
         seconds["write"] = time.perf_counter() - t0
         kept = int((rep == np.arange(len(ids))).sum())
@@ -177,11 +218,25 @@ def dedup_files(
             "options": opts.to_dict(),
             "files": {**files, "summary": SUMMARY_FILE, "spec": SPEC_FILE},
         }
+        if clean.exact != "off":
+            summary["exact_duplicates"] = exact_count
+        if cutter is not None:
+            stats = cutter.stats
+            summary["spans"] = {
+                "level": clean.level,
+                **span_counts,
+                "spans_removed": stats.spans_removed,
+                "chars_removed": stats.chars_removed,
+                "documents_cut": stats.documents_cut,
+                "documents_dropped": stats.documents_dropped,
+                "counting": clean.span_counting,
+                "error_bound": {},
+            }
         shutil.rmtree(partial / "work", ignore_errors=True)
         (partial / SUMMARY_FILE).write_text(
             json.dumps(summary, ensure_ascii=False, indent=2) + "\n", "utf-8"
         )
-        write_spec(partial, full, opts)
+        write_spec(partial, full, opts, clean_record)
         publish(partial, out_path)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)

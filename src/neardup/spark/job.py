@@ -7,6 +7,7 @@ from typing import Any
 
 from neardup.corpus import ADDED_FIELDS, DedupOptions, dedup_spec, parse_keep
 from neardup.errors import NotSupportedError
+from neardup.spark.clean import exact_copies, with_copy_edges, without_copies
 from neardup.spark.components import checkpoint, connected_components
 from neardup.spark.udfs import _pair_batches, _score_batches, _sign_batches
 from neardup.spec import Spec
@@ -37,12 +38,33 @@ def _measure(scored: Any, measure: str) -> Any:
     return scored["resemblance"]
 
 
+def _copies_ranked_as_first(docs: Any, copies: Any, has_keep_value: bool) -> Any:
+    """Each exact copy given its first copy's length and keep value, as the local engine ranks
+    it: ties go to the first in input order, so a copy is never kept over its first."""
+    from pyspark.sql import functions as F
+
+    columns = ["length", *(["keep_value"] if has_keep_value else [])]
+    firsts = docs.select(
+        F.col("order").alias("a"), *(F.col(c).alias(f"first_{c}") for c in columns)
+    )
+    link = copies.join(firsts, "a").select(
+        F.col("b").alias("order"), F.lit(True).alias("is_copy"), *(f"first_{c}" for c in columns)
+    )
+    docs = docs.join(link, "order", "left")
+    for c in columns:
+        docs = docs.withColumn(
+            c, F.when(F.col("is_copy").isNotNull(), F.col(f"first_{c}")).otherwise(F.col(c))
+        )
+    return docs.drop("is_copy", *(f"first_{c}" for c in columns))
+
+
 def dedup_dataframe(
     df: Any,
     options: DedupOptions | None = None,
     *,
     spec: Spec | None = None,
     edges_out: list[Any] | None = None,
+    exact_mode: str = "off",
 ) -> Any:
     """Every row of a DataFrame of ``id`` and ``text`` (and ``order``, else
     ``monotonically_increasing_id()``; with ``keep='max:F'`` or ``'min:F'`` a column ``F``)
@@ -52,7 +74,10 @@ def dedup_dataframe(
     ``options`` are the local engine's (:class:`neardup.corpus.DedupOptions`, default
     ``DedupOptions()``). ``edges_out``, when given a list, receives the verified-edge
     DataFrame ``(a, b, resemblance[, containment_ab, containment_ba])`` in ``order``
-    numbers."""
+    numbers (and, with ``exact_mode``, then the ``(a, b)`` pairs of exact copies).
+    ``exact_mode`` (``canonical`` or ``raw``, as ``CleanOptions.exact``): exact copies found
+    first by content hash, each joined to its first copy by an edge of measure 1 and left out
+    of the candidate pairs, as the local engine does."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
@@ -96,10 +121,17 @@ def dedup_dataframe(
     pairs = buckets.mapInArrow(
         lambda it: _pair_batches(it, bucket_window), "a long, b long"
     ).distinct()
+    copies = None
+    if exact_mode != "off":
+        copies = checkpoint(exact_copies(source, spec_json, exact_mode))
+    pairs = without_copies(pairs, copies)
     scored = _score(pairs, signed, exact, full)
-    edges = checkpoint(scored.where(_measure(scored, measure) >= threshold))
+    edges = with_copy_edges(scored.where(_measure(scored, measure) >= threshold), copies)
+    edges = checkpoint(edges)
     if edges_out is not None:
         edges_out.append(edges)
+        if copies is not None:  # second: the exact copies' (first, copy) pairs
+            edges_out.append(copies)
 
     labels = connected_components(edges)
     docs = (
@@ -108,6 +140,8 @@ def dedup_dataframe(
         .withColumn("root", F.coalesce("root", "order"))
         .drop("node")
     )
+    if copies is not None and rule != "first":
+        docs = _copies_ranked_as_first(docs, copies, keep_field is not None)
     if rule == "first":
         priority = [F.col("order").asc()]
     elif rule == "longest":
