@@ -13,7 +13,14 @@ import pytest
 def spark() -> Iterator[Any]:
     from neardup.spark import session
 
-    spark = session("local[2]", app_name="neardup-tests", shuffle_partitions=2)
+    # 4 GB for the driver (local mode runs the executors in it): the heavy tests read tens of
+    # thousands of documents through Parquet, past the default 1 GB heap
+    spark = session(
+        "local[2]",
+        app_name="neardup-tests",
+        shuffle_partitions=2,
+        conf={"spark.driver.memory": "4g"},
+    )
     try:
         yield spark
     finally:

@@ -68,7 +68,8 @@ CLEAN_NAMES = tuple(CleanOptions.__dataclass_fields__)
     type=click.Choice(SketchSpec.FAMILIES),
     default=field_default(SketchSpec, "family"),
     show_default=True,
-    help="MinHash functions: splitmix, or affine (the classic (a·x + b) mod 2^61-1).",
+    help="MinHash functions: splitmix, affine (the classic (a·x + b) mod 2^61-1) or oph1 (one "
+    "permutation hashing, densified: one hash an element).",
 )
 @click.option(
     "--bands",

@@ -83,8 +83,9 @@ def _sketch_from_options(
     type=click.Choice(SketchSpec.FAMILIES),
     default=field_default(SketchSpec, "family"),
     show_default=True,
-    help="MinHash functions: splitmix (splitmix64(x ^ s_i), 64-bit bijections) or affine "
-    "(the classic (a_i·x + b_i) mod 2^61-1, a_i and b_i from the seed).",
+    help="MinHash functions: splitmix (splitmix64(x ^ s_i), 64-bit bijections), affine "
+    "(the classic (a_i·x + b_i) mod 2^61-1, a_i and b_i from the seed) or oph1 (one "
+    "permutation hashing with optimal densification: one hash an element, whatever --num-perm).",
 )
 @click.option(
     "--bands",

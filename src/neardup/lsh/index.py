@@ -17,6 +17,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import partial
 from typing import Any, NamedTuple, TypeAlias, cast
 
@@ -140,7 +141,8 @@ class LSHIndex:
     ``threshold``: the resemblance the index finds: the bands are chosen for it (with
     ``weights`` = the false positive and false negative weights of
     :func:`~neardup.sketch.params.choose`, as datasketch's ``MinHashLSH``; by default
-    :data:`~neardup.lsh.params.RECALL_WEIGHTS`, which weigh a missed document more), and a
+    :data:`~neardup.lsh.params.RECALL_WEIGHTS`, which weigh a missed document more, or, for a
+    store that holds an index, the bands it was made with), and a
     query returns the candidates whose similarity is at least the threshold (less the
     estimate's margin, :func:`~neardup.lsh.params.estimate_floor`; the exact threshold under
     ``verify``) unless it is given ``min_similarity``. ``num_perm``: MinHash functions per
@@ -161,12 +163,18 @@ class LSHIndex:
         self,
         threshold: float = DEFAULTS.threshold,
         num_perm: int = 128,
-        weights: tuple[float, float] = RECALL_WEIGHTS,
+        weights: tuple[float, float] | None = None,
         spec: Spec | SketchSpec | None = None,
         store: LSHStore | str | os.PathLike[str] | None = None,
         verify: bool = False,
     ) -> None:
-        self._init(resolve(threshold, num_perm, weights, spec, verify), open_store(store))
+        opened = open_store(store)
+        if weights is None:
+            # no weights asked: a store that holds an index keeps the banding it was made
+            # with (an index made before the recall weights became the default still opens)
+            spec = _stored_banding(spec, num_perm, opened)
+        chosen = RECALL_WEIGHTS if weights is None else weights
+        self._init(resolve(threshold, num_perm, chosen, spec, verify), opened)
 
     @classmethod
     def open(cls, store: LSHStore | str | os.PathLike[str]) -> LSHIndex:
@@ -733,3 +741,27 @@ class _Session:
         self.keys, self.items = [], []
         if keys:
             self.index.add_batch(keys, items)
+
+
+def _stored_banding(
+    spec: Spec | SketchSpec | None, num_perm: int, store: LSHStore
+) -> Spec | SketchSpec | None:
+    """``spec`` with the bands and rows of the index ``store`` holds, when it holds one and
+    ``spec`` names no bands of its own; otherwise ``spec`` as it is."""
+    sketch = spec if isinstance(spec, SketchSpec) else spec.sketch if spec is not None else None
+    if sketch is not None and sketch.bands:
+        return spec
+    try:
+        stored = store.read_params()
+        bands, rows = int(stored["bands"]), int(stored["rows"])
+    except (KeyError, TypeError, ValueError):
+        return spec
+    if bands * rows > num_perm or bands < 1 or rows < 1:
+        return spec
+    if spec is None:
+        from neardup.fingerprints.pipeline import default_spec
+
+        spec = default_spec()
+    base = spec if isinstance(spec, SketchSpec) else spec.sketch or SketchSpec(num_perm=num_perm)
+    banded = replace(base, bands=bands, rows=rows)
+    return banded if isinstance(spec, SketchSpec) else spec.replace(sketch=banded)
