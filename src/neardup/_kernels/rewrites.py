@@ -199,3 +199,47 @@ def group_passages(partner: I64, blank: B1, window: int) -> tuple[I64, I64]:
         ends[count] = last_matched + 1
         count += 1
     return firsts[:count], ends[:count]
+
+
+@njit(cache=True, nogil=True)
+def best_two(keys: I64, others: I64, scores: F64, n: int) -> tuple[F64, I64, F64]:
+    """For each of ``n`` sentences, its best score over the candidate pairs naming it in
+    ``keys`` (``0.0`` when none), the partner of that best pair in ``others`` (``-1``) and its
+    second-best score: what a pair's margin over its rivals is read from."""
+    best = np.zeros(n, dtype=np.float64)
+    best_at = np.full(n, -1, dtype=np.int64)
+    second = np.zeros(n, dtype=np.float64)
+    for c in range(keys.shape[0]):
+        k = keys[c]
+        s = scores[c]
+        if s > best[k]:
+            second[k] = best[k]
+            best[k] = s
+            best_at[k] = others[c]
+        elif s > second[k]:
+            second[k] = s
+    return best, best_at, second
+
+
+@njit(cache=True, nogil=True)
+def pair_margins(
+    rows: I64,
+    cols: I64,
+    scores: F64,
+    row_best: F64,
+    row_best_at: I64,
+    row_second: F64,
+    col_best: F64,
+    col_best_at: I64,
+    col_second: F64,
+) -> F64:
+    """The margin of each matched pair ``(rows[k], cols[k])``: its score less the best score
+    either sentence reaches with any OTHER sentence of the other text (its rivals)."""
+    out = np.empty(rows.shape[0], dtype=np.float64)
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        j = cols[k]
+        rival_a = row_second[i] if row_best_at[i] == j else row_best[i]
+        rival_b = col_second[j] if col_best_at[j] == i else col_best[j]
+        out[k] = scores[k] - max(rival_a, rival_b)
+    return out

@@ -29,10 +29,16 @@ The algorithm (hot loops in :mod:`neardup._kernels.rewrites`):
    than ``min_sentence_tokens`` terms are never matched (a dateline or a caption matches
    anything that repeats its two words), and query sentences mostly inside ``skip_a_spans``
    (the verbatim passages found already) are left out, as are source sentences mostly inside
-   ``skip_b_spans``.
+   ``skip_b_spans``. Embed, credit and date lines (``— Name (@handle) May 5, 2020``,
+   ``Фото: …``, a byline, a dateline) are never matched: two stories share them but for a date.
 4. Passages: consecutive matched query sentences whose partners lie within ``window``
    sentences of each other in the source form one passage (sentences may be reordered inside
-   it); a passage is kept when it holds at least ``min_tokens`` canonical tokens of the query.
+   it); a passage is kept when it holds at least ``min_tokens`` canonical tokens of the query
+   and its pairs stand out from their rivals: a pair's *margin* is its score less the best
+   score either sentence reaches with another sentence of the other text, and the pairs' mean
+   margin must reach ``min_margin`` (plus ``SINGLE_EXTRA_MARGIN`` for a passage of one pair).
+   Two stories about one event restate its facts in several sentences, so a sentence sharing
+   them has several near partners; a sentence reworded from another has one.
 
 The threshold decides "this sentence is a rewrite of that one"; it was chosen on human-labelled
 sentence paraphrases (``benchmarks/quality_rewrites.py --calibrate``; docs/quality.md, section
@@ -42,12 +48,14 @@ figures). Everything is deterministic: equal inputs give equal passages.
 
 from neardup.passages.rewrites.finder import (
     CONSTRAINTS,
+    DEFAULT_MIN_MARGIN,
     DEFAULT_MIN_SENTENCE_TOKENS,
     DEFAULT_MIN_TOKENS,
     DEFAULT_THRESHOLD,
     DEFAULT_WINDOW,
     EXTEND_SHARE,
     KIND,
+    SINGLE_EXTRA_MARGIN,
     SKIP_SHARE,
     RewriteFinder,
     RewrittenPassage,
@@ -57,6 +65,7 @@ from neardup.passages.rewrites.finder import (
 from neardup.passages.rewrites.scores import sentence_scores, similarity_matrix
 from neardup.passages.rewrites.sentences import (
     Sentences,
+    boilerplate,
     sentence_bounds,
     sentence_spans,
     split_sentences,
@@ -64,16 +73,19 @@ from neardup.passages.rewrites.sentences import (
 
 __all__ = [
     "CONSTRAINTS",
+    "DEFAULT_MIN_MARGIN",
     "DEFAULT_MIN_SENTENCE_TOKENS",
     "DEFAULT_MIN_TOKENS",
     "DEFAULT_THRESHOLD",
     "DEFAULT_WINDOW",
     "EXTEND_SHARE",
     "KIND",
+    "SINGLE_EXTRA_MARGIN",
     "SKIP_SHARE",
     "RewriteFinder",
     "RewrittenPassage",
     "Sentences",
+    "boilerplate",
     "find_rewrites",
     "find_rewrites_many",
     "sentence_bounds",

@@ -16,7 +16,11 @@ from neardup.analysis.analyzed import Prepared
 from neardup.errors import ConfigurationError
 from neardup.fingerprints.pipeline import Analyzable, Pipeline, default_spec
 from neardup.passages.rewrites.scores import Bags, _restrict, bags_against, bags_of
-from neardup.passages.rewrites.sentences import Sentences, split_sentences
+from neardup.passages.rewrites.sentences import (
+    Sentences,
+    boilerplate_sentences,
+    split_sentences,
+)
 from neardup.spec import Spec
 
 I64 = npt.NDArray[np.int64]
@@ -39,6 +43,19 @@ DEFAULT_MIN_SENTENCE_TOKENS = 3
 EXTEND_SHARE = 0.5
 #: The share of a query sentence's tokens inside ``skip_a_spans`` from which it is skipped.
 SKIP_SHARE = 0.5
+#: The mean margin a passage's sentence pairs need over their rivals: a pair's margin is its
+#: score less the best score either of its sentences reaches with another sentence of the other
+#: text. Two stories about one event restate the same facts (names, places, figures) in many
+#: sentences, so a sentence sharing them has several near partners; a sentence rewritten from
+#: another has one. Chosen on one half of news pairs about one event and of paraphrases placed
+#: in unrelated news (docs/quality.md, "Rewritten passages": ``benchmarks/checker_bench.py``).
+DEFAULT_MIN_MARGIN = 0.33
+#: What a passage of one sentence pair needs over ``min_margin``: one sentence restating a
+#: story's main fact is the commonest false mark, and nothing around it speaks for it.
+SINGLE_EXTRA_MARGIN = 0.22
+#: Pairs scoring below this are not scored as rivals (they would not move a margin that
+#: matters: a matched pair scores at least ``threshold`` × :data:`EXTEND_SHARE`).
+RIVAL_FLOOR = 0.1
 
 CONSTRAINTS: dict[str, Integer] = {
     "window": Integer(0, 1_000_000),
@@ -172,6 +189,7 @@ class RewriteFinder:
         min_tokens: int = DEFAULT_MIN_TOKENS,
         min_sentence_tokens: int = DEFAULT_MIN_SENTENCE_TOKENS,
         extend_threshold: float | None = None,
+        min_margin: float = DEFAULT_MIN_MARGIN,
     ) -> None:
         given = {"window": window, "min_tokens": min_tokens}
         given["min_sentence_tokens"] = min_sentence_tokens
@@ -187,9 +205,14 @@ class RewriteFinder:
             raise ConfigurationError(f"extend_threshold must be a number, got {extend_threshold!r}")
         if not 0.0 < float(extend_threshold) <= 1.0:
             raise ConfigurationError(f"extend_threshold must be in (0, 1], got {extend_threshold}")
+        if isinstance(min_margin, bool) or not isinstance(min_margin, int | float):
+            raise ConfigurationError(f"min_margin must be a number, got {min_margin!r}")
+        if not -1.0 <= float(min_margin) <= 1.0:
+            raise ConfigurationError(f"min_margin must be in [-1, 1], got {min_margin}")
         if spec is not None and not isinstance(spec, Spec):
             raise ConfigurationError(f"spec must be a Spec or None, got {type(spec).__name__}")
         self.spec = spec
+        self.min_margin = float(min_margin)
         self.threshold = float(threshold)
         self.extend_threshold = float(extend_threshold)
         self.window = window
@@ -206,6 +229,7 @@ class RewriteFinder:
             "window": self.window,
             "min_tokens": self.min_tokens,
             "min_sentence_tokens": self.min_sentence_tokens,
+            "min_margin": self.min_margin,
         }
 
     def prepare(self, text: Analyzable | Prepared | Sentences) -> Sentences:
@@ -228,7 +252,8 @@ class RewriteFinder:
 
     def _usable(self, sentences: Sentences, skip: Iterable[Span]) -> npt.NDArray[np.bool_]:
         sizes = sentences.token_end - sentences.token_first
-        return (sizes >= self.min_sentence_tokens) & ~_skipped(sentences, skip)
+        usable = (sizes >= self.min_sentence_tokens) & ~_skipped(sentences, skip)
+        return usable & ~boilerplate_sentences(sentences)
 
     def find(
         self,
@@ -260,14 +285,28 @@ class RewriteFinder:
         a_ptr, a_ids = _restrict(a_ptr, a_ids, usable_a)
         b_ptr, b_ids = _restrict(b_ptr, b_ids, usable_b)
         hole = self.extend_threshold
-        floor = min(hole, self.threshold)
+        floor = min(hole, self.threshold, RIVAL_FLOOR)
         cand_i, cand_j, cand_s = kernels.pair_scores(a_ptr, a_ids, b_ptr, b_ids, idf, floor)
         partner, score = kernels.match_sentences(
             len(a), len(b), cand_i, cand_j, cand_s, self.threshold, hole, self.window
         )
         blank = ~usable_a & ~_skipped(a, skip_a_spans)
         firsts, ends = kernels.group_passages(partner, blank, self.window)
-        return self._passages(a, b, source_id, partner, score, firsts, ends)
+        margin = self._margins(len(a), len(b), cand_i, cand_j, cand_s, partner, score)
+        return self._passages(a, b, source_id, partner, score, margin, firsts, ends)
+
+    @staticmethod
+    def _margins(
+        n_a: int, n_b: int, cand_i: I64, cand_j: I64, cand_s: F64, partner: I64, score: F64
+    ) -> F64:
+        """Each matched query sentence's margin over its rivals (:data:`DEFAULT_MIN_MARGIN`;
+        0 where unmatched)."""
+        row = kernels.best_two(cand_i, cand_j, cand_s, n_a)
+        col = kernels.best_two(cand_j, cand_i, cand_s, n_b)
+        rows = np.flatnonzero(partner >= 0).astype(np.int64)
+        margin = np.zeros(n_a, dtype=np.float64)
+        margin[rows] = kernels.pair_margins(rows, partner[rows], score[rows], *row, *col)
+        return margin
 
     def _bags_of(self, a: Sentences) -> Bags:
         """The query's term sets, made once for the sources it is compared with one after the
@@ -287,6 +326,7 @@ class RewriteFinder:
         source_id: str,
         partner: I64,
         score: F64,
+        margin: F64,
         firsts: I64,
         ends: I64,
     ) -> list[RewrittenPassage]:
@@ -296,6 +336,10 @@ class RewriteFinder:
             cols = [int(partner[i]) for i in rows]
             a_tok = (int(a.token_first[first]), int(a.token_end[end - 1]))
             if a_tok[1] - a_tok[0] < self.min_tokens:
+                continue
+            # more than shared facts: the pairs must stand out from their rivals
+            need = self.min_margin + (SINGLE_EXTRA_MARGIN if len(rows) == 1 else 0.0)
+            if float(np.mean(margin[rows])) < need:
                 continue
             j_lo, j_hi = min(cols), max(cols)
             sizes = np.asarray([a.token_end[i] - a.token_first[i] for i in rows], dtype=np.float64)

@@ -139,3 +139,43 @@ def split_sentences(text: str, canonical: Canonical) -> Sentences:
         starts[s], ends[s] = lo, hi
     terms = tuple(canonical.terms) if n_tokens else ()
     return Sentences(text, canonical, terms, starts, ends, first, end)
+
+
+# Lines that are never a rewrite whatever they share: an embedded post's signature line
+# ("— Name (@handle) May 5, 2020", a pic.twitter.com link), a photo or source credit, a byline,
+# a "read also" or "subscribe" line, a source credit (not a headline "Source: ... ." that quotes
+# one), a line that is only a date and time. Two stories quoting
+# one post, or dated a day apart, share such lines word for word but for a date.
+_BOILERPLATE = re.compile(
+    r"pic\.twitter\.com/|(?:twitter|x|t|instagram|facebook|vk|youtube)\.com/\S"
+    r"|\(@\w{1,30}\)"
+    r"|^\s*[—–-]?\s*@\w{1,30}\b"
+    r"|^\s*(?:фото|photo|видео|video|credit|автор|author)\s*[:|—–]"
+    r"|^\s*(?:источник|source)\s*[:|—–][^.!?…]*$"
+    r"|^\s*(?:reporting|editing|writing|additional reporting) by\b"
+    r"|^\s*(?:читайте также|read also|read more|смотрите также|see also|подписывайтесь)\b"
+    r"|^\s*by\s+[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3}\s*$",
+    re.IGNORECASE,
+)
+_DATE_ONLY = re.compile(
+    r"^[\s\d.,:/–—-]*(?:(?:[^\W\d_]{3,12})[\s\d.,:/–—-]*){0,3}$",
+)
+_DIGIT = re.compile(r"\d")
+
+
+def boilerplate(text: str) -> bool:
+    """Whether a sentence is an embed, credit or date line (:data:`_BOILERPLATE`), or at most
+    three words around numbers (a dateline: ``14 ноября 2019, 12:30``)."""
+    if _BOILERPLATE.search(text):
+        return True
+    return bool(_DIGIT.search(text)) and _DATE_ONLY.match(text.strip()) is not None
+
+
+def boilerplate_sentences(sentences: Sentences) -> npt.NDArray[np.bool_]:
+    """Which sentences of ``sentences`` are :func:`boilerplate`."""
+    text, spans = sentences.text, zip(sentences.starts.tolist(), sentences.ends.tolist())
+    return np.fromiter(
+        (boilerplate(text[s:e]) for s, e in spans),
+        dtype=np.bool_,
+        count=len(sentences),
+    )
