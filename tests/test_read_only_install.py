@@ -5,9 +5,11 @@ package) that is then made read-only, and ``compare``, ``index create/add``, ``d
 ``serve`` run from it as a user who cannot write there: under root (the CI container) the
 child drops the capabilities that let root write anywhere (``CAP_DAC_OVERRIDE``,
 ``CAP_DAC_READ_SEARCH``), so root is held to the files' modes like any user; under another
-user the modes alone do it. Two cases: a writable home (the kernels' compiled code goes to
-``~/.cache/neardup/numba``) and nothing writable but the work folder (kernels compiled in
-memory, one line on stderr saying so). Slow: every kernel is compiled in both cases.
+user the modes alone do it. Three cases: a writable home (the kernels' compiled code goes to
+``~/.cache/neardup/numba``), only the system's temporary folder writable (it goes to
+``$TMPDIR/neardup-<uid>/numba``, and a second run loads it instead of compiling) and nothing
+writable but the work folder (kernels compiled in memory, one line on stderr saying so). Slow:
+every kernel is compiled in each case.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import neardup
 pytestmark = pytest.mark.slow
 
 IN_MEMORY = "kernels are compiled in memory for this run"
+KEPT_IN = "the install folder cannot be written; compiled kernels are kept in "
 TEXT = "the park city river house street school teacher book paper news winter tree " * 3
 _PR_CAPBSET_DROP = 24
 _CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH = 1, 2
@@ -75,14 +78,15 @@ def install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 class Runner:
     """``neardup`` from the read-only install, as a user who cannot write there."""
 
-    def __init__(self, site: Path, home: Path, work: Path) -> None:
-        self.site, self.home, self.work = site, home, work
+    def __init__(self, site: Path, home: Path, work: Path, temp: Path) -> None:
+        self.site, self.home, self.work, self.temp = site, home, work, temp
         self.env = {
             key: value
             for key, value in os.environ.items()
-            if not key.startswith(("NEARDUP_", "NUMBA_")) and key != "XDG_CACHE_HOME"
+            if not key.startswith(("NEARDUP_", "NUMBA_", "LC_"))
+            and key not in ("XDG_CACHE_HOME", "LANG")
         }
-        self.env.update(HOME=str(home), PYTHONPATH=str(site))
+        self.env.update(HOME=str(home), PYTHONPATH=str(site), TMPDIR=str(temp))
 
     def command(self, *args: str) -> list[str]:
         return [sys.executable, "-m", "neardup.cli.main", *args]
@@ -108,17 +112,21 @@ class Runner:
         )
 
 
-def _runner(install: Path, tmp_path: Path, *, home_writable: bool) -> Runner:
-    home, work = tmp_path / "home", tmp_path / "work"
-    home.mkdir()
-    work.mkdir()
+def _runner(
+    install: Path, tmp_path: Path, *, home_writable: bool, temp_writable: bool = False
+) -> Runner:
+    home, work, temp = tmp_path / "home", tmp_path / "work", tmp_path / "temp"
+    for folder in (home, work, temp):
+        folder.mkdir()
     if not home_writable:
         home.chmod(0o555)
+    if not temp_writable:
+        temp.chmod(0o555)
     (work / "a.txt").write_text(TEXT, encoding="utf-8")
     (work / "b.txt").write_text(TEXT + "and more", encoding="utf-8")
     records = [{"id": f"d{i}", "text": f"{TEXT} {i}"} for i in range(6)]
     (work / "corpus.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    runner = Runner(install, home, work)
+    runner = Runner(install, home, work, temp)
     # the premise, checked: the code comes from the install, which this user cannot write
     probe = runner.python(
         "import neardup, pathlib, sys\n"
@@ -133,6 +141,8 @@ def _runner(install: Path, tmp_path: Path, *, home_writable: bool) -> Runner:
     assert probe.stdout.strip() == str(install / "neardup" / "__init__.py")
     if not home_writable:
         assert runner.python(f"open({str(home / 'x')!r}, 'w')").returncode != 0
+    if not temp_writable:
+        assert runner.python(f"open({str(temp / 'x')!r}, 'w')").returncode != 0
     return runner
 
 
@@ -190,11 +200,58 @@ def _every_command(runner: Runner) -> list[str]:
 
 def test_a_writable_home_keeps_the_kernels_in_neardups_cache(install: Path, tmp_path: Path) -> None:
     runner = _runner(install, tmp_path, home_writable=True)
-    for stderr in _every_command(runner):
-        assert IN_MEMORY not in stderr
+    said = [stderr for stderr in _every_command(runner)]
     kept = runner.home / ".cache" / "neardup" / "numba"
+    assert not any(IN_MEMORY in stderr for stderr in said)
+    # where the kernels are kept is said once, by the first command, and never again
+    assert said[0].count(KEPT_IN + str(kept)) == 1, said[0]
+    assert not any(KEPT_IN in stderr for stderr in said[1:]), said
     assert list(kept.rglob("*.nbi")), f"no compiled kernel kept under {kept}"
     assert not list(install.rglob("*.nbi"))
+
+
+def test_only_the_temporary_folder_writable_keeps_the_kernels_there_for_the_next_run(
+    install: Path, tmp_path: Path
+) -> None:
+    runner = _runner(install, tmp_path, home_writable=False, temp_writable=True)
+    try:
+        kept = runner.temp / f"neardup-{os.getuid()}" / "numba"
+        first = _ok(runner.run("compare", "a.txt", "b.txt", "--json"))
+        assert first.count(KEPT_IN + str(kept)) == 1, first
+        assert IN_MEMORY not in first
+        compiled = sorted(path.name for path in kept.rglob("*.nbi"))
+        assert compiled, f"no compiled kernel kept under {kept}"
+        assert (kept.parent.stat().st_mode & 0o777) == 0o700  # private: it holds machine code
+        # the second run loads every kernel from there: numba's cache log shows loads, no saves
+        runner.env["NUMBA_DEBUG_CACHE"] = "1"
+        second = runner.run("compare", "a.txt", "b.txt", "--json")
+        assert second.returncode == 0, second.stderr
+        assert "data loaded from" in second.stdout, second.stdout[-2000:]
+        assert "data saved to" not in second.stdout, second.stdout[-2000:]
+        assert KEPT_IN not in second.stderr, second.stderr
+        assert sorted(path.name for path in kept.rglob("*.nbi")) == compiled
+        assert not list(install.rglob("*.nbi"))
+    finally:
+        runner.home.chmod(0o755)
+        runner.temp.chmod(0o755)
+
+
+def test_a_temporary_folder_another_user_can_write_is_not_used(
+    install: Path, tmp_path: Path
+) -> None:
+    """A cache folder of our name made first by someone else would let them plant the machine
+    code we run: it is passed over (compiled in memory)."""
+    runner = _runner(install, tmp_path, home_writable=False, temp_writable=True)
+    planted = runner.temp / f"neardup-{os.getuid()}"
+    planted.mkdir()
+    planted.chmod(0o777)
+    try:
+        result = _ok(runner.run("compare", "a.txt", "b.txt", "--json"))
+        assert result.count(IN_MEMORY) == 1, result
+        assert not list(planted.rglob("*.nbi"))
+    finally:
+        runner.home.chmod(0o755)
+        runner.temp.chmod(0o755)
 
 
 def test_nothing_writable_compiles_in_memory_and_says_so_once(
@@ -206,3 +263,4 @@ def test_nothing_writable_compiles_in_memory_and_says_so_once(
             assert stderr.count(IN_MEMORY) == 1, stderr
     finally:
         runner.home.chmod(0o755)
+        runner.temp.chmod(0o755)

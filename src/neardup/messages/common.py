@@ -6,6 +6,19 @@ same words). Every area of :mod:`neardup.messages` falls back to these.
 from __future__ import annotations
 
 COMMON: dict[str, dict[str, str]] = {
+    # the numba kernels' cache of an install that cannot be written (neardup._kernels)
+    "kernel_cache_at": {
+        "ru": "neardup: папка установки недоступна для записи; скомпилированные ядра хранятся "
+        "в {folder}",
+        "en": "neardup: the install folder cannot be written; compiled kernels are kept in "
+        "{folder}",
+    },
+    "kernel_cache_memory": {
+        "ru": "neardup: нет папки для скомпилированных ядер (папка установки и {folders} "
+        "недоступны для записи); ядра компилируются в памяти для этого запуска",
+        "en": "neardup: no writable cache folder for compiled kernels (the package folder "
+        "and {folders} cannot be written); kernels are compiled in memory for this run",
+    },
     "collection": {"ru": "Коллекция", "en": "Collection"},
     "uniqueness": {"ru": "Уникальность", "en": "Uniqueness"},
     "sources": {"ru": "Источники", "en": "Sources"},
