@@ -92,6 +92,7 @@ def _world(tmp: Path) -> dict[str, Any]:
     lsh_sqlite.add("d1", signatures[0])
     (tmp / "in.jsonl").write_text('{"id": "a", "text": "один два три четыре пять"}\n')
     deduped = neardup.dedup(tmp / "in.jsonl", tmp / "deduped")
+    cleaned = neardup.clean_texts([TEXT, OTHER])
     instances: dict[str, Any] = {
         "Aligner": aligner,
         "Alignment": alignment,
@@ -100,6 +101,8 @@ def _world(tmp: Path) -> dict[str, Any]:
         "Banding": neardup.Banding(SketchSpec(num_perm=16, bands=4)),
         "ChainSpec": spec.analyzer.chains[0][1],
         "CheckResult": result,
+        "CleanResult": cleaned,
+        "CleanedText": cleaned.texts[0],
         "Collection": collection,
         "Comparison": compare(TEXT, OTHER),
         "Component": Component.of("lowercase"),

@@ -210,6 +210,7 @@ def test_a_writable_home_keeps_the_kernels_in_neardups_cache(install: Path, tmp_
     assert not list(install.rglob("*.nbi"))
 
 
+@pytest.mark.heavy  # minutes of compiling: with the heavy run (CI, NEARDUP_HEAVY=1)
 def test_only_the_temporary_folder_writable_keeps_the_kernels_there_for_the_next_run(
     install: Path, tmp_path: Path
 ) -> None:
@@ -236,6 +237,7 @@ def test_only_the_temporary_folder_writable_keeps_the_kernels_there_for_the_next
         runner.temp.chmod(0o755)
 
 
+@pytest.mark.heavy  # minutes of compiling: with the heavy run (CI, NEARDUP_HEAVY=1)
 def test_a_temporary_folder_another_user_can_write_is_not_used(
     install: Path, tmp_path: Path
 ) -> None:

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from neardup.cli import messages
 from neardup.cli.messages import MESSAGES, language, say_in
-from neardup.messages import CATALOG
+from neardup.messages import CATALOG, chosen
 from tests import _textgen as tg
 from tests.cli._run import run
 
@@ -51,7 +50,7 @@ def test_the_language_comes_from_the_environment(
 
 def test_russian_needs_babel(monkeypatch: pytest.MonkeyPatch) -> None:
     _locale(monkeypatch, LANG="ru_RU.UTF-8")
-    monkeypatch.setattr(messages, "_babel", lambda: False)
+    monkeypatch.setattr(chosen, "_babel", lambda: False)
     assert language() == "en"
 
 

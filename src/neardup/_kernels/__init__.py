@@ -58,7 +58,9 @@ def user_kernel_cache() -> Path | None:
 
 def temp_kernel_cache() -> Path:
     """The kernels' folder in the system's temporary folder, one per user."""
-    return Path(tempfile.gettempdir()) / f"neardup-{os.getuid()}" / "numba"
+    # TMPDIR when it is set (a user who points it elsewhere means it), else the system default
+    base = os.environ.get("TMPDIR") or tempfile.gettempdir()
+    return Path(base) / f"neardup-{os.getuid()}" / "numba"
 
 
 def private_to_user(folder: Path) -> bool:
@@ -114,10 +116,10 @@ def _say_once(key: str, **values: Any) -> None:
         return
     os.environ[_WARNED] = "1"
     # imported here: only a process that has something to say pays for the catalog
-    from neardup.cli.messages import language
     from neardup.messages import say
+    from neardup.messages.chosen import terminal_language
 
-    sys.stderr.write(say("common", key, language(), **values) + "\n")
+    sys.stderr.write(say("common", key, terminal_language(), **values) + "\n")
 
 
 def _say_where(folder: Path) -> None:

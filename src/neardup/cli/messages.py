@@ -14,40 +14,20 @@ never goes through here: it stays English and machine-readable.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-from functools import cache
 from typing import Any
 
 from neardup.errors import NeardupError
-from neardup.messages import CATALOG, LANGUAGES, entry, error_words, reason_words
+from neardup.messages import CATALOG, entry, error_words, reason_words
 from neardup.messages import say as _say_in_area
+from neardup.messages.chosen import terminal_language
 
 #: The CLI's messages (its area of the catalog; the words it shares are in the common area).
 MESSAGES: dict[str, dict[str, str]] = CATALOG["cli"]
 
 
-def _babel_available() -> bool:
-    return importlib.util.find_spec("babel") is not None
-
-
-_babel = cache(_babel_available)
-
-
 def language() -> str:
-    """The CLI's language: ``NEARDUP_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``,
-    ``LANG``); ``ru*`` is Russian, anything else English (and English without Babel)."""
-    chosen = os.environ.get("NEARDUP_LANG", "").strip().lower()
-    if chosen not in LANGUAGES:
-        chosen = "en"
-        for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-            value = os.environ.get(name, "")
-            if value:
-                chosen = "ru" if value.lower().startswith("ru") else "en"
-                break
-    if chosen == "ru" and not _babel():
-        return "en"
-    return chosen
+    """The CLI's language (:func:`neardup.messages.chosen.terminal_language`)."""
+    return terminal_language()
 
 
 def is_russian() -> bool:
