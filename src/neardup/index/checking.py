@@ -95,8 +95,9 @@ class LookedUp:
     #: The sources the second stage looks for reworded passages in, besides those it finds
     #: copied passages in: the listed matches and what the sentence source proposed. Every
     #: other match shares a few 5-shingles by chance; searching each of them for rewrites
-    #: cost ten times the rest of a check at 100,000 documents and found none of the
-    #: benchmark's rewrites (they come from the sentence source).
+    #: cost more than the rest of a check at 100,000 documents (1.55x the p50 CPU) and
+    #: marked 1 to 3 % more of the benchmark's reworded sentences
+    #: (``benchmarks/sentence_candidates.py``; most come from the sentence source).
     rewrites_in: frozenset[str] = frozenset()
 
 
